@@ -1,0 +1,70 @@
+package workflows
+
+import "strings"
+
+// Task queues. Goal workflows and model activities run on TaskQueue; todo
+// workflows and device activities run on the queue of the worker that owns
+// the phone, so a phone is only ever driven from the host it is plugged into.
+const (
+	TaskQueue             = "phoneflow"
+	DeviceTaskQueuePrefix = "phoneflow-device-"
+)
+
+// DeviceTaskQueue returns the task queue of the worker that owns serial.
+func DeviceTaskQueue(serial string) string {
+	return DeviceTaskQueuePrefix + strings.NewReplacer(":", "_", "/", "_", " ", "_").Replace(serial)
+}
+
+// Signal and update names. Each exists both as a signal (fire and forget,
+// usable from `temporal workflow signal`) and as an update with a validator
+// (the caller gets a clear rejection).
+const (
+	SignalClarify   = "clarify"    // answer text to a pending question
+	SignalApprove   = "approve"    // ApproveInput for a pending sensitive action
+	SignalPause     = "pause"      // no payload
+	SignalResume    = "resume"     // no payload
+	SignalInject    = "inject"     // extra instruction text for the executor
+	SignalUserInput = "user_input" // new user message for the planner queue
+)
+
+// Query names.
+const (
+	QueryStatus = "status"
+	QueryTodos  = "todos"
+)
+
+// Search attributes (keyword), registered on the namespace before use.
+const (
+	SearchAttrStatus = "PhoneflowStatus"
+	SearchAttrDevice = "PhoneflowDevice"
+)
+
+// Goal statuses, as written to SearchAttrStatus.
+const (
+	GoalPlanning    = "planning"
+	GoalRunning     = "running"
+	GoalPaused      = "paused"
+	GoalWaitingUser = "waiting_user"
+	GoalDone        = "done"
+	GoalFailed      = "failed"
+	GoalCancelled   = "cancelled"
+)
+
+// Todo statuses.
+const (
+	TodoPending   = "pending"
+	TodoRunning   = "running"
+	TodoDone      = "done"
+	TodoFailed    = "failed"
+	TodoSkipped   = "skipped"
+	TodoCancelled = "cancelled"
+)
+
+// ApproveInput is the payload of the approve signal and update.
+type ApproveInput struct {
+	Approved bool   `json:"approved"`
+	Note     string `json:"note,omitempty"`
+}
+
+// MaxSignalText bounds clarify, inject and user_input payloads.
+const MaxSignalText = 4096
