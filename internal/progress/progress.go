@@ -1,0 +1,239 @@
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Todo is one line of the checklist.
+type Todo struct {
+	Text   string `json:"text"`
+	Status string `json:"status"` // pending, running, done, failed, skipped, cancelled
+	Steps  int    `json:"steps"`
+	Result string `json:"result,omitempty"`
+}
+
+// Snapshot is what the view shows at one moment.
+type Snapshot struct {
+	GoalID      string
+	Goal        string
+	Phase       string // planning, running, paused, waiting_user, done, failed, cancelled
+	Steps       int
+	MaxSteps    int
+	CurrentTodo int // 1-based index of the running todo; 0 = none
+	Todos       []Todo
+	Action      string // the latest executor action or feedback item
+	Question    string // pending clarification question
+	Approval    string // pending sensitive action that needs approve/deny
+	WaitingFor  string // e.g. "device busy: held by goal-x"
+}
+
+// Renderer draws snapshots to a writer. It is not safe for concurrent use.
+type Renderer struct {
+	w     io.Writer
+	tty   bool
+	lines int       // lines of the block drawn last (TTY mode)
+	prev  *Snapshot // last snapshot seen (plain mode)
+}
+
+// New returns a renderer writing to w. With tty set it redraws a block in
+// place; otherwise it prints one line per change.
+func New(w io.Writer, tty bool) *Renderer {
+	return &Renderer{w: w, tty: tty}
+}
+
+// IsTerminal reports whether f is a character device (a terminal), which is
+// how the CLI picks between the redrawn view and plain lines.
+func IsTerminal(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeCharDevice != 0
+}
+
+// Update shows s.
+func (r *Renderer) Update(s Snapshot) error {
+	if r.tty {
+		return r.redraw(s)
+	}
+	lines := Diff(r.prev, s)
+	cp := s
+	cp.Todos = append([]Todo(nil), s.Todos...)
+	r.prev = &cp
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(r.w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Done leaves the view in place so that following output starts on a fresh
+// line below it (TTY mode); it is a no-op in plain mode.
+func (r *Renderer) Done() {
+	r.lines = 0
+}
+
+// Print writes a line of text below the view; the next Update redraws the
+// view beneath it.
+func (r *Renderer) Print(line string) error {
+	r.lines = 0
+	_, err := fmt.Fprintln(r.w, line)
+	return err
+}
+
+func (r *Renderer) redraw(s Snapshot) error {
+	var b strings.Builder
+	if r.lines > 0 {
+		// Move to the first line of the previous block and clear to the end
+		// of the screen.
+		fmt.Fprintf(&b, "\x1b[%dF\x1b[J", r.lines)
+	}
+	block := Block(s)
+	for _, l := range block {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	r.lines = len(block)
+	_, err := io.WriteString(r.w, b.String())
+	return err
+}
+
+// Mark returns the checklist mark of a todo status.
+func Mark(status string) string {
+	switch status {
+	case "done":
+		return "[x]"
+	case "running":
+		return "[>]"
+	case "failed":
+		return "[!]"
+	case "skipped":
+		return "[-]"
+	case "cancelled":
+		return "[~]"
+	}
+	return "[ ]"
+}
+
+// Block returns the lines of the full view of s, as drawn on a terminal.
+func Block(s Snapshot) []string {
+	var out []string
+	head := fmt.Sprintf("%s  %s", s.GoalID, s.Phase)
+	if s.MaxSteps > 0 {
+		head += fmt.Sprintf("  step %d/%d", s.Steps, s.MaxSteps)
+	} else {
+		head += fmt.Sprintf("  step %d", s.Steps)
+	}
+	out = append(out, head)
+	if s.Goal != "" {
+		out = append(out, "goal: "+oneLine(s.Goal, 100))
+	}
+	for i, t := range s.Todos {
+		l := fmt.Sprintf("  %s %d. %s", Mark(t.Status), i+1, oneLine(t.Text, 80))
+		if t.Steps > 0 {
+			l += fmt.Sprintf("  (%d steps)", t.Steps)
+		}
+		out = append(out, l)
+	}
+	if s.Action != "" {
+		out = append(out, "  action: "+oneLine(s.Action, 100))
+	}
+	if s.WaitingFor != "" {
+		out = append(out, "  waiting: "+oneLine(s.WaitingFor, 100))
+	}
+	if s.Question != "" {
+		out = append(out, "  question: "+oneLine(s.Question, 200))
+	}
+	if s.Approval != "" {
+		out = append(out, "  needs approval: "+oneLine(s.Approval, 200))
+	}
+	return out
+}
+
+// Diff returns the plain lines that describe what changed from prev to s;
+// with prev nil it describes s from scratch.
+func Diff(prev *Snapshot, s Snapshot) []string {
+	var out []string
+	p := Snapshot{}
+	if prev != nil {
+		p = *prev
+	}
+	tag := "[" + s.GoalID + "] "
+	if s.Phase != p.Phase {
+		out = append(out, tag+"phase "+s.Phase)
+	}
+	if len(s.Todos) > 0 && !sameTexts(p.Todos, s.Todos) {
+		out = append(out, fmt.Sprintf("%splan (%d todos):", tag, len(s.Todos)))
+		for i, t := range s.Todos {
+			out = append(out, fmt.Sprintf("%s  %s %d. %s", tag, Mark(t.Status), i+1, oneLine(t.Text, 100)))
+		}
+	}
+	for i, t := range s.Todos {
+		old := ""
+		if i < len(p.Todos) && p.Todos[i].Text == t.Text {
+			old = p.Todos[i].Status
+		} else {
+			continue // a new todo: its status is in the plan listing above
+		}
+		if t.Status == old {
+			continue
+		}
+		l := fmt.Sprintf("%stodo %d %s: %s", tag, i+1, t.Status, oneLine(t.Text, 100))
+		if t.Status != "running" && t.Status != "pending" {
+			l += fmt.Sprintf(" (%d steps)", t.Steps)
+			if t.Result != "" {
+				l += " → " + oneLine(t.Result, 120)
+			}
+		}
+		out = append(out, l)
+	}
+	if s.Action != "" && s.Action != p.Action {
+		out = append(out, fmt.Sprintf("%sstep %s: %s", tag, stepText(s), oneLine(s.Action, 120)))
+	}
+	if s.WaitingFor != p.WaitingFor && s.WaitingFor != "" {
+		out = append(out, tag+"waiting: "+oneLine(s.WaitingFor, 120))
+	}
+	if s.Question != p.Question && s.Question != "" {
+		out = append(out, tag+"question: "+oneLine(s.Question, 200))
+	}
+	if s.Approval != p.Approval && s.Approval != "" {
+		out = append(out, tag+"needs approval: "+oneLine(s.Approval, 200))
+	}
+	return out
+}
+
+func stepText(s Snapshot) string {
+	if s.MaxSteps > 0 {
+		return fmt.Sprintf("%d/%d", s.Steps, s.MaxSteps)
+	}
+	return fmt.Sprint(s.Steps)
+}
+
+func sameTexts(a, b []Todo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Text != b[i].Text {
+			return false
+		}
+	}
+	return true
+}
+
+// oneLine flattens whitespace and cuts s to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

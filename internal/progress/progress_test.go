@@ -1,0 +1,158 @@
+package progress
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// script is the sequence of snapshots of a showcase goal with a replan and
+// a question.
+func script() []Snapshot {
+	todos := func(st ...string) []Todo {
+		texts := []string{"Turn on Wi-Fi", "Read the time of the first alarm in Clock", "Send it to Alice in Messages"}
+		var out []Todo
+		for i, s := range st {
+			out = append(out, Todo{Text: texts[i], Status: s})
+		}
+		return out
+	}
+	goal := "Turn on Wi-Fi, read the first alarm and send it to Alice"
+	s := []Snapshot{
+		{GoalID: "goal-abc", Goal: goal, Phase: "planning", MaxSteps: 100},
+		{GoalID: "goal-abc", Goal: goal, Phase: "running", MaxSteps: 100, CurrentTodo: 1, Todos: todos("running", "pending", "pending")},
+		{GoalID: "goal-abc", Goal: goal, Phase: "running", Steps: 2, MaxSteps: 100, CurrentTodo: 1, Todos: todos("running", "pending", "pending"), Action: `do(action="Launch", app="Settings")`},
+		{GoalID: "goal-abc", Goal: goal, Phase: "running", Steps: 4, MaxSteps: 100, CurrentTodo: 1, Todos: todos("running", "pending", "pending"), Action: `do(action="Tap", element=[500,212])`},
+	}
+	t := todos("done", "running", "pending")
+	t[0].Steps, t[0].Result = 5, "Wi-Fi is on"
+	s = append(s, Snapshot{GoalID: "goal-abc", Goal: goal, Phase: "running", Steps: 6, MaxSteps: 100, CurrentTodo: 2, Todos: t, Action: `do(action="Launch", app="Clock")`})
+	t2 := append([]Todo(nil), t...)
+	t2[1] = Todo{Text: t[1].Text, Status: "done", Steps: 3, Result: "07:00"}
+	t2[2] = Todo{Text: t[2].Text, Status: "pending"}
+	s = append(s, Snapshot{GoalID: "goal-abc", Goal: goal, Phase: "waiting_user", Steps: 10, MaxSteps: 100, Todos: t2, Action: `do(action="Launch", app="Clock")`, Question: "Which Alice: Alice Chen or Alice Wu?"})
+	t3 := append([]Todo(nil), t2...)
+	t3[2].Status = "done"
+	t3[2].Steps = 6
+	s = append(s, Snapshot{GoalID: "goal-abc", Goal: goal, Phase: "done", Steps: 17, MaxSteps: 100, Todos: t3, Action: `finish(message="sent")`})
+	return s
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden output:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func TestPlainGolden(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, false)
+	for _, s := range script() {
+		if err := r.Update(s); err != nil {
+			t.Fatal(err)
+		}
+		// Polling the same state again prints nothing new.
+		n := b.Len()
+		if err := r.Update(s); err != nil {
+			t.Fatal(err)
+		}
+		if b.Len() != n {
+			t.Fatalf("unchanged snapshot printed again: %q", b.String()[n:])
+		}
+	}
+	if strings.Contains(b.String(), "\x1b") {
+		t.Fatal("plain output contains escape sequences")
+	}
+	golden(t, "plain.golden", b.Bytes())
+}
+
+func TestTTYRedrawsInPlace(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, true)
+	sc := script()
+	if err := r.Update(sc[0]); err != nil {
+		t.Fatal(err)
+	}
+	first := b.String()
+	if strings.Contains(first, "\x1b[") {
+		t.Fatalf("first draw must not move the cursor: %q", first)
+	}
+	b.Reset()
+	if err := r.Update(sc[1]); err != nil {
+		t.Fatal(err)
+	}
+	// The first block had 2 lines (header, goal): the redraw moves up 2.
+	if !strings.HasPrefix(b.String(), "\x1b[2F\x1b[J") {
+		t.Fatalf("redraw does not clear the previous block: %q", b.String())
+	}
+	want := strings.Join(Block(sc[1]), "\n") + "\n"
+	if got := strings.TrimPrefix(b.String(), "\x1b[2F\x1b[J"); got != want {
+		t.Fatalf("redraw = %q, want %q", got, want)
+	}
+	// Text printed below the view is kept: the next redraw starts fresh.
+	b.Reset()
+	_ = r.Print("hello")
+	_ = r.Update(sc[2])
+	if strings.Contains(b.String(), "\x1b[") {
+		t.Fatalf("redraw after Print erased the printed line: %q", b.String())
+	}
+}
+
+func TestBlockGolden(t *testing.T) {
+	sc := script()
+	var b bytes.Buffer
+	for _, l := range Block(sc[5]) {
+		b.WriteString(l + "\n")
+	}
+	golden(t, "block.golden", b.Bytes())
+}
+
+func TestSummaryAndHints(t *testing.T) {
+	sc := script()
+	last := sc[len(sc)-1]
+	lines := Summary(Result{GoalID: "goal-abc", Status: "done", Steps: 17, Todos: last.Todos, Response: "Sent 07:00 to Alice"})
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{"goal-abc done after 17 steps", "[x] 1. Turn on Wi-Fi  (done, 5 steps) → Wi-Fi is on", "result: Sent 07:00 to Alice"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	h := strings.Join(AnswerHints(sc[5]), "\n")
+	for _, want := range []string{`starter clarify goal-abc "<your answer>"`, `temporal workflow signal -w goal-abc --name clarify --input '"<your answer>"'`} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hints lack %q:\n%s", want, h)
+		}
+	}
+	if AnswerHints(sc[0]) != nil {
+		t.Error("hints for a goal that waits for nothing")
+	}
+	a := strings.Join(AnswerHints(Snapshot{GoalID: "g", Approval: "Tap Pay"}), "\n")
+	if !strings.Contains(a, "starter approve g") || !strings.Contains(a, `--name approve --input '{"approved":true}'`) {
+		t.Errorf("approval hints: %s", a)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := oneLine("a\n  b\tc", 10); got != "a b c" {
+		t.Errorf("oneLine = %q", got)
+	}
+	if got := oneLine("张三李四王五", 4); got != "张三李…" {
+		t.Errorf("oneLine cut = %q", got)
+	}
+}
