@@ -1,0 +1,211 @@
+package config
+
+import (
+	"path/filepath"
+	"time"
+)
+
+// Config is phoneflow's effective configuration. Field tags name the key of
+// each value (`key`) and mark values that must never be printed (`secret`).
+type Config struct {
+	Temporal         Temporal   `key:"temporal"`
+	Planner          Model      `key:"planner"`
+	Executor         Model      `key:"executor"`
+	ADB              ADB        `key:"adb"`
+	Settle           Settle     `key:"settle"`
+	Screenshot       Screenshot `key:"screenshot"`
+	Limits           Limits     `key:"limits"`
+	DataDir          string     `key:"data_dir"`
+	PromptMemoryPath string     `key:"prompt_memory_path"`
+	Encryption       Encryption `key:"encryption"`
+	Metrics          Metrics    `key:"metrics"`
+	Log              Log        `key:"log"`
+}
+
+// Temporal says which Temporal cluster to use and how to reach it.
+type Temporal struct {
+	// Address is host:port of the frontend. Empty means the embedded server
+	// (started by `worker --dev` and `starter demo`).
+	Address   string   `key:"address"`
+	Namespace string   `key:"namespace"`
+	TLS       TLS      `key:"tls"`
+	APIKey    string   `key:"api_key" secret:"true"`
+	Embedded  Embedded `key:"embedded"`
+}
+
+// TLS configures TLS or mutual TLS to the Temporal frontend.
+type TLS struct {
+	Enabled    bool   `key:"enabled"`
+	CertFile   string `key:"cert_file"` // client certificate for mTLS
+	KeyFile    string `key:"key_file"`  // its private key
+	CAFile     string `key:"ca_file"`   // CA bundle to verify the server; empty = system roots
+	ServerName string `key:"server_name"`
+}
+
+// Embedded configures the embedded Temporal server.
+type Embedded struct {
+	Port   int    `key:"port"`
+	UIPort int    `key:"ui_port"` // 0 = Port+1000
+	DBFile string `key:"db_file"` // empty = <data_dir>/temporal.db
+	// CodecEndpoint is given to the Web UI so it can decode encrypted
+	// payloads for authorized viewers; empty = none.
+	CodecEndpoint string `key:"codec_endpoint"`
+}
+
+// Model configures one OpenAI-compatible model endpoint.
+type Model struct {
+	BaseURL          string        `key:"base_url"`
+	APIKey           string        `key:"api_key" secret:"true"`
+	Model            string        `key:"model"`
+	Temperature      float64       `key:"temperature"`
+	TopP             float64       `key:"top_p"`
+	FrequencyPenalty float64       `key:"frequency_penalty"`
+	MaxTokens        int           `key:"max_tokens"`
+	Timeout          time.Duration `key:"timeout"`
+	Stream           bool          `key:"stream"`
+}
+
+// ADB says where the ADB server is and which phones this host may drive.
+type ADB struct {
+	Address string   `key:"address"`
+	Allow   []string `key:"allow"`   // serials this worker may drive; empty = all on the server
+	Connect []string `key:"connect"` // host:port of network phones to `adb connect` at start
+}
+
+// Settle modes.
+const (
+	SettleWait  = "settle" // poll the screen until it stops changing
+	SettleFixed = "fixed"  // sleep a fixed time after each action
+	SettleNone  = "none"   // do not wait
+)
+
+// Settle is how long to wait after a device action before the next
+// observation.
+type Settle struct {
+	Mode     string        `key:"mode"`
+	Interval time.Duration `key:"interval"` // poll interval in settle mode
+	Stable   int           `key:"stable"`   // identical consecutive frames that count as settled
+	Max      time.Duration `key:"max"`      // give up waiting after this long
+	Fixed    time.Duration `key:"fixed"`    // the delay in fixed mode
+}
+
+// Screenshot says how captures are encoded before they go to the executor.
+type Screenshot struct {
+	MaxPixels int    `key:"max_pixels"` // downscale above this many pixels; 0 = never
+	Format    string `key:"format"`     // jpeg or png
+	Quality   int    `key:"quality"`    // JPEG quality 1–100
+}
+
+// Limits are the step budget and the guards of the agent loop.
+type Limits struct {
+	MaxSteps                   int  `key:"max_steps"`
+	TodoMaxSteps               int  `key:"todo_max_steps"`
+	FailureThreshold           int  `key:"failure_threshold"`
+	StuckThreshold             int  `key:"stuck_threshold"`
+	MaxStuckRetries            int  `key:"max_stuck_retries"`
+	MaxExecutorFeedbackHistory int  `key:"max_executor_feedback_history"`
+	AutoApprove                bool `key:"auto_approve"` // run sensitive actions without asking
+	UITree                     bool `key:"ui_tree"`      // send the UI element list to the executor
+}
+
+// Encryption configures payload encryption.
+type Encryption struct {
+	// Keys is "id:base64key,id2:base64key2"; the first key encrypts, all
+	// decrypt (key rotation). Empty = payloads are not encrypted.
+	Keys string `key:"keys" secret:"true"`
+	// CodecToken is the bearer token the codec endpoint requires.
+	CodecToken string `key:"codec_token" secret:"true"`
+}
+
+// Metrics configures the Prometheus endpoint.
+type Metrics struct {
+	Address string `key:"address"` // host:port; empty = no metrics endpoint
+}
+
+// Log configures structured logging.
+type Log struct {
+	Level  string `key:"level"`  // debug, info, warn, error
+	Format string `key:"format"` // text or json
+}
+
+// Default model endpoints: the offline model server that ships with
+// phoneflow, so a fresh checkout works without any account.
+const (
+	DefaultModelBaseURL  = "http://127.0.0.1:8090/v1"
+	DefaultPlannerModel  = "offline-planner"
+	DefaultExecutorModel = "offline-executor"
+)
+
+// Default returns the built-in defaults. Paths that depend on the data
+// directory are left empty here and filled in by Load.
+func Default() Config {
+	return Config{
+		Temporal: Temporal{
+			Namespace: "default",
+			Embedded:  Embedded{Port: 7233},
+		},
+		Planner: Model{
+			BaseURL:     DefaultModelBaseURL,
+			Model:       DefaultPlannerModel,
+			Temperature: 0,
+			TopP:        1,
+			MaxTokens:   2000,
+			Timeout:     2 * time.Minute,
+		},
+		// The executor defaults are the AutoGLM-Phone reference settings.
+		Executor: Model{
+			BaseURL:          DefaultModelBaseURL,
+			Model:            DefaultExecutorModel,
+			Temperature:      0,
+			TopP:             0.85,
+			FrequencyPenalty: 0.2,
+			MaxTokens:        3000,
+			Timeout:          2 * time.Minute,
+			Stream:           true,
+		},
+		ADB: ADB{Address: "127.0.0.1:5037"},
+		Settle: Settle{
+			Mode:     SettleWait,
+			Interval: 150 * time.Millisecond,
+			Stable:   2,
+			Max:      3 * time.Second,
+			Fixed:    time.Second,
+		},
+		Screenshot: Screenshot{MaxPixels: 1_000_000, Format: "jpeg", Quality: 80},
+		Limits: Limits{
+			MaxSteps:                   100,
+			TodoMaxSteps:               30,
+			FailureThreshold:           3,
+			StuckThreshold:             3,
+			MaxStuckRetries:            2,
+			MaxExecutorFeedbackHistory: 2,
+			UITree:                     true,
+		},
+		DataDir: "./.phoneflow",
+		Metrics: Metrics{Address: "127.0.0.1:9464"},
+		Log:     Log{Level: "info", Format: "text"},
+	}
+}
+
+// fillDerived sets the values that default to something computed from other
+// keys, and reports which keys it set.
+func (c *Config) fillDerived() []string {
+	var set []string
+	if c.Temporal.Embedded.DBFile == "" {
+		c.Temporal.Embedded.DBFile = filepath.Join(c.DataDir, "temporal.db")
+		set = append(set, "temporal.embedded.db_file")
+	}
+	if c.Temporal.Embedded.UIPort == 0 {
+		c.Temporal.Embedded.UIPort = c.Temporal.Embedded.Port + 1000
+		set = append(set, "temporal.embedded.ui_port")
+	}
+	if c.PromptMemoryPath == "" {
+		c.PromptMemoryPath = filepath.Join(c.DataDir, "prompt_memory.json")
+		set = append(set, "prompt_memory_path")
+	}
+	return set
+}
+
+// Embedded reports whether the configuration asks for the embedded server
+// (no external Temporal address).
+func (c Config) Embedded() bool { return c.Temporal.Address == "" }

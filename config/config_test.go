@@ -1,0 +1,424 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func envMap(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "phoneflow.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func load(t *testing.T, file string, env map[string]string, args ...string) (Config, Sources, error) {
+	t.Helper()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	BindFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return Load(LoadOptions{Flags: fs, File: file, Env: envMap(env), SearchDirs: []string{}})
+}
+
+func TestDefaults(t *testing.T) {
+	c, src, err := load(t, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Temporal.Namespace != "default" || c.Temporal.Embedded.Port != 7233 || c.Temporal.Embedded.UIPort != 8233 {
+		t.Errorf("temporal defaults: %+v", c.Temporal)
+	}
+	if !c.Embedded() {
+		t.Error("no address should mean the embedded server")
+	}
+	if c.Executor.TopP != 0.85 || c.Executor.FrequencyPenalty != 0.2 || c.Executor.MaxTokens != 3000 || !c.Executor.Stream {
+		t.Errorf("executor reference defaults: %+v", c.Executor)
+	}
+	if c.Planner.BaseURL != "http://127.0.0.1:8090/v1" || c.Planner.Model != "offline-planner" || c.Executor.Model != "offline-executor" {
+		t.Errorf("model defaults: %+v %+v", c.Planner, c.Executor)
+	}
+	if c.Limits.MaxSteps != 100 || c.Limits.TodoMaxSteps != 30 || c.Limits.MaxExecutorFeedbackHistory != 2 || !c.Limits.UITree || c.Limits.AutoApprove {
+		t.Errorf("limits: %+v", c.Limits)
+	}
+	if want := filepath.Join(".phoneflow", "prompt_memory.json"); c.PromptMemoryPath != want {
+		t.Errorf("prompt memory %q, want %q", c.PromptMemoryPath, want)
+	}
+	if want := filepath.Join(".phoneflow", "temporal.db"); c.Temporal.Embedded.DBFile != want {
+		t.Errorf("db file %q, want %q", c.Temporal.Embedded.DBFile, want)
+	}
+	if len(src) != len(Keys()) {
+		t.Errorf("sources cover %d keys, want %d", len(src), len(Keys()))
+	}
+	for k, s := range src {
+		if s != "default" {
+			t.Errorf("%s from %s, want default", k, s)
+		}
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	file := writeFile(t, `
+temporal:
+  address: file-host:7233
+  namespace: from-file
+limits:
+  max_steps: 50
+  todo_max_steps: 20
+adb:
+  allow: [emulator-5554, R58M]
+settle:
+  fixed: 2
+`)
+	env := map[string]string{
+		"PHONEFLOW_TEMPORAL_ADDRESS":  "env-host:7233",
+		"PHONEFLOW_LIMITS_MAX_STEPS":  "70",
+		"PHONEFLOW_SCREENSHOT_FORMAT": "png",
+	}
+	c, src, err := load(t, file, env, "--temporal-address", "flag-host:7233", "--allow-device", "a", "--allow-device", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		key, src  string
+		got, want any
+	}{
+		{"temporal.address", "flag:--temporal-address", c.Temporal.Address, "flag-host:7233"},
+		{"temporal.namespace", "file:" + file, c.Temporal.Namespace, "from-file"},
+		{"limits.max_steps", "env:PHONEFLOW_LIMITS_MAX_STEPS", c.Limits.MaxSteps, 70},
+		{"limits.todo_max_steps", "file:" + file, c.Limits.TodoMaxSteps, 20},
+		{"screenshot.format", "env:PHONEFLOW_SCREENSHOT_FORMAT", c.Screenshot.Format, "png"},
+		{"adb.allow", "flag:--allow-device", strings.Join(c.ADB.Allow, ","), "a,b"},
+		{"settle.fixed", "file:" + file, c.Settle.Fixed, 2 * time.Second},
+		{"log.level", "default", c.Log.Level, "info"},
+	}
+	for _, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("%s = %v, want %v", ck.key, ck.got, ck.want)
+		}
+		if src[ck.key] != ck.src {
+			t.Errorf("%s source %q, want %q", ck.key, src[ck.key], ck.src)
+		}
+	}
+	if c.Embedded() {
+		t.Error("an address means an external cluster")
+	}
+}
+
+func TestFileListFromEnvAndFile(t *testing.T) {
+	file := writeFile(t, "adb:\n  connect:\n    - 10.0.0.5:5555\n")
+	c, _, err := load(t, file, map[string]string{"PHONEFLOW_ADB_ALLOW": "x, y ,,z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.ADB.Connect, ",") != "10.0.0.5:5555" || strings.Join(c.ADB.Allow, ",") != "x,y,z" {
+		t.Errorf("lists: connect %q allow %q", c.ADB.Connect, c.ADB.Allow)
+	}
+}
+
+func TestAliases(t *testing.T) {
+	env := map[string]string{
+		"PLANNER_MODEL_BASE_URL":        "https://api.deepseek.com/v1",
+		"PLANNER_MODEL_API_KEY":         "sk-planner",
+		"PLANNER_MODEL_NAME":            "deepseek-chat",
+		"MODEL_BASE_URL":                "http://localhost:8000/v1",
+		"MODEL_API_KEY":                 "sk-exec",
+		"MODEL_NAME":                    "autoglm-phone-9b",
+		"MAX_EXECUTOR_FEEDBACK_HISTORY": "4",
+		"STUCK_THRESHOLD":               "5",
+		"PROMPT_MEMORY_PATH":            "/tmp/pm.json",
+	}
+	c, src, err := load(t, "", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Planner.BaseURL != "https://api.deepseek.com/v1" || c.Planner.APIKey != "sk-planner" || c.Planner.Model != "deepseek-chat" {
+		t.Errorf("planner: %+v", c.Planner)
+	}
+	if c.Executor.BaseURL != "http://localhost:8000/v1" || c.Executor.APIKey != "sk-exec" || c.Executor.Model != "autoglm-phone-9b" {
+		t.Errorf("executor: %+v", c.Executor)
+	}
+	if c.Limits.MaxExecutorFeedbackHistory != 4 || c.Limits.StuckThreshold != 5 || c.PromptMemoryPath != "/tmp/pm.json" {
+		t.Errorf("limits/prompt memory: %+v %q", c.Limits, c.PromptMemoryPath)
+	}
+	if src["executor.model"] != "env:MODEL_NAME" || src["prompt_memory_path"] != "env:PROMPT_MEMORY_PATH" {
+		t.Errorf("alias sources: %q %q", src["executor.model"], src["prompt_memory_path"])
+	}
+
+	// The PHONEFLOW_ name wins over the alias.
+	env["PHONEFLOW_EXECUTOR_MODEL"] = "glm-4.6v"
+	c, src, err = load(t, "", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Executor.Model != "glm-4.6v" || src["executor.model"] != "env:PHONEFLOW_EXECUTOR_MODEL" {
+		t.Errorf("PHONEFLOW_ over alias: %q from %q", c.Executor.Model, src["executor.model"])
+	}
+}
+
+func TestDerivedPathsFollowDataDir(t *testing.T) {
+	c, _, err := load(t, "", nil, "--data-dir", "/var/lib/pf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PromptMemoryPath != "/var/lib/pf/prompt_memory.json" || c.Temporal.Embedded.DBFile != "/var/lib/pf/temporal.db" {
+		t.Errorf("derived paths: %q %q", c.PromptMemoryPath, c.Temporal.Embedded.DBFile)
+	}
+	c, _, err = load(t, "", nil, "--temporal-port", "17233")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Temporal.Embedded.UIPort != 18233 {
+		t.Errorf("ui port %d, want 18233", c.Temporal.Embedded.UIPort)
+	}
+}
+
+func TestTypeErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		file string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"env int", "", map[string]string{"PHONEFLOW_LIMITS_MAX_STEPS": "abc"}, nil,
+			`limits.max_steps: "abc" is not an integer (from env:PHONEFLOW_LIMITS_MAX_STEPS)`},
+		{"file int", "limits:\n  max_steps: abc\n", nil, nil, `limits.max_steps: "abc" is not an integer (from file:`},
+		{"file float as int", "limits:\n  max_steps: 2.5\n", nil, nil, `limits.max_steps: 2.5 is not an integer`},
+		{"flag int", "", nil, []string{"--max-steps", "many"}, `limits.max_steps: "many" is not an integer (from flag:--max-steps)`},
+		{"bool", "", map[string]string{"PHONEFLOW_LIMITS_AUTO_APPROVE": "perhaps"}, nil,
+			`limits.auto_approve: "perhaps" is not a boolean (true or false)`},
+		{"duration", "settle:\n  max: soon\n", nil, nil, `settle.max: "soon" is not a duration`},
+		{"float", "", map[string]string{"PHONEFLOW_EXECUTOR_TOP_P": "high"}, nil, `executor.top_p: "high" is not a number`},
+		{"list", "adb:\n  allow: {a: 1}\n", nil, nil, `adb.allow: a mapping is not a list of strings`},
+		{"unknown key", "limits:\n  max_step: 5\n", nil, nil, `limits.max_step: unknown key in`},
+		{"unknown key suggestion", "limits:\n  max_step: 5\n", nil, nil, `did you mean limits.max_steps`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := ""
+			if tc.file != "" {
+				file = writeFile(t, tc.file)
+			}
+			_, _, err := load(t, file, tc.env, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidationMessages(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"PHONEFLOW_SETTLE_MODE": "sometimes"}, `settle.mode: "sometimes" is not allowed: one of settle, fixed, none (from env:PHONEFLOW_SETTLE_MODE)`},
+		{map[string]string{"PHONEFLOW_SCREENSHOT_FORMAT": "gif"}, `screenshot.format: "gif" is not allowed: jpeg or png`},
+		{map[string]string{"PHONEFLOW_SCREENSHOT_QUALITY": "0"}, `screenshot.quality: 0 is not allowed: an integer from 1 to 100`},
+		{map[string]string{"PHONEFLOW_LIMITS_MAX_STEPS": "0"}, `limits.max_steps: 0 is not allowed: an integer of at least 1`},
+		{map[string]string{"PHONEFLOW_TEMPORAL_ADDRESS": "localhost"}, `temporal.address: "localhost" is not allowed: host:port`},
+		{map[string]string{"MODEL_BASE_URL": "localhost:8000"}, `executor.base_url: "localhost:8000" is not allowed: an http:// or https:// URL`},
+		{map[string]string{"PHONEFLOW_EXECUTOR_TOP_P": "1.5"}, `executor.top_p: 1.5 is not allowed`},
+		{map[string]string{"PHONEFLOW_LOG_LEVEL": "loud"}, `log.level: "loud" is not allowed: one of debug, info, warn, error`},
+		{map[string]string{"PHONEFLOW_TEMPORAL_EMBEDDED_PORT": "70000"}, `temporal.embedded.port: 70000 is not allowed: a port 1–65535`},
+		{map[string]string{"PHONEFLOW_TEMPORAL_TLS_CERT_FILE": "c.pem"}, `temporal.tls.key_file: "" is not allowed`},
+		{map[string]string{"PHONEFLOW_ADB_CONNECT": "phone"}, `adb.connect: ["phone"] is not allowed: a list of host:port`},
+	}
+	for _, tc := range cases {
+		c, src, err := load(t, "", tc.env)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("env %v: error %v, want it to contain %q", tc.env, err, tc.want)
+			continue
+		}
+		if src == nil || c.Log.Format == "" {
+			t.Errorf("a validation error should still return the config and sources")
+		}
+	}
+
+	// Several problems are reported together.
+	_, _, err := load(t, "", map[string]string{"PHONEFLOW_LOG_LEVEL": "x", "PHONEFLOW_LOG_FORMAT": "xml"})
+	if err == nil || !strings.Contains(err.Error(), "log.level") || !strings.Contains(err.Error(), "log.format") {
+		t.Errorf("want both problems, got %v", err)
+	}
+}
+
+func TestEncryptionKeys(t *testing.T) {
+	const k32 = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+	keys, err := ParseKeys("k2:" + k32 + ", k1:" + k32)
+	if err != nil || len(keys) != 2 || keys[0].ID != "k2" || len(keys[0].Key) != 32 || keys[0].Key[31] != 31 {
+		t.Fatalf("ParseKeys: %v %v", keys, err)
+	}
+	for _, bad := range []string{"nokey", "k1:!!!", "k1:AAAA", "k1:" + k32 + ",k1:" + k32, ":" + k32} {
+		if _, err := ParseKeys(bad); err == nil {
+			t.Errorf("ParseKeys(%q) accepted", bad)
+		}
+	}
+	secret := "topsecretmaterial"
+	_, _, err = load(t, "", map[string]string{"PHONEFLOW_ENCRYPTION_KEYS": "k1:" + secret})
+	if err == nil || !strings.Contains(err.Error(), "encryption.keys: **** is not allowed") {
+		t.Fatalf("want a masked encryption.keys error, got %v", err)
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Errorf("error shows the secret: %v", err)
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	const (
+		plannerKey = "sk-planner-SECRET-1"
+		execKey    = "sk-exec-SECRET-2"
+		apiKey     = "tmprl-SECRET-3"
+		token      = "codec-SECRET-4"
+		encKeys    = "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+	)
+	env := map[string]string{
+		"PLANNER_MODEL_API_KEY":              plannerKey,
+		"MODEL_API_KEY":                      execKey,
+		"PHONEFLOW_TEMPORAL_API_KEY":         apiKey,
+		"PHONEFLOW_ENCRYPTION_CODEC_TOKEN":   token,
+		"PHONEFLOW_ENCRYPTION_KEYS":          encKeys,
+		"PHONEFLOW_EXECUTOR_TOP_P":           "abc", // a type error elsewhere must not leak secrets either
+		"PHONEFLOW_TEMPORAL_TLS_SERVER_NAME": "temporal.example.com",
+	}
+	_, _, err := load(t, "", env)
+	if err == nil {
+		t.Fatal("want a type error")
+	}
+	delete(env, "PHONEFLOW_EXECUTOR_TOP_P")
+	c, src, err := load(t, "", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Planner.APIKey != plannerKey || c.Encryption.Keys != encKeys {
+		t.Fatal("secrets must be loaded as given")
+	}
+
+	var out bytes.Buffer
+	if err := Print(&out, c, src); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("config", "cfg", c)
+	outputs := map[string]string{
+		"Print":    out.String(),
+		"String":   c.String(),
+		"Sprintf":  fmt.Sprintf("%v %+v %s", c, c.Redacted(), c),
+		"slog":     logs.String(),
+		"Redacted": fmt.Sprintf("%#v", c.Redacted()),
+	}
+	for name, text := range outputs {
+		for _, s := range []string{plannerKey, execKey, apiKey, token, encKeys, "AAECAwQFBgcI"} {
+			if strings.Contains(text, s) {
+				t.Errorf("%s output contains secret %q", name, s)
+			}
+		}
+	}
+	if !strings.Contains(out.String(), `planner.api_key: "****"`) || !strings.Contains(out.String(), "# env:PLANNER_MODEL_API_KEY") {
+		t.Errorf("set secret should print as **** with its source:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "temporal.tls.server_name: \"temporal.example.com\"") {
+		t.Errorf("non-secret value missing:\n%s", out.String())
+	}
+	// Redacted leaves the original untouched.
+	if c.Temporal.APIKey != apiKey {
+		t.Error("Redacted modified its receiver")
+	}
+	// An unset secret prints as "".
+	d := Default()
+	out.Reset()
+	_ = Print(&out, d, nil)
+	if !strings.Contains(out.String(), `executor.api_key: ""`+"\n") {
+		t.Errorf("unset secret should print as \"\":\n%s", out.String())
+	}
+}
+
+func TestPrintRoundTrip(t *testing.T) {
+	// Every printed value, fed back through the environment, loads as the
+	// same value.
+	c := Default()
+	c.ADB.Allow = []string{"emulator-5554", "R58M"}
+	c.Settle.Max = 1500 * time.Millisecond
+	c.Executor.Temperature = 0.3
+	c.Temporal.Address = "10.1.2.3:7233"
+	c.fillDerived()
+	var out bytes.Buffer
+	if err := Print(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		key, val, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("bad line %q", line)
+		}
+		if keyByName[key].Kind == kindList {
+			val = strings.NewReplacer("[", "", "]", "", `"`, "").Replace(val)
+		}
+		env[EnvName(key)] = strings.Trim(val, `"`)
+	}
+	got, _, err := load(t, "", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Keys() {
+		if fmt.Sprint(got.Get(k)) != fmt.Sprint(c.Get(k)) {
+			t.Errorf("%s: reads back as %v, want %v", k, got.Get(k), c.Get(k))
+		}
+	}
+}
+
+func TestFileSearchAndMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("log:\n  level: debug\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, src, err := Load(LoadOptions{Env: envMap(nil), SearchDirs: []string{t.TempDir(), dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Log.Level != "debug" || src["log.level"] != "file:"+filepath.Join(dir, FileName) {
+		t.Errorf("searched file not used: %q from %q", c.Log.Level, src["log.level"])
+	}
+	_, _, err = Load(LoadOptions{File: filepath.Join(dir, "nope.yaml"), Env: envMap(nil)})
+	if err == nil || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Errorf("missing explicit file: %v", err)
+	}
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	BindFlags(fs)
+	_ = fs.Parse([]string{"--config", filepath.Join(dir, FileName)})
+	c, _, err = Load(LoadOptions{Flags: fs, Env: envMap(nil), SearchDirs: []string{}})
+	if err != nil || c.Log.Level != "debug" {
+		t.Errorf("--config: %v %q", err, c.Log.Level)
+	}
+	bad := writeFile(t, "limits: [1, 2\n")
+	if _, _, err := Load(LoadOptions{File: bad, Env: envMap(nil)}); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("malformed YAML: %v", err)
+	}
+}
+
+func TestBindFlagsHelpShowsDefaults(t *testing.T) {
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	BindFlags(fs)
+	usage := fs.FlagUsages()
+	for _, want := range []string{"--temporal-address", "--namespace string", `(default "default")`, "--adb-address", `(default "127.0.0.1:5037")`, "--data-dir", "--planner-base-url", "--executor-base-url", "--temporal-port"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("flag help lacks %q:\n%s", want, usage)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package config
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FieldError is an invalid value: the key, the value as given (masked for
+// secrets), what is allowed, and where the value came from when known.
+type FieldError struct {
+	Key     string
+	Value   string // already quoted or masked for display
+	Allowed string
+	Source  string // "" when unknown
+}
+
+func (e *FieldError) Error() string {
+	s := fmt.Sprintf("%s: %s is not allowed: %s", e.Key, e.Value, e.Allowed)
+	if e.Source != "" && e.Source != "default" {
+		s += " (from " + e.Source + ")"
+	}
+	return s
+}
+
+// Validate checks every value and returns all problems at once, each naming
+// the key, the value and what is allowed.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, allowed string) {
+		shown := "****"
+		if !IsSecret(key) {
+			shown = formatValue(c.Get(key))
+		}
+		errs = append(errs, &FieldError{Key: key, Value: shown, Allowed: allowed})
+	}
+	hostPort := func(key, v string, emptyOK bool) {
+		if v == "" && emptyOK {
+			return
+		}
+		if !validHostPort(v) {
+			if emptyOK {
+				bad(key, "host:port with a port 1–65535, or empty")
+			} else {
+				bad(key, "host:port with a port 1–65535")
+			}
+		}
+	}
+	port := func(key string, v int, zeroOK bool) {
+		if (v == 0 && zeroOK) || (v >= 1 && v <= 65535) {
+			return
+		}
+		if zeroOK {
+			bad(key, "a port 1–65535, or 0 for the default")
+		} else {
+			bad(key, "a port 1–65535")
+		}
+	}
+	positive := func(key string, v int) {
+		if v < 1 {
+			bad(key, "an integer of at least 1")
+		}
+	}
+	positiveDur := func(key string, v time.Duration) {
+		if v <= 0 {
+			bad(key, `a duration above zero, like "500ms" or "30s"`)
+		}
+	}
+
+	t := c.Temporal
+	hostPort("temporal.address", t.Address, true)
+	if strings.TrimSpace(t.Namespace) == "" {
+		bad("temporal.namespace", "a non-empty namespace name")
+	}
+	if (t.TLS.CertFile == "") != (t.TLS.KeyFile == "") {
+		if t.TLS.CertFile == "" {
+			bad("temporal.tls.cert_file", "a client certificate file whenever temporal.tls.key_file is set")
+		} else {
+			bad("temporal.tls.key_file", "the certificate's key file whenever temporal.tls.cert_file is set")
+		}
+	}
+	port("temporal.embedded.port", t.Embedded.Port, false)
+	port("temporal.embedded.ui_port", t.Embedded.UIPort, true)
+	if t.Embedded.UIPort != 0 && t.Embedded.UIPort == t.Embedded.Port {
+		bad("temporal.embedded.ui_port", "a port different from temporal.embedded.port")
+	}
+	if e := t.Embedded.CodecEndpoint; e != "" && !validHTTPURL(e) {
+		bad("temporal.embedded.codec_endpoint", "an http:// or https:// URL, or empty")
+	}
+
+	for _, m := range []struct {
+		name string
+		m    Model
+	}{{"planner", c.Planner}, {"executor", c.Executor}} {
+		p := m.name + "."
+		if !validHTTPURL(m.m.BaseURL) {
+			bad(p+"base_url", "an http:// or https:// URL such as "+DefaultModelBaseURL)
+		}
+		if strings.TrimSpace(m.m.Model) == "" {
+			bad(p+"model", "a non-empty model name")
+		}
+		if m.m.Temperature < 0 || m.m.Temperature > 2 {
+			bad(p+"temperature", "a number from 0 to 2")
+		}
+		if m.m.TopP <= 0 || m.m.TopP > 1 {
+			bad(p+"top_p", "a number above 0 and at most 1")
+		}
+		if m.m.FrequencyPenalty < -2 || m.m.FrequencyPenalty > 2 {
+			bad(p+"frequency_penalty", "a number from -2 to 2")
+		}
+		positive(p+"max_tokens", m.m.MaxTokens)
+		positiveDur(p+"timeout", m.m.Timeout)
+	}
+
+	hostPort("adb.address", c.ADB.Address, false)
+	for _, s := range c.ADB.Allow {
+		if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") {
+			bad("adb.allow", "device serials as `adb devices` prints them (no spaces)")
+			break
+		}
+	}
+	for _, a := range c.ADB.Connect {
+		if !validHostPort(a) {
+			bad("adb.connect", "a list of host:port addresses of network phones")
+			break
+		}
+	}
+
+	switch c.Settle.Mode {
+	case SettleWait, SettleFixed, SettleNone:
+	default:
+		bad("settle.mode", "one of settle, fixed, none")
+	}
+	positiveDur("settle.interval", c.Settle.Interval)
+	positive("settle.stable", c.Settle.Stable)
+	positiveDur("settle.max", c.Settle.Max)
+	if c.Settle.Fixed < 0 {
+		bad("settle.fixed", `a duration of zero or more, like "1s"`)
+	}
+
+	if c.Screenshot.MaxPixels < 0 {
+		bad("screenshot.max_pixels", "0 (never downscale) or a positive pixel count")
+	}
+	switch c.Screenshot.Format {
+	case "jpeg", "png":
+	default:
+		bad("screenshot.format", "jpeg or png")
+	}
+	if c.Screenshot.Quality < 1 || c.Screenshot.Quality > 100 {
+		bad("screenshot.quality", "an integer from 1 to 100")
+	}
+
+	l := c.Limits
+	positive("limits.max_steps", l.MaxSteps)
+	positive("limits.todo_max_steps", l.TodoMaxSteps)
+	positive("limits.failure_threshold", l.FailureThreshold)
+	positive("limits.stuck_threshold", l.StuckThreshold)
+	if l.MaxStuckRetries < 0 {
+		bad("limits.max_stuck_retries", "an integer of 0 or more")
+	}
+	if l.MaxExecutorFeedbackHistory < 0 {
+		bad("limits.max_executor_feedback_history", "an integer of 0 or more")
+	}
+
+	if strings.TrimSpace(c.DataDir) == "" {
+		bad("data_dir", "a directory path")
+	}
+	if strings.TrimSpace(c.PromptMemoryPath) == "" {
+		bad("prompt_memory_path", "a file path")
+	}
+	if _, err := ParseKeys(c.Encryption.Keys); err != nil {
+		bad("encryption.keys", err.Error())
+	}
+	hostPort("metrics.address", c.Metrics.Address, true)
+
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "one of debug, info, warn, error")
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", "text or json")
+	}
+	return errors.Join(errs...)
+}
+
+// Key is one payload encryption key.
+type Key struct {
+	ID  string
+	Key []byte // 16, 24 or 32 bytes (AES-128/192/256)
+}
+
+// ParseKeys parses the encryption.keys value "id:base64,id2:base64". The
+// first key is the one new payloads are encrypted with. An empty value
+// returns no keys. Errors never contain key material.
+func ParseKeys(s string) ([]Key, error) {
+	var out []Key
+	seen := map[string]bool{}
+	for i, entry := range splitList(s) {
+		id, b64, ok := strings.Cut(entry, ":")
+		id = strings.TrimSpace(id)
+		if !ok || id == "" {
+			return nil, fmt.Errorf("entry %d must be id:base64key (generate a key with `openssl rand -base64 32`)", i+1)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("key id %q appears twice; every key needs its own id", id)
+		}
+		seen[id] = true
+		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+		if err != nil {
+			return nil, fmt.Errorf("key %q is not valid base64 (generate one with `openssl rand -base64 32`)", id)
+		}
+		if n := len(k); n != 16 && n != 24 && n != 32 {
+			return nil, fmt.Errorf("key %q decodes to %d bytes; AES needs 16, 24 or 32", id, n)
+		}
+		out = append(out, Key{ID: id, Key: k})
+	}
+	return out, nil
+}
+
+func validHostPort(s string) bool {
+	host, p, err := net.SplitHostPort(s)
+	if err != nil || strings.ContainsAny(host, " /") {
+		return false
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+func validHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
