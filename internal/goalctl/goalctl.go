@@ -1,0 +1,383 @@
+package goalctl
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/progress"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// GoalWorkflowName is the registered type name of workflows.GoalWorkflow.
+// Goals are started by name so this package does not depend on the
+// workflow code itself.
+const GoalWorkflowName = "GoalWorkflow"
+
+// MemoGoal is the memo key holding the goal text, so `list` can show it
+// without querying every workflow.
+const MemoGoal = "goal"
+
+var (
+	statusKey = temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrStatus)
+	deviceKey = temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrDevice)
+)
+
+// Options configure a Client.
+type Options struct {
+	// Namespace is used in Web UI links; empty = "default".
+	Namespace string
+	// UIAddress is the Temporal Web UI, as host:port or a URL; empty = no
+	// links.
+	UIAddress string
+	// DataConverter decodes memos and search attributes in list results;
+	// nil = the SDK default.
+	DataConverter converter.DataConverter
+}
+
+// Client runs goal operations against a Temporal cluster.
+type Client struct {
+	c    client.Client
+	opts Options
+}
+
+// New returns a Client using c.
+func New(c client.Client, opts Options) *Client {
+	if opts.Namespace == "" {
+		opts.Namespace = "default"
+	}
+	if opts.DataConverter == nil {
+		opts.DataConverter = converter.GetDefaultDataConverter()
+	}
+	return &Client{c: c, opts: opts}
+}
+
+// NotFoundError says a goal or schedule does not exist.
+type NotFoundError struct {
+	Kind string // "goal" or "schedule"
+	ID   string
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Kind == "schedule" {
+		return fmt.Sprintf("no schedule named %s (list schedules with `starter schedule list`)", e.ID)
+	}
+	return fmt.Sprintf("no goal with id %s (list goals with `starter list`)", e.ID)
+}
+
+// ErrFinished means the goal has already ended, so it cannot take signals
+// or updates any more.
+var ErrFinished = errors.New("goal has already finished")
+
+// wrap turns Temporal's service errors into this package's errors.
+func wrap(id, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		if strings.Contains(strings.ToLower(nf.Error()), "already completed") {
+			return fmt.Errorf("%s %s: %w (see its outcome with `starter status %s`)", op, id, ErrFinished, id)
+		}
+		return &NotFoundError{Kind: "goal", ID: id}
+	}
+	if strings.Contains(strings.ToLower(err.Error()), "workflow execution already completed") {
+		return fmt.Errorf("%s %s: %w (see its outcome with `starter status %s`)", op, id, ErrFinished, id)
+	}
+	return fmt.Errorf("%s %s: %w", op, id, err)
+}
+
+// NewGoalID returns a fresh goal workflow ID, "goal-" and 8 hex digits.
+func NewGoalID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "goal-" + hex.EncodeToString(b[:])
+}
+
+// StartRequest describes a goal to start.
+type StartRequest struct {
+	ID      string // workflow ID; empty = NewGoalID()
+	Goal    string
+	Device  string
+	Options workflows.GoalOptions
+}
+
+// Validate checks the request before anything is sent.
+func (r StartRequest) Validate() error {
+	if strings.TrimSpace(r.Goal) == "" {
+		return errors.New("the goal is empty: say what the phone should do, e.g. `starter run \"turn on Wi-Fi\"`")
+	}
+	if strings.TrimSpace(r.Device) == "" {
+		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`)")
+	}
+	switch r.Options.Mode {
+	case "", workflows.ModeLayered, workflows.ModeSingle:
+	default:
+		return fmt.Errorf("mode %q is not known: use %q or %q", r.Options.Mode, workflows.ModeLayered, workflows.ModeSingle)
+	}
+	return nil
+}
+
+// StartOptions returns the Temporal start options of a goal: its ID, the
+// goal task queue, the goal text as the Web UI summary and memo, and the
+// search attributes `list` filters on.
+func StartOptions(id, goal, device string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID:            id,
+		TaskQueue:     workflows.TaskQueue,
+		StaticSummary: summary(goal),
+		Memo:          map[string]any{MemoGoal: goal},
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			statusKey.ValueSet(workflows.GoalPlanning),
+			deviceKey.ValueSet(device),
+		),
+	}
+}
+
+// summary bounds the Web UI summary (the server limits it to 400 bytes).
+func summary(s string) string {
+	if len(s) <= 400 {
+		return s
+	}
+	cut := 397
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Start starts a goal and returns its workflow ID and run ID.
+func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string, err error) {
+	if err := req.Validate(); err != nil {
+		return "", "", err
+	}
+	id = req.ID
+	if id == "" {
+		id = NewGoalID()
+	}
+	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, Options: req.Options}
+	run, err := g.c.ExecuteWorkflow(ctx, StartOptions(id, req.Goal, req.Device), GoalWorkflowName, in)
+	if err != nil {
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			return "", "", fmt.Errorf("a goal with id %s is already running: pick another --id or watch it with `starter status %s`", id, id)
+		}
+		return "", "", fmt.Errorf("start goal %s: %w", id, err)
+	}
+	return run.GetID(), run.GetRunID(), nil
+}
+
+// WebURL returns the Web UI page of a workflow, or "" when no UI address
+// is configured.
+func (g *Client) WebURL(id string) string {
+	ui := strings.TrimRight(g.opts.UIAddress, "/")
+	if ui == "" {
+		return ""
+	}
+	if !strings.Contains(ui, "://") {
+		ui = "http://" + ui
+	}
+	return fmt.Sprintf("%s/namespaces/%s/workflows/%s", ui, g.opts.Namespace, escapeID(id))
+}
+
+// escapeID escapes the characters of a workflow ID that cannot appear in a
+// URL path segment (child IDs contain "/").
+func escapeID(id string) string {
+	r := strings.NewReplacer("%", "%25", "/", "%2F", " ", "%20", "?", "%3F", "#", "%23")
+	return r.Replace(id)
+}
+
+// Status runs the goal's status query.
+func (g *Client) Status(ctx context.Context, id string) (workflows.Status, error) {
+	var st workflows.Status
+	v, err := g.c.QueryWorkflow(ctx, id, "", workflows.QueryStatus)
+	if err != nil {
+		return st, wrap(id, "status", err)
+	}
+	if err := v.Get(&st); err != nil {
+		return st, fmt.Errorf("status %s: decode query answer: %w", id, err)
+	}
+	return st, nil
+}
+
+// Todos runs the goal's todos query.
+func (g *Client) Todos(ctx context.Context, id string) ([]workflows.TodoState, error) {
+	var todos []workflows.TodoState
+	v, err := g.c.QueryWorkflow(ctx, id, "", workflows.QueryTodos)
+	if err != nil {
+		return nil, wrap(id, "todos", err)
+	}
+	if err := v.Get(&todos); err != nil {
+		return nil, fmt.Errorf("todos %s: decode query answer: %w", id, err)
+	}
+	return todos, nil
+}
+
+// Snapshot reads both queries and returns the progress view of the goal.
+func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, error) {
+	st, err := g.Status(ctx, id)
+	if err != nil {
+		return progress.Snapshot{}, err
+	}
+	todos, err := g.Todos(ctx, id)
+	if err != nil {
+		return progress.Snapshot{}, err
+	}
+	return ToSnapshot(id, st, todos), nil
+}
+
+// ToSnapshot converts query answers into the progress view.
+func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) progress.Snapshot {
+	s := progress.Snapshot{
+		GoalID:      id,
+		Phase:       st.Phase,
+		Steps:       st.Steps,
+		MaxSteps:    st.MaxSteps,
+		CurrentTodo: st.CurrentTodo,
+		Question:    st.PendingQuestion,
+		WaitingFor:  st.WaitingFor,
+		Todos:       ToTodos(todos),
+	}
+	if st.Paused && s.Phase != workflows.GoalPaused {
+		s.Phase += " (paused)"
+	}
+	if n := len(st.Feedback); n > 0 {
+		s.Action = st.Feedback[n-1]
+	}
+	if a := st.PendingApproval; a != nil {
+		s.Approval = a.Action
+		if a.Reason != "" {
+			s.Approval += " — " + a.Reason
+		}
+	}
+	return s
+}
+
+// ToTodos converts todo states into checklist lines.
+func ToTodos(todos []workflows.TodoState) []progress.Todo {
+	out := make([]progress.Todo, 0, len(todos))
+	for _, t := range todos {
+		out = append(out, progress.Todo{Text: t.Text, Status: t.Status, Steps: t.Steps, Result: t.Result})
+	}
+	return out
+}
+
+// ToResult converts a goal's result into the printed outcome.
+func ToResult(id string, r workflows.GoalResult) progress.Result {
+	return progress.Result{
+		GoalID: id, Status: r.Status, Steps: r.Steps, Todos: ToTodos(r.Todos),
+		Response: r.Response, Reason: r.Reason, NextStep: r.NextStep,
+	}
+}
+
+// Send delivers a signal-or-update name with its argument (nil for none).
+// By default it runs the update and waits for it to complete, so a
+// validator rejection comes back as the error; with asSignal it sends a
+// plain signal, which is accepted even when the goal will ignore it.
+func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bool) error {
+	if asSignal {
+		return wrap(id, name, g.c.SignalWorkflow(ctx, id, "", name, arg))
+	}
+	var args []any
+	if arg != nil {
+		args = []any{arg}
+	}
+	h, err := g.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   id,
+		UpdateName:   name,
+		Args:         args,
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err == nil {
+		return nil
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		// The workflow's validator or handler refused: its message is the
+		// answer ("resume: goal is not paused").
+		return &RejectedError{Name: name, Message: app.Message()}
+	}
+	return wrap(id, name, err)
+}
+
+// RejectedError is an update the goal refused.
+type RejectedError struct {
+	Name    string
+	Message string
+}
+
+func (e *RejectedError) Error() string {
+	if strings.HasPrefix(e.Message, e.Name+":") {
+		return e.Message
+	}
+	return e.Name + ": " + e.Message
+}
+
+// Clarify answers the goal's pending question.
+func (g *Client) Clarify(ctx context.Context, id, text string, asSignal bool) error {
+	if err := checkText("clarify", text); err != nil {
+		return err
+	}
+	return g.Send(ctx, id, workflows.SignalClarify, text, asSignal)
+}
+
+// Approve approves (or, with approved false, denies) the pending sensitive
+// action.
+func (g *Client) Approve(ctx context.Context, id string, approved bool, note string, asSignal bool) error {
+	return g.Send(ctx, id, workflows.SignalApprove, workflows.ApproveInput{Approved: approved, Note: note}, asSignal)
+}
+
+// checkText applies the size rules the workflow's validators apply, so a
+// plain signal is not silently dropped for them.
+func checkText(name, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("%s: the text is empty", name)
+	}
+	if len(text) > workflows.MaxSignalText {
+		return fmt.Errorf("%s: the text is %d bytes, over the limit of %d: shorten it", name, len(text), workflows.MaxSignalText)
+	}
+	return nil
+}
+
+// SendText sends one of the text-carrying names (clarify, inject,
+// user_input) after checking the text.
+func (g *Client) SendText(ctx context.Context, id, name, text string, asSignal bool) error {
+	if err := checkText(name, text); err != nil {
+		return err
+	}
+	return g.Send(ctx, id, name, text, asSignal)
+}
+
+// Cancel requests cancellation of a goal; the workflow cancels its running
+// todo and returns with status cancelled.
+func (g *Client) Cancel(ctx context.Context, id string) error {
+	return wrap(id, "cancel", g.c.CancelWorkflow(ctx, id, ""))
+}
+
+// Result waits for the goal to end and returns its result. A goal that
+// failed as a workflow (not with a failed result) returns the error.
+func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, error) {
+	var r workflows.GoalResult
+	err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &r)
+	if err != nil {
+		var canceled *temporal.CanceledError
+		if errors.As(err, &canceled) {
+			return workflows.GoalResult{Status: workflows.GoalCancelled, Reason: "cancelled"}, nil
+		}
+		return r, wrap(id, "result", err)
+	}
+	return r, nil
+}

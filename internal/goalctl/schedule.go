@@ -1,0 +1,302 @@
+package goalctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// Memo keys of a schedule, so list and describe show what it does.
+const (
+	MemoDevice = "device"
+	MemoSpec   = "spec"
+)
+
+// ScheduleRequest describes a schedule that starts a goal.
+type ScheduleRequest struct {
+	Name     string
+	Goal     string
+	Device   string
+	Cron     string        // cron expression, e.g. "0 8 * * *"
+	Every    time.Duration // or a fixed interval
+	TimeZone string        // IANA name, e.g. "Asia/Shanghai"; empty = UTC
+	Overlap  string        // skip (default), buffer-one, buffer-all, allow-all, cancel-other, terminate-other
+	Paused   bool
+	Note     string
+	Options  workflows.GoalOptions
+}
+
+var scheduleName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$`)
+
+// overlaps maps the CLI names to Temporal's overlap policies.
+var overlaps = map[string]enumspb.ScheduleOverlapPolicy{
+	"skip":            enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
+	"buffer-one":      enumspb.SCHEDULE_OVERLAP_POLICY_BUFFER_ONE,
+	"buffer-all":      enumspb.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL,
+	"allow-all":       enumspb.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL,
+	"cancel-other":    enumspb.SCHEDULE_OVERLAP_POLICY_CANCEL_OTHER,
+	"terminate-other": enumspb.SCHEDULE_OVERLAP_POLICY_TERMINATE_OTHER,
+}
+
+// ParseOverlap returns the overlap policy named s ("" = skip, so a phone is
+// never driven by two runs of one schedule at once).
+func ParseOverlap(s string) (enumspb.ScheduleOverlapPolicy, error) {
+	if s == "" {
+		s = "skip"
+	}
+	if p, ok := overlaps[s]; ok {
+		return p, nil
+	}
+	return 0, fmt.Errorf("--overlap %q is not known: use skip, buffer-one, buffer-all, allow-all, cancel-other or terminate-other", s)
+}
+
+// OverlapName is the CLI name of an overlap policy.
+func OverlapName(p enumspb.ScheduleOverlapPolicy) string {
+	for k, v := range overlaps {
+		if v == p {
+			return k
+		}
+	}
+	return "skip" // unspecified means skip on the server
+}
+
+// Validate checks the request before anything is sent.
+func (r ScheduleRequest) Validate() error {
+	if !scheduleName.MatchString(r.Name) {
+		return fmt.Errorf("schedule name %q: use letters, digits, '.', '_' or '-' (up to 200), starting with a letter or digit", r.Name)
+	}
+	if strings.TrimSpace(r.Goal) == "" {
+		return errors.New("--goal is required: the goal text each run starts")
+	}
+	if strings.TrimSpace(r.Device) == "" {
+		return errors.New("--device is required: the phone each run drives (list phones with `starter devices`)")
+	}
+	switch {
+	case r.Cron == "" && r.Every <= 0:
+		return errors.New("say when to run: --cron \"0 8 * * *\" or --every 1h")
+	case r.Cron != "" && r.Every > 0:
+		return errors.New("--cron and --every exclude each other: pick one")
+	case r.Every > 0 && r.Every < time.Second:
+		return fmt.Errorf("--every %s is shorter than a second", r.Every)
+	}
+	if r.Cron != "" {
+		if err := checkCron(r.Cron); err != nil {
+			return err
+		}
+	}
+	if r.TimeZone != "" {
+		if _, err := time.LoadLocation(r.TimeZone); err != nil {
+			return fmt.Errorf("--tz %q is not a known time zone: use an IANA name such as Asia/Shanghai or UTC", r.TimeZone)
+		}
+	}
+	_, err := ParseOverlap(r.Overlap)
+	return err
+}
+
+// checkCron accepts the forms Temporal does: five fields (minute hour
+// day-of-month month day-of-week), six or seven with seconds/years, or an
+// @-macro such as @daily or @every 30m.
+func checkCron(c string) error {
+	c = strings.TrimSpace(c)
+	if strings.HasPrefix(c, "@") {
+		return nil
+	}
+	n := len(strings.Fields(c))
+	if n < 5 || n > 7 {
+		return fmt.Errorf("--cron %q has %d fields: write five, \"minute hour day-of-month month day-of-week\", e.g. \"0 8 * * *\"", c, n)
+	}
+	return nil
+}
+
+// SpecText is how a schedule's timing reads in list and describe.
+func (r ScheduleRequest) SpecText() string {
+	s := "cron " + r.Cron
+	if r.Every > 0 {
+		s = "every " + r.Every.String()
+	}
+	if r.TimeZone != "" {
+		s += " (" + r.TimeZone + ")"
+	}
+	return s
+}
+
+// ScheduleOptions returns the Temporal schedule of r: its action starts a
+// GoalWorkflow with the goal and device on the goal task queue.
+func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
+	if err := r.Validate(); err != nil {
+		return client.ScheduleOptions{}, err
+	}
+	overlap, _ := ParseOverlap(r.Overlap)
+	spec := client.ScheduleSpec{TimeZoneName: r.TimeZone}
+	if r.Cron != "" {
+		spec.CronExpressions = []string{r.Cron}
+	} else {
+		spec.Intervals = []client.ScheduleIntervalSpec{{Every: r.Every}}
+	}
+	so := StartOptions("goal-sched-"+r.Name, r.Goal, r.Device)
+	return client.ScheduleOptions{
+		ID:      r.Name,
+		Spec:    spec,
+		Overlap: overlap,
+		Paused:  r.Paused,
+		Note:    r.Note,
+		Memo:    map[string]any{MemoGoal: r.Goal, MemoDevice: r.Device, MemoSpec: r.SpecText()},
+		Action: &client.ScheduleWorkflowAction{
+			ID:                    so.ID, // the server appends the scheduled time
+			Workflow:              GoalWorkflowName,
+			Args:                  []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: r.Options}},
+			TaskQueue:             so.TaskQueue,
+			Memo:                  so.Memo,
+			TypedSearchAttributes: so.TypedSearchAttributes,
+			StaticSummary:         so.StaticSummary,
+		},
+	}, nil
+}
+
+// CreateSchedule creates the schedule.
+func (g *Client) CreateSchedule(ctx context.Context, r ScheduleRequest) error {
+	opts, err := ScheduleOptions(r)
+	if err != nil {
+		return err
+	}
+	if _, err := g.c.ScheduleClient().Create(ctx, opts); err != nil {
+		if errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
+			return fmt.Errorf("a schedule named %s already exists: pick another name, or delete it first with `starter schedule delete %s`", r.Name, r.Name)
+		}
+		return fmt.Errorf("create schedule %s: %w", r.Name, err)
+	}
+	return nil
+}
+
+// ScheduleRun is one start a schedule made.
+type ScheduleRun struct {
+	At         time.Time `json:"at"`
+	WorkflowID string    `json:"workflow_id"`
+}
+
+// ScheduleInfo is a schedule as list and describe show it.
+type ScheduleInfo struct {
+	Name      string        `json:"name"`
+	Goal      string        `json:"goal,omitempty"`
+	Device    string        `json:"device,omitempty"`
+	Spec      string        `json:"spec,omitempty"`
+	Overlap   string        `json:"overlap,omitempty"`
+	Paused    bool          `json:"paused"`
+	Note      string        `json:"note,omitempty"`
+	Actions   int           `json:"actions"`
+	Running   []string      `json:"running,omitempty"`
+	NextTimes []time.Time   `json:"next_times,omitempty"`
+	Recent    []ScheduleRun `json:"recent,omitempty"`
+}
+
+func recent(rs []client.ScheduleActionResult) []ScheduleRun {
+	var out []ScheduleRun
+	for _, a := range rs {
+		run := ScheduleRun{At: a.ActualTime}
+		if a.StartWorkflowResult != nil {
+			run.WorkflowID = a.StartWorkflowResult.WorkflowID
+		}
+		out = append(out, run)
+	}
+	return out
+}
+
+// ListSchedules returns every schedule of the namespace.
+func (g *Client) ListSchedules(ctx context.Context) ([]ScheduleInfo, error) {
+	it, err := g.c.ScheduleClient().List(ctx, client.ScheduleListOptions{PageSize: 100})
+	if err != nil {
+		return nil, fmt.Errorf("list schedules: %w", err)
+	}
+	var out []ScheduleInfo
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("list schedules: %w", err)
+		}
+		fields := e.Memo.GetFields()
+		out = append(out, ScheduleInfo{
+			Name:      e.ID,
+			Goal:      g.decodeString(fields[MemoGoal]),
+			Device:    g.decodeString(fields[MemoDevice]),
+			Spec:      g.decodeString(fields[MemoSpec]),
+			Paused:    e.Paused,
+			Note:      e.Note,
+			NextTimes: e.NextActionTimes,
+			Recent:    recent(e.RecentActions),
+		})
+	}
+	return out, nil
+}
+
+func (g *Client) scheduleErr(name, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return &NotFoundError{Kind: "schedule", ID: name}
+	}
+	return fmt.Errorf("%s schedule %s: %w", op, name, err)
+}
+
+// DescribeSchedule returns one schedule.
+func (g *Client) DescribeSchedule(ctx context.Context, name string) (ScheduleInfo, error) {
+	d, err := g.c.ScheduleClient().GetHandle(ctx, name).Describe(ctx)
+	if err != nil {
+		return ScheduleInfo{}, g.scheduleErr(name, "describe", err)
+	}
+	fields := d.Memo.GetFields()
+	si := ScheduleInfo{
+		Name:      name,
+		Goal:      g.decodeString(fields[MemoGoal]),
+		Device:    g.decodeString(fields[MemoDevice]),
+		Spec:      g.decodeString(fields[MemoSpec]),
+		Actions:   d.Info.NumActions,
+		NextTimes: d.Info.NextActionTimes,
+		Recent:    recent(d.Info.RecentActions),
+	}
+	for _, r := range d.Info.RunningWorkflows {
+		si.Running = append(si.Running, r.WorkflowID)
+	}
+	if st := d.Schedule.State; st != nil {
+		si.Paused, si.Note = st.Paused, st.Note
+	}
+	if p := d.Schedule.Policy; p != nil {
+		si.Overlap = OverlapName(p.Overlap)
+	}
+	return si, nil
+}
+
+// PauseSchedule stops a schedule from starting goals until unpaused.
+func (g *Client) PauseSchedule(ctx context.Context, name, note string) error {
+	err := g.c.ScheduleClient().GetHandle(ctx, name).Pause(ctx, client.SchedulePauseOptions{Note: note})
+	return g.scheduleErr(name, "pause", err)
+}
+
+// UnpauseSchedule resumes a paused schedule.
+func (g *Client) UnpauseSchedule(ctx context.Context, name, note string) error {
+	err := g.c.ScheduleClient().GetHandle(ctx, name).Unpause(ctx, client.ScheduleUnpauseOptions{Note: note})
+	return g.scheduleErr(name, "unpause", err)
+}
+
+// TriggerSchedule starts the schedule's goal now, under its overlap policy.
+func (g *Client) TriggerSchedule(ctx context.Context, name string) error {
+	err := g.c.ScheduleClient().GetHandle(ctx, name).Trigger(ctx, client.ScheduleTriggerOptions{})
+	return g.scheduleErr(name, "trigger", err)
+}
+
+// DeleteSchedule deletes a schedule; goals it already started keep running.
+func (g *Client) DeleteSchedule(ctx context.Context, name string) error {
+	err := g.c.ScheduleClient().GetHandle(ctx, name).Delete(ctx)
+	return g.scheduleErr(name, "delete", err)
+}
