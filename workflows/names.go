@@ -68,3 +68,8 @@ type ApproveInput struct {
 
 // MaxSignalText bounds clarify, inject and user_input payloads.
 const MaxSignalText = 4096
+
+// SignalTodoEvent is the internal signal a TodoWorkflow sends its parent goal
+// when it needs a human (question, approval) or no longer does. Its payload
+// is a TodoEvent.
+const SignalTodoEvent = "todo_event"

@@ -1,0 +1,188 @@
+package activities
+
+import "github.com/phoneflow/phoneflow/internal/autoglm"
+
+// Activity names as registered from the methods of Activities. Workflows
+// schedule activities by these names so workflow code never needs a live
+// Activities value.
+const (
+	NamePlanOnce       = "PlanOnce"
+	NameReplan         = "Replan"
+	NameObserve        = "Observe"
+	NameThink          = "Think"
+	NameAct            = "Act"
+	NameStep           = "Step"
+	NameOptimizePrompt = "OptimizePrompt"
+	NameListDevices    = "ListDevices"
+)
+
+// ActAlreadyApplied is the Act result when a retried attempt finds the screen
+// changed since the decision: the first attempt's input reached the phone,
+// so the action is not sent twice.
+const ActAlreadyApplied = "already applied"
+
+// QA is a question the planner or executor asked and the user's answer.
+type QA struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// DoneTodo is a finished todo as the replanner sees it.
+type DoneTodo struct {
+	Todo   string `json:"todo"`
+	Status string `json:"status"` // done | failed | skipped
+	Result string `json:"result,omitempty"`
+	Steps  int    `json:"steps"`
+}
+
+// PlanInput is the input of PlanOnce.
+type PlanInput struct {
+	Goal         string   `json:"goal"`
+	Answers      []QA     `json:"answers,omitempty"`
+	UserMessages []string `json:"user_messages,omitempty"`
+	// Invalid is the validation feedback on the previous attempt's answer,
+	// fed back so the model can correct itself.
+	Invalid string `json:"invalid,omitempty"`
+}
+
+// ReplanInput is the input of Replan.
+type ReplanInput struct {
+	Goal         string     `json:"goal"`
+	TodoIndex    int        `json:"todo_index"` // 1-based index of the todo just finished, for the summary
+	Done         []DoneTodo `json:"done,omitempty"`
+	Remaining    []string   `json:"remaining,omitempty"`
+	Feedback     []string   `json:"feedback,omitempty"` // last N executor feedback items only
+	Answers      []QA       `json:"answers,omitempty"`
+	UserMessages []string   `json:"user_messages,omitempty"`
+	Invalid      string     `json:"invalid,omitempty"`
+}
+
+// PlanDecision is the planner's answer (DESIGN.md §4). When the answer could
+// not be parsed or failed validation, Invalid holds the feedback and the other
+// fields are empty: the workflow counts the attempt and asks again.
+type PlanDecision struct {
+	Status   string   `json:"status,omitempty"` // planned | replanned | done | ask_user
+	Plan     []string `json:"plan,omitempty"`
+	TaskType string   `json:"task_type,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Response string   `json:"response,omitempty"`
+	Invalid  string   `json:"invalid,omitempty"`
+}
+
+// Planner decision statuses.
+const (
+	PlanPlanned   = "planned"
+	PlanReplanned = "replanned"
+	PlanDone      = "done"
+	PlanAskUser   = "ask_user"
+)
+
+// Observation is what history keeps of a screen: blob references and a few
+// facts, never the image or the tree themselves.
+type Observation struct {
+	ScreenRef       string `json:"screen_ref,omitempty"` // blob ref of the PNG; empty when Sensitive
+	TreeRef         string `json:"tree_ref,omitempty"`   // blob ref of the UI tree JSON; empty when disabled
+	Hash            string `json:"hash"`                 // coarse screen hash for stuck detection and act dedup
+	App             string `json:"app,omitempty"`
+	AppPackage      string `json:"app_package,omitempty"`
+	Width           int    `json:"width"`
+	Height          int    `json:"height"`
+	Sensitive       bool   `json:"sensitive,omitempty"`
+	SensitiveReason string `json:"sensitive_reason,omitempty"`
+}
+
+// ObserveInput is the input of Observe.
+type ObserveInput struct {
+	Serial string `json:"serial"`
+	UITree bool   `json:"ui_tree"`
+}
+
+// Turn is one earlier executor exchange, text only and trimmed.
+type Turn struct {
+	User      string `json:"user"`
+	Assistant string `json:"assistant"`
+}
+
+// ThinkInput is the input of Think: the executor request, built inside the
+// activity from the blobs Observation refers to.
+type ThinkInput struct {
+	Task           string      `json:"task"`
+	TaskType       string      `json:"task_type,omitempty"`
+	Screen         Observation `json:"screen"`
+	PreviousAction string      `json:"previous_action,omitempty"`
+	PreviousResult string      `json:"previous_result,omitempty"`
+	Notes          []string    `json:"notes,omitempty"`
+	History        []Turn      `json:"history,omitempty"`
+}
+
+// ThinkResult is the executor's decision. A reply that does not parse is a
+// result, not an error: ParseError says why, and the workflow counts the
+// step and feeds the error back next turn.
+type ThinkResult struct {
+	Response   *autoglm.Response `json:"response,omitempty"`
+	Action     string            `json:"action,omitempty"` // the action as written, for history and summaries
+	ParseError string            `json:"parse_error,omitempty"`
+	Turn       Turn              `json:"turn"` // the exchange to keep in history (trimmed)
+	Model      string            `json:"model,omitempty"`
+	TotalMS    int64             `json:"total_ms,omitempty"`
+}
+
+// ActInput is the input of Act.
+type ActInput struct {
+	Serial string         `json:"serial"`
+	Action autoglm.Action `json:"action"`
+	// ScreenHash is the hash of the screen the decision was based on. A
+	// retried attempt compares it with the current screen and reports
+	// ActAlreadyApplied instead of acting twice when they differ.
+	ScreenHash string `json:"screen_hash"`
+	Width      int    `json:"width"`
+	Height     int    `json:"height"`
+}
+
+// ActResult says how an action went. Errors the model can react to (app not
+// found, bad coordinates) are results, not activity errors.
+type ActResult struct {
+	Result  string `json:"result"` // "ok", ActAlreadyApplied, or an error text for the model
+	Touched bool   `json:"touched"`
+}
+
+// StepInput is the input of Step, the activity a todo runs once per loop
+// iteration: perform the action the workflow already approved (if any), let
+// the screen settle, observe, and think the next action (if asked to). One
+// activity per iteration keeps a step at about six history events.
+type StepInput struct {
+	Serial   string `json:"serial"`
+	Task     string `json:"task"`
+	TaskType string `json:"task_type,omitempty"`
+	UITree   bool   `json:"ui_tree"`
+	// Act, when set, runs first; ScreenHash/Width/Height are from the
+	// observation the decision was based on.
+	Act        *autoglm.Action `json:"act,omitempty"`
+	ScreenHash string          `json:"screen_hash,omitempty"`
+	Width      int             `json:"width,omitempty"`
+	Height     int             `json:"height,omitempty"`
+	// Think asks for the next decision after observing. False when the step
+	// budget only allows the action.
+	Think bool `json:"think"`
+	// PreviousAction/PreviousResult describe the last action when Act is nil
+	// (a rejected approval, a user answer, a parse error).
+	PreviousAction string   `json:"previous_action,omitempty"`
+	PreviousResult string   `json:"previous_result,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
+	History        []Turn   `json:"history,omitempty"`
+}
+
+// StepResult is what one Step did and saw.
+type StepResult struct {
+	Act    *ActResult   `json:"act,omitempty"`
+	Screen Observation  `json:"screen"`
+	Think  *ThinkResult `json:"think,omitempty"`
+}
+
+// OptimizeInput is the input of OptimizePrompt.
+type OptimizeInput struct {
+	TaskType string   `json:"task_type"`
+	Todo     string   `json:"todo"`
+	Success  bool     `json:"success"`
+	Lessons  []string `json:"lessons,omitempty"` // short lessons from failures and corrections
+}

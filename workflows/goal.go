@@ -1,0 +1,574 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+)
+
+// Typed search attributes, registered on the namespace before use.
+var (
+	StatusKey = temporal.NewSearchAttributeKeyKeyword(SearchAttrStatus)
+	DeviceKey = temporal.NewSearchAttributeKeyKeyword(SearchAttrDevice)
+)
+
+// Bounds on what the goal keeps for the planner.
+const (
+	maxAnswers      = 10
+	maxUserMessages = 10
+	maxFeedback     = 20
+)
+
+// DeviceLease is the hook GoalWorkflow uses to hold the phone for the whole
+// goal: it returns once the goal may drive the phone (or fails when the
+// phone is busy and wait is false), and a release func. waiting is called
+// with a text such as "device busy: held by goal-x" while it waits, and
+// with "" once the lease is held. Nil means no leasing.
+var DeviceLease func(ctx workflow.Context, serial, goalID string, wait bool, waiting func(string)) (release func(workflow.Context), err error)
+
+// plannerActivityOptions: model calls retry with backoff (429 delays come
+// back as NextRetryDelay); permanent errors are non-retryable and fail fast.
+func plannerActivityOptions(summary string) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    2 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
+			MaximumAttempts:    5,
+		},
+		Summary: summary,
+	}
+}
+
+// question is a pending question for the user: the planner's ask_user
+// (todo == 0) or a todo's Take_over/Interact.
+type question struct {
+	Text string
+	Todo int
+}
+
+type goalRun struct {
+	in    GoalInput
+	opts  GoalOptions
+	st    GoalState
+	id    string
+	phase string
+	// published is the phase last written to the status search attribute.
+	published string
+
+	question *question
+	answer   *string
+	approval *Approval
+	child    string // workflow ID of the running todo, "" when none
+	waiting  string
+	todo     int // 1-based index of the current todo
+	todoStep int
+}
+
+// GoalWorkflow runs one natural-language goal: plan once (or take the given
+// plan), then a child TodoWorkflow per todo on the device's task queue, a
+// replan after each, until the planner says done, the step budget runs out,
+// or the goal is cancelled. It continues as new between todos when its
+// history grows long.
+func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
+	g := &goalRun{in: in, opts: in.Options.WithDefaults(), id: workflow.GetInfo(ctx).WorkflowExecution.ID}
+	if in.State != nil {
+		g.st = *in.State
+	}
+	if err := g.setHandlers(ctx); err != nil {
+		return GoalResult{}, err
+	}
+	g.setPhase(ctx, GoalPlanning)
+	if g.st.Planned {
+		g.setPhase(ctx, GoalRunning)
+	}
+
+	var release func(workflow.Context)
+	if DeviceLease != nil && !g.st.LeaseHeld {
+		rel, err := DeviceLease(ctx, in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
+			g.waiting = s
+			g.details(ctx)
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return g.cancelled(ctx), nil
+			}
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: "device " + in.Device + " unavailable: " + err.Error(),
+				NextStep: "wait for the other goal on this phone to finish, or start with device_wait=wait"}), nil
+		}
+		release = rel
+		g.st.LeaseHeld = true
+	}
+
+	res, err := g.run(ctx)
+	var can *workflow.ContinueAsNewError
+	if errors.As(err, &can) {
+		return GoalResult{}, err // the lease stays held by this goal ID across runs
+	}
+	dctx, cancel := workflow.NewDisconnectedContext(ctx)
+	defer cancel()
+	if release != nil || g.st.LeaseHeld {
+		if release != nil {
+			release(dctx)
+		}
+	}
+	if err != nil {
+		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			return g.cancelled(dctx), nil
+		}
+		return GoalResult{}, err
+	}
+	return res, nil
+}
+
+func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
+	if !g.st.Planned {
+		if err := g.plan(ctx); err != nil {
+			return GoalResult{}, err
+		}
+		g.st.Planned = true
+		g.setPhase(ctx, GoalRunning)
+	}
+	for {
+		// Continue-as-new only between todos: no child is running, every
+		// signal is drained into the carried state first.
+		if shouldContinueAsNew(ctx, g.opts.HistoryEventLimit) {
+			return GoalResult{}, g.continueAsNew(ctx)
+		}
+		if err := g.awaitResumed(ctx); err != nil {
+			return GoalResult{}, err
+		}
+		if r, ok := g.budgetStop(ctx); ok {
+			return r, nil
+		}
+		i := g.nextPending()
+		if i < 0 {
+			// Nothing left and no final answer yet: the replanner decides.
+			if r, done, err := g.replan(ctx); err != nil || done {
+				return r, err
+			}
+			continue
+		}
+		tr, err := g.runTodo(ctx, i)
+		if err != nil {
+			return GoalResult{}, err
+		}
+		if r, stop := g.afterTodo(ctx, i, tr); stop {
+			return r, nil
+		}
+		if g.opts.Mode == ModeSingle {
+			t := g.st.Todos[i]
+			if t.Status == TodoDone {
+				return g.finish(ctx, GoalResult{Status: GoalDone, Response: t.Result}), nil
+			}
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: t.Result,
+				NextStep: "retry the goal with clearer instructions, or in layered mode"}), nil
+		}
+		if tr.Status == TodoStuck && g.st.Todos[i].Status == TodoPending {
+			continue // restarted with a fresh executor context
+		}
+		if r, done, err := g.replan(ctx); err != nil || done {
+			return r, err
+		}
+	}
+}
+
+// plan fills the todo list: the single todo of single mode, the given plan,
+// or PlanOnce (not counted against the budget; DESIGN.md §2 rule 3).
+func (g *goalRun) plan(ctx workflow.Context) error {
+	switch {
+	case g.opts.Mode == ModeSingle:
+		g.setTodos([]string{g.in.Goal})
+		g.st.TaskType = g.opts.TaskType
+		return nil
+	case len(g.opts.Plan) > 0:
+		g.setTodos(g.opts.Plan)
+		g.st.TaskType = g.opts.TaskType
+		return nil
+	}
+	invalid := ""
+	for {
+		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid}
+		actx := workflow.WithActivityOptions(ctx, plannerActivityOptions("Plan the goal"))
+		var d activities.PlanDecision
+		if err := workflow.ExecuteActivity(actx, activities.NamePlanOnce, in).Get(ctx, &d); err != nil {
+			return err
+		}
+		if d.Invalid == "" && d.Status == activities.PlanPlanned && len(d.Plan) == 0 {
+			d.Invalid = "the plan is empty: answer with a non-empty plan or ask_user"
+		}
+		if d.Invalid != "" {
+			g.st.Failures++
+			invalid = d.Invalid
+			if g.st.Failures >= g.opts.FailureThreshold {
+				if err := g.ask(ctx, fmt.Sprintf("The planner failed %d times (%s). How should I proceed?", g.st.Failures, d.Invalid), 0); err != nil {
+					return err
+				}
+				g.st.Failures, invalid = 0, ""
+			}
+			continue
+		}
+		g.st.Failures, invalid = 0, ""
+		switch d.Status {
+		case activities.PlanAskUser:
+			if err := g.ask(ctx, d.Question, 0); err != nil {
+				return err
+			}
+		default:
+			g.setTodos(d.Plan)
+			g.st.TaskType = d.TaskType
+			if g.opts.TaskType != "" {
+				g.st.TaskType = g.opts.TaskType
+			}
+			g.st.UserMessages = nil // consumed by the plan
+			return nil
+		}
+	}
+}
+
+func (g *goalRun) setTodos(plan []string) {
+	var keep []TodoState
+	for _, t := range g.st.Todos {
+		if t.Status != TodoPending && t.Status != TodoRunning {
+			keep = append(keep, t)
+		}
+	}
+	for _, p := range plan {
+		keep = append(keep, TodoState{Index: len(keep) + 1, Text: p, Status: TodoPending})
+	}
+	g.st.Todos = keep
+}
+
+func (g *goalRun) nextPending() int {
+	for i, t := range g.st.Todos {
+		if t.Status == TodoPending {
+			return i
+		}
+	}
+	return -1
+}
+
+// budgetStop implements DESIGN.md §2 rule 1 at the goal's loop head.
+func (g *goalRun) budgetStop(ctx workflow.Context) (GoalResult, bool) {
+	if g.st.Steps < g.opts.MaxSteps {
+		return GoalResult{}, false
+	}
+	next := "raise max_steps and start the goal again"
+	if i := g.nextPending(); i >= 0 {
+		next = fmt.Sprintf("continue with todo %d: %s (raise max_steps)", i+1, g.st.Todos[i].Text)
+	}
+	return g.finish(ctx, GoalResult{Status: GoalFailed,
+		Reason:   fmt.Sprintf("step limit reached: %d of %d steps used", g.st.Steps, g.opts.MaxSteps),
+		NextStep: next}), true
+}
+
+func (g *goalRun) todoID(i, attempt int) string {
+	id := g.id + "/todo-" + strconv.Itoa(i+1)
+	if attempt > 1 {
+		id += "-r" + strconv.Itoa(attempt-1)
+	}
+	return id
+}
+
+// runTodo runs todo i as a child workflow on the phone's task queue.
+func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
+	t := &g.st.Todos[i]
+	t.Status = TodoRunning
+	t.Attempts++
+	g.todo, g.todoStep = i+1, 0
+	id := g.todoID(i, t.Attempts)
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:    id,
+		TaskQueue:     DeviceTaskQueue(g.in.Device),
+		StaticSummary: truncate(t.Text, 380),
+		// The goal waits for the child to finish cancelling so the todo
+		// ends cleanly before the goal records it as cancelled.
+		WaitForCancellation: true,
+	})
+	in := TodoInput{
+		GoalID: g.id, Index: i + 1, Task: t.Text, Device: g.in.Device, TaskType: g.st.TaskType,
+		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps,
+		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
+		Notes:            g.st.Notes,
+		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
+		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
+	}
+	g.st.Notes = nil
+	g.child = id
+	g.details(ctx)
+	var res TodoResult
+	err := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in).Get(ctx, &res)
+	g.child = ""
+	g.question, g.approval = nil, nil
+	if err != nil {
+		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			return TodoResult{}, err
+		}
+		return TodoResult{Status: TodoFailed, Result: "todo workflow failed: " + rootMessage(err)}, nil
+	}
+	return res, nil
+}
+
+// afterTodo records a todo's outcome and decides whether the goal stops.
+func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalResult, bool) {
+	t := &g.st.Todos[i]
+	g.st.Steps += tr.Steps
+	t.Steps += tr.Steps
+	t.Result = tr.Result
+	g.st.Notes = append(g.st.Notes, tr.Notes...)
+	switch tr.Status {
+	case TodoDone:
+		t.Status = TodoDone
+	case TodoStuck:
+		if t.Attempts <= MaxTodoRestarts {
+			t.Status = TodoPending // restart with a fresh executor context
+		} else {
+			t.Status = TodoFailed
+		}
+	case TodoCancelled:
+		t.Status = TodoCancelled
+	case TodoOutOfBudget:
+		t.Status = TodoFailed
+	default:
+		t.Status = TodoFailed
+	}
+	g.addFeedback(fmt.Sprintf("todo %d %s after %d steps: %s", i+1, tr.Status, tr.Steps, truncate(tr.Result, 300)))
+	if g.opts.OptimizePrompt && g.st.TaskType != "" && t.Status != TodoPending {
+		g.optimize(ctx, t, tr)
+	}
+	g.details(ctx)
+	if tr.Status == TodoOutOfBudget {
+		r, _ := g.budgetStop(ctx)
+		if r.Status == "" {
+			r = g.finish(ctx, GoalResult{Status: GoalFailed, Reason: tr.Result})
+		}
+		return r, true
+	}
+	return GoalResult{}, false
+}
+
+func (g *goalRun) addFeedback(s string) {
+	g.st.Feedback = append(g.st.Feedback, s)
+	if len(g.st.Feedback) > maxFeedback {
+		g.st.Feedback = g.st.Feedback[len(g.st.Feedback)-maxFeedback:]
+	}
+}
+
+func (g *goalRun) lastFeedback() []string {
+	f := g.st.Feedback
+	if n := g.opts.FeedbackHistory; len(f) > n {
+		f = f[len(f)-n:]
+	}
+	return f
+}
+
+// optimize updates the task type's stored prompt. A failure here never
+// fails the goal: prompt memory is an aid, not the job.
+func (g *goalRun) optimize(ctx workflow.Context, t *TodoState, tr TodoResult) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+		Summary:             fmt.Sprintf("Update prompt for %s after todo %d", g.st.TaskType, t.Index),
+	})
+	in := activities.OptimizeInput{TaskType: g.st.TaskType, Todo: t.Text, Success: t.Status == TodoDone, Lessons: tr.Lessons}
+	if err := workflow.ExecuteActivity(actx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", g.st.TaskType, "error", err)
+	}
+}
+
+// replan asks the planner what next. Each attempt counts against the budget
+// (failures too); consecutive invalid answers end in a question to the user.
+func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
+	invalid := ""
+	for {
+		if err := g.awaitResumed(ctx); err != nil {
+			return GoalResult{}, true, err
+		}
+		if r, ok := g.budgetStop(ctx); ok {
+			return r, true, nil
+		}
+		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
+			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid}
+		for _, t := range g.st.Todos {
+			switch t.Status {
+			case TodoPending:
+				in.Remaining = append(in.Remaining, t.Text)
+			case TodoDone, TodoFailed, TodoSkipped:
+				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps})
+			}
+		}
+		summary := "Replan"
+		if g.todo > 0 {
+			summary = fmt.Sprintf("Replan after todo %d", g.todo)
+		}
+		actx := workflow.WithActivityOptions(ctx, plannerActivityOptions(summary))
+		var d activities.PlanDecision
+		err := workflow.ExecuteActivity(actx, activities.NameReplan, in).Get(ctx, &d)
+		g.st.Steps++ // each replan attempt counts, failures too
+		if err != nil {
+			if temporal.IsCanceledError(err) || ctx.Err() != nil {
+				return GoalResult{}, true, err
+			}
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: "replan failed: " + rootMessage(err),
+				NextStep: "check the planner model endpoint, then start the goal again"}), true, nil
+		}
+		if d.Invalid == "" {
+			switch {
+			case d.Status == activities.PlanReplanned && len(d.Plan) == 0:
+				d.Invalid = "replanned needs a non-empty plan; answer done with a response when the goal is complete"
+			case d.Status == activities.PlanDone && d.Response == "":
+				d.Invalid = "done needs a response"
+			case d.Status != activities.PlanReplanned && d.Status != activities.PlanDone && d.Status != activities.PlanAskUser:
+				d.Invalid = fmt.Sprintf("unknown status %q: use replanned, done or ask_user", d.Status)
+			}
+		}
+		if d.Invalid != "" {
+			g.st.Failures++
+			invalid = d.Invalid
+			if g.st.Failures >= g.opts.FailureThreshold {
+				if err := g.ask(ctx, fmt.Sprintf("The planner failed %d times (%s). How should I proceed?", g.st.Failures, d.Invalid), 0); err != nil {
+					return GoalResult{}, true, err
+				}
+				g.st.Failures, invalid = 0, ""
+			}
+			continue
+		}
+		g.st.Failures = 0
+		switch d.Status {
+		case activities.PlanDone:
+			for i := range g.st.Todos {
+				if g.st.Todos[i].Status == TodoPending {
+					g.st.Todos[i].Status = TodoSkipped
+				}
+			}
+			return g.finish(ctx, GoalResult{Status: GoalDone, Response: d.Response}), true, nil
+		case activities.PlanAskUser:
+			if err := g.ask(ctx, d.Question, 0); err != nil {
+				return GoalResult{}, true, err
+			}
+			invalid = ""
+		default:
+			g.setTodos(d.Plan)
+			g.st.UserMessages = nil // consumed by this replan
+			g.details(ctx)
+			return GoalResult{}, false, nil
+		}
+	}
+}
+
+// ask puts a question to the user and waits for clarify. Waiting does not
+// count against the budget and holds no worker slot.
+func (g *goalRun) ask(ctx workflow.Context, text string, todo int) error {
+	if text == "" {
+		text = "The planner needs more information. What should I do?"
+	}
+	g.question, g.answer = &question{Text: text, Todo: todo}, nil
+	g.setPhase(ctx, GoalWaitingUser)
+	err := workflow.Await(ctx, func() bool { return g.answer != nil })
+	if err != nil {
+		return err
+	}
+	g.st.Answers = append(g.st.Answers, activities.QA{Question: text, Answer: *g.answer})
+	if len(g.st.Answers) > maxAnswers {
+		g.st.Answers = g.st.Answers[len(g.st.Answers)-maxAnswers:]
+	}
+	g.question, g.answer = nil, nil
+	g.setPhase(ctx, GoalRunning)
+	return nil
+}
+
+func (g *goalRun) awaitResumed(ctx workflow.Context) error {
+	if !g.st.Paused {
+		return nil
+	}
+	return workflow.Await(ctx, func() bool { return !g.st.Paused })
+}
+
+// continueAsNew drains signals into the state, waits for running handlers,
+// and starts the next run with everything carried.
+func (g *goalRun) continueAsNew(ctx workflow.Context) error {
+	g.drain(ctx)
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return err
+	}
+	g.drain(ctx)
+	next := g.in
+	st := g.st
+	st.Runs++
+	next.State = &st
+	workflow.GetLogger(ctx).Info("goal continues as new", "steps", g.st.Steps, "run", st.Runs)
+	return workflow.NewContinueAsNewError(ctx, GoalWorkflow, next)
+}
+
+// finish stamps the final result with the todo list and step count.
+func (g *goalRun) finish(ctx workflow.Context, r GoalResult) GoalResult {
+	r.Todos = append([]TodoState(nil), g.st.Todos...)
+	r.Steps = g.st.Steps
+	g.question, g.approval = nil, nil
+	g.setPhase(ctx, r.Status)
+	return r
+}
+
+// cancelled marks unfinished todos cancelled. ctx is a disconnected context:
+// the goal's own context is already cancelled.
+func (g *goalRun) cancelled(ctx workflow.Context) GoalResult {
+	for i := range g.st.Todos {
+		if s := g.st.Todos[i].Status; s == TodoPending || s == TodoRunning {
+			g.st.Todos[i].Status = TodoCancelled
+		}
+	}
+	return g.finish(ctx, GoalResult{Status: GoalCancelled, Reason: "cancelled by the user",
+		NextStep: "start the goal again to continue from the remaining todos"})
+}
+
+// setPhase records a phase change; refresh publishes it.
+func (g *goalRun) setPhase(ctx workflow.Context, phase string) {
+	g.phase = phase
+	g.refresh(ctx)
+}
+
+// refresh keeps the status search attribute (upserted only on a change of
+// the effective phase, paused and waiting_user included) and the Web UI
+// details current.
+func (g *goalRun) refresh(ctx workflow.Context) {
+	if p := g.effectivePhase(); p != g.published {
+		g.published = p
+		if err := workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(p), DeviceKey.ValueSet(g.in.Device)); err != nil {
+			workflow.GetLogger(ctx).Warn("search attributes not updated: register PhoneflowStatus and PhoneflowDevice (keyword) on the namespace", "error", err)
+		}
+	}
+	g.details(ctx)
+}
+
+func (g *goalRun) effectivePhase() string {
+	switch {
+	case g.phase == GoalRunning && g.st.Paused:
+		return GoalPaused
+	case g.phase == GoalRunning && (g.question != nil || g.approval != nil):
+		return GoalWaitingUser
+	}
+	return g.phase
+}
+
+func (g *goalRun) status() Status {
+	s := Status{
+		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
+		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
+		WaitingFor: g.waiting,
+	}
+	if g.question != nil {
+		s.PendingQuestion = g.question.Text
+	}
+	if g.approval != nil {
+		a := *g.approval
+		s.PendingApproval = &a
+	}
+	return s
+}

@@ -1,0 +1,298 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.temporal.io/sdk/workflow"
+)
+
+// validText rejects empty or oversized text payloads.
+func validText(name, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("%s: text is empty: send a non-empty message", name)
+	}
+	if len(s) > MaxSignalText {
+		return fmt.Errorf("%s: text is %d bytes, over the %d-byte limit: shorten it", name, len(s), MaxSignalText)
+	}
+	return nil
+}
+
+// Validators, shared by updates (the caller gets the error) and signals
+// (an invalid signal is logged and dropped).
+
+func (g *goalRun) validClarify(s string) error {
+	if g.question == nil {
+		return errors.New("clarify: no question is pending")
+	}
+	return validText(SignalClarify, s)
+}
+
+func (g *goalRun) validApprove(ApproveInput) error {
+	if g.approval == nil {
+		return errors.New("approve: no action is waiting for approval")
+	}
+	return nil
+}
+
+func (g *goalRun) validPause() error {
+	if g.st.Paused {
+		return errors.New("pause: goal is already paused")
+	}
+	return nil
+}
+
+func (g *goalRun) validResume() error {
+	if !g.st.Paused {
+		return errors.New("resume: goal is not paused")
+	}
+	return nil
+}
+
+// Handlers. They may block on forwarding a signal to the running todo;
+// AllHandlersFinished is awaited before continue-as-new and the goal's end.
+
+func (g *goalRun) onClarify(ctx workflow.Context, s string) error {
+	q := g.question
+	if q.Todo > 0 && g.child != "" {
+		g.question = nil
+		g.refresh(ctx)
+		return g.forward(ctx, SignalClarify, s)
+	}
+	g.answer = &s
+	return nil
+}
+
+func (g *goalRun) onApprove(ctx workflow.Context, a ApproveInput) error {
+	g.approval = nil
+	g.refresh(ctx)
+	return g.forward(ctx, SignalApprove, a)
+}
+
+func (g *goalRun) onPause(ctx workflow.Context) error {
+	g.st.Paused = true
+	g.refresh(ctx)
+	return g.forward(ctx, SignalPause, nil)
+}
+
+func (g *goalRun) onResume(ctx workflow.Context) error {
+	g.st.Paused = false
+	g.refresh(ctx)
+	return g.forward(ctx, SignalResume, nil)
+}
+
+func (g *goalRun) onInject(ctx workflow.Context, s string) error {
+	if g.child != "" {
+		return g.forward(ctx, SignalInject, s)
+	}
+	g.st.Notes = boundNotes(append(g.st.Notes, s)) // for the next todo
+	return nil
+}
+
+func (g *goalRun) onUserInput(ctx workflow.Context, s string) error {
+	// Queued for the next replan (or the plan, if planning has not run).
+	g.st.UserMessages = append(g.st.UserMessages, s)
+	if len(g.st.UserMessages) > maxUserMessages {
+		g.st.UserMessages = g.st.UserMessages[len(g.st.UserMessages)-maxUserMessages:]
+	}
+	g.details(ctx)
+	return nil
+}
+
+func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
+	if ev.Todo != g.todo {
+		return // a late event from an earlier todo
+	}
+	g.todoStep = ev.Steps
+	switch ev.Kind {
+	case TodoEventQuestion:
+		g.question = &question{Text: ev.Text, Todo: ev.Todo}
+	case TodoEventApproval:
+		g.approval = &Approval{Action: ev.Action, Reason: ev.Text}
+	case TodoEventResolved:
+		if g.question != nil && g.question.Todo > 0 {
+			g.question = nil
+		}
+		g.approval = nil
+	}
+	g.refresh(ctx)
+}
+
+// forward passes a steering signal to the running todo. A todo that just
+// ended cannot receive it; the goal's own state still holds it.
+func (g *goalRun) forward(ctx workflow.Context, name string, arg any) error {
+	if g.child == "" {
+		return nil
+	}
+	err := workflow.SignalExternalWorkflow(ctx, g.child, "", name, arg).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("signal not delivered to the running todo", "signal", name, "todo", g.child, "error", err)
+	}
+	return nil
+}
+
+// goalSignalOrder fixes the order signals are applied in (determinism).
+var goalSignalOrder = []string{SignalTodoEvent, SignalPause, SignalResume, SignalInject, SignalUserInput, SignalApprove, SignalClarify}
+
+// applySignal receives one signal from c and applies it, dropping invalid
+// ones with a warning (a signal cannot be rejected to its sender).
+func (g *goalRun) applySignal(ctx workflow.Context, name string, c workflow.ReceiveChannel) {
+	logger := workflow.GetLogger(ctx)
+	var err error
+	switch name {
+	case SignalTodoEvent:
+		var ev TodoEvent
+		c.Receive(ctx, &ev)
+		g.onTodoEvent(ctx, ev)
+	case SignalPause:
+		c.Receive(ctx, nil)
+		if err = g.validPause(); err == nil {
+			err = g.onPause(ctx)
+		}
+	case SignalResume:
+		c.Receive(ctx, nil)
+		if err = g.validResume(); err == nil {
+			err = g.onResume(ctx)
+		}
+	case SignalInject:
+		var s string
+		c.Receive(ctx, &s)
+		if err = validText(SignalInject, s); err == nil {
+			err = g.onInject(ctx, s)
+		}
+	case SignalUserInput:
+		var s string
+		c.Receive(ctx, &s)
+		if err = validText(SignalUserInput, s); err == nil {
+			err = g.onUserInput(ctx, s)
+		}
+	case SignalApprove:
+		var a ApproveInput
+		c.Receive(ctx, &a)
+		if err = g.validApprove(a); err == nil {
+			err = g.onApprove(ctx, a)
+		}
+	case SignalClarify:
+		var s string
+		c.Receive(ctx, &s)
+		if err = g.validClarify(s); err == nil {
+			err = g.onClarify(ctx, s)
+		}
+	}
+	if err != nil {
+		logger.Warn("signal dropped", "signal", name, "error", err)
+	}
+}
+
+func (g *goalRun) signalChannel(ctx workflow.Context, name string) workflow.ReceiveChannel {
+	return workflow.GetSignalChannel(ctx, name)
+}
+
+// drain applies every signal already delivered (before continue-as-new, so
+// none is lost at the boundary).
+func (g *goalRun) drain(ctx workflow.Context) {
+	for {
+		got := false
+		for _, name := range goalSignalOrder {
+			c := g.signalChannel(ctx, name)
+			for c.Len() > 0 {
+				g.applySignal(ctx, name, c)
+				got = true
+			}
+		}
+		if !got {
+			return
+		}
+	}
+}
+
+// setHandlers registers queries, updates (with validators: the caller gets
+// a clear rejection) and signals (same names, for fire-and-forget callers
+// such as `temporal workflow signal`).
+func (g *goalRun) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) { return g.status(), nil }); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(ctx, QueryTodos, func() ([]TodoState, error) {
+		return append([]TodoState(nil), g.st.Todos...), nil
+	}); err != nil {
+		return err
+	}
+	type upd struct {
+		name      string
+		handler   any
+		validator any
+	}
+	for _, u := range []upd{
+		{SignalClarify, g.onClarify, func(ctx workflow.Context, s string) error { return g.validClarify(s) }},
+		{SignalApprove, g.onApprove, func(ctx workflow.Context, a ApproveInput) error { return g.validApprove(a) }},
+		{SignalPause, g.onPause, func(ctx workflow.Context) error { return g.validPause() }},
+		{SignalResume, g.onResume, func(ctx workflow.Context) error { return g.validResume() }},
+		{SignalInject, g.onInject, func(ctx workflow.Context, s string) error { return validText(SignalInject, s) }},
+		{SignalUserInput, g.onUserInput, func(ctx workflow.Context, s string) error { return validText(SignalUserInput, s) }},
+	} {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler,
+			workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
+			return err
+		}
+	}
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for ctx.Err() == nil {
+			sel := workflow.NewSelector(ctx)
+			for _, name := range goalSignalOrder {
+				sel.AddReceive(g.signalChannel(ctx, name), func(c workflow.ReceiveChannel, more bool) {
+					g.applySignal(ctx, name, c)
+				})
+			}
+			sel.Select(ctx)
+		}
+	})
+	return nil
+}
+
+// maxDetails keeps SetCurrentDetails under the server's 20 KB limit.
+const maxDetails = 16 * 1024
+
+// details writes the Web UI's current details: the todo checklist with
+// statuses, counters and anything waiting for a person.
+func (g *goalRun) details(ctx workflow.Context) {
+	workflow.SetCurrentDetails(ctx, g.markdown())
+}
+
+func (g *goalRun) markdown() string {
+	var b strings.Builder
+	s := g.status()
+	fmt.Fprintf(&b, "**%s** · steps %d/%d", s.Phase, s.Steps, s.MaxSteps)
+	if s.CurrentTodo > 0 {
+		fmt.Fprintf(&b, " · todo %d/%d", s.CurrentTodo, len(g.st.Todos))
+	}
+	fmt.Fprintf(&b, " · device `%s`\n\n", g.in.Device)
+	for _, t := range g.st.Todos {
+		box := " "
+		if t.Status == TodoDone {
+			box = "x"
+		}
+		fmt.Fprintf(&b, "- [%s] %d. %s — *%s*", box, t.Index, truncate(t.Text, 200), t.Status)
+		if t.Steps > 0 {
+			fmt.Fprintf(&b, ", %d steps", t.Steps)
+		}
+		if t.Result != "" && t.Status != TodoRunning {
+			fmt.Fprintf(&b, ": %s", truncate(t.Result, 200))
+		}
+		b.WriteByte('\n')
+	}
+	if s.PendingQuestion != "" {
+		fmt.Fprintf(&b, "\n**Question:** %s  \nanswer with the `clarify` update\n", truncate(s.PendingQuestion, 1000))
+	}
+	if a := s.PendingApproval; a != nil {
+		fmt.Fprintf(&b, "\n**Approval needed:** `%s` — %s  \nanswer with the `approve` update\n", truncate(a.Action, 300), truncate(a.Reason, 500))
+	}
+	if s.WaitingFor != "" {
+		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", s.WaitingFor)
+	}
+	if n := len(g.st.UserMessages); n > 0 {
+		fmt.Fprintf(&b, "\n%d user message(s) queued for the next replan\n", n)
+	}
+	return truncate(b.String(), maxDetails)
+}

@@ -1,0 +1,575 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// Executor context limits: history carries only a few trimmed turns so a
+// step's payload stays small (the goal's history budget is ~4 KB a step).
+const (
+	historyTurns    = 2
+	maxNotes        = 5
+	sameActionLimit = 3
+	// Danger prompts (DESIGN.md §2): a warning at turn 7, a forced end at 30.
+	dangerTurnWarn  = 7
+	dangerTurnForce = 30
+)
+
+// Prompts added to the executor's notes by the workflow.
+const (
+	dangerWarnNote  = "You have spent 7 turns on this subtask. Do not repeat actions that had no effect; try a different approach."
+	dangerForceNote = "You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
+	correctionNote  = "You seem stuck: the screen did not change or you repeated the same action. Try something different (go Back, scroll, pick another element, or launch the app again)."
+)
+
+// stepActivityOptions: the Step activity talks to a model and a phone. Model
+// and device errors are retried here (Temporal owns retries; the model
+// client's own retries are off); permanent model errors are non-retryable
+// application errors and fail fast.
+func stepActivityOptions(summary string) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    2 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
+			MaximumAttempts:    5,
+		},
+		Summary: summary,
+	}
+}
+
+// todoRun is the state of one TodoWorkflow run.
+type todoRun struct {
+	in      TodoInput
+	st      TodoRunState
+	oneShot []string // correction and danger notes for the next think only
+	// Answers from the user, delivered by signal.
+	approval *ApproveInput
+	answer   *string
+	waiting  string // what the todo waits for, for the status query
+}
+
+// TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
+// Each iteration is one Step activity (act on the decision the workflow
+// already gated, observe, think). It ends on finish, the per-todo cap, the
+// goal's budget, repeated failures, or being stuck; Take_over/Interact and
+// sensitive taps wait for a human through the parent goal.
+func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
+	t := &todoRun{in: in}
+	if in.State != nil {
+		t.st = *in.State
+	} else {
+		t.st.Paused = in.Paused
+		t.st.Notes = boundNotes(in.Notes)
+	}
+	if err := t.setHandlers(ctx); err != nil {
+		return TodoResult{}, err
+	}
+	res, err := t.loop(ctx)
+	if err != nil {
+		var can *workflow.ContinueAsNewError
+		if errors.As(err, &can) {
+			return TodoResult{}, err
+		}
+		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			return t.result(TodoCancelled, "cancelled"), nil
+		}
+		return TodoResult{}, err
+	}
+	return res, nil
+}
+
+func (t *todoRun) result(status, text string) TodoResult {
+	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons}
+}
+
+// setHandlers listens to the steering signals. The goal forwards them here;
+// a person may also signal a todo directly. Signals (not updates) because
+// the goal's updates already validated them.
+func (t *todoRun) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) {
+		s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
+			TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting}
+		if t.st.Paused {
+			s.Phase = GoalPaused
+		}
+		return s, nil
+	}); err != nil {
+		return err
+	}
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			sel := workflow.NewSelector(ctx)
+			t.addSignalCases(ctx, sel)
+			sel.Select(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	})
+	return nil
+}
+
+func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChannel {
+	return map[string]workflow.ReceiveChannel{
+		SignalPause:   workflow.GetSignalChannel(ctx, SignalPause),
+		SignalResume:  workflow.GetSignalChannel(ctx, SignalResume),
+		SignalInject:  workflow.GetSignalChannel(ctx, SignalInject),
+		SignalApprove: workflow.GetSignalChannel(ctx, SignalApprove),
+		SignalClarify: workflow.GetSignalChannel(ctx, SignalClarify),
+	}
+}
+
+// signalOrder fixes the iteration order over channels (map order is random
+// and workflow code must be deterministic).
+var todoSignalOrder = []string{SignalPause, SignalResume, SignalInject, SignalApprove, SignalClarify}
+
+func (t *todoRun) addSignalCases(ctx workflow.Context, sel workflow.Selector) {
+	chs := t.channels(ctx)
+	for _, name := range todoSignalOrder {
+		sel.AddReceive(chs[name], func(c workflow.ReceiveChannel, more bool) { t.receive(ctx, name, c) })
+	}
+}
+
+// drain applies every signal already delivered, before continue-as-new.
+func (t *todoRun) drain(ctx workflow.Context) {
+	chs := t.channels(ctx)
+	for {
+		got := false
+		for _, name := range todoSignalOrder {
+			for chs[name].Len() > 0 {
+				t.receive(ctx, name, chs[name])
+				got = true
+			}
+		}
+		if !got {
+			return
+		}
+	}
+}
+
+func (t *todoRun) receive(ctx workflow.Context, name string, c workflow.ReceiveChannel) {
+	logger := workflow.GetLogger(ctx)
+	switch name {
+	case SignalPause:
+		c.Receive(ctx, nil)
+		t.st.Paused = true
+	case SignalResume:
+		c.Receive(ctx, nil)
+		t.st.Paused = false
+	case SignalInject:
+		var s string
+		c.Receive(ctx, &s)
+		if err := validText(SignalInject, s); err != nil {
+			logger.Warn("inject signal dropped", "error", err)
+			return
+		}
+		t.st.Notes = boundNotes(append(t.st.Notes, s))
+	case SignalApprove:
+		var a ApproveInput
+		c.Receive(ctx, &a)
+		t.approval = &a
+	case SignalClarify:
+		var s string
+		c.Receive(ctx, &s)
+		t.answer = &s
+	}
+}
+
+func boundNotes(n []string) []string {
+	if len(n) > maxNotes {
+		n = n[len(n)-maxNotes:]
+	}
+	return n
+}
+
+// shouldContinueAsNew reports whether this run's history is long enough to
+// start a fresh run: the server's suggestion or the configured threshold.
+func shouldContinueAsNew(ctx workflow.Context, limit int) bool {
+	info := workflow.GetInfo(ctx)
+	return info.GetContinueAsNewSuggested() || (limit > 0 && info.GetCurrentHistoryLength() >= limit)
+}
+
+func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
+	logger := workflow.GetLogger(ctx)
+	for {
+		// Continue-as-new only here, between steps: no activity is running
+		// and the whole executor context is in t.st.
+		if shouldContinueAsNew(ctx, t.in.HistoryEventLimit) {
+			t.drain(ctx)
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return TodoResult{}, err
+			}
+			next := t.in
+			st := t.st
+			st.Notes = append(st.Notes, t.oneShot...)
+			next.State = &st
+			logger.Info("todo continues as new", "steps", t.st.Steps)
+			return TodoResult{}, workflow.NewContinueAsNewError(ctx, TodoWorkflow, next)
+		}
+		// Budget at the loop head, before any think or act (DESIGN.md §2 rule 1).
+		if stop, ok := t.budgetStop(); ok {
+			return stop, nil
+		}
+		if err := t.awaitResumed(ctx); err != nil {
+			return TodoResult{}, err
+		}
+
+		var act *autoglm.Action
+		if n := t.st.Next; n != nil {
+			done, res, err := t.gate(ctx, *n)
+			if err != nil {
+				return TodoResult{}, err
+			}
+			if done {
+				return res, nil
+			}
+			if t.st.Next == nil { // handled without the device (rejected, answered, note)
+				continue
+			}
+			act = t.st.Next
+			if act.TouchesDevice() {
+				t.st.Steps++ // each device action counts
+			}
+		}
+		think := true
+		if act != nil && act.TouchesDevice() {
+			if _, ok := t.budgetStop(); ok {
+				think = false // the action fits the budget, a think after it does not
+			}
+			// Pause takes effect before the device action, even when it
+			// arrived while the action waited for approval.
+			if err := t.awaitResumed(ctx); err != nil {
+				return TodoResult{}, err
+			}
+		}
+
+		res, err := t.step(ctx, act, think)
+		if err != nil {
+			if temporal.IsCanceledError(err) || ctx.Err() != nil {
+				return TodoResult{}, err
+			}
+			t.st.Lessons = appendLesson(t.st.Lessons, "step failed: "+err.Error())
+			return t.result(TodoFailed, "step failed: "+rootMessage(err)), nil
+		}
+		if think {
+			t.st.Steps++ // each think attempt counts, parse failures too
+			t.st.Turns++
+		}
+		if stop, ok := t.afterStep(act, res); ok {
+			return stop, nil
+		}
+	}
+}
+
+// budgetStop returns the todo's end when the goal budget or the per-todo cap
+// leaves no room for another counted step.
+func (t *todoRun) budgetStop() (TodoResult, bool) {
+	if t.st.Steps >= t.in.StepBudget {
+		return t.result(TodoOutOfBudget, fmt.Sprintf("goal step budget used up after %d steps in this todo", t.st.Steps)), true
+	}
+	if t.in.MaxSteps > 0 && t.st.Steps >= t.in.MaxSteps {
+		return t.result(TodoFailed, fmt.Sprintf("todo step cap reached (%d steps)", t.in.MaxSteps)), true
+	}
+	return TodoResult{}, false
+}
+
+func (t *todoRun) awaitResumed(ctx workflow.Context) error {
+	if !t.st.Paused {
+		return nil
+	}
+	t.waiting = "paused: send resume"
+	defer func() { t.waiting = "" }()
+	// Await holds no worker slot: the run sleeps in history until resume.
+	return workflow.Await(ctx, func() bool { return !t.st.Paused })
+}
+
+// gate handles the decided action before it may reach the phone: finish
+// ends the todo, Take_over/Interact and sensitive taps wait for a human,
+// Note and Call_API are answered without the device. It leaves t.st.Next set
+// when the action should run.
+func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult, error) {
+	text := t.st.NextText
+	switch {
+	case a.Name == autoglm.ActionFinish:
+		return true, t.result(TodoDone, a.Message), nil
+	case a.NeedsHuman():
+		q := a.Message
+		if q == "" {
+			q = "The executor needs you to act on the phone (" + a.Name + "). Answer when done."
+		}
+		ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q, Action: text})
+		if err != nil {
+			return false, TodoResult{}, err
+		}
+		t.st.Notes = boundNotes(append(t.st.Notes, "User: "+ans))
+		t.handled(text, "user answered: "+ans)
+	case a.Sensitive() && !t.in.AutoApprove:
+		t.approval = nil
+		if err := t.tell(ctx, TodoEvent{Kind: TodoEventApproval, Text: a.Message, Action: text}); err != nil {
+			return false, TodoResult{}, err
+		}
+		t.waiting = "approval: " + text
+		err := workflow.Await(ctx, func() bool { return t.approval != nil })
+		t.waiting = ""
+		if err != nil {
+			return false, TodoResult{}, err
+		}
+		ap := *t.approval
+		t.approval = nil
+		if err := t.tell(ctx, TodoEvent{Kind: TodoEventResolved}); err != nil {
+			return false, TodoResult{}, err
+		}
+		if !ap.Approved {
+			r := "rejected by the user"
+			if ap.Note != "" {
+				r += ": " + ap.Note
+			}
+			t.st.Lessons = appendLesson(t.st.Lessons, "a sensitive action was rejected: "+text)
+			t.handled(text, r)
+		} else if ap.Note != "" {
+			t.st.Notes = boundNotes(append(t.st.Notes, "User: "+ap.Note))
+		}
+	case a.Name == autoglm.ActionNote:
+		t.st.Notes = boundNotes(append(t.st.Notes, "Noted: "+a.Message))
+		t.handled(text, "ok")
+	case a.Name == autoglm.ActionCallAPI:
+		t.handled(text, "Call_API is not available here; read the screen and answer with finish(message=...) instead")
+	}
+	return false, TodoResult{}, nil
+}
+
+// handled records an action that was resolved without the device.
+func (t *todoRun) handled(action, result string) {
+	t.st.PreviousAction, t.st.PreviousResult = action, result
+	t.st.Next, t.st.NextText = nil, ""
+}
+
+// askHuman tells the parent a question is pending and waits for clarify.
+func (t *todoRun) askHuman(ctx workflow.Context, ev TodoEvent) (string, error) {
+	t.answer = nil
+	if err := t.tell(ctx, ev); err != nil {
+		return "", err
+	}
+	t.waiting = "user: " + ev.Text
+	err := workflow.Await(ctx, func() bool { return t.answer != nil })
+	t.waiting = ""
+	if err != nil {
+		return "", err
+	}
+	ans := *t.answer
+	t.answer = nil
+	return ans, t.tell(ctx, TodoEvent{Kind: TodoEventResolved})
+}
+
+// tell signals the parent goal, if there is one.
+func (t *todoRun) tell(ctx workflow.Context, ev TodoEvent) error {
+	parent := workflow.GetInfo(ctx).ParentWorkflowExecution
+	if parent == nil {
+		return nil
+	}
+	ev.Todo, ev.Steps = t.in.Index, t.st.Steps
+	return workflow.SignalExternalWorkflow(ctx, parent.ID, "", SignalTodoEvent, ev).Get(ctx, nil)
+}
+
+func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
+	in := activities.StepInput{
+		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
+		Think: think, History: t.st.History,
+	}
+	if act != nil {
+		in.Act = act
+		in.ScreenHash, in.Width, in.Height = t.st.Screen.Hash, t.st.Screen.Width, t.st.Screen.Height
+	} else {
+		in.PreviousAction, in.PreviousResult = t.st.PreviousAction, t.st.PreviousResult
+	}
+	if think {
+		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
+	}
+	var summary []string
+	if act != nil {
+		summary = append(summary, ActionSummary(*act, t.st.Screen.Width, t.st.Screen.Height))
+	}
+	if think {
+		summary = append(summary, fmt.Sprintf("Think todo %d step %d", t.in.Index, t.st.Turns+1))
+	}
+	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(strings.Join(summary, ", then ")))
+	var res activities.StepResult
+	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
+	return res, err
+}
+
+// afterStep folds a step's outcome into the executor context and applies
+// the failure and stuck guards.
+func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (TodoResult, bool) {
+	prevHash := t.st.Screen.Hash
+	prevText := t.st.NextText
+	if act != nil {
+		result := "ok"
+		if res.Act != nil && res.Act.Result != "" {
+			result = res.Act.Result
+		}
+		t.st.PreviousAction, t.st.PreviousResult = prevText, result
+		if result == "ok" || result == activities.ActAlreadyApplied {
+			t.st.Failures = 0
+		} else {
+			t.st.Failures++
+			t.st.Lessons = appendLesson(t.st.Lessons, prevText+" failed: "+result)
+		}
+		if act.TouchesDevice() {
+			if res.Screen.Hash != "" && res.Screen.Hash == prevHash {
+				t.st.SameScreen++
+			} else {
+				t.st.SameScreen = 0
+			}
+		}
+	}
+	t.st.Screen = res.Screen
+	t.st.Next, t.st.NextText = nil, ""
+	if th := res.Think; th != nil {
+		t.oneShot = nil
+		t.st.History = append(t.st.History, th.Turn)
+		if len(t.st.History) > historyTurns {
+			t.st.History = t.st.History[len(t.st.History)-historyTurns:]
+		}
+		if th.ParseError != "" || th.Response == nil {
+			t.st.Failures++
+			t.st.PreviousAction = "(reply not understood)"
+			t.st.PreviousResult = "your last reply could not be parsed: " + th.ParseError +
+				`; answer exactly as <think>...</think><answer>do(action="...", ...)</answer> or finish(message="...")`
+			t.st.Lessons = appendLesson(t.st.Lessons, "reply format error: "+th.ParseError)
+		} else {
+			a := th.Response.Action
+			text := th.Action
+			if text == "" {
+				text = actionKey(a)
+			}
+			if text == prevText && act != nil {
+				t.st.SameAction++
+			} else {
+				t.st.SameAction = 1
+			}
+			t.st.Next, t.st.NextText = &a, text
+		}
+		switch t.st.Turns {
+		case dangerTurnWarn:
+			t.oneShot = append(t.oneShot, dangerWarnNote)
+		case dangerTurnForce:
+			t.oneShot = append(t.oneShot, dangerForceNote)
+		}
+	}
+	if t.st.Failures >= t.in.FailureThreshold {
+		return t.result(TodoFailed, fmt.Sprintf("%d consecutive failures; last: %s", t.st.Failures, t.st.PreviousResult)), true
+	}
+	stuck := t.st.SameScreen >= t.in.StuckThreshold || t.st.SameAction >= sameActionLimit
+	if stuck && (t.st.Next == nil || t.st.Next.Name != autoglm.ActionFinish) {
+		if t.st.Corrections >= t.in.MaxStuckRetries {
+			t.st.Lessons = appendLesson(t.st.Lessons, "stuck: "+t.st.PreviousAction+" had no effect")
+			return t.result(TodoStuck, fmt.Sprintf("stuck after %d corrections: %s had no effect", t.st.Corrections, t.st.PreviousAction)), true
+		}
+		t.st.Corrections++
+		t.st.SameScreen, t.st.SameAction = 0, 0
+		// The correction replaces the decided action: think again with it.
+		t.st.Next, t.st.NextText = nil, ""
+		t.oneShot = append(t.oneShot, correctionNote)
+	}
+	return TodoResult{}, false
+}
+
+func appendLesson(l []string, s string) []string {
+	if len(s) > 160 {
+		s = s[:160]
+	}
+	for _, x := range l {
+		if x == s {
+			return l
+		}
+	}
+	l = append(l, s)
+	if len(l) > 5 {
+		l = l[len(l)-5:]
+	}
+	return l
+}
+
+// actionKey writes an action compactly for comparisons and summaries when
+// the activity did not supply the model's own text.
+func actionKey(a autoglm.Action) string {
+	var b strings.Builder
+	b.WriteString(a.Name)
+	pt := func(p *autoglm.Point) {
+		if p != nil {
+			fmt.Fprintf(&b, " [%d,%d]", p[0], p[1])
+		}
+	}
+	pt(a.Element)
+	pt(a.Start)
+	pt(a.End)
+	for _, s := range []string{a.App, a.Text, a.Message, a.Duration, a.Instruction} {
+		if s != "" {
+			fmt.Fprintf(&b, " %q", s)
+		}
+	}
+	return b.String()
+}
+
+// ActionSummary is the Web UI summary of an action, in pixels when the
+// screen size is known: "Tap (540,1200)", "Launch Settings".
+func ActionSummary(a autoglm.Action, width, height int) string {
+	px := func(p *autoglm.Point) string {
+		if p == nil {
+			return ""
+		}
+		if width > 0 && height > 0 {
+			return fmt.Sprintf("(%d,%d)", uitree.Pixel(p[0], width), uitree.Pixel(p[1], height))
+		}
+		return fmt.Sprintf("[%d,%d]", p[0], p[1])
+	}
+	s := a.Name
+	switch a.Name {
+	case autoglm.ActionTap, autoglm.ActionDoubleTap, autoglm.ActionLongPress:
+		s += " " + px(a.Element)
+	case autoglm.ActionSwipe:
+		s += " " + px(a.Start) + "→" + px(a.End)
+	case autoglm.ActionLaunch:
+		s += " " + a.App
+	case autoglm.ActionType, autoglm.ActionTypeName:
+		s += " " + truncate(a.Text, 40)
+	case autoglm.ActionWait:
+		s += " " + a.Duration
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// rootMessage returns the innermost message of a Temporal error chain,
+// without the wrapper prefixes.
+func rootMessage(err error) string {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err.Error()
+		}
+		err = u
+	}
+}

@@ -1,0 +1,230 @@
+package workflows
+
+import (
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+// Goal modes.
+const (
+	ModeLayered = "layered" // planner plans todos, executor runs each, planner replans
+	ModeSingle  = "single"  // no planner: the executor runs the whole goal as one todo
+)
+
+// Device wait policies when the phone is held by another goal.
+const (
+	DeviceWaitWait = "wait"
+	DeviceWaitFail = "fail"
+)
+
+// Defaults applied by GoalOptions.WithDefaults.
+const (
+	DefaultMaxSteps          = 100
+	DefaultTodoMaxSteps      = 30
+	DefaultFailureThreshold  = 3
+	DefaultStuckThreshold    = 3
+	DefaultMaxStuckRetries   = 2
+	DefaultFeedbackHistory   = 2
+	DefaultHistoryEventLimit = 5000
+	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
+	// executor context before it is failed and left to the replanner.
+	MaxTodoRestarts = 1
+)
+
+// GoalOptions tune a goal. Zero values mean "use the default".
+type GoalOptions struct {
+	MaxSteps         int      `json:"max_steps,omitempty"`
+	TodoMaxSteps     int      `json:"todo_max_steps,omitempty"`
+	Mode             string   `json:"mode,omitempty"`
+	Plan             []string `json:"plan,omitempty"` // given plan: PlanOnce is skipped
+	TaskType         string   `json:"task_type,omitempty"`
+	AutoApprove      bool     `json:"auto_approve,omitempty"`
+	FailureThreshold int      `json:"failure_threshold,omitempty"`
+	StuckThreshold   int      `json:"stuck_threshold,omitempty"`
+	MaxStuckRetries  int      `json:"max_stuck_retries,omitempty"`
+	FeedbackHistory  int      `json:"feedback_history,omitempty"`
+	// UITree sends the UI element list to the executor. A nil pointer means
+	// the default (true); JSON "ui_tree": false turns it off.
+	UITree         *bool  `json:"ui_tree,omitempty"`
+	DeviceWait     string `json:"device_wait,omitempty"`
+	OptimizePrompt bool   `json:"optimize_prompt,omitempty"`
+	// HistoryEventLimit continues a run as new once its history reaches this
+	// many events, even before the server suggests it.
+	HistoryEventLimit int `json:"history_event_limit,omitempty"`
+}
+
+// UseUITree reports the effective UITree setting.
+func (o GoalOptions) UseUITree() bool { return o.UITree == nil || *o.UITree }
+
+// WithDefaults returns o with every unset field filled with its default.
+func (o GoalOptions) WithDefaults() GoalOptions {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxSteps, DefaultMaxSteps)
+	def(&o.TodoMaxSteps, DefaultTodoMaxSteps)
+	def(&o.FailureThreshold, DefaultFailureThreshold)
+	def(&o.StuckThreshold, DefaultStuckThreshold)
+	def(&o.MaxStuckRetries, DefaultMaxStuckRetries)
+	def(&o.FeedbackHistory, DefaultFeedbackHistory)
+	def(&o.HistoryEventLimit, DefaultHistoryEventLimit)
+	if o.Mode == "" {
+		o.Mode = ModeLayered
+	}
+	if o.DeviceWait == "" {
+		o.DeviceWait = DeviceWaitWait
+	}
+	if o.UITree == nil {
+		t := true
+		o.UITree = &t
+	}
+	return o
+}
+
+// GoalInput starts a GoalWorkflow.
+type GoalInput struct {
+	Goal    string      `json:"goal"`
+	Device  string      `json:"device"`
+	Options GoalOptions `json:"options"`
+	// State is set only when a run continues as new: everything the goal
+	// had done and queued so far.
+	State *GoalState `json:"state,omitempty"`
+}
+
+// TodoState is one todo and its outcome.
+type TodoState struct {
+	Index    int    `json:"index"` // 1-based
+	Text     string `json:"text"`
+	Status   string `json:"status"`
+	Steps    int    `json:"steps"`
+	Result   string `json:"result,omitempty"`
+	Attempts int    `json:"attempts,omitempty"` // child runs started (restarts after being stuck add one)
+}
+
+// GoalResult is what a GoalWorkflow returns.
+type GoalResult struct {
+	Status   string      `json:"status"` // done | failed | cancelled
+	Todos    []TodoState `json:"todos"`
+	Steps    int         `json:"steps"`
+	Response string      `json:"response,omitempty"`  // the planner's (or executor's) final answer
+	Reason   string      `json:"reason,omitempty"`    // why the goal stopped unfinished
+	NextStep string      `json:"next_step,omitempty"` // a suggested next step when unfinished
+}
+
+// Approval is a sensitive action waiting for a human.
+type Approval struct {
+	Action string `json:"action"` // the action as written
+	Reason string `json:"reason"` // the executor's message on the tap
+}
+
+// Status is the answer of the status query.
+type Status struct {
+	Phase           string    `json:"phase"`
+	CurrentTodo     int       `json:"current_todo"` // 1-based; 0 before the first todo
+	Steps           int       `json:"steps"`
+	MaxSteps        int       `json:"max_steps"`
+	TodoSteps       int       `json:"todo_steps"`
+	Paused          bool      `json:"paused"`
+	PendingQuestion string    `json:"pending_question,omitempty"`
+	PendingApproval *Approval `json:"pending_approval,omitempty"`
+	Feedback        []string  `json:"feedback,omitempty"` // last N executor feedback items
+	Device          string    `json:"device"`
+	WaitingFor      string    `json:"waiting_for,omitempty"`
+}
+
+// GoalState is the goal's carried state across continue-as-new.
+type GoalState struct {
+	Todos        []TodoState     `json:"todos"`
+	Planned      bool            `json:"planned"`
+	TaskType     string          `json:"task_type,omitempty"`
+	Steps        int             `json:"steps"`
+	Answers      []activities.QA `json:"answers,omitempty"`
+	UserMessages []string        `json:"user_messages,omitempty"` // queued for the next replan
+	Feedback     []string        `json:"feedback,omitempty"`
+	Notes        []string        `json:"notes,omitempty"` // inject text waiting for the next todo
+	Paused       bool            `json:"paused,omitempty"`
+	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
+	LeaseHeld    bool            `json:"lease_held,omitempty"`
+	Runs         int             `json:"runs,omitempty"` // continue-as-new count
+}
+
+// TodoInput starts a TodoWorkflow.
+type TodoInput struct {
+	GoalID      string   `json:"goal_id,omitempty"`
+	Index       int      `json:"index"` // 1-based todo number
+	Task        string   `json:"task"`
+	Device      string   `json:"device"`
+	TaskType    string   `json:"task_type,omitempty"`
+	StepBudget  int      `json:"step_budget"` // steps left in the goal's budget
+	MaxSteps    int      `json:"max_steps"`   // per-todo cap
+	AutoApprove bool     `json:"auto_approve,omitempty"`
+	UITree      bool     `json:"ui_tree"`
+	Paused      bool     `json:"paused,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
+
+	FailureThreshold  int `json:"failure_threshold"`
+	StuckThreshold    int `json:"stuck_threshold"`
+	MaxStuckRetries   int `json:"max_stuck_retries"`
+	HistoryEventLimit int `json:"history_event_limit"`
+
+	// State is set only when a run continues as new.
+	State *TodoRunState `json:"state,omitempty"`
+}
+
+// TodoRunState is the executor context a TodoWorkflow carries across
+// continue-as-new.
+type TodoRunState struct {
+	Steps          int                    `json:"steps"` // steps counted so far (goal budget and todo cap)
+	Turns          int                    `json:"turns"` // executor think turns
+	Screen         activities.Observation `json:"screen"`
+	Next           *autoglm.Action        `json:"next,omitempty"` // decided, not yet run
+	NextText       string                 `json:"next_text,omitempty"`
+	PreviousAction string                 `json:"previous_action,omitempty"`
+	PreviousResult string                 `json:"previous_result,omitempty"`
+	Notes          []string               `json:"notes,omitempty"`
+	History        []activities.Turn      `json:"history,omitempty"`
+	Failures       int                    `json:"failures"`
+	SameScreen     int                    `json:"same_screen"`
+	SameAction     int                    `json:"same_action"`
+	Corrections    int                    `json:"corrections"`
+	Paused         bool                   `json:"paused,omitempty"`
+	Lessons        []string               `json:"lessons,omitempty"`
+}
+
+// Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
+const (
+	// TodoStuck: the executor stayed stuck after every correction; the goal
+	// restarts the todo with a fresh context or fails it.
+	TodoStuck = "stuck"
+	// TodoOutOfBudget: the goal's step budget ran out inside the todo.
+	TodoOutOfBudget = "out_of_budget"
+)
+
+// TodoResult is what a TodoWorkflow returns.
+type TodoResult struct {
+	Status  string   `json:"status"` // done | failed | cancelled | stuck | out_of_budget
+	Result  string   `json:"result,omitempty"`
+	Steps   int      `json:"steps"` // steps counted in this todo
+	Lessons []string `json:"lessons,omitempty"`
+	// Notes are inject texts the todo received but never used.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// TodoEvent is what a TodoWorkflow tells its parent goal through the
+// SignalTodoEvent signal: it needs a human, or no longer does.
+type TodoEvent struct {
+	Kind   string `json:"kind"` // TodoEventQuestion | TodoEventApproval | TodoEventResolved
+	Todo   int    `json:"todo"`
+	Text   string `json:"text,omitempty"`
+	Action string `json:"action,omitempty"`
+	Steps  int    `json:"steps"`
+}
+
+// TodoEvent kinds.
+const (
+	TodoEventQuestion = "question" // Take_over / Interact: the user must act or answer (clarify)
+	TodoEventApproval = "approval" // a sensitive tap waits for approve
+	TodoEventResolved = "resolved" // the question or approval was answered
+)
