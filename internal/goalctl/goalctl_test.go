@@ -1,0 +1,370 @@
+package goalctl
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/mocks"
+	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/phoneflow/phoneflow/internal/progress"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+var ctx = context.Background()
+
+func value(t *testing.T, v any) converter.EncodedValue {
+	t.Helper()
+	p, err := converter.GetDefaultDataConverter().ToPayloads(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.NewValue(p)
+}
+
+func payload(t *testing.T, v any) *commonpb.Payload {
+	t.Helper()
+	p, err := converter.GetDefaultDataConverter().ToPayload(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestStartSendsGoalInputWithSearchAttributes(t *testing.T) {
+	mc := mocks.NewClient(t)
+	run := mocks.NewWorkflowRun(t)
+	run.On("GetID").Return("goal-x")
+	run.On("GetRunID").Return("run-1")
+	var gotOpts client.StartWorkflowOptions
+	var gotIn workflows.GoalInput
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
+		Run(func(a mock.Arguments) {
+			gotOpts = a.Get(1).(client.StartWorkflowOptions)
+			gotIn = a.Get(3).(workflows.GoalInput)
+		}).Return(run, nil)
+	g := New(mc, Options{})
+	id, runID, err := g.Start(ctx, StartRequest{ID: "goal-x", Goal: "turn on Wi-Fi", Device: "emulator-5554",
+		Options: workflows.GoalOptions{MaxSteps: 7, AutoApprove: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "goal-x" || runID != "run-1" {
+		t.Fatalf("ids = %s %s", id, runID)
+	}
+	if gotOpts.ID != "goal-x" || gotOpts.TaskQueue != workflows.TaskQueue || gotOpts.StaticSummary != "turn on Wi-Fi" {
+		t.Fatalf("options = %+v", gotOpts)
+	}
+	if gotOpts.Memo[MemoGoal] != "turn on Wi-Fi" {
+		t.Errorf("memo = %v", gotOpts.Memo)
+	}
+	sa := gotOpts.TypedSearchAttributes
+	if v, ok := sa.GetKeyword(temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrDevice)); !ok || v != "emulator-5554" {
+		t.Errorf("device search attribute = %q %v", v, ok)
+	}
+	if v, ok := sa.GetKeyword(temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrStatus)); !ok || v != workflows.GoalPlanning {
+		t.Errorf("status search attribute = %q %v", v, ok)
+	}
+	if gotIn.Goal != "turn on Wi-Fi" || gotIn.Device != "emulator-5554" || gotIn.Options.MaxSteps != 7 || !gotIn.Options.AutoApprove {
+		t.Errorf("input = %+v", gotIn)
+	}
+}
+
+func TestStartGeneratesIDAndRejectsBadRequests(t *testing.T) {
+	if id := NewGoalID(); !strings.HasPrefix(id, "goal-") || len(id) != len("goal-")+8 {
+		t.Fatalf("NewGoalID = %q", id)
+	}
+	if NewGoalID() == NewGoalID() {
+		t.Fatal("two ids are equal")
+	}
+	g := New(mocks.NewClient(t), Options{})
+	for _, req := range []StartRequest{
+		{Goal: " ", Device: "d"},
+		{Goal: "x"},
+		{Goal: "x", Device: "d", Options: workflows.GoalOptions{Mode: "loop"}},
+	} {
+		if _, _, err := g.Start(ctx, req); err == nil {
+			t.Errorf("Start(%+v) succeeded", req)
+		}
+	}
+	mc := mocks.NewClient(t)
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
+		Return(nil, serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", ""))
+	_, _, err := New(mc, Options{}).Start(ctx, StartRequest{ID: "goal-dup", Goal: "x", Device: "d"})
+	if err == nil || !strings.Contains(err.Error(), "goal-dup is already running") {
+		t.Fatalf("duplicate start error = %v", err)
+	}
+}
+
+func TestSendUsesCompletedUpdateAndReportsRejection(t *testing.T) {
+	mc := mocks.NewClient(t)
+	h := mocks.NewWorkflowUpdateHandle(t)
+	var opts client.UpdateWorkflowOptions
+	mc.On("UpdateWorkflow", mock.Anything, mock.Anything).
+		Run(func(a mock.Arguments) { opts = a.Get(1).(client.UpdateWorkflowOptions) }).Return(h, nil)
+	h.On("Get", mock.Anything, nil).Return(temporal.NewApplicationError("resume: goal is not paused", "Rejected"))
+	err := New(mc, Options{}).Send(ctx, "goal-1", workflows.SignalResume, nil, false)
+	var rej *RejectedError
+	if !errors.As(err, &rej) || err.Error() != "resume: goal is not paused" {
+		t.Fatalf("err = %v", err)
+	}
+	if opts.WorkflowID != "goal-1" || opts.UpdateName != "resume" || opts.WaitForStage != client.WorkflowUpdateStageCompleted || len(opts.Args) != 0 {
+		t.Fatalf("update options = %+v", opts)
+	}
+}
+
+func TestApproveUpdateCarriesInput(t *testing.T) {
+	mc := mocks.NewClient(t)
+	h := mocks.NewWorkflowUpdateHandle(t)
+	var opts client.UpdateWorkflowOptions
+	mc.On("UpdateWorkflow", mock.Anything, mock.Anything).
+		Run(func(a mock.Arguments) { opts = a.Get(1).(client.UpdateWorkflowOptions) }).Return(h, nil)
+	h.On("Get", mock.Anything, nil).Return(nil)
+	if err := New(mc, Options{}).Approve(ctx, "goal-1", false, "wrong amount", false); err != nil {
+		t.Fatal(err)
+	}
+	if len(opts.Args) != 1 || opts.Args[0] != (workflows.ApproveInput{Approved: false, Note: "wrong amount"}) {
+		t.Fatalf("args = %#v", opts.Args)
+	}
+}
+
+func TestSendAsSignalAndNotFound(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("SignalWorkflow", mock.Anything, "goal-1", "", workflows.SignalInject, "tap the blue button").Return(nil).Once()
+	mc.On("SignalWorkflow", mock.Anything, "goal-2", "", workflows.SignalInject, "x").
+		Return(serviceerror.NewNotFound("workflow not found for ID: goal-2")).Once()
+	mc.On("SignalWorkflow", mock.Anything, "goal-3", "", workflows.SignalInject, "x").
+		Return(serviceerror.NewNotFound("workflow execution already completed")).Once()
+	g := New(mc, Options{})
+	if err := g.SendText(ctx, "goal-1", workflows.SignalInject, "tap the blue button", true); err != nil {
+		t.Fatal(err)
+	}
+	err := g.SendText(ctx, "goal-2", workflows.SignalInject, "x", true)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || err.Error() != "no goal with id goal-2 (list goals with `starter list`)" {
+		t.Fatalf("not found err = %v", err)
+	}
+	if err := g.SendText(ctx, "goal-3", workflows.SignalInject, "x", true); !errors.Is(err, ErrFinished) {
+		t.Fatalf("finished err = %v", err)
+	}
+	if err := g.SendText(ctx, "goal-1", workflows.SignalInject, "  ", true); err == nil {
+		t.Fatal("empty text accepted")
+	}
+	if err := g.SendText(ctx, "goal-1", workflows.SignalInject, strings.Repeat("a", workflows.MaxSignalText+1), true); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Fatalf("long text err = %v", err)
+	}
+}
+
+func TestSnapshotFromQueries(t *testing.T) {
+	mc := mocks.NewClient(t)
+	st := workflows.Status{Phase: workflows.GoalWaitingUser, CurrentTodo: 2, Steps: 9, MaxSteps: 100,
+		PendingApproval: &workflows.Approval{Action: `do(action="Tap", element=[500,900], message="Pay")`, Reason: "Pay"},
+		Feedback:        []string{"old", `do(action="Launch", app="Bank")`}}
+	todos := []workflows.TodoState{{Index: 1, Text: "Open Bank", Status: workflows.TodoDone, Steps: 2}, {Index: 2, Text: "Pay", Status: workflows.TodoRunning}}
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, st), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, todos), nil)
+	s, err := New(mc, Options{}).Snapshot(ctx, "goal-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := progress.Snapshot{GoalID: "goal-1", Phase: "waiting_user", Steps: 9, MaxSteps: 100, CurrentTodo: 2,
+		Todos:    []progress.Todo{{Text: "Open Bank", Status: "done", Steps: 2}, {Text: "Pay", Status: "running"}},
+		Action:   `do(action="Launch", app="Bank")`,
+		Approval: `do(action="Tap", element=[500,900], message="Pay") — Pay`}
+	if !sameSnapshot(s, want) {
+		t.Fatalf("snapshot = %+v\nwant %+v", s, want)
+	}
+}
+
+func TestStatusNotFound(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("QueryWorkflow", mock.Anything, "nope", "", workflows.QueryStatus).Return(nil, serviceerror.NewNotFound("not found"))
+	_, err := New(mc, Options{}).Status(ctx, "nope")
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestWebURL(t *testing.T) {
+	g := New(mocks.NewClient(t), Options{Namespace: "ns", UIAddress: "127.0.0.1:8233"})
+	if got := g.WebURL("goal-1/todo-2"); got != "http://127.0.0.1:8233/namespaces/ns/workflows/goal-1%2Ftodo-2" {
+		t.Fatalf("WebURL = %s", got)
+	}
+	if New(mocks.NewClient(t), Options{}).WebURL("x") != "" {
+		t.Fatal("link without a UI address")
+	}
+}
+
+// TestWatchFollowsAndAnswers plays a goal that asks a question: the typed
+// line goes out as a clarify update, the view sees every change once, and
+// Watch returns the workflow's result.
+func TestWatchFollowsAndAnswers(t *testing.T) {
+	mc := mocks.NewClient(t)
+	var answered atomic.Bool
+	statusFn := func() converter.EncodedValue {
+		if answered.Load() {
+			return value(t, workflows.Status{Phase: workflows.GoalRunning, Steps: 3, MaxSteps: 10, CurrentTodo: 1})
+		}
+		return value(t, workflows.Status{Phase: workflows.GoalWaitingUser, Steps: 2, MaxSteps: 10, PendingQuestion: "Which Alice?"})
+	}
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).
+		Return(func(context.Context, string, string, string, ...any) (converter.EncodedValue, error) {
+			return statusFn(), nil
+		})
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).
+		Return(value(t, []workflows.TodoState{{Index: 1, Text: "Send it", Status: "running"}}), nil)
+	h := mocks.NewWorkflowUpdateHandle(t)
+	h.On("Get", mock.Anything, nil).Return(nil)
+	finish := make(chan struct{})
+	mc.On("UpdateWorkflow", mock.Anything, mock.MatchedBy(func(o client.UpdateWorkflowOptions) bool {
+		return o.UpdateName == workflows.SignalClarify && len(o.Args) == 1 && o.Args[0] == "Alice Chen"
+	})).Run(func(mock.Arguments) { answered.Store(true) }).Return(h, nil)
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		<-finish
+		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: workflows.GoalDone, Steps: 5, Response: "sent"}
+	}).Return(nil)
+	mc.On("GetWorkflow", mock.Anything, "goal-1", "").Return(run)
+
+	lines := make(chan string, 1)
+	var seen []progress.Snapshot
+	var answers []string
+	g := New(mc, Options{})
+	res, err := g.Watch(ctx, "goal-1", WatchOptions{
+		Interval: time.Millisecond,
+		Goal:     "send the alarm to Alice",
+		Lines:    lines,
+		OnUpdate: func(s progress.Snapshot) {
+			seen = append(seen, s)
+			if s.Question != "" {
+				lines <- "Alice Chen"
+			}
+		},
+		OnAnswer: func(msg string, err error) {
+			answers = append(answers, msg)
+			if err != nil {
+				t.Errorf("answer: %v", err)
+			}
+			close(finish)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != workflows.GoalDone || res.Response != "sent" {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(seen) != 2 || seen[0].Question != "Which Alice?" || seen[1].Phase != "running" || seen[1].Goal != "send the alarm to Alice" {
+		t.Fatalf("snapshots = %+v", seen)
+	}
+	if len(answers) != 1 || answers[0] != "answer sent" {
+		t.Fatalf("answers = %v", answers)
+	}
+}
+
+func TestAnswerApprovalWords(t *testing.T) {
+	mc := mocks.NewClient(t)
+	h := mocks.NewWorkflowUpdateHandle(t)
+	h.On("Get", mock.Anything, nil).Return(nil)
+	var got []workflows.ApproveInput
+	mc.On("UpdateWorkflow", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		got = append(got, a.Get(1).(client.UpdateWorkflowOptions).Args[0].(workflows.ApproveInput))
+	}).Return(h, nil)
+	g := New(mc, Options{})
+	s := progress.Snapshot{GoalID: "g", Approval: "Tap Pay"}
+	if msg, err := g.Answer(ctx, s, "y"); err != nil || msg != "approved" {
+		t.Fatal(msg, err)
+	}
+	if msg, err := g.Answer(ctx, s, "no  wrong amount"); err != nil || msg != "denied" {
+		t.Fatal(msg, err)
+	}
+	if _, err := g.Answer(ctx, s, "maybe"); err == nil {
+		t.Fatal("maybe accepted")
+	}
+	if _, err := g.Answer(ctx, progress.Snapshot{GoalID: "g"}, "hello"); err == nil {
+		t.Fatal("answer without a pending prompt accepted")
+	}
+	want := []workflows.ApproveInput{{Approved: true}, {Approved: false, Note: "wrong amount"}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("approvals = %+v", got)
+	}
+}
+
+func TestResultCancelled(t *testing.T) {
+	mc := mocks.NewClient(t)
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Return(temporal.NewCanceledError())
+	mc.On("GetWorkflow", mock.Anything, "goal-1", "").Return(run)
+	r, err := New(mc, Options{}).Result(ctx, "goal-1")
+	if err != nil || r.Status != workflows.GoalCancelled {
+		t.Fatalf("result = %+v, %v", r, err)
+	}
+}
+
+func TestListQueryAndDecoding(t *testing.T) {
+	q, err := ListQuery(ListOptions{Status: "running", Device: "emu'1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q != "WorkflowType = 'GoalWorkflow' AND PhoneflowStatus = 'running' AND PhoneflowDevice = 'emu1'" {
+		t.Fatalf("query = %s", q)
+	}
+	if _, err := ListQuery(ListOptions{Status: "sleeping"}); err == nil || !strings.Contains(err.Error(), "waiting_user") {
+		t.Fatalf("bad status err = %v", err)
+	}
+	mc := mocks.NewClient(t)
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	exec := func(id, status string, st enumspb.WorkflowExecutionStatus) *workflowpb.WorkflowExecutionInfo {
+		return &workflowpb.WorkflowExecutionInfo{
+			Execution: &commonpb.WorkflowExecution{WorkflowId: id, RunId: "r-" + id},
+			Status:    st,
+			StartTime: timestamppb.New(start),
+			Memo:      &commonpb.Memo{Fields: map[string]*commonpb.Payload{MemoGoal: payload(t, "goal of "+id)}},
+			SearchAttributes: &commonpb.SearchAttributes{IndexedFields: map[string]*commonpb.Payload{
+				workflows.SearchAttrStatus: payload(t, status),
+				workflows.SearchAttrDevice: payload(t, "emu1"),
+			}},
+		}
+	}
+	var req *workflowservice.ListWorkflowExecutionsRequest
+	mc.On("ListWorkflow", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		req = a.Get(1).(*workflowservice.ListWorkflowExecutionsRequest)
+	}).Return(&workflowservice.ListWorkflowExecutionsResponse{Executions: []*workflowpb.WorkflowExecutionInfo{
+		exec("goal-a", "running", enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING),
+		exec("goal-b", "running", enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED),
+		exec("goal-c", "done", enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED),
+	}, NextPageToken: []byte("more")}, nil)
+	got, err := New(mc, Options{Namespace: "ns"}).List(ctx, ListOptions{Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Namespace != "ns" || req.PageSize != 3 {
+		t.Fatalf("request = %+v", req)
+	}
+	if len(got) != 3 {
+		t.Fatalf("got %d goals", len(got))
+	}
+	if got[0].ID != "goal-a" || got[0].Goal != "goal of goal-a" || got[0].Status != "running" || got[0].Device != "emu1" || !got[0].Start.Equal(start) {
+		t.Errorf("goal-a = %+v", got[0])
+	}
+	if got[1].Status != "terminated" {
+		t.Errorf("a terminated goal shows %q", got[1].Status)
+	}
+	if got[2].Status != "done" || got[2].State != "completed" {
+		t.Errorf("goal-c = %+v", got[2])
+	}
+}

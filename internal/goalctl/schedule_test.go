@@ -1,0 +1,136 @@
+package goalctl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/mocks"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func TestScheduleOptionsStartGoalOnTaskQueue(t *testing.T) {
+	so, err := ScheduleOptions(ScheduleRequest{Name: "morning", Goal: "read the first alarm", Device: "emu1",
+		Cron: "0 8 * * *", TimeZone: "Asia/Shanghai", Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if so.ID != "morning" || so.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_SKIP || !so.Paused {
+		t.Fatalf("options = %+v", so)
+	}
+	if len(so.Spec.CronExpressions) != 1 || so.Spec.CronExpressions[0] != "0 8 * * *" || so.Spec.TimeZoneName != "Asia/Shanghai" || len(so.Spec.Intervals) != 0 {
+		t.Fatalf("spec = %+v", so.Spec)
+	}
+	a := so.Action.(*client.ScheduleWorkflowAction)
+	if a.Workflow != GoalWorkflowName || a.TaskQueue != workflows.TaskQueue || a.ID != "goal-sched-morning" {
+		t.Fatalf("action = %+v", a)
+	}
+	in := a.Args[0].(workflows.GoalInput)
+	if in.Goal != "read the first alarm" || in.Device != "emu1" {
+		t.Fatalf("input = %+v", in)
+	}
+	if so.Memo[MemoSpec] != "cron 0 8 * * * (Asia/Shanghai)" {
+		t.Errorf("spec memo = %v", so.Memo[MemoSpec])
+	}
+	so, err = ScheduleOptions(ScheduleRequest{Name: "hourly", Goal: "g", Device: "d", Every: time.Hour, Overlap: "buffer-one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(so.Spec.Intervals) != 1 || so.Spec.Intervals[0].Every != time.Hour || so.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_BUFFER_ONE {
+		t.Fatalf("interval schedule = %+v %v", so.Spec, so.Overlap)
+	}
+}
+
+func TestScheduleValidation(t *testing.T) {
+	ok := ScheduleRequest{Name: "n", Goal: "g", Device: "d", Cron: "0 8 * * *"}
+	cases := map[string]func(r *ScheduleRequest){
+		"name":        func(r *ScheduleRequest) { r.Name = "has space" },
+		"--goal":      func(r *ScheduleRequest) { r.Goal = "" },
+		"--device":    func(r *ScheduleRequest) { r.Device = "" },
+		"say when":    func(r *ScheduleRequest) { r.Cron = "" },
+		"exclude":     func(r *ScheduleRequest) { r.Every = time.Hour },
+		"five":        func(r *ScheduleRequest) { r.Cron = "8 * *" },
+		"time zone":   func(r *ScheduleRequest) { r.TimeZone = "Mars/Olympus" },
+		"buffer-one,": func(r *ScheduleRequest) { r.Overlap = "sometimes" },
+	}
+	for want, mut := range cases {
+		r := ok
+		mut(&r)
+		err := r.Validate()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v", want, err)
+		}
+	}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if OverlapName(enumspb.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL) != "allow-all" {
+		t.Error("overlap name")
+	}
+}
+
+func TestScheduleCreateAndErrors(t *testing.T) {
+	mc := mocks.NewClient(t)
+	sc := &mocks.ScheduleClient{}
+	sc.Test(t)
+	mc.On("ScheduleClient").Return(sc)
+	sc.On("Create", mock.Anything, mock.MatchedBy(func(o client.ScheduleOptions) bool { return o.ID == "a" })).Return(nil, nil)
+	sc.On("Create", mock.Anything, mock.MatchedBy(func(o client.ScheduleOptions) bool { return o.ID == "b" })).Return(nil, temporal.ErrScheduleAlreadyRunning)
+	h := &mocks.ScheduleHandle{}
+	h.Test(t)
+	sc.On("GetHandle", mock.Anything, "gone").Return(h)
+	h.On("Describe", mock.Anything).Return(nil, serviceerror.NewNotFound("schedule not found"))
+	h.On("Trigger", mock.Anything, mock.Anything).Return(serviceerror.NewNotFound("schedule not found"))
+	g := New(mc, Options{})
+	req := ScheduleRequest{Name: "a", Goal: "g", Device: "d", Every: time.Hour}
+	if err := g.CreateSchedule(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	req.Name = "b"
+	if err := g.CreateSchedule(ctx, req); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("duplicate err = %v", err)
+	}
+	_, err := g.DescribeSchedule(ctx, "gone")
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || err.Error() != "no schedule named gone (list schedules with `starter schedule list`)" {
+		t.Fatalf("describe err = %v", err)
+	}
+	if err := g.TriggerSchedule(ctx, "gone"); !errors.As(err, &nf) {
+		t.Fatalf("trigger err = %v", err)
+	}
+}
+
+func TestDescribeSchedule(t *testing.T) {
+	mc := mocks.NewClient(t)
+	sc := &mocks.ScheduleClient{}
+	h := &mocks.ScheduleHandle{}
+	mc.On("ScheduleClient").Return(sc)
+	sc.On("GetHandle", mock.Anything, "morning").Return(h)
+	at := time.Date(2026, 1, 2, 8, 0, 0, 0, time.UTC)
+	h.On("Describe", mock.Anything).Return(&client.ScheduleDescription{
+		Schedule: client.Schedule{
+			State:  &client.ScheduleState{Paused: true, Note: "holiday"},
+			Policy: &client.SchedulePolicies{Overlap: enumspb.SCHEDULE_OVERLAP_POLICY_SKIP},
+		},
+		Info: client.ScheduleInfo{NumActions: 4, NextActionTimes: []time.Time{at},
+			RunningWorkflows: []client.ScheduleWorkflowExecution{{WorkflowID: "goal-sched-morning-2026"}},
+			RecentActions:    []client.ScheduleActionResult{{ActualTime: at, StartWorkflowResult: &client.ScheduleWorkflowExecution{WorkflowID: "goal-sched-morning-2026"}}}},
+		Memo: &commonpb.Memo{Fields: map[string]*commonpb.Payload{MemoGoal: payload(t, "read alarm"), MemoDevice: payload(t, "emu1"), MemoSpec: payload(t, "cron 0 8 * * *")}},
+	}, nil)
+	si, err := New(mc, Options{}).DescribeSchedule(ctx, "morning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.Goal != "read alarm" || si.Device != "emu1" || si.Spec != "cron 0 8 * * *" || !si.Paused || si.Note != "holiday" ||
+		si.Overlap != "skip" || si.Actions != 4 || len(si.Running) != 1 || len(si.Recent) != 1 || si.Recent[0].WorkflowID != "goal-sched-morning-2026" {
+		t.Fatalf("describe = %+v", si)
+	}
+}
