@@ -1,0 +1,882 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// observation is what the last user message of an executor request says.
+type observation struct {
+	Task       string
+	App        string // display name
+	Package    string
+	PrevAction string
+	PrevResult string
+	Sensitive  bool
+	Notes      []string
+	Elems      []uitree.Listed
+}
+
+var currentAppRe = regexp.MustCompile(`^(.*?)\s*\(([\w.]+)\)\s*$`)
+
+// parseObservation reads the executor request text (shared formats).
+func parseObservation(text string) observation {
+	var o observation
+	inNotes := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if inNotes {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+				o.Notes = append(o.Notes, rest)
+				continue
+			}
+			inNotes = false
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch strings.TrimSpace(key) {
+		case "Task":
+			if o.Task == "" {
+				o.Task = val
+			}
+		case "Current app":
+			if m := currentAppRe.FindStringSubmatch(val); m != nil {
+				o.App, o.Package = m[1], m[2]
+			} else {
+				o.App = val
+			}
+		case "Previous action":
+			o.PrevAction = val
+		case "Previous action result":
+			o.PrevResult = val
+		case "Screen":
+			o.Sensitive = strings.HasPrefix(strings.ToLower(val), "sensitive")
+		case "Notes":
+			inNotes = true
+		}
+	}
+	if o.Package == "" {
+		if p, ok := packages[o.App]; ok {
+			o.Package = p
+		}
+	}
+	o.Elems = uitree.ParseList(text)
+	return o
+}
+
+// act is one earlier executor action, read back from an assistant turn.
+type act struct {
+	Name    string
+	App     string
+	Text    string
+	Message string
+	Point   *[2]int
+	Raw     string
+}
+
+var (
+	actNameRe  = regexp.MustCompile(`do\(\s*action\s*=\s*"([^"]+)"`)
+	actPointRe = regexp.MustCompile(`element\s*=\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]`)
+	finishRe   = regexp.MustCompile(`finish\(\s*message\s*=`)
+)
+
+func strField(s, name string) string {
+	re := regexp.MustCompile(name + `\s*=\s*"((?:[^"\\]|\\.)*)"`)
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	if v, err := strconv.Unquote(`"` + m[1] + `"`); err == nil {
+		return v
+	}
+	return m[1]
+}
+
+// parseAct reads the action of an answer or of a "Previous action" line.
+func parseAct(s string) (act, bool) {
+	if i := strings.Index(s, "<answer>"); i >= 0 {
+		s = s[i+len("<answer>"):]
+	}
+	a := act{Raw: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "</answer>"))}
+	if m := actNameRe.FindStringSubmatch(s); m != nil {
+		a.Name = m[1]
+	} else if finishRe.MatchString(s) {
+		a.Name = "finish"
+	} else {
+		return a, false
+	}
+	a.App, a.Text, a.Message = strField(s, "app"), strField(s, "text"), strField(s, "message")
+	if m := actPointRe.FindStringSubmatch(s); m != nil {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		a.Point = &[2]int{x, y}
+	}
+	return a, true
+}
+
+// history returns the actions of the assistant turns before the last user
+// message.
+func history(msgs []message) []act {
+	var out []act
+	for _, m := range msgs {
+		if m.Role != "assistant" {
+			continue
+		}
+		if a, ok := parseAct(m.Text); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// step is one decision of the persona.
+type step struct {
+	think  string
+	action string
+	finish bool   // the action is finish(...)
+	result string // the finish message
+}
+
+func q(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func launch(app, why string) step {
+	return step{think: why, action: fmt.Sprintf(`do(action="Launch", app=%s)`, q(app))}
+}
+
+func tapAt(l uitree.Listed, why string) step {
+	a := fmt.Sprintf(`do(action="Tap", element=[%d,%d]`, l.At[0], l.At[1])
+	if msg := sensitiveReason(l); msg != "" {
+		a += ", message=" + q(msg)
+	}
+	return step{think: why, action: a + ")"}
+}
+
+func typeText(text, why string) step {
+	return step{think: why, action: fmt.Sprintf(`do(action="Type", text=%s)`, q(text))}
+}
+
+func finish(msg, why string) step {
+	return step{think: why, action: fmt.Sprintf(`finish(message=%s)`, q(msg)), finish: true, result: msg}
+}
+
+func back(why string) step { return step{think: why, action: `do(action="Back")`} }
+func home(why string) step { return step{think: why, action: `do(action="Home")`} }
+
+func note(msg, why string) step {
+	return step{think: why, action: fmt.Sprintf(`do(action="Note", message=%s)`, q(msg))}
+}
+
+func takeOver(msg, why string) step {
+	return step{think: why, action: fmt.Sprintf(`do(action="Take_over", message=%s)`, q(msg))}
+}
+
+// Swipes on the 0-999 grid: "up" drags the content up to reveal what is
+// below; "down" scrolls back towards the top.
+func swipe(up bool, why string) step {
+	if up {
+		return step{think: why, action: `do(action="Swipe", start=[500,750], end=[500,250])`}
+	}
+	return step{think: why, action: `do(action="Swipe", start=[500,300], end=[500,800])`}
+}
+
+// sensitiveReason returns the approval message for a tap on l, or "".
+func sensitiveReason(l uitree.Listed) string {
+	lower := strings.ToLower(l.Text + " " + l.Desc)
+	switch {
+	case strings.EqualFold(l.Text, "Sign in"):
+		return "Signing in to the bank app needs your approval"
+	case strings.Contains(lower, "pay"):
+		return fmt.Sprintf("Tapping %q makes a payment: approval needed", l.Text)
+	case strings.Contains(lower, "delete"):
+		return fmt.Sprintf("Tapping %q deletes data: approval needed", l.Text)
+	case strings.Contains(lower, "transfer"):
+		return fmt.Sprintf("Tapping %q transfers money: approval needed", l.Text)
+	}
+	return ""
+}
+
+// maxScrolls bounds how often the persona swipes looking for an element
+// before it goes back.
+const maxScrolls = 5
+
+// solver decides one step for one todo on the current screen, using the
+// actions taken so far for that todo.
+type solver struct {
+	obs  observation
+	hist []act // actions of this todo (or of this clause in single-loop mode)
+}
+
+func (c *solver) isErr() bool {
+	r := strings.ToLower(strings.TrimSpace(c.obs.PrevResult))
+	return r != "" && r != "ok" && !strings.HasPrefix(r, "ok ") && !strings.HasPrefix(r, "ok,") && !strings.HasPrefix(r, "ok:")
+}
+
+func (c *solver) prev() (act, bool) {
+	if c.obs.PrevAction != "" {
+		return parseAct(c.obs.PrevAction)
+	}
+	if len(c.hist) > 0 {
+		return c.hist[len(c.hist)-1], true
+	}
+	return act{}, false
+}
+
+// prevTapAt reports whether the previous action tapped l and worked.
+func (c *solver) prevTapAt(l *uitree.Listed) bool {
+	if l == nil || c.isErr() {
+		return false
+	}
+	p, ok := c.prev()
+	return ok && p.Name == "Tap" && p.Point != nil && abs(p.Point[0]-l.At[0]) <= 2 && abs(p.Point[1]-l.At[1]) <= 2
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func (c *solver) typed(text string) bool {
+	for _, a := range c.hist {
+		if (a.Name == "Type" || a.Name == "Type_Name") && a.Text == text {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *solver) tookOver() bool {
+	for _, a := range c.hist {
+		if a.Name == "Take_over" {
+			return true
+		}
+	}
+	return false
+}
+
+// trailing counts the actions named name at the end of the history.
+func (c *solver) trailing(name string) int {
+	n := 0
+	for i := len(c.hist) - 1; i >= 0 && c.hist[i].Name == name; i-- {
+		n++
+	}
+	return n
+}
+
+func (c *solver) count(name string) int {
+	n := 0
+	for _, a := range c.hist {
+		if a.Name == name {
+			n++
+		}
+	}
+	return n
+}
+
+// focused reports whether the field has the input focus: the dump says so,
+// or the previous action tapped it.
+func (c *solver) focused(l *uitree.Listed) bool { return l != nil && (l.Focused || c.prevTapAt(l)) }
+
+func (c *solver) byID(id string) *uitree.Listed {
+	for i := range c.obs.Elems {
+		if c.obs.Elems[i].ID == id {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+func (c *solver) byText(text string) *uitree.Listed {
+	for i := range c.obs.Elems {
+		if strings.EqualFold(c.obs.Elems[i].Text, text) {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+func (c *solver) byPrefix(prefix string) *uitree.Listed {
+	for i := range c.obs.Elems {
+		if strings.HasPrefix(strings.ToLower(c.obs.Elems[i].Text), strings.ToLower(prefix)) {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+func (c *solver) byClass(class string) *uitree.Listed {
+	for i := range c.obs.Elems {
+		if c.obs.Elems[i].Class == class {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+// person finds the element naming a contact: exact text, first name of a
+// full name ("Alice" → "Alice Chen"), or the description ("张三").
+func (c *solver) person(name string, clickable bool) *uitree.Listed {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	ln := strings.ToLower(name)
+	match := []func(l uitree.Listed) bool{
+		func(l uitree.Listed) bool { return strings.ToLower(l.Text) == ln || l.Desc == name },
+		func(l uitree.Listed) bool { return strings.HasPrefix(strings.ToLower(l.Text), ln+" ") },
+		func(l uitree.Listed) bool { return l.Text != "" && strings.HasPrefix(ln, strings.ToLower(l.Text)+" ") },
+	}
+	for _, m := range match {
+		for i, l := range c.obs.Elems {
+			if (!clickable || l.Clickable) && l.Class != "EditText" && m(l) {
+				return &c.obs.Elems[i]
+			}
+		}
+	}
+	return nil
+}
+
+// inApp reports whether app is in the foreground.
+func (c *solver) inApp(app string) bool {
+	if p, ok := packages[app]; ok && c.obs.Package == p {
+		return true
+	}
+	return c.obs.App != "" && strings.EqualFold(c.obs.App, app)
+}
+
+// ensureApp returns the step that brings app to the front, or ok=false if
+// it is already there. A failed Launch is not repeated: the persona goes
+// Home and taps the launcher icon instead.
+func (c *solver) ensureApp(app string) (step, bool) {
+	if app == "" || c.inApp(app) {
+		return step{}, false
+	}
+	p, ok := c.prev()
+	if ok && p.Name == "Launch" && c.isErr() {
+		if c.inApp("Launcher") {
+			if icon := c.byText(app); icon != nil && icon.Clickable {
+				return tapAt(*icon, fmt.Sprintf("Launching %s failed (%s); I tap its icon on the home screen instead.", app, c.obs.PrevResult)), true
+			}
+			return finish(fmt.Sprintf("Could not open %s: %s", app, c.obs.PrevResult),
+				fmt.Sprintf("Launching %s failed and there is no icon for it on the home screen.", app)), true
+		}
+		return home(fmt.Sprintf("Launching %s failed (%s); I go to the home screen to find its icon.", app, c.obs.PrevResult)), true
+	}
+	if c.inApp("Launcher") && c.count("Launch") > 0 {
+		if icon := c.byText(app); icon != nil && icon.Clickable {
+			return tapAt(*icon, fmt.Sprintf("I am on the home screen; I tap the %s icon.", app)), true
+		}
+	}
+	return launch(app, fmt.Sprintf("The task happens in %s, which is not in the foreground, so I launch it.", app)), true
+}
+
+// scroll looks for a missing element: a bounded number of swipes, then Back,
+// then giving up.
+func (c *solver) scroll(up bool, what string) step {
+	switch {
+	case c.count("Swipe") >= 2*maxScrolls:
+		return finish(fmt.Sprintf("Could not find %s on the screen", what), fmt.Sprintf("I scrolled %d times without finding %s.", c.count("Swipe"), what))
+	case c.trailing("Swipe") >= maxScrolls:
+		return back(fmt.Sprintf("%s is not listed after %d swipes; I go back and try again from there.", what, maxScrolls))
+	}
+	return swipe(up, fmt.Sprintf("%s is not listed on this screen; I scroll to look for it.", what))
+}
+
+// solve decides the next step for one todo.
+func (c *solver) solve(task string) step {
+	in := parseIntent(task)
+	var s step
+	switch in.Kind {
+	case kindOpen:
+		s = c.open(in)
+	case kindToggle:
+		s = c.toggle(in)
+	case kindBrightness:
+		s = c.brightness(in)
+	case kindMessage:
+		s = c.message(in)
+	case kindAlarm:
+		s = c.alarm(in)
+	case kindNote:
+		s = c.note(in)
+	case kindRead:
+		s = c.read(in)
+	case kindBank:
+		s = c.bank(task)
+	case kindTap:
+		s = c.tapLabel(in)
+	default:
+		if st, ok := c.ensureApp(in.App); ok {
+			return st
+		}
+		s = finish(fmt.Sprintf("I do not know how to do %q on this phone", task),
+			"This task is outside what I can do on the screens I know.")
+	}
+	// Never repeat an action that just failed: go back instead.
+	if c.isErr() && !s.finish && s.action == strings.TrimSpace(c.obs.PrevAction) {
+		if s.action == `do(action="Back")` {
+			return finish(fmt.Sprintf("Gave up: %s", c.obs.PrevResult), "Even going back failed; I stop here.")
+		}
+		return back(fmt.Sprintf("The previous action failed (%s); I go back and try another way instead of repeating it.", c.obs.PrevResult))
+	}
+	return s
+}
+
+func (c *solver) open(in intent) step {
+	if st, ok := c.ensureApp(in.App); ok {
+		return st
+	}
+	return finish(in.App+" is open", fmt.Sprintf("%s is in the foreground; the task is done.", in.App))
+}
+
+var switchIDs = map[string]string{"Wi-Fi": "wifi_switch", "Bluetooth": "bluetooth_switch", "Airplane mode": "airplane_switch"}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (c *solver) settingsSwitch(name string) *uitree.Listed {
+	if l := c.byID(switchIDs[name]); l != nil {
+		return l
+	}
+	if l := c.byText(name); l != nil && l.Checkable {
+		return l
+	}
+	return nil
+}
+
+// leaveSubpage goes back from a Settings page that is not the main list.
+func (c *solver) onAboutPage() bool {
+	return c.byPrefix("Android version") != nil || c.byPrefix("Build number") != nil
+}
+
+func (c *solver) toggle(in intent) step {
+	if st, ok := c.ensureApp("Settings"); ok {
+		return st
+	}
+	sw := c.settingsSwitch(in.Setting)
+	if sw == nil {
+		if c.onAboutPage() {
+			return back("This is the About phone page; the switches are on the main Settings list.")
+		}
+		return c.scroll(false, in.Setting)
+	}
+	if sw.Checked == in.On {
+		return finish(fmt.Sprintf("%s is %s", in.Setting, onOff(in.On)),
+			fmt.Sprintf("The %s switch is %s, as asked.", in.Setting, onOff(sw.Checked)))
+	}
+	return tapAt(*sw, fmt.Sprintf("The %s switch is %s; I tap its row to turn it %s.", in.Setting, onOff(sw.Checked), onOff(in.On)))
+}
+
+var pctRe = regexp.MustCompile(`(\d{1,3})\s*%`)
+
+func (c *solver) brightness(in intent) step {
+	if st, ok := c.ensureApp("Settings"); ok {
+		return st
+	}
+	val := c.byID("brightness_value")
+	if val == nil {
+		val = c.byPrefix("Brightness ")
+	}
+	up, down := c.byID("brightness_up"), c.byID("brightness_down")
+	if up == nil {
+		up = c.byText("+")
+	}
+	if down == nil {
+		down = c.byText("-")
+	}
+	if val == nil || up == nil || down == nil {
+		if c.onAboutPage() {
+			return back("The brightness controls are on the main Settings list.")
+		}
+		return c.scroll(false, "the brightness controls")
+	}
+	m := pctRe.FindStringSubmatch(val.Text)
+	if m == nil {
+		return finish("Could not read the brightness from "+strconv.Quote(val.Text), "The brightness label has no percentage.")
+	}
+	pct, _ := strconv.Atoi(m[1])
+	if in.Target >= 0 {
+		switch {
+		case pct == in.Target:
+			return finish(fmt.Sprintf("Brightness is %d%%", pct), "The brightness is at the wanted level.")
+		case pct < in.Target:
+			return tapAt(*up, fmt.Sprintf("Brightness is %d%%, below %d%%; I tap +.", pct, in.Target))
+		default:
+			return tapAt(*down, fmt.Sprintf("Brightness is %d%%, above %d%%; I tap -.", pct, in.Target))
+		}
+	}
+	btn, word := up, "up"
+	if in.Step < 0 {
+		btn, word = down, "down"
+	}
+	if c.prevTapAt(btn) || (in.Step > 0 && pct >= 100) || (in.Step < 0 && pct <= 0) {
+		return finish(fmt.Sprintf("Brightness is %d%%", pct), fmt.Sprintf("Brightness went %s; it is now %d%%.", word, pct))
+	}
+	return tapAt(*btn, fmt.Sprintf("Brightness is %d%%; I tap %s once to turn it %s.", pct, btn.Text, word))
+}
+
+func (c *solver) message(in intent) step {
+	if in.To == "" || in.Text == "" {
+		return finish("Cannot send the message: the task does not say "+map[bool]string{true: "who to send it to", false: "what it should say"}[in.To == ""],
+			"The task lacks a recipient or a text; the planner should ask the user.")
+	}
+	if st, ok := c.ensureApp("Messages"); ok {
+		return st
+	}
+	compose := c.byID("compose_message_text")
+	if compose == nil {
+		compose = c.byClass("EditText")
+	}
+	if compose != nil {
+		if c.person(in.To, false) == nil {
+			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", in.To))
+		}
+		send := c.byID("send_button")
+		if send == nil {
+			send = c.byText("Send")
+		}
+		if send == nil {
+			return finish("Cannot send: no Send button on the conversation screen", "The conversation has no Send button.")
+		}
+		if c.prevTapAt(send) || (compose.Text == "" && c.typed(in.Text) && c.byText(in.Text) != nil && c.prevIs("Tap")) {
+			return finish(fmt.Sprintf("Sent %q to %s", in.Text, in.To), "The message was sent and the field is empty again.")
+		}
+		if compose.Text == in.Text {
+			return tapAt(*send, "The text is in the field; I tap Send.")
+		}
+		if c.focused(compose) && !c.prevIs("Type") {
+			return typeText(in.Text, "The message field has the focus; I type the text.")
+		}
+		return tapAt(*compose, "I tap the message field to focus it.")
+	}
+	if row := c.person(in.To, true); row != nil {
+		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
+	}
+	if start := c.byText("Start chat"); start != nil {
+		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", in.To))
+	}
+	return c.scroll(true, in.To)
+}
+
+func (c *solver) prevIs(name string) bool {
+	p, ok := c.prev()
+	return ok && p.Name == name
+}
+
+func (c *solver) alarm(in intent) step {
+	if in.Time == "" {
+		return finish("Cannot create the alarm: the task gives no time", "The task lacks a time; the planner should ask the user.")
+	}
+	if st, ok := c.ensureApp("Clock"); ok {
+		return st
+	}
+	timeF := c.byID("alarm_time")
+	if timeF != nil {
+		labelF, save := c.byID("alarm_label"), c.byID("save_button")
+		if save == nil {
+			save = c.byText("Save")
+		}
+		switch {
+		case timeF.Text != in.Time && c.focused(timeF) && !c.prevIs("Type"):
+			return typeText(in.Time, "The time field has the focus; I type the time.")
+		case timeF.Text != in.Time:
+			return tapAt(*timeF, "I tap the time field to enter "+in.Time+".")
+		case in.Label != "" && labelF != nil && labelF.Text != in.Label && c.focused(labelF):
+			return typeText(in.Label, "The label field has the focus; I type the label.")
+		case in.Label != "" && labelF != nil && labelF.Text != in.Label:
+			return tapAt(*labelF, "I tap the label field.")
+		case save != nil:
+			return tapAt(*save, "Time and label are filled in; I save the alarm.")
+		}
+		return back("The new alarm page has no Save button; I go back.")
+	}
+	if add := c.byText("Add alarm"); add != nil {
+		if c.typed(in.Time) && c.alarmRow(in.Time, in.Label) != nil {
+			msg := "Alarm set for " + in.Time
+			if in.Label != "" {
+				msg += " (" + in.Label + ")"
+			}
+			return finish(msg, "The new alarm is in the list.")
+		}
+		return tapAt(*add, "I tap Add alarm to create a new alarm.")
+	}
+	return back("This is not the alarm list; I go back.")
+}
+
+func (c *solver) alarmRow(hhmm, label string) *uitree.Listed {
+	for i, l := range c.obs.Elems {
+		if strings.HasPrefix(l.Text, hhmm) && (label == "" || strings.Contains(l.Text, label)) {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+func (c *solver) note(in intent) step {
+	if in.Title == "" && in.Body == "" {
+		return finish("Cannot write the note: the task does not say what it should contain", "The task lacks the note's text.")
+	}
+	if st, ok := c.ensureApp("Notes"); ok {
+		return st
+	}
+	titleF, bodyF := c.byID("note_title"), c.byID("note_body")
+	if titleF != nil && bodyF != nil {
+		save := c.byID("save_button")
+		if save == nil {
+			save = c.byText("Save")
+		}
+		if c.prevTapAt(save) {
+			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(titleF.Text, in.Title)), "The note is saved.")
+		}
+		wantBody := in.Body
+		if in.Append {
+			wantBody = bodyF.Text
+			if !strings.Contains(bodyF.Text, in.Body) {
+				wantBody = strings.TrimSpace(bodyF.Text + "\n" + in.Body)
+			}
+		}
+		switch {
+		case !in.Edit && titleF.Text != in.Title && c.focused(titleF) && !c.prevIs("Type"):
+			return typeText(in.Title, "The title field has the focus; I type the title.")
+		case !in.Edit && titleF.Text != in.Title:
+			return tapAt(*titleF, "I tap the title field.")
+		case wantBody != "" && bodyF.Text != wantBody && c.focused(bodyF) && !c.prevIs("Type"):
+			return typeText(wantBody, "The body field has the focus; I type the text.")
+		case wantBody != "" && bodyF.Text != wantBody:
+			return tapAt(*bodyF, "I tap the body field.")
+		case save != nil:
+			return tapAt(*save, "The note reads as wanted; I save it.")
+		}
+		return back("The editor has no Save button; I go back.")
+	}
+	if newBtn := c.byText("New note"); newBtn != nil {
+		if c.count("Type") > 0 && c.byText(in.Title) != nil {
+			return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+		}
+		if in.Edit {
+			if row := c.byText(in.Title); row != nil {
+				return tapAt(*row, fmt.Sprintf("I open the note %q.", in.Title))
+			}
+			return c.scroll(true, "the note "+strconv.Quote(in.Title))
+		}
+		return tapAt(*newBtn, "I tap New note.")
+	}
+	return back("This is not the notes list; I go back.")
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+var (
+	clockRe = regexp.MustCompile(`^(\d{1,2}:\d{2})\b`)
+	phoneRe = regexp.MustCompile(`^\+?[\d][\d\s()\-]{5,}$`)
+)
+
+func (c *solver) read(in intent) step {
+	if st, ok := c.ensureApp(in.App); ok {
+		return st
+	}
+	switch in.What {
+	case "Android version", "Build number", "Model":
+		if l := c.byPrefix(in.What + ":"); l != nil {
+			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
+		}
+		if about := c.byText("About phone"); about != nil && about.Clickable {
+			return tapAt(*about, "About phone is listed; I open it.")
+		}
+		if about := c.byText("About phone"); about != nil {
+			// The title of the About page without the value: go back.
+			return back("This page does not show " + in.What + ".")
+		}
+		return c.scroll(true, "About phone")
+	case "first alarm":
+		if c.byID("alarm_time") != nil {
+			return back("This is the new alarm page; the alarms are on the list.")
+		}
+		for _, l := range c.obs.Elems {
+			if m := clockRe.FindStringSubmatch(l.Text); m != nil {
+				return finish(m[1], fmt.Sprintf("The first alarm row is %q.", l.Text))
+			}
+		}
+		return finish("There are no alarms", "The alarm list is empty.")
+	case "phone":
+		if in.Contact == "" {
+			return finish("Cannot read a phone number: the task does not say whose", "The task names no contact.")
+		}
+		if c.person(in.Contact, false) != nil {
+			for _, l := range c.obs.Elems {
+				if phoneRe.MatchString(strings.TrimSpace(l.Text)) {
+					return finish(l.Text, fmt.Sprintf("%s's number is shown.", in.Contact))
+				}
+			}
+		}
+		if row := c.person(in.Contact, true); row != nil {
+			return tapAt(*row, fmt.Sprintf("I open %s's contact page.", row.Text))
+		}
+		if c.byText("Message") != nil {
+			return back("This is another contact's page; I go back to the list.")
+		}
+		return c.scroll(true, in.Contact)
+	case "brightness":
+		if l := c.byID("brightness_value"); l != nil {
+			return finish(l.Text, "The brightness row shows the value.")
+		}
+		if c.onAboutPage() {
+			return back("The brightness row is on the main Settings list.")
+		}
+		return c.scroll(false, "the brightness row")
+	case "Wi-Fi", "Bluetooth", "Airplane mode":
+		if sw := c.settingsSwitch(in.What); sw != nil {
+			return finish(fmt.Sprintf("%s is %s", in.What, onOff(sw.Checked)), "The switch shows the state.")
+		}
+		if c.onAboutPage() {
+			return back("The switches are on the main Settings list.")
+		}
+		return c.scroll(false, in.What)
+	}
+	what := strings.ToLower(in.What)
+	for _, l := range c.obs.Elems {
+		if what != "" && l.Text != "" && (strings.Contains(strings.ToLower(l.Text), what) || strings.Contains(what, strings.ToLower(l.Text)) && len(l.Text) > 3) {
+			return finish(l.Text, fmt.Sprintf("The screen shows %q.", l.Text))
+		}
+	}
+	if c.count("Swipe") < maxScrolls && len(c.obs.Elems) > 0 {
+		return c.scroll(true, in.What)
+	}
+	return finish(fmt.Sprintf("Could not find %s", in.What), "Nothing on the screen matches what I should read.")
+}
+
+func (c *solver) bank(task string) step {
+	if st, ok := c.ensureApp("Bank"); ok {
+		return st
+	}
+	if c.tookOver() {
+		return finish("The user took over the bank app", "The user has handled the bank app themselves.")
+	}
+	if regexp.MustCompile(`(?i)\b(?:tap|click|press)\b`).MatchString(task) {
+		if b := c.byText("Sign in"); b != nil {
+			return tapAt(*b, "I tap Sign in; this needs the user's approval.")
+		}
+	}
+	return takeOver("Please sign in to the bank app yourself", "Banking needs the user's own credentials; I hand over to the user.")
+}
+
+func (c *solver) tapLabel(in intent) step {
+	if st, ok := c.ensureApp(in.App); ok && in.App != "" {
+		return st
+	}
+	l := c.byText(in.Label2)
+	if l == nil {
+		for i, e := range c.obs.Elems {
+			if strings.EqualFold(e.Desc, in.Label2) || strings.Contains(strings.ToLower(e.Text), strings.ToLower(in.Label2)) {
+				l = &c.obs.Elems[i]
+				break
+			}
+		}
+	}
+	if l == nil {
+		return c.scroll(true, strconv.Quote(in.Label2))
+	}
+	if c.prevTapAt(l) || c.prevIs("Tap") && c.count("Tap") > 0 && !c.isErr() && c.byText(in.Label2) == nil {
+		return finish("Tapped "+in.Label2, "The tap went through.")
+	}
+	return tapAt(*l, fmt.Sprintf("I tap %q.", l.Text))
+}
+
+// donePrefix starts the Note a single-loop run writes when a clause is done.
+const donePrefix = "Done "
+
+// decide answers one executor request. A task of one clause is solved
+// directly. A task of several clauses (single-loop mode) is worked through
+// in order: each finished clause is recorded with a Note action
+// "Done i/n: <result>" and the Notes found in the earlier turns say which
+// clause is current and what the earlier ones returned.
+func decide(msgs []message) step {
+	var last string
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			last = msgs[i].Text
+			break
+		}
+	}
+	obs := parseObservation(last)
+	hist := history(msgs)
+	if obs.Task == "" {
+		return finish("No task given", "The request has no Task line, so there is nothing to do.")
+	}
+	clauses := SplitGoal(obs.Task)
+	if len(clauses) <= 1 {
+		c := &solver{obs: obs, hist: hist}
+		return c.solve(obs.Task)
+	}
+	var results []string
+	start := 0
+	for i, a := range hist {
+		if a.Name == "Note" && strings.HasPrefix(a.Message, donePrefix) {
+			_, r, _ := strings.Cut(a.Message, ": ")
+			results = append(results, r)
+			start = i + 1
+		}
+	}
+	idx := len(results)
+	if idx >= len(clauses) {
+		return finish(strings.Join(results, "; "), "Every part of the goal is done.")
+	}
+	clause := clauses[idx]
+	if idx > 0 && hasPlaceholder(clause) {
+		clause = substitute(clause, results[idx-1])
+	}
+	c := &solver{obs: obs, hist: hist[start:]}
+	if idx > 0 && start == len(hist) {
+		// The Note itself is the previous action; do not read it as this clause's.
+		c.obs.PrevAction, c.obs.PrevResult = "", ""
+	}
+	s := c.solve(clause)
+	s.think = fmt.Sprintf("Part %d of %d: %s. %s", idx+1, len(clauses), clause, s.think)
+	if !s.finish {
+		return s
+	}
+	if idx < len(clauses)-1 {
+		return note(fmt.Sprintf("%s%d/%d: %s", donePrefix, idx+1, len(clauses), s.result), s.think+" This part is done; I note its result and go on.")
+	}
+	return finish(strings.Join(append(results, s.result), "; "), s.think+" That was the last part.")
+}
+
+func (s *Server) executorAnswer(msgs []message, f faults) string {
+	if f.malformed {
+		s.count(func(st *Stats) { st.Malformed++ })
+		return malformedExecutor(f.variant)
+	}
+	st := decide(msgs)
+	answer := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
+	if f.wrongTap {
+		p := f.tap
+		if a, ok := parseAct(st.action); ok && a.Point != nil && abs(a.Point[0]-p[0]) < 150 && abs(a.Point[1]-p[1]) < 80 {
+			p[1] = (p[1]+400)%850 + 100 // keep it on screen but away from the right element
+		}
+		if wrong, ok := wrongTap(answer, p); ok {
+			s.count(func(st *Stats) { st.WrongTaps++ })
+			return wrong
+		}
+	}
+	return answer
+}

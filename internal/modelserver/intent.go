@@ -1,0 +1,384 @@
+package modelserver
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Intent kinds: what a todo (or one clause of a goal) asks for.
+const (
+	kindOpen       = "open"
+	kindToggle     = "toggle"
+	kindBrightness = "brightness"
+	kindMessage    = "message"
+	kindAlarm      = "alarm"
+	kindNote       = "note"
+	kindRead       = "read"
+	kindBank       = "bank"
+	kindTap        = "tap"
+	kindGeneral    = "general"
+)
+
+// intent is a parsed todo.
+type intent struct {
+	Kind string
+	App  string // display name of the app the todo happens in, "" if unknown
+
+	Setting string // toggle: "Wi-Fi", "Bluetooth" or "Airplane mode"
+	On      bool   // toggle: wanted state
+
+	Step   int // brightness: +1 / -1 for one step up or down
+	Target int // brightness: wanted percentage, -1 when not given
+
+	To   string // message: recipient as written
+	Text string // message: text to send
+
+	Time  string // alarm: HH:MM (24 h), "" if missing
+	Label string // alarm label
+
+	Title  string // note title
+	Body   string // note body (new body, or the text to add when Append)
+	Edit   bool   // note: change an existing note
+	Append bool   // note: add Body to the existing body
+
+	What    string // read: "Android version", "Build number", "Model", "first alarm", "phone", "brightness", or a setting name
+	Contact string // read phone: whose number
+
+	Label2 string // tap: element label
+}
+
+// apps maps lower-case names (English and Chinese) to the simulator's app
+// display names. Names not listed are passed through as written.
+var apps = map[string]string{
+	"settings": "Settings", "setting": "Settings", "设置": "Settings",
+	"contacts": "Contacts", "contact": "Contacts", "联系人": "Contacts", "通讯录": "Contacts",
+	"messages": "Messages", "message": "Messages", "sms": "Messages", "信息": "Messages", "短信": "Messages",
+	"clock": "Clock", "alarm": "Clock", "alarms": "Clock", "时钟": "Clock", "闹钟": "Clock",
+	"notes": "Notes", "note": "Notes", "笔记": "Notes", "备忘录": "Notes",
+	"bank": "Bank", "银行": "Bank",
+	"launcher": "Launcher", "home": "Launcher",
+}
+
+// packages maps the simulator's app display names to their packages.
+var packages = map[string]string{
+	"Launcher": "com.android.launcher3",
+	"Settings": "com.android.settings",
+	"Contacts": "com.android.contacts",
+	"Messages": "com.google.android.apps.messaging",
+	"Clock":    "com.google.android.deskclock",
+	"Notes":    "com.example.notes",
+	"Bank":     "com.example.bank",
+}
+
+// contacts are the names the persona recognises as recipients when a
+// sentence does not delimit the name itself ("Tell Zhang San the meeting
+// moved"). English first names match the simulator's full names.
+var contacts = []string{"Alice Chen", "Bob Li", "Zhang San", "张三", "李四", "Mom", "Alice", "Bob"}
+
+var (
+	timeRe      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:[:.：](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?:\b|$)`)
+	hhmmRe      = regexp.MustCompile(`\b([01]?\d|2[0-3])[:：]([0-5]\d)\b`)
+	percentRe   = regexp.MustCompile(`(\d{1,3})\s*%`)
+	quotedRe    = regexp.MustCompile(`"([^"]*)"|“([^”]*)”|'([^']+)'|「([^」]*)」`)
+	labelRe     = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label)\s+(.+)$`)
+	readVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:read|check|look up|find out|find|get|what is|what's|tell me|show me)\b|查看|读取|看看|告诉我)`)
+	sendVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:send|text|message|tell|reply|write to)\b|给|告诉|发)`)
+	openVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:open|launch|start|go to|switch to|打开|启动|进入)\s*(?:the\s+)?(.+?)(?:\s+app)?$`)
+	tapVerbRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:tap|click|press|点击)\s+(?:on\s+)?(?:the\s+)?(.+?)(?:\s+button)?$`)
+	toggleOffRe = regexp.MustCompile(`(?i)\b(?:off|disable|deactivate)\b|关`)
+	stepDownRe  = regexp.MustCompile(`(?i)\b(?:down|decrease|lower|reduce|dim|darker)\b|调低|降低`)
+)
+
+// settingOf names the switch a text is about, or "".
+func settingOf(lower string) string {
+	switch {
+	case strings.Contains(lower, "airplane") || strings.Contains(lower, "flight mode") || strings.Contains(lower, "飞行模式"):
+		return "Airplane mode"
+	case strings.Contains(lower, "wi-fi") || strings.Contains(lower, "wifi") || strings.Contains(lower, "wlan") || strings.Contains(lower, "无线"):
+		return "Wi-Fi"
+	case strings.Contains(lower, "bluetooth") || strings.Contains(lower, "蓝牙"):
+		return "Bluetooth"
+	}
+	return ""
+}
+
+// appIn returns the simulator app a text names ("in Clock", "Open Notes"),
+// or "". Bare nouns such as "message" or "alarm" do not count.
+func appIn(text string) string {
+	lower := strings.ToLower(text)
+	for _, name := range []string{"Settings", "Contacts", "Messages", "Clock", "Notes", "Bank"} {
+		l := strings.ToLower(name)
+		for _, pre := range []string{"in ", "open ", "launch ", "from ", "using ", "the "} {
+			if strings.Contains(lower, pre+l) {
+				return name
+			}
+		}
+	}
+	for _, zh := range []string{"设置", "联系人", "通讯录", "短信", "信息", "时钟", "备忘录", "笔记", "银行"} {
+		if strings.Contains(text, zh) {
+			return apps[zh]
+		}
+	}
+	return ""
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func words(lower string) []string {
+	return strings.FieldsFunc(lower, func(r rune) bool {
+		return !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
+	})
+}
+
+// parseIntent reads a todo. It never fails: what it cannot place is a
+// general intent.
+func parseIntent(task string) intent {
+	t := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(task), ".。!！"))
+	lower := strings.ToLower(t)
+	in := intent{Kind: kindGeneral, Target: -1, App: appIn(t)}
+	switch {
+	case strings.Contains(lower, "bank") || strings.Contains(t, "银行"):
+		in.Kind, in.App = kindBank, "Bank"
+	case readVerbRe.MatchString(t):
+		parseRead(t, lower, &in)
+	case sendVerbRe.MatchString(t) && !strings.Contains(lower, "note"):
+		in.Kind, in.App = kindMessage, "Messages"
+		in.To, in.Text = parseMessage(t)
+	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(t, "闹钟"):
+		in.Kind, in.App = kindAlarm, "Clock"
+		in.Time, in.Label = parseAlarm(t)
+	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘"):
+		in.Kind, in.App = kindNote, "Notes"
+		parseNote(t, &in)
+	case strings.Contains(lower, "brightness") || strings.Contains(t, "亮度"):
+		in.Kind, in.App = kindBrightness, "Settings"
+		if m := percentRe.FindStringSubmatch(t); m != nil {
+			in.Target, _ = strconv.Atoi(m[1])
+			in.Target = min(max((in.Target+5)/10*10, 0), 100)
+		} else if stepDownRe.MatchString(t) {
+			in.Step = -1
+		} else {
+			in.Step = 1
+		}
+	case settingOf(lower) != "" && !(openVerbRe.MatchString(t) && strings.Contains(lower, "settings")):
+		in.Kind, in.App, in.Setting = kindToggle, "Settings", settingOf(lower)
+		in.On = !toggleOffRe.MatchString(t)
+	case openVerbRe.MatchString(t):
+		in.Kind = kindOpen
+		name := openVerbRe.FindStringSubmatch(t)[1]
+		if a, ok := apps[strings.ToLower(name)]; ok {
+			name = a
+		} else if a := appIn(name); a != "" {
+			name = a
+		}
+		in.App = name
+	case tapVerbRe.MatchString(t):
+		in.Kind = kindTap
+		in.Label2 = unquote(tapVerbRe.FindStringSubmatch(t)[1])
+	}
+	return in
+}
+
+func parseRead(t, lower string, in *intent) {
+	in.Kind = kindRead
+	switch {
+	case strings.Contains(lower, "android version") || strings.Contains(lower, "version"):
+		in.What, in.App = "Android version", "Settings"
+	case strings.Contains(lower, "build"):
+		in.What, in.App = "Build number", "Settings"
+	case strings.Contains(lower, "model"):
+		in.What, in.App = "Model", "Settings"
+	case strings.Contains(lower, "alarm") || strings.Contains(t, "闹钟"):
+		in.What, in.App = "first alarm", "Clock"
+	case strings.Contains(lower, "phone number") || strings.Contains(lower, "number") || strings.Contains(t, "电话"):
+		in.What, in.App = "phone", "Contacts"
+		in.Contact = findContact(t)
+		if in.Contact == "" {
+			if m := regexp.MustCompile(`(?i)(?:of|for)\s+(.+?)$`).FindStringSubmatch(t); m != nil {
+				in.Contact = strings.TrimSpace(m[1])
+			} else if m := regexp.MustCompile(`(?i)(?:read|check|get|find)\s+(.+?)'s`).FindStringSubmatch(t); m != nil {
+				in.Contact = strings.TrimSpace(m[1])
+			}
+		}
+	case strings.Contains(lower, "brightness") || strings.Contains(t, "亮度"):
+		in.What, in.App = "brightness", "Settings"
+	case settingOf(lower) != "":
+		in.What, in.App = settingOf(lower), "Settings"
+	default:
+		in.What = strings.TrimSpace(readVerbRe.ReplaceAllString(t, ""))
+		in.What = strings.TrimPrefix(strings.TrimPrefix(in.What, "the "), "The ")
+	}
+}
+
+// findContact returns the known contact named in text (longest match), or "".
+func findContact(text string) string {
+	lower := strings.ToLower(text)
+	best := ""
+	for _, c := range contacts {
+		if strings.Contains(lower, strings.ToLower(c)) && len(c) > len(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if m := quotedRe.FindStringSubmatch(s); m != nil && len(m[0]) == len(s) {
+		for _, g := range m[1:] {
+			if g != "" {
+				return g
+			}
+		}
+		return ""
+	}
+	return s
+}
+
+var (
+	// Markers that introduce the text of a message, in order of preference.
+	textMarkers    = []string{" saying ", " that says ", " which says ", " says ", ": ", "：", " with the text ", " with ", " that ", "说"}
+	sendVerbPrefix = regexp.MustCompile(`(?i)^(?:please\s+)?(?:send|text|message|tell|reply|write to|告诉)\s*`)
+	msgNouns       = regexp.MustCompile(`(?i)^(?:an?\s+)?(?:message|text|sms|msg|note)\b`)
+)
+
+// parseMessage extracts recipient and text from a message todo. Either may
+// come back empty when the todo does not say.
+func parseMessage(t string) (to, text string) {
+	// Quoted text wins wherever it is.
+	rest := t
+	if m := quotedRe.FindStringSubmatchIndex(t); m != nil {
+		for g := 1; g < len(m)/2; g++ {
+			if m[2*g] >= 0 {
+				text = t[m[2*g]:m[2*g+1]]
+				break
+			}
+		}
+		rest = t[:m[0]] + t[m[1]:]
+	} else {
+		lower := strings.ToLower(t)
+		for _, mk := range textMarkers {
+			if i := strings.Index(lower, mk); i >= 0 {
+				text = strings.TrimSpace(t[i+len(mk):])
+				rest = t[:i]
+				break
+			}
+		}
+	}
+	rest = strings.TrimSpace(rest)
+	// Recipient: a known name right after the verb, "to X", "给X发",
+	// "Send X a message", or the first word after "Tell"/"Text".
+	verb := sendVerbPrefix.FindString(rest)
+	after := strings.TrimSpace(rest[len(verb):])
+	toRe := regexp.MustCompile(`(?i)\bto\s+(\D.*?)(?:\s+(?:in|on|via|using)\s+\S+)?$`)
+	if c := findContact(after); c != "" && strings.HasPrefix(strings.ToLower(after), strings.ToLower(c)) {
+		// "Tell Zhang San the meeting moved": the name is known.
+		if text == "" {
+			text = strings.TrimSpace(msgNouns.ReplaceAllString(strings.TrimSpace(after[len(c):]), ""))
+		}
+		to = c
+	} else if m := toRe.FindStringSubmatch(rest); m != nil && len(strings.Fields(m[1])) <= 3 {
+		to = m[1]
+	} else if m := regexp.MustCompile(`^给(.+?)发`).FindStringSubmatch(rest); m != nil {
+		to = m[1]
+	} else {
+		if msgNouns.MatchString(after) {
+			after = "" // "Send a message" with no name before the noun
+		} else if i := regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)\b`).FindStringIndex(after); i != nil {
+			after = after[:i[0]] // "Send Alice a message"
+		} else if text == "" && strings.Contains(after, " ") {
+			// "Tell Bob hello": first word is the name.
+			f := strings.Fields(after)
+			after, text = f[0], strings.Join(f[1:], " ")
+		}
+		to = after
+	}
+	to = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(to), ",:："))
+	if strings.EqualFold(to, "it") || strings.EqualFold(to, "them") {
+		to = ""
+	}
+	text = strings.TrimSpace(text)
+	return to, text
+}
+
+// parseAlarm extracts an alarm's time (normalised to 24 h HH:MM) and label.
+func parseAlarm(t string) (hhmm, label string) {
+	body := t
+	if m := labelRe.FindStringSubmatchIndex(t); m != nil {
+		label = unquote(strings.TrimSpace(t[m[2]:m[3]]))
+		body = t[:m[0]]
+	}
+	for _, m := range timeRe.FindAllStringSubmatch(body, -1) {
+		h, _ := strconv.Atoi(m[1])
+		mm := 0
+		if m[2] != "" {
+			mm, _ = strconv.Atoi(m[2])
+		}
+		ampm := strings.ToLower(strings.ReplaceAll(m[3], ".", ""))
+		if m[2] == "" && ampm == "" {
+			// A bare number is a time only after "at" / "for".
+			idx := strings.Index(body, m[0])
+			before := strings.ToLower(strings.TrimSpace(body[:max(idx, 0)]))
+			if !strings.HasSuffix(before, "at") && !strings.HasSuffix(before, "for") {
+				continue
+			}
+		}
+		if ampm == "pm" && h < 12 {
+			h += 12
+		}
+		if ampm == "am" && h == 12 {
+			h = 0
+		}
+		if h > 23 || mm > 59 {
+			continue
+		}
+		hhmm = pad2(h) + ":" + pad2(mm)
+		break
+	}
+	return hhmm, label
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// parseNote fills the note fields: title, body, and whether an existing
+// note is edited.
+func parseNote(t string, in *intent) {
+	in.Edit = regexp.MustCompile(`(?i)^(?:please\s+)?(?:edit|update|change|modify|append|add|修改|编辑)`).MatchString(t) &&
+		!regexp.MustCompile(`(?i)^(?:add|create|make|write)\s+(?:a\s+)?new\b`).MatchString(t)
+	if m := regexp.MustCompile(`(?i)^(?:please\s+)?(?:add|append)\s+(.+?)\s+to\s+(?:the\s+)?note\s+(.+)$`).FindStringSubmatch(t); m != nil {
+		in.Edit, in.Append = true, true
+		in.Body, in.Title = unquote(m[1]), unquote(m[2])
+		return
+	}
+	if m := regexp.MustCompile(`(?i)\b(?:titled|called|named|title)\s+(.+?)(?:\s+(?:with|saying|that says|to say|to read|body|containing)\b\s*(?:the\s+)?(?:body|text)?\s*:?\s*|[:：]\s*|$)(.*)$`).FindStringSubmatch(t); m != nil {
+		in.Title, in.Body = unquote(m[1]), unquote(m[2])
+	} else if m := regexp.MustCompile(`(?i)\bnote\s+(.+?)\s+(?:to say|to read|to|so it says)\s+(.+)$`).FindStringSubmatch(t); in.Edit && m != nil {
+		in.Title, in.Body = unquote(m[1]), unquote(m[2])
+	} else if i := strings.IndexAny(t, ":："); i >= 0 {
+		in.Body = unquote(strings.TrimSpace(t[i+1:]))
+		if r := strings.IndexRune(t[i:], '：'); r == 0 {
+			in.Body = unquote(strings.TrimSpace(t[i+len("："):]))
+		}
+	} else if m := regexp.MustCompile(`(?i)\b(?:saying|that says|with|about)\s+(.+)$`).FindStringSubmatch(t); m != nil {
+		in.Body = unquote(m[1])
+	}
+	if in.Title == "" && in.Body != "" && !in.Edit {
+		in.Title = in.Body
+		if len([]rune(in.Title)) > 24 {
+			in.Title = string([]rune(in.Title)[:24])
+		}
+	}
+}

@@ -1,0 +1,510 @@
+package modelserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// planContext is the JSON context block at the end of a planner request
+// (see the shared request formats). Done is nil for a plan request.
+type planContext struct {
+	Goal         string       `json:"goal"`
+	Done         []doneTodo   `json:"done"`
+	Remaining    []string     `json:"remaining"`
+	Feedback     []string     `json:"feedback"`
+	Answers      []answerPair `json:"answers"`
+	UserMessages []string     `json:"user_messages"`
+	replan       bool
+}
+
+type doneTodo struct {
+	Todo   string `json:"todo"`
+	Status string `json:"status"`
+	Result string `json:"result"`
+	Steps  int    `json:"steps"`
+}
+
+type answerPair struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// planAnswer is a planner answer (DESIGN.md §4).
+type planAnswer struct {
+	Status   string   `json:"status"`
+	Plan     []string `json:"plan,omitempty"`
+	TaskType string   `json:"task_type,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Response string   `json:"response,omitempty"`
+}
+
+// jsonContext finds the JSON context block in a planner message: the last
+// ```json fence, or else the outermost braces.
+func jsonContext(text string) (string, bool) {
+	if i := strings.LastIndex(text, "```json"); i >= 0 {
+		body := text[i+len("```json"):]
+		if j := strings.Index(body, "```"); j >= 0 {
+			body = body[:j]
+		}
+		return strings.TrimSpace(body), true
+	}
+	i, j := strings.Index(text, "{"), strings.LastIndex(text, "}")
+	if i >= 0 && j > i {
+		return text[i : j+1], true
+	}
+	return "", false
+}
+
+// parsePlanContext reads the context of the last user message. A context
+// with a "done" key is a replan request.
+func parsePlanContext(msgs []message) (planContext, error) {
+	var last string
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			last = msgs[i].Text
+			break
+		}
+	}
+	raw, ok := jsonContext(last)
+	if !ok {
+		return planContext{}, fmt.Errorf("no JSON context block in the last user message")
+	}
+	var pc planContext
+	if err := json.Unmarshal([]byte(raw), &pc); err != nil {
+		return planContext{}, fmt.Errorf("JSON context: %v", err)
+	}
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(raw), &keys)
+	_, pc.replan = keys["done"]
+	return pc, nil
+}
+
+func (s *Server) planAnswer(msgs []message, f faults) string {
+	if f.malformed {
+		s.count(func(st *Stats) { st.Malformed++ })
+		return malformedPlanner(f.variant)
+	}
+	pc, err := parsePlanContext(msgs)
+	var a planAnswer
+	switch {
+	case err != nil:
+		a = planAnswer{Status: "ask_user", Question: "I could not read the goal (" + err.Error() + "). What should I do on the phone?"}
+	case pc.replan:
+		a = Replan(pc)
+	default:
+		a = Plan(pc)
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// Plan answers a plan request with the documented rules (see doc.go).
+func Plan(pc planContext) planAnswer {
+	clauses := SplitGoal(pc.Goal)
+	for _, m := range pc.UserMessages {
+		clauses = append(clauses, SplitGoal(m)...)
+	}
+	if len(clauses) == 0 {
+		return planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}
+	}
+	for i, c := range clauses {
+		fixed, q := complete(c, pc.Answers)
+		if q != "" {
+			return planAnswer{Status: "ask_user", Question: q}
+		}
+		clauses[i] = fixed
+	}
+	return planAnswer{Status: "planned", Plan: clauses, TaskType: taskType(clauses)}
+}
+
+// Replan answers a replan request with the documented rules (see doc.go).
+func Replan(pc planContext) planAnswer {
+	remaining := append([]string(nil), pc.Remaining...)
+	known := map[string]bool{}
+	for _, d := range pc.Done {
+		known[d.Todo] = true
+	}
+	for _, r := range remaining {
+		known[r] = true
+	}
+	for _, m := range pc.UserMessages {
+		for _, c := range SplitGoal(m) {
+			if !known[c] {
+				remaining = append(remaining, c)
+				known[c] = true
+			}
+		}
+	}
+
+	if n := len(pc.Done); n > 0 && pc.Done[n-1].Status == "failed" {
+		last := pc.Done[n-1]
+		tries := 0
+		for _, d := range pc.Done {
+			if d.Todo == last.Todo && d.Status == "failed" {
+				tries++
+			}
+		}
+		if tries < 2 {
+			return planAnswer{Status: "replanned", Plan: append([]string{last.Todo}, remaining...)}
+		}
+		// Tried twice: skip it and go on; the summary reports the failure.
+	}
+
+	if len(remaining) == 0 {
+		return planAnswer{Status: "done", Response: summarise(pc.Done)}
+	}
+
+	prev := ""
+	for i := len(pc.Done) - 1; i >= 0; i-- {
+		if pc.Done[i].Status == "done" && pc.Done[i].Result != "" {
+			prev = pc.Done[i].Result
+			break
+		}
+	}
+	for i, r := range remaining {
+		if prev != "" && hasPlaceholder(r) {
+			remaining[i] = substitute(r, prev)
+		}
+		fixed, q := complete(remaining[i], pc.Answers)
+		if q != "" {
+			return planAnswer{Status: "ask_user", Question: q}
+		}
+		remaining[i] = fixed
+	}
+	return planAnswer{Status: "replanned", Plan: remaining}
+}
+
+// summarise writes the final response: each todo with its result, and the
+// failures.
+func summarise(done []doneTodo) string {
+	var ok, failed []string
+	seenFail := map[string]bool{}
+	succeeded := map[string]bool{}
+	for _, d := range done {
+		if d.Status == "done" {
+			succeeded[d.Todo] = true
+		}
+	}
+	for _, d := range done {
+		switch d.Status {
+		case "done":
+			if d.Result != "" {
+				ok = append(ok, fmt.Sprintf("%s: %s", d.Todo, d.Result))
+			} else {
+				ok = append(ok, d.Todo)
+			}
+		case "failed", "skipped":
+			if !succeeded[d.Todo] && !seenFail[d.Todo] {
+				seenFail[d.Todo] = true
+				why := d.Status
+				if d.Result != "" {
+					why += " (" + d.Result + ")"
+				}
+				failed = append(failed, fmt.Sprintf("%s %s", d.Todo, why))
+			}
+		}
+	}
+	var b strings.Builder
+	if len(ok) > 0 {
+		b.WriteString("Done: " + strings.Join(ok, "; ") + ".")
+	}
+	if len(failed) > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("Not done: " + strings.Join(failed, "; ") + ".")
+	}
+	if b.Len() == 0 {
+		b.WriteString("Nothing was left to do.")
+	}
+	return b.String()
+}
+
+var placeholderRe = regexp.MustCompile(`(?i)\{result\}|the time read|what was read`)
+
+func hasPlaceholder(todo string) bool { return placeholderRe.MatchString(todo) }
+
+// substitute puts the previous todo's result into a todo's placeholder:
+// "Send Alice a message with {result}" → "Send Alice a message: 07:00".
+func substitute(todo, result string) string {
+	if i := strings.Index(todo, " with {result}"); i >= 0 {
+		return todo[:i] + ": " + result + todo[i+len(" with {result}"):]
+	}
+	return placeholderRe.ReplaceAllLiteralString(todo, result)
+}
+
+// complete fills a todo's missing details from the user's answers, or
+// returns the question to ask when something needed is still missing.
+func complete(todo string, answers []answerPair) (string, string) {
+	in := parseIntent(todo)
+	switch in.Kind {
+	case kindMessage:
+		if in.To != "" && in.Text != "" {
+			return todo, ""
+		}
+		to, text := in.To, in.Text
+		for _, a := range answers {
+			ato, atext := messageFromAnswer(a.Answer)
+			if to == "" {
+				to = ato
+			}
+			if text == "" {
+				text = atext
+			}
+		}
+		switch {
+		case to == "" && text == "":
+			return todo, "Who should I send the message to, and what should it say?"
+		case to == "":
+			return todo, fmt.Sprintf("Who should I send the message %q to?", text)
+		case text == "":
+			return todo, fmt.Sprintf("What should the message to %s say?", to)
+		}
+		return fmt.Sprintf("Send %s a message: %s", to, text), ""
+	case kindAlarm:
+		if in.Time != "" {
+			return todo, ""
+		}
+		for _, a := range answers {
+			if t, _ := parseAlarm("at " + a.Answer); t != "" {
+				out := "Create an alarm at " + t
+				if in.Label != "" {
+					out += " labelled " + in.Label
+				}
+				return out, ""
+			}
+		}
+		return todo, "What time should the alarm ring?"
+	}
+	return todo, ""
+}
+
+// messageFromAnswer reads a recipient and text from an answer such as
+// "to Alice: hello", "Alice: hello", "Alice, hello" or "hello to Alice".
+func messageFromAnswer(ans string) (to, text string) {
+	ans = strings.TrimSpace(ans)
+	if !strings.HasPrefix(strings.ToLower(ans), "to ") {
+		if i := strings.Index(ans, ", "); i > 0 && !strings.Contains(ans[:i], ":") {
+			ans = ans[:i] + ": " + ans[i+2:]
+		}
+		if strings.ContainsAny(ans, ":：") || regexp.MustCompile(`(?i)\s(?:saying|that says)\s`).MatchString(ans) {
+			ans = "to " + ans
+		}
+	}
+	return parseMessage("Send a message " + ans)
+}
+
+// taskType names the prompt-memory task type of a plan from its first
+// clause that is not general.
+func taskType(clauses []string) string {
+	for _, c := range clauses {
+		in := parseIntent(c)
+		switch in.Kind {
+		case kindToggle, kindBrightness:
+			return "settings"
+		case kindMessage:
+			return "messaging"
+		case kindAlarm:
+			return "alarm"
+		case kindNote:
+			return "notes"
+		case kindRead:
+			if in.What == "phone" {
+				return "contacts"
+			}
+			return "reading"
+		case kindOpen:
+			switch in.App {
+			case "Settings":
+				return "settings"
+			case "Messages":
+				return "messaging"
+			case "Clock":
+				return "alarm"
+			case "Notes":
+				return "notes"
+			case "Contacts":
+				return "contacts"
+			}
+		}
+	}
+	return "general"
+}
+
+var (
+	strongSeps = []string{", and then ", " and then ", ", then ", " then ", "; ", ";", "，然后", "然后", "并且", "，再", "；"}
+	weakSeps   = []string{", and ", " and ", ", ", "，"}
+	verbRe     = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:open|launch|start|turn|switch|enable|disable|send|text|message|tell|reply|create|set|add|make|write|edit|update|change|delete|remove|read|check|find|get|look|go|tap|click|press|increase|decrease|raise|lower|dim|call|show|search|take|sign|log|put|note|scroll|swipe|wait|play|pause|stop|save|share|copy|book|buy|order|pay|post|install|uninstall|clear|mute|select|choose|type|enter|fill|answer|accept|decline|block|close|exit|lock|unlock|restart|connect|disconnect|pair)\b|打开|关闭|开启|发|给|告诉|创建|设置|新建|查看|读取|添加|点击)`)
+	pronounRe  = regexp.MustCompile(`(?i)\b(?:it|that|this|the result|the time|the number|the version|them)\b`)
+)
+
+// SplitGoal splits a goal into todos with the documented rules (see
+// doc.go): strong separators always split, " and " / ", " split only when
+// what follows starts a new clause or names another object for the same
+// verb, verbs and app context carry forward, and a clause that refers back
+// to what a reading clause found gets the {result} placeholder.
+func SplitGoal(goal string) []string {
+	goal = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(goal), ".。!！"))
+	if goal == "" {
+		return nil
+	}
+	var parts []string
+	for _, p := range splitOutsideQuotes(goal, strongSeps) {
+		subs := splitOutsideQuotes(p, weakSeps)
+		// Rejoin weak pieces that do not start a clause of their own.
+		cur := subs[0]
+		for _, sub := range subs[1:] {
+			if startsClause(sub, cur) {
+				parts = append(parts, cur)
+				cur = sub
+			} else {
+				cur = cur + joinerBefore(p, sub) + sub
+			}
+		}
+		parts = append(parts, cur)
+	}
+	var out []string
+	var prev string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		p = carry(p, prev)
+		out = append(out, capitalise(p))
+		prev = p
+	}
+	return out
+}
+
+// joinerBefore recovers the separator that stood before sub in p.
+func joinerBefore(p, sub string) string {
+	i := strings.Index(p, sub)
+	if i <= 0 {
+		return " and "
+	}
+	for _, sep := range weakSeps {
+		if strings.HasSuffix(p[:i], sep) {
+			return sep
+		}
+	}
+	return " and "
+}
+
+// startsClause reports whether a weak piece begins a new todo: it starts
+// with a verb, or it names another switch or app for the previous verb
+// ("Turn on Wi-Fi and Bluetooth").
+func startsClause(sub, prev string) bool {
+	if verbRe.MatchString(strings.TrimSpace(sub)) {
+		return true
+	}
+	in := parseIntent(prev)
+	lower := strings.ToLower(strings.TrimSpace(sub))
+	switch in.Kind {
+	case kindToggle:
+		return settingOf(lower) != "" && len(strings.Fields(lower)) <= 3
+	case kindOpen:
+		_, ok := apps[lower]
+		return ok
+	}
+	return false
+}
+
+// carry completes a clause from the previous one: a missing verb is taken
+// over ("Bluetooth" after "Turn on Wi-Fi"), a pronoun after a reading
+// clause becomes {result}, and a general clause inherits the app.
+func carry(clause, prev string) string {
+	if prev == "" {
+		return clause
+	}
+	pin := parseIntent(prev)
+	if !verbRe.MatchString(clause) {
+		switch pin.Kind {
+		case kindToggle:
+			state := "on"
+			if !pin.On {
+				state = "off"
+			}
+			clause = "Turn " + state + " " + clause
+		case kindOpen:
+			clause = "Open " + clause
+		default:
+			if v := verbRe.FindString(prev); v != "" {
+				clause = v + " " + clause
+			}
+		}
+	}
+	in := parseIntent(clause)
+	if pin.Kind == kindRead && in.Kind == kindMessage && in.To != "" &&
+		(in.Text == "" || pronounRe.MatchString(in.Text) && len(strings.Fields(in.Text)) <= 3) {
+		return fmt.Sprintf("Send %s a message with {result}", in.To)
+	}
+	if in.Kind == kindGeneral && in.App == "" {
+		app := pin.App
+		if pin.Kind == kindOpen || appIn(prev) != "" {
+			if app == "" {
+				app = appIn(prev)
+			}
+			if app != "" && app != "Launcher" {
+				clause += " in " + app
+			}
+		}
+	}
+	return clause
+}
+
+// splitOutsideQuotes splits s at any of seps that stand outside quotes.
+func splitOutsideQuotes(s string, seps []string) []string {
+	var out []string
+	start := 0
+	var quote rune
+	for i := 0; i < len(s); {
+		r := rune(s[i])
+		size := 1
+		if r >= 0x80 {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		switch {
+		case quote != 0:
+			if r == quote || quote == '“' && r == '”' {
+				quote = 0
+			}
+		case r == '"' || r == '“':
+			quote = r
+		default:
+			matched := false
+			for _, sep := range seps {
+				if len(s)-i >= len(sep) && strings.EqualFold(s[i:i+len(sep)], sep) {
+					if piece := strings.TrimSpace(s[start:i]); piece != "" {
+						out = append(out, piece)
+					}
+					i += len(sep)
+					start = i
+					matched = true
+					break
+				}
+			}
+			if matched {
+				continue
+			}
+		}
+		i += size
+	}
+	if piece := strings.TrimSpace(s[start:]); piece != "" {
+		out = append(out, piece)
+	}
+	if len(out) == 0 {
+		out = []string{strings.TrimSpace(s)}
+	}
+	return out
+}
+
+func capitalise(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}

@@ -1,0 +1,153 @@
+package modelserver
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitGoal(t *testing.T) {
+	for _, c := range []struct {
+		goal string
+		want []string
+	}{
+		{"Turn on Wi-Fi and Bluetooth", []string{"Turn on Wi-Fi", "Turn on Bluetooth"}},
+		{"Turn on Wi-Fi and then Bluetooth", []string{"Turn on Wi-Fi", "Turn on Bluetooth"}},
+		{"turn off wifi, then turn on airplane mode.", []string{"Turn off wifi", "Turn on airplane mode"}},
+		{"Open Settings and turn on Wi-Fi", []string{"Open Settings", "Turn on Wi-Fi"}},
+		{"Send Alice a message saying salt and pepper", []string{"Send Alice a message saying salt and pepper"}},
+		{`Send Bob a message: "meet at 5; bring cake" and then open Clock`, []string{`Send Bob a message: "meet at 5; bring cake"`, "Open Clock"}},
+		{"Read the time of the first alarm in Clock and then send it to Alice",
+			[]string{"Read the time of the first alarm in Clock", "Send Alice a message with {result}"}},
+		{"打开设置然后打开蓝牙", []string{"打开设置", "打开蓝牙"}},
+		{"Create an alarm at 07:30 labelled Gym; Read the Android version", []string{"Create an alarm at 07:30 labelled Gym", "Read the Android version"}},
+		{"Open Notes and scroll down", []string{"Open Notes", "Scroll down in Notes"}},
+		{"  ", nil},
+	} {
+		if got := SplitGoal(c.goal); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("SplitGoal(%q) = %q, want %q", c.goal, got, c.want)
+		}
+	}
+}
+
+func TestPlan(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pc   planContext
+		want planAnswer
+	}{
+		{"split", planContext{Goal: "Turn on Wi-Fi and then Bluetooth"},
+			planAnswer{Status: "planned", Plan: []string{"Turn on Wi-Fi", "Turn on Bluetooth"}, TaskType: "settings"}},
+		{"no recipient", planContext{Goal: "Send a message"},
+			planAnswer{Status: "ask_user", Question: "Who should I send the message to, and what should it say?"}},
+		{"answer applied", planContext{Goal: "Send a message", Answers: []answerPair{{Question: "Who…?", Answer: "to Alice: hello"}}},
+			planAnswer{Status: "planned", Plan: []string{"Send Alice a message: hello"}, TaskType: "messaging"}},
+		{"answer without to", planContext{Goal: "Send a message", Answers: []answerPair{{Answer: "Bob, see you soon"}}},
+			planAnswer{Status: "planned", Plan: []string{"Send Bob a message: see you soon"}, TaskType: "messaging"}},
+		{"text missing", planContext{Goal: "Send Alice a message"},
+			planAnswer{Status: "ask_user", Question: "What should the message to Alice say?"}},
+		{"alarm no time", planContext{Goal: "Set an alarm labelled Gym"},
+			planAnswer{Status: "ask_user", Question: "What time should the alarm ring?"}},
+		{"alarm answer", planContext{Goal: "Set an alarm labelled Gym", Answers: []answerPair{{Answer: "7:30 am"}}},
+			planAnswer{Status: "planned", Plan: []string{"Create an alarm at 07:30 labelled Gym"}, TaskType: "alarm"}},
+		{"user message", planContext{Goal: "Open Clock", UserMessages: []string{"also read the Android version"}},
+			planAnswer{Status: "planned", Plan: []string{"Open Clock", "Also read the Android version"}, TaskType: "alarm"}},
+		{"reading", planContext{Goal: "Read the time of the first alarm in Clock and then send it to Alice"},
+			planAnswer{Status: "planned", Plan: []string{"Read the time of the first alarm in Clock", "Send Alice a message with {result}"}, TaskType: "reading"}},
+		{"empty", planContext{Goal: ""}, planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Plan(c.pc); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Plan = %+v\nwant   %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestReplan(t *testing.T) {
+	goal := "Read the time of the first alarm in Clock and then send it to Alice"
+	for _, c := range []struct {
+		name string
+		pc   planContext
+		want planAnswer
+	}{
+		{"placeholder", planContext{Goal: goal,
+			Done:      []doneTodo{{Todo: "Read the time of the first alarm in Clock", Status: "done", Result: "07:00", Steps: 2}},
+			Remaining: []string{"Send Alice a message with {result}"}},
+			planAnswer{Status: "replanned", Plan: []string{"Send Alice a message: 07:00"}}},
+		{"done", planContext{Goal: goal,
+			Done: []doneTodo{{Todo: "Read the time of the first alarm in Clock", Status: "done", Result: "07:00"},
+				{Todo: "Send Alice a message: 07:00", Status: "done", Result: `Sent "07:00" to Alice`}}},
+			planAnswer{Status: "done", Response: `Done: Read the time of the first alarm in Clock: 07:00; Send Alice a message: 07:00: Sent "07:00" to Alice.`}},
+		{"retry once", planContext{Goal: "x",
+			Done:      []doneTodo{{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck"}},
+			Remaining: []string{"Turn on Bluetooth"}},
+			planAnswer{Status: "replanned", Plan: []string{"Turn on Wi-Fi", "Turn on Bluetooth"}}},
+		{"then skip", planContext{Goal: "x",
+			Done: []doneTodo{{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck"},
+				{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck again"}},
+			Remaining: []string{"Turn on Bluetooth"}},
+			planAnswer{Status: "replanned", Plan: []string{"Turn on Bluetooth"}}},
+		{"skip reported", planContext{Goal: "x",
+			Done: []doneTodo{{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck"},
+				{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck again"}}},
+			planAnswer{Status: "done", Response: "Not done: Turn on Wi-Fi failed (stuck)."}},
+		{"user message", planContext{Goal: "x",
+			Done:         []doneTodo{{Todo: "Turn on Wi-Fi", Status: "done"}},
+			Remaining:    []string{"Turn on Bluetooth"},
+			UserMessages: []string{"Turn on Wi-Fi", "open Clock"}},
+			planAnswer{Status: "replanned", Plan: []string{"Turn on Bluetooth", "Open Clock"}}},
+		{"as is", planContext{Goal: "x",
+			Done:      []doneTodo{{Todo: "Turn on Wi-Fi", Status: "done", Result: "Wi-Fi is on"}},
+			Remaining: []string{"Turn on Bluetooth"}},
+			planAnswer{Status: "replanned", Plan: []string{"Turn on Bluetooth"}}},
+		{"ask in replan", planContext{Goal: "x",
+			Done:      []doneTodo{{Todo: "Open Clock", Status: "done"}},
+			Remaining: []string{"Send a message"}},
+			planAnswer{Status: "ask_user", Question: "Who should I send the message to, and what should it say?"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Replan(c.pc); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Replan = %+v\nwant     %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestParseIntent(t *testing.T) {
+	for _, c := range []struct {
+		task string
+		want intent
+	}{
+		{"Turn on Wi-Fi", intent{Kind: kindToggle, App: "Settings", Setting: "Wi-Fi", On: true, Target: -1}},
+		{"Turn Bluetooth off", intent{Kind: kindToggle, App: "Settings", Setting: "Bluetooth", Target: -1}},
+		{"关闭蓝牙", intent{Kind: kindToggle, App: "Settings", Setting: "Bluetooth", Target: -1}},
+		{"Enable airplane mode", intent{Kind: kindToggle, App: "Settings", Setting: "Airplane mode", On: true, Target: -1}},
+		{"Open Clock", intent{Kind: kindOpen, App: "Clock", Target: -1}},
+		{"打开设置", intent{Kind: kindOpen, App: "Settings", Target: -1}},
+		{"Open WeChat", intent{Kind: kindOpen, App: "WeChat", Target: -1}},
+		{"Send Alice a message saying hi", intent{Kind: kindMessage, App: "Messages", To: "Alice", Text: "hi", Target: -1}},
+		{"Send a message to Bob Li: see you at 5", intent{Kind: kindMessage, App: "Messages", To: "Bob Li", Text: "see you at 5", Target: -1}},
+		{`Text Mom "I'm late"`, intent{Kind: kindMessage, App: "Messages", To: "Mom", Text: "I'm late", Target: -1}},
+		{"Tell Zhang San the meeting moved to 2pm", intent{Kind: kindMessage, App: "Messages", To: "Zhang San", Text: "the meeting moved to 2pm", Target: -1}},
+		{"给张三发消息说明天见", intent{Kind: kindMessage, App: "Messages", To: "张三", Text: "明天见", Target: -1}},
+		{"Send a message", intent{Kind: kindMessage, App: "Messages", Target: -1}},
+		{"Create an alarm at 07:30 labelled Gym", intent{Kind: kindAlarm, App: "Clock", Time: "07:30", Label: "Gym", Target: -1}},
+		{"Set an alarm for 6:05 pm called Tea", intent{Kind: kindAlarm, App: "Clock", Time: "18:05", Label: "Tea", Target: -1}},
+		{"Set an alarm for 7", intent{Kind: kindAlarm, App: "Clock", Time: "07:00", Target: -1}},
+		{"Create a note titled Shopping with milk, eggs", intent{Kind: kindNote, App: "Notes", Title: "Shopping", Body: "milk, eggs", Target: -1}},
+		{"Write a note: buy milk", intent{Kind: kindNote, App: "Notes", Title: "buy milk", Body: "buy milk", Target: -1}},
+		{"Add eggs to the note Shopping", intent{Kind: kindNote, App: "Notes", Title: "Shopping", Body: "eggs", Edit: true, Append: true, Target: -1}},
+		{"Edit the note Shopping to say bread", intent{Kind: kindNote, App: "Notes", Title: "Shopping", Body: "bread", Edit: true, Target: -1}},
+		{"Read the Android version", intent{Kind: kindRead, App: "Settings", What: "Android version", Target: -1}},
+		{"Read the time of the first alarm in Clock", intent{Kind: kindRead, App: "Clock", What: "first alarm", Target: -1}},
+		{"Read Alice's phone number", intent{Kind: kindRead, App: "Contacts", What: "phone", Contact: "Alice", Target: -1}},
+		{"Set brightness to 78%", intent{Kind: kindBrightness, App: "Settings", Target: 80}},
+		{"Decrease the brightness", intent{Kind: kindBrightness, App: "Settings", Step: -1, Target: -1}},
+		{"Sign in to the bank", intent{Kind: kindBank, App: "Bank", Target: -1}},
+		{"Tap the Save button", intent{Kind: kindTap, Label2: "Save", Target: -1}},
+	} {
+		if got := parseIntent(c.task); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("parseIntent(%q) =\n %+v\nwant\n %+v", c.task, got, c.want)
+		}
+	}
+}
