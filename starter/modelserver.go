@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+)
+
+func init() { rootCmd.AddCommand(newModelServerCmd()) }
+
+func newModelServerCmd() *cobra.Command {
+	var (
+		addr string
+		cfg  modelserver.Config
+	)
+	cmd := &cobra.Command{
+		Use:   "modelserver",
+		Short: "Run the offline OpenAI-compatible model server (planner and executor)",
+		Long: `modelserver runs phoneflow's offline model server until Ctrl-C. It answers
+POST /v1/chat/completions (streaming and not) and GET /v1/models like an
+OpenAI-compatible endpoint, playing the planner (model ids containing
+"planner") and the vision executor (everything else) deterministically, so
+goals run on the simulator with no API key.
+
+Point both model settings at the printed base URL. Faults can be injected at
+given rates (0..1) with a seed: 429 answers with Retry-After, 500 answers,
+malformed answers the protocol parsers must reject, and wrong tap points.`,
+		Example: `  starter modelserver
+  starter modelserver --addr 127.0.0.1:8090 --seed 7 --latency 300ms --rate-429 0.1 --rate-wrong-tap 0.05
+  starter modelserver --api-key local-secret`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return runModelServer(ctx, cmd.OutOrStdout(), addr, cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", modelserver.DefaultAddr, "listen address (\":port\" binds loopback)")
+	f.Int64Var(&cfg.Seed, "seed", 1, "seed for fault injection")
+	f.DurationVar(&cfg.Latency, "latency", 0, "latency added to every completion (spread across chunks when streaming)")
+	f.Float64Var(&cfg.RateLimit429, "rate-429", 0, "rate of 429 rate-limit answers (0..1)")
+	f.Float64Var(&cfg.Rate500, "rate-500", 0, "rate of 500 server-error answers (0..1)")
+	f.Float64Var(&cfg.RateMalformed, "rate-malformed", 0, "rate of malformed model answers (0..1)")
+	f.Float64Var(&cfg.RateWrongTap, "rate-wrong-tap", 0, "rate of executor taps on a wrong point (0..1)")
+	f.DurationVar(&cfg.RetryAfter, "retry-after", time.Second, "Retry-After announced with 429 answers")
+	f.StringVar(&cfg.APIKey, "api-key", "", "require this bearer API key (default: none)")
+	return cmd
+}
+
+// runModelServer listens, prints where to point the model clients, and
+// serves until ctx is done.
+func runModelServer(ctx context.Context, out io.Writer, addr string, cfg modelserver.Config) error {
+	addr = modelserver.LoopbackAddr(addr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (pick a free port with --addr)", addr, err)
+	}
+	fmt.Fprintf(out, "offline model server listening\n  base URL:       http://%s/v1\n  planner model:  %s\n  executor model: %s\n",
+		ln.Addr(), modelserver.PlannerModel, modelserver.ExecutorModel)
+	if cfg.APIKey != "" {
+		fmt.Fprintln(out, "  API key:        required (the one given with --api-key)")
+	}
+	fmt.Fprintln(out, "Press Ctrl-C to stop.")
+	return modelserver.New(cfg).Serve(ctx, ln)
+}
