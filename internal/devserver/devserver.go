@@ -1,0 +1,433 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	uiserver "github.com/temporalio/ui-server/v2/server"
+	uiconfig "github.com/temporalio/ui-server/v2/server/config"
+	uioptions "github.com/temporalio/ui-server/v2/server/server_options"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	tlog "go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/membership/static"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/primitives"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// host is the only interface the embedded server listens on.
+const host = "127.0.0.1"
+
+// Options configures the embedded server.
+type Options struct {
+	// Port is the frontend gRPC port; 0 means 7233.
+	Port int
+	// UIPort is the Web UI port; 0 means Port+1000, -1 means no Web UI.
+	UIPort int
+	// DBFile is the SQLite file. An existing file is reused as is, so
+	// workflows survive a restart; a missing one is created with the schema.
+	// Empty means an in-memory store that is lost on Stop.
+	DBFile string
+	// Namespaces to create besides "default".
+	Namespaces []string
+	// CodecEndpoint is handed to the Web UI for decoding encrypted payloads.
+	CodecEndpoint string
+	// LogFile receives the server's own log lines; empty means
+	// temporal-server.log next to DBFile, or no server log for an
+	// in-memory store.
+	LogFile string
+	// LogLevel of the server's own log: debug, info, warn (default), error.
+	LogLevel string
+	// Logger gets phoneflow's messages about the server; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// SearchAttributes are the custom search attributes every namespace of the
+// embedded server gets.
+var SearchAttributes = map[string]enumspb.IndexedValueType{
+	workflows.SearchAttrStatus: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+	workflows.SearchAttrDevice: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+}
+
+// ErrPortInUse is wrapped by the error Start returns when the frontend or
+// UI port is already taken.
+var ErrPortInUse = errors.New("port in use")
+
+// ErrLocked is wrapped by the error Start returns when another process
+// already serves the same SQLite file.
+var ErrLocked = errors.New("database in use")
+
+// Server is a running embedded Temporal server with its Web UI.
+type Server struct {
+	frontend string
+	uiURL    string
+	srv      temporal.Server
+	ui       *uiserver.Server
+	lock     *os.File
+	stopOnce sync.Once
+}
+
+// FrontendAddr is host:port of the frontend, for client.Dial.
+func (s *Server) FrontendAddr() string { return s.frontend }
+
+// UIURL is the base URL of the Web UI, or "" when the UI is off.
+func (s *Server) UIURL() string { return s.uiURL }
+
+// WorkflowURL is the Web UI page of a workflow, or "" when the UI is off.
+func (s *Server) WorkflowURL(namespace, workflowID string) string {
+	if s.uiURL == "" {
+		return ""
+	}
+	return s.uiURL + "/namespaces/" + url.PathEscape(namespace) + "/workflows/" + url.PathEscape(workflowID)
+}
+
+// Stop stops the Web UI and the server and releases the SQLite file. It is
+// safe to call more than once.
+func (s *Server) Stop() {
+	s.stopOnce.Do(func() {
+		if s.ui != nil {
+			s.ui.Stop()
+		}
+		s.srv.Stop()
+		if s.lock != nil {
+			_ = syscall.Flock(int(s.lock.Fd()), syscall.LOCK_UN)
+			_ = s.lock.Close()
+		}
+	})
+}
+
+// Start checks the ports, prepares the SQLite file, starts the server and
+// the Web UI, and returns once the frontend answers and the namespaces have
+// their search attributes.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Port == 0 {
+		opts.Port = 7233
+	}
+	if opts.UIPort == 0 {
+		opts.UIPort = opts.Port + 1000
+	}
+	if opts.LogLevel == "" {
+		opts.LogLevel = "warn"
+	}
+	namespaces := []string{"default"}
+	for _, ns := range opts.Namespaces {
+		if ns != "" && !slices.Contains(namespaces, ns) {
+			namespaces = append(namespaces, ns)
+		}
+	}
+
+	if err := checkPort(opts.Port, "--temporal-port"); err != nil {
+		return nil, err
+	}
+	if opts.UIPort > 0 {
+		if err := checkPort(opts.UIPort, "--temporal-ui-port"); err != nil {
+			return nil, err
+		}
+	}
+
+	s := &Server{frontend: net.JoinHostPort(host, strconv.Itoa(opts.Port))}
+	if opts.DBFile != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.DBFile), 0o755); err != nil {
+			return nil, fmt.Errorf("create the directory of the Temporal database: %w", err)
+		}
+		lock, err := lockFile(opts.DBFile + ".lock")
+		if err != nil {
+			return nil, err
+		}
+		s.lock = lock
+		if opts.LogFile == "" {
+			opts.LogFile = filepath.Join(filepath.Dir(opts.DBFile), "temporal-server.log")
+		}
+	}
+	fail := func(err error) (*Server, error) {
+		if s.lock != nil {
+			_ = s.lock.Close()
+		}
+		return nil, err
+	}
+
+	sqlConf, err := prepareStore(opts.DBFile, namespaces, log)
+	if err != nil {
+		return fail(err)
+	}
+	conf, hosts, err := serverConfig(opts.Port, sqlConf)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(hosts),
+		temporal.WithLogger(serverLogger(opts.LogFile, opts.LogLevel)),
+		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
+			// Search attributes added through the operator service are
+			// usable at once, not after the cache refresh.
+			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
+			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
+		}),
+	)
+	if err != nil {
+		return fail(fmt.Errorf("build the embedded Temporal server: %w", err))
+	}
+	if err := srv.Start(); err != nil {
+		return fail(fmt.Errorf("start the embedded Temporal server: %w", err))
+	}
+	s.srv = srv
+
+	if opts.UIPort > 0 {
+		s.ui = uiserver.NewServer(uioptions.WithConfigProvider(&uiconfig.Config{
+			Host:                host,
+			Port:                opts.UIPort,
+			TemporalGRPCAddress: s.frontend,
+			EnableUI:            true,
+			DefaultNamespace:    namespaces[len(namespaces)-1],
+			Codec:               uiconfig.Codec{Endpoint: opts.CodecEndpoint},
+			CORS:                uiconfig.CORS{CookieInsecure: true},
+			HideLogs:            true,
+			DisableNewsFetch:    true,
+		}))
+		// Start blocks until Stop; the port was checked above.
+		go func(ui *uiserver.Server) {
+			if err := ui.Start(); err != nil {
+				log.Error("Temporal Web UI stopped", "error", err)
+			}
+		}(s.ui)
+		s.uiURL = "http://" + net.JoinHostPort(host, strconv.Itoa(opts.UIPort))
+	}
+
+	if err := s.ensureSearchAttributes(ctx, namespaces); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	log.Info("embedded Temporal server started", "frontend", s.frontend, "ui", s.uiURL,
+		"db", opts.DBFile, "server_log", opts.LogFile)
+	return s, nil
+}
+
+// checkPort fails with a message that says what to do when port is taken.
+func checkPort(port int, flag string) error {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("%w: port %d is in use: a Temporal server may already be running there — "+
+			"use it with --temporal-address %s, or pick another port with %s (%v)",
+			ErrPortInUse, port, addr, flag, err)
+	}
+	return l.Close()
+}
+
+// lockFile takes an exclusive lock so two servers never share one SQLite file.
+func lockFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%w: another phoneflow process is serving the Temporal database next to %s — "+
+			"stop it, connect to it with --temporal-address, or use another --data-dir", ErrLocked, path)
+	}
+	return f, nil
+}
+
+// prepareStore returns the SQLite persistence config, creating the schema
+// in a new file and the namespaces (with their search attributes) when
+// missing. An existing file keeps its schema and data.
+func prepareStore(dbFile string, namespaces []string, log *slog.Logger) (*config.SQL, error) {
+	conf := &config.SQL{PluginName: sqliteplugin.PluginName}
+	if dbFile == "" {
+		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
+		conf.DatabaseName = "phoneflow-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	} else {
+		conf.ConnectAttributes = map[string]string{"mode": "rwc", "journal_mode": "wal", "busy_timeout": "5000"}
+		conf.DatabaseName = dbFile
+	}
+	// The plugin creates the schema of an in-memory store itself.
+	fresh := false
+	if dbFile != "" {
+		st, err := os.Stat(dbFile)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			fresh = true
+		case err != nil:
+			return nil, fmt.Errorf("read the Temporal database %s: %w", dbFile, err)
+		case st.Size() == 0:
+			fresh = true
+		}
+	}
+	if fresh {
+		if err := sqliteschema.SetupSchema(conf); err != nil {
+			return nil, fmt.Errorf("create the Temporal schema in %s: %w (delete the file to start over)", dbFile, err)
+		}
+		log.Debug("created Temporal schema", "db", dbFile)
+	}
+	var nsConfs []*sqliteschema.NamespaceConfig
+	for _, ns := range namespaces {
+		c, err := sqliteschema.NewNamespaceConfig("active", ns, false, SearchAttributes)
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: %w", ns, err)
+		}
+		nsConfs = append(nsConfs, c)
+	}
+	if err := sqliteschema.CreateNamespaces(conf, nsConfs...); err != nil {
+		return nil, fmt.Errorf("create namespaces in %s: %w (a file from another Temporal version cannot be reused: delete it)", dbFile, err)
+	}
+	return conf, nil
+}
+
+// serverConfig builds the single-host server configuration: every service
+// on loopback, the frontend on port, the others on free ports.
+func serverConfig(port int, sqlConf *config.SQL) (*config.Config, map[primitives.ServiceName]static.Hosts, error) {
+	ports, err := freePorts(4)
+	if err != nil {
+		return nil, nil, err
+	}
+	httpPort := ports[3]
+	svc := func(grpc int) config.Service {
+		return config.Service{RPC: config.RPC{GRPCPort: grpc, BindOnIP: host}}
+	}
+	frontend := svc(port)
+	frontend.RPC.HTTPPort = httpPort
+	conf := &config.Config{}
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = host
+	conf.Persistence.DefaultStore = "sqlite"
+	conf.Persistence.VisibilityStore = "sqlite"
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+	frontendAddr := net.JoinHostPort(host, strconv.Itoa(port))
+	conf.ClusterMetadata = &cluster.Config{
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        "active",
+		CurrentClusterName:       "active",
+		ClusterInformation: map[string]cluster.ClusterInformation{
+			"active": {
+				Enabled:                true,
+				InitialFailoverVersion: 1,
+				RPCAddress:             frontendAddr,
+				HTTPAddress:            net.JoinHostPort(host, strconv.Itoa(httpPort)),
+				ClusterID:              "phoneflow-embedded",
+			},
+		},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+	conf.Services = map[string]config.Service{
+		string(primitives.FrontendService): frontend,
+		string(primitives.HistoryService):  svc(ports[0]),
+		string(primitives.MatchingService): svc(ports[1]),
+		string(primitives.WorkerService):   svc(ports[2]),
+	}
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	conf.PublicClient.HostPort = frontendAddr
+
+	hosts := map[primitives.ServiceName]static.Hosts{}
+	for name, s := range conf.Services {
+		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(host, strconv.Itoa(s.RPC.GRPCPort)))
+	}
+	return conf, hosts, nil
+}
+
+// freePorts returns n distinct free loopback ports.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			_ = l.Close()
+		}
+	}()
+	var out []int
+	for range n {
+		l, err := net.Listen("tcp", host+":0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port for the embedded Temporal server: %w", err)
+		}
+		ls = append(ls, l)
+		out = append(out, l.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}
+
+// serverLogger sends the server's log lines at level and above to file, or
+// nowhere when file is empty.
+func serverLogger(file, level string) tlog.Logger {
+	if file == "" {
+		return tlog.NewNoopLogger()
+	}
+	return tlog.NewZapLogger(tlog.BuildZapLogger(tlog.Config{Level: level, OutputFile: file, Format: "console"}))
+}
+
+// ensureSearchAttributes waits for the frontend and adds any of
+// SearchAttributes a namespace lacks (a database created by an older
+// phoneflow may not have them).
+func (s *Server) ensureSearchAttributes(ctx context.Context, namespaces []string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: s.frontend, Logger: quietSDKLogger{}})
+	if err != nil {
+		return fmt.Errorf("the embedded Temporal server did not answer on %s: %w", s.frontend, err)
+	}
+	defer c.Close()
+	for _, ns := range namespaces {
+		var resp *operatorservice.ListSearchAttributesResponse
+		for {
+			resp, err = c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: ns})
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond) // the namespace cache fills shortly after start
+		}
+		if err != nil {
+			return fmt.Errorf("list search attributes of namespace %s: %w", ns, err)
+		}
+		missing := map[string]enumspb.IndexedValueType{}
+		for name, typ := range SearchAttributes {
+			if _, ok := resp.GetCustomAttributes()[name]; !ok {
+				missing[name] = typ
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		if _, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
+			Namespace: ns, SearchAttributes: missing,
+		}); err != nil {
+			return fmt.Errorf("register search attributes in namespace %s: %w", ns, err)
+		}
+	}
+	return nil
+}
+
+// quietSDKLogger drops the SDK client's own log lines during start-up.
+type quietSDKLogger struct{}
+
+func (quietSDKLogger) Debug(string, ...any) {}
+func (quietSDKLogger) Info(string, ...any)  {}
+func (quietSDKLogger) Warn(string, ...any)  {}
+func (quietSDKLogger) Error(string, ...any) {}

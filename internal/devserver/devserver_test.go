@@ -1,0 +1,205 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ps, err := freePorts(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps[0]
+}
+
+// greet is a trivial workflow: it answers a query until it gets a signal.
+func greet(ctx workflow.Context, name string) (string, error) {
+	if err := workflow.SetQueryHandler(ctx, "name", func() (string, error) { return name, nil }); err != nil {
+		return "", err
+	}
+	var suffix string
+	workflow.GetSignalChannel(ctx, "finish").Receive(ctx, &suffix)
+	return "hello " + name + suffix, nil
+}
+
+func dial(t *testing.T, s *Server) client.Client {
+	t.Helper()
+	c, err := client.Dial(client.Options{HostPort: s.FrontendAddr(), Logger: quietSDKLogger{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestServerSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	opts := Options{
+		Port:       freePort(t),
+		UIPort:     freePort(t),
+		DBFile:     filepath.Join(dir, "temporal.db"),
+		Namespaces: []string{"phones"},
+		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	s, err := Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+
+	// A second server on the same ports or file fails cleanly.
+	if _, err := Start(ctx, opts); !errors.Is(err, ErrPortInUse) {
+		t.Errorf("second start on the same port: %v, want ErrPortInUse", err)
+	}
+	other := opts
+	other.Port, other.UIPort = freePort(t), freePort(t)
+	if _, err := Start(ctx, other); !errors.Is(err, ErrLocked) {
+		t.Errorf("second start on the same file: %v, want ErrLocked", err)
+	}
+
+	// The Web UI answers.
+	if !strings.HasPrefix(s.UIURL(), "http://127.0.0.1:") {
+		t.Fatalf("UI URL %q", s.UIURL())
+	}
+	var uiErr error
+	for i := 0; i < 50; i++ {
+		var resp *http.Response
+		resp, uiErr = http.Get(s.UIURL())
+		if uiErr == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				uiErr = errors.New(resp.Status)
+			}
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if uiErr != nil {
+		t.Errorf("Web UI: %v", uiErr)
+	}
+	if got := s.WorkflowURL("default", "goal-1"); got != s.UIURL()+"/namespaces/default/workflows/goal-1" {
+		t.Errorf("WorkflowURL %q", got)
+	}
+
+	// Both namespaces carry the phoneflow search attributes.
+	c := dial(t, s)
+	for _, ns := range []string{"default", "phones"} {
+		resp, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sa := range []string{workflows.SearchAttrStatus, workflows.SearchAttrDevice} {
+			if resp.GetCustomAttributes()[sa] != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
+				t.Errorf("namespace %s: search attribute %s is %v", ns, sa, resp.GetCustomAttributes()[sa])
+			}
+		}
+	}
+
+	// Start a workflow and query it.
+	w := worker.New(c, "devserver-test", worker.Options{})
+	w.RegisterWorkflow(greet)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "survivor", TaskQueue: "devserver-test"}, greet, "phone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var name string
+	if err := queryWithRetry(ctx, c, "survivor", &name); err != nil || name != "phone" {
+		t.Fatalf("query before restart: %q %v", name, err)
+	}
+	w.Stop()
+	c.Close()
+
+	// Restart on the same file: the workflow is still there and finishes.
+	s.Stop()
+	s, err = Start(ctx, opts)
+	if err != nil {
+		t.Fatalf("restart on the existing file: %v", err)
+	}
+	defer s.Stop()
+	c = dial(t, s)
+	defer c.Close()
+	desc, err := c.DescribeWorkflowExecution(ctx, "survivor", run.GetRunID())
+	if err != nil {
+		t.Fatalf("workflow lost across restart: %v", err)
+	}
+	if st := desc.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		t.Fatalf("status after restart %v", st)
+	}
+	w = worker.New(c, "devserver-test", worker.Options{})
+	w.RegisterWorkflow(greet)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := c.SignalWorkflow(ctx, "survivor", "", "finish", "!"); err != nil {
+		t.Fatal(err)
+	}
+	var result string
+	if err := c.GetWorkflow(ctx, "survivor", run.GetRunID()).Get(ctx, &result); err != nil || result != "hello phone!" {
+		t.Fatalf("result after restart: %q %v", result, err)
+	}
+}
+
+func queryWithRetry(ctx context.Context, c client.Client, id string, out *string) error {
+	var err error
+	for i := 0; i < 100; i++ {
+		var v interface{ Get(any) error }
+		v, err = c.QueryWorkflow(ctx, id, "", "name")
+		if err == nil {
+			return v.Get(out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+func TestPortTakenError(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	_, err = Start(context.Background(), Options{Port: port, DBFile: filepath.Join(t.TempDir(), "t.db")})
+	if !errors.Is(err, ErrPortInUse) {
+		t.Fatalf("want ErrPortInUse, got %v", err)
+	}
+	for _, want := range []string{"is in use", "a Temporal server may already be running there",
+		"--temporal-address 127.0.0.1:", "--temporal-port"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+
+	// The UI port is checked too, and nothing was created for a failed start.
+	ui := port
+	_, err = Start(context.Background(), Options{Port: freePort(t), UIPort: ui})
+	if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), "--temporal-ui-port") {
+		t.Fatalf("UI port taken: %v", err)
+	}
+}
