@@ -56,4 +56,7 @@ type Info struct {
 	State   string `json:"state"` // device, offline, unauthorized, ...
 	Model   string `json:"model,omitempty"`
 	Product string `json:"product,omitempty"`
+	Device  string `json:"device,omitempty"`
+	// TransportID is the server's id for the connection, 0 when unknown.
+	TransportID int `json:"transport_id,omitempty"`
 }

@@ -276,8 +276,10 @@ func (s *Server) devicesText(long bool) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%-22s %s", d.Serial, d.State)
-		if d.Product != "" {
-			fmt.Fprintf(&b, " product:%s model:%s device:%s", d.Product, d.Model, d.Device)
+		for _, kv := range [][2]string{{"product", d.Product}, {"model", d.Model}, {"device", d.Device}} {
+			if kv[1] != "" {
+				fmt.Fprintf(&b, " %s:%s", kv[0], kv[1])
+			}
 		}
 		fmt.Fprintf(&b, " transport_id:%d\n", d.TransportID)
 	}

@@ -1,0 +1,106 @@
+package device
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var sizeRe = regexp.MustCompile(`(Physical|Override) size:\s*(\d+)x(\d+)`)
+
+// parseWmSize reads `wm size` output; an override size wins over the
+// physical one, as it is what apps draw at.
+func parseWmSize(out string) (w, h int, err error) {
+	found := false
+	for _, m := range sizeRe.FindAllStringSubmatch(out, -1) {
+		x, err1 := strconv.Atoi(m[2])
+		y, err2 := strconv.Atoi(m[3])
+		if err1 != nil || err2 != nil || x <= 0 || y <= 0 {
+			continue
+		}
+		if m[1] == "Override" || !found {
+			w, h, found = x, y, true
+		}
+		if m[1] == "Override" {
+			break
+		}
+	}
+	if !found {
+		return 0, 0, fmt.Errorf("device: cannot read the screen size from `wm size` output %q", clip(out))
+	}
+	return w, h, nil
+}
+
+var (
+	// mCurrentFocus=Window{1a2b u0 com.android.settings/com.android.settings.Settings}
+	currentFocusRe = regexp.MustCompile(`mCurrentFocus=Window\{\S+ \S+ ([^\s/}]+)(?:/([^\s}]+))?\}`)
+	// mFocusedApp=ActivityRecord{1a2b u0 com.tencent.mm/.ui.LauncherUI t12}
+	// (older: mFocusedApp=AppWindowToken{... token=Token{... ActivityRecord{... u0 pkg/.Act t12}}})
+	focusedAppRe = regexp.MustCompile(`mFocusedApp=.*?ActivityRecord\{\S+ \S+ ([^\s/}]+)/([^\s}]+)`)
+)
+
+// parseFocus finds the foreground package and activity in `dumpsys window`
+// output. The focused window wins; when it is not an app window (a dialog,
+// the keyboard, nothing) the focused app is used.
+func parseFocus(out string) (pkg, activity string, ok bool) {
+	if m := currentFocusRe.FindStringSubmatch(out); m != nil && looksLikePackage(m[1]) {
+		return m[1], expandActivity(m[1], m[2]), true
+	}
+	if m := focusedAppRe.FindStringSubmatch(out); m != nil && looksLikePackage(m[1]) {
+		return m[1], expandActivity(m[1], m[2]), true
+	}
+	return "", "", false
+}
+
+func expandActivity(pkg, act string) string {
+	if strings.HasPrefix(act, ".") {
+		return pkg + act
+	}
+	return act
+}
+
+// parsePackages reads `pm list packages` output ("package:com.x" lines).
+func parsePackages(out string) []string {
+	var pkgs []string
+	for line := range strings.Lines(out) {
+		p, ok := strings.CutPrefix(strings.TrimSpace(line), "package:")
+		if ok && p != "" {
+			// `pm list packages -f` writes package:/path/base.apk=com.x
+			if i := strings.LastIndexByte(p, '='); i >= 0 {
+				p = p[i+1:]
+			}
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs
+}
+
+// parseScreenOn reads `dumpsys power`: awake when mWakefulness=Awake or the
+// display is on. It reports ok=false when the output says neither.
+func parseScreenOn(out string) (on, ok bool) {
+	if i := strings.Index(out, "mWakefulness="); i >= 0 {
+		v := out[i+len("mWakefulness="):]
+		return strings.HasPrefix(v, "Awake"), true
+	}
+	if i := strings.Index(out, "Display Power: state="); i >= 0 {
+		v := out[i+len("Display Power: state="):]
+		return strings.HasPrefix(v, "ON"), true
+	}
+	if strings.Contains(out, "mScreenOn=true") {
+		return true, true
+	}
+	if strings.Contains(out, "mScreenOn=false") {
+		return false, true
+	}
+	return false, false
+}
+
+// clip shortens command output for error messages.
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}

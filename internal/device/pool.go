@@ -1,0 +1,156 @@
+package device
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/phoneflow/phoneflow/internal/adb"
+)
+
+// PoolOptions configure a Pool.
+type PoolOptions struct {
+	// Allow, when not empty, is the only serials the pool hands out or lists.
+	Allow []string
+	// Settle overrides Device.Settle when its Mode is set.
+	Settle SettlePolicy
+	// Device holds the options every device gets.
+	Device Options
+}
+
+// Pool lists the phones an ADB server has and hands out one Device per
+// serial. A device keeps its state (settle history, input method checks)
+// across Get calls.
+type Pool struct {
+	c    *adb.Client
+	opts PoolOptions
+
+	mu      sync.Mutex
+	devices map[string]Device
+}
+
+// NewPool returns a pool over the client's ADB server.
+func NewPool(c *adb.Client, o PoolOptions) *Pool {
+	if o.Settle.Mode != "" {
+		o.Device.Settle = o.Settle
+	}
+	return &Pool{c: c, opts: o, devices: map[string]Device{}}
+}
+
+// Client returns the ADB client the pool uses.
+func (p *Pool) Client() *adb.Client { return p.c }
+
+func (p *Pool) allowed(serial string) bool {
+	return len(p.opts.Allow) == 0 || slices.Contains(p.opts.Allow, serial)
+}
+
+// List returns the phones the server knows (and the allow list permits),
+// in every state.
+func (p *Pool) List(ctx context.Context) ([]Info, error) {
+	devs, err := p.c.Devices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, d := range devs {
+		if p.allowed(d.Serial) {
+			out = append(out, infoOf(d))
+		}
+	}
+	return out, nil
+}
+
+func infoOf(d adb.DeviceInfo) Info {
+	return Info{Serial: d.Serial, State: d.State, Model: d.Model, Product: d.Product, Device: d.Device, TransportID: d.TransportID}
+}
+
+// Get returns the phone with this serial, checking that the server has it
+// and that it is ready. An empty serial picks the only ready phone.
+func (p *Pool) Get(ctx context.Context, serial string) (Device, error) {
+	if serial != "" && !p.allowed(serial) {
+		return nil, &NotAllowedError{Serial: serial, Allowed: p.opts.Allow}
+	}
+	infos, err := p.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if serial == "" {
+		var ready []string
+		for _, in := range infos {
+			if in.State == adb.StateDevice {
+				ready = append(ready, in.Serial)
+			}
+		}
+		switch len(ready) {
+		case 0:
+			return nil, fmt.Errorf("no phone is ready (%s): plug one in, `adb connect host:port`, or start the simulator with `starter sim`", describe(infos))
+		case 1:
+			serial = ready[0]
+		default:
+			return nil, fmt.Errorf("%d phones are ready (%s): pass the serial of the one to use", len(ready), strings.Join(ready, ", "))
+		}
+	}
+	i := slices.IndexFunc(infos, func(in Info) bool { return in.Serial == serial })
+	if i < 0 {
+		nf := &adb.DeviceNotFoundError{Serial: serial}
+		for _, in := range infos {
+			nf.Present = append(nf.Present, in.Serial)
+		}
+		return nil, nf
+	}
+	switch st := infos[i].State; st {
+	case adb.StateDevice:
+	case "offline":
+		return nil, fmt.Errorf("adb: %s: %w", serial, adb.ErrDeviceOffline)
+	case "unauthorized":
+		return nil, fmt.Errorf("adb: %s: %w", serial, adb.ErrUnauthorized)
+	default:
+		return nil, fmt.Errorf("adb: %s is %q, not ready: wait for it or reconnect it", serial, st)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, ok := p.devices[serial]
+	if !ok {
+		d = New(p.c, serial, p.opts.Device)
+		p.devices[serial] = d
+	}
+	return d, nil
+}
+
+func describe(infos []Info) string {
+	if len(infos) == 0 {
+		return "the adb server lists none"
+	}
+	parts := make([]string, len(infos))
+	for i, in := range infos {
+		parts[i] = in.Serial + " " + in.State
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ConnectAll attaches network phones (host:port) to the server and waits
+// until each is ready, or ctx ends. It returns the serials that became
+// ready and the joined errors of the others.
+func ConnectAll(ctx context.Context, c *adb.Client, hostports []string) ([]string, error) {
+	var ok []string
+	var errs []error
+	for _, hp := range hostports {
+		if err := c.Connect(ctx, hp); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		serial := hp
+		if !strings.Contains(hp, ":") {
+			serial = hp + ":5555" // the server names a phone by host:port, 5555 when not given
+		}
+		if err := c.WaitForDevice(ctx, serial); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ok = append(ok, serial)
+	}
+	return ok, errors.Join(errs...)
+}
