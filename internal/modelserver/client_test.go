@@ -1,0 +1,177 @@
+package modelserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+)
+
+// These tests use the project's model client and protocol parser against
+// the server over real HTTP, as the workers do.
+
+const settingsScreen = `Task: Turn on Wi-Fi
+Current app: Settings (com.android.settings)
+Previous action: do(action="Launch", app="Settings")
+Previous action result: ok
+Screen: normal
+UI elements (at=[x,y] is the element's center on the 0-999 grid):
+[1] TextView "Settings" at=[500,60]
+[2] Switch "Wi-Fi" id=wifi_switch checked=false clickable at=[500,120]
+[3] Switch "Bluetooth" id=bluetooth_switch checked=false clickable at=[500,170]`
+
+var pixel = llm.Image{MIME: "image/png", Data: []byte("\x89PNG\r\n\x1a\n")}
+
+func executorMsgs(text string) []llm.Message {
+	return []llm.Message{
+		{Role: llm.RoleSystem, Text: "You are a phone operator. Answer <think>…</think><answer>action</answer>."},
+		{Role: llm.RoleUser, Text: text, Images: []llm.Image{pixel}},
+	}
+}
+
+func plannerMsgs(goal string) []llm.Message {
+	ctx, _ := json.Marshal(map[string]any{"goal": goal, "answers": []any{}, "user_messages": []any{}})
+	return []llm.Message{
+		{Role: llm.RoleSystem, Text: "You are the planner of phoneflow. Answer with JSON only."},
+		{Role: llm.RoleUser, Text: "Plan this goal.\n```json\n" + string(ctx) + "\n```"},
+	}
+}
+
+func client(t *testing.T, url, model, key string, stream bool) *llm.Client {
+	t.Helper()
+	cfg := llm.ExecutorDefaults(url+"/v1", key, model)
+	cfg.Stream = stream
+	cfg.Timeout = 10 * time.Second
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return llm.New(cfg)
+}
+
+func TestClientBothRoles(t *testing.T) {
+	srv := httptest.NewServer(modelserver.New(modelserver.Config{Latency: 10 * time.Millisecond}))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, stream := range []bool{false, true} {
+		planner := client(t, srv.URL, modelserver.PlannerModel, "", stream)
+		ans, err := planner.Chat(ctx, plannerMsgs("Turn on Wi-Fi and then Bluetooth"))
+		if err != nil {
+			t.Fatalf("stream=%v planner: %v", stream, err)
+		}
+		var plan struct {
+			Status string   `json:"status"`
+			Plan   []string `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(ans.Text), &plan); err != nil || plan.Status != "planned" ||
+			strings.Join(plan.Plan, "|") != "Turn on Wi-Fi|Turn on Bluetooth" {
+			t.Fatalf("stream=%v plan %q (%v)", stream, ans.Text, err)
+		}
+		if ans.Streamed != stream || ans.CompletionTokens == 0 || ans.Total <= 0 {
+			t.Fatalf("stream=%v answer meta %+v", stream, ans)
+		}
+
+		executor := client(t, srv.URL, "autoglm-phone-9b", "", stream)
+		ans, err = executor.Chat(ctx, executorMsgs(settingsScreen))
+		if err != nil {
+			t.Fatalf("stream=%v executor: %v", stream, err)
+		}
+		resp, err := autoglm.Parse(ans.Text)
+		if err != nil {
+			t.Fatalf("stream=%v executor answer does not parse: %v\n%s", stream, err, ans.Text)
+		}
+		if resp.Action.Name != autoglm.ActionTap || resp.Action.Element == nil || *resp.Action.Element != (autoglm.Point{500, 120}) {
+			t.Fatalf("stream=%v action %+v, want Tap [500,120]", stream, resp.Action)
+		}
+		if stream && (ans.ThinkEnd <= 0 || ans.TTFT <= 0 || ans.ThinkEnd > ans.Total) {
+			t.Fatalf("streaming timings TTFT=%v ThinkEnd=%v Total=%v", ans.TTFT, ans.ThinkEnd, ans.Total)
+		}
+	}
+}
+
+func TestClientFaultClasses(t *testing.T) {
+	ctx := context.Background()
+	for _, stream := range []bool{false, true} {
+		for _, c := range []struct {
+			name      string
+			cfg       modelserver.Config
+			key       string
+			retryable bool
+			status    int
+		}{
+			{"429", modelserver.Config{RateLimit429: 1, RetryAfter: 2 * time.Second}, "", true, 429},
+			{"500", modelserver.Config{Rate500: 1}, "", true, 500},
+			{"401", modelserver.Config{APIKey: "right-key"}, "wrong-key", false, 401},
+		} {
+			srv := httptest.NewServer(modelserver.New(c.cfg))
+			_, err := client(t, srv.URL, modelserver.ExecutorModel, c.key, stream).Chat(ctx, executorMsgs(settingsScreen))
+			srv.Close()
+			var e *llm.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%s stream=%v: err %v is not an *llm.Error", c.name, stream, err)
+			}
+			if llm.IsRetryable(err) != c.retryable || e.Status != c.status {
+				t.Fatalf("%s stream=%v: kind %v status %d, want retryable=%v status %d (%v)", c.name, stream, e.Kind, e.Status, c.retryable, c.status, err)
+			}
+			if c.name == "429" && llm.RetryAfter(err) != 2*time.Second {
+				t.Fatalf("429 stream=%v: RetryAfter = %v, want 2s", stream, llm.RetryAfter(err))
+			}
+			if strings.Contains(err.Error(), "wrong-key") || strings.Contains(err.Error(), "right-key") {
+				t.Fatalf("error leaks the key: %v", err)
+			}
+		}
+	}
+}
+
+func TestClientMalformedAndWrongTap(t *testing.T) {
+	ctx := context.Background()
+	srv := httptest.NewServer(modelserver.New(modelserver.Config{RateMalformed: 1, Seed: 5}))
+	defer srv.Close()
+	kinds := map[string]bool{}
+	for i := range 9 {
+		ans, err := client(t, srv.URL, modelserver.ExecutorModel, "", i%2 == 0).Chat(ctx, executorMsgs(settingsScreen))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, perr := autoglm.Parse(ans.Text)
+		var pe *autoglm.ParseError
+		if !errors.As(perr, &pe) || pe.Raw != ans.Text {
+			t.Fatalf("malformed answer %q parsed: err=%v", ans.Text, perr)
+		}
+		kinds[pe.Reason] = true
+		p, err := client(t, srv.URL, modelserver.PlannerModel, "", i%2 == 1).Chat(ctx, plannerMsgs("Open Clock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan struct {
+			Status string   `json:"status"`
+			Plan   []string `json:"plan"`
+		}
+		if json.Unmarshal([]byte(p.Text), &plan) == nil && plan.Status == "planned" && len(plan.Plan) > 0 {
+			t.Fatalf("malformed planner answer is a valid plan: %s", p.Text)
+		}
+	}
+	if len(kinds) < 2 {
+		t.Fatalf("malformed executor answers fail for one reason only: %v", kinds)
+	}
+
+	wrong := httptest.NewServer(modelserver.New(modelserver.Config{RateWrongTap: 1, Seed: 5}))
+	defer wrong.Close()
+	ans, err := client(t, wrong.URL, modelserver.ExecutorModel, "", true).Chat(ctx, executorMsgs(settingsScreen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := autoglm.Parse(ans.Text)
+	if err != nil {
+		t.Fatalf("wrong-tap answer must still parse: %v", err)
+	}
+	if resp.Action.Name != autoglm.ActionTap || *resp.Action.Element == (autoglm.Point{500, 120}) {
+		t.Fatalf("wrong tap not injected: %+v", resp.Action)
+	}
+}
