@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/progress"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func init() { rootCmd.AddCommand(newRunCmd()) }
+
+type runFlags struct {
+	device   string
+	plan     string
+	single   bool
+	detach   bool
+	id       string
+	taskType string
+	ui       string
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run GOAL",
+		Short: "Start a goal and follow it live",
+		Long: `run starts a GoalWorkflow for GOAL on the goal task queue and, unless --detach
+is given, follows it: the todo checklist, the step counter and the current
+action, redrawn in place on a terminal and as plain lines otherwise. It prints
+the Web UI link of the goal.
+
+When the goal asks a question or a sensitive action needs approval, type the
+answer (or y / n for approvals) and press Enter; when stdin is not a terminal,
+run prints the commands that answer from another terminal. Ctrl-C stops
+following; the goal keeps running.
+
+Without --device the only phone of the ADB server is used.
+--plan FILE gives the todos (one per line, or a JSON array) and skips planning;
+--single runs the executor on the whole goal without a planner.
+
+Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
+		Example: `  starter run "Turn on Wi-Fi"
+  starter run --device emulator-5554 "Send 'on my way' to Alice in Messages"
+  starter run --plan todos.txt --max-steps 40 "Tidy my alarms"
+  starter run --detach --id goal-morning "Read the first alarm in Clock"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || strings.TrimSpace(strings.Join(args, " ")) == "" {
+				return usageError{errors.New("run needs the goal text, e.g. starter run \"Turn on Wi-Fi\"")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGoal(cmd, f, strings.Join(args, " "))
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.device, "device", "d", "", "serial of the phone to drive (default: the only phone of the ADB server)")
+	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
+	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner, the executor runs the whole goal")
+	fs.BoolVar(&f.detach, "detach", false, "start the goal and return at once")
+	fs.StringVar(&f.id, "id", "", "workflow ID (default: goal-<random>)")
+	fs.StringVar(&f.taskType, "task-type", "", "task type for the stored prompt (default: the planner's guess)")
+	fs.StringVar(&f.ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
+	config.BindFlags(fs)
+	return cmd
+}
+
+// goalOptions builds the workflow options from the flags and config.
+func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
+	o := workflows.GoalOptions{
+		MaxSteps:         cfg.Limits.MaxSteps,
+		TodoMaxSteps:     cfg.Limits.TodoMaxSteps,
+		TaskType:         f.taskType,
+		AutoApprove:      cfg.Limits.AutoApprove,
+		FailureThreshold: cfg.Limits.FailureThreshold,
+		StuckThreshold:   cfg.Limits.StuckThreshold,
+		MaxStuckRetries:  cfg.Limits.MaxStuckRetries,
+		FeedbackHistory:  cfg.Limits.MaxExecutorFeedbackHistory,
+	}
+	ui := cfg.Limits.UITree
+	o.UITree = &ui
+	if f.single {
+		o.Mode = workflows.ModeSingle
+	}
+	if f.plan != "" {
+		if f.single {
+			return o, errors.New("--plan and --single exclude each other: a single-loop goal has no todos")
+		}
+		plan, err := readPlan(f.plan)
+		if err != nil {
+			return o, err
+		}
+		o.Plan = plan
+	}
+	return o, nil
+}
+
+var listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|\[[ xX]?\])\s+`)
+
+// readPlan reads todos from a file: a JSON array of strings, or one todo
+// per line (blank lines and # comments skipped, list markers removed).
+func readPlan(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--plan: %w", err)
+	}
+	return parsePlan(path, data)
+}
+
+func parsePlan(path string, data []byte) ([]string, error) {
+	var plan []string
+	if trimmed := strings.TrimSpace(string(data)); strings.HasPrefix(trimmed, "[") || filepath.Ext(path) == ".json" {
+		if err := json.Unmarshal(data, &plan); err != nil {
+			return nil, fmt.Errorf("--plan %s: not a JSON array of strings: %w", path, err)
+		}
+	} else {
+		for line := range strings.Lines(string(data)) {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			plan = append(plan, strings.TrimSpace(listMarker.ReplaceAllString(line, "")))
+		}
+	}
+	var out []string
+	for _, t := range plan {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--plan %s holds no todos: write one todo per line", path)
+	}
+	return out, nil
+}
+
+// listDevices asks the configured ADB server for its phones. Tests replace it.
+var listDevices = func(ctx context.Context, cfg config.Config) ([]adb.DeviceInfo, error) {
+	return adb.New(adb.Config{Addr: cfg.ADB.Address}).Devices(ctx)
+}
+
+// pickDevice returns the only ready phone when --device is not given.
+func pickDevice(ctx context.Context, cfg config.Config) (string, error) {
+	devs, err := listDevices(ctx, cfg)
+	if err != nil {
+		return "", fmt.Errorf("no --device given and the ADB server at %s cannot list phones: %w", cfg.ADB.Address, err)
+	}
+	var ready []string
+	for _, d := range devs {
+		if d.State == adb.StateDevice && allowed(cfg, d.Serial) {
+			ready = append(ready, d.Serial)
+		}
+	}
+	switch len(ready) {
+	case 1:
+		return ready[0], nil
+	case 0:
+		return "", usageError{fmt.Errorf("no --device given and the ADB server at %s has no ready phone: plug one in or `adb connect host:port`, then see `starter devices`", cfg.ADB.Address)}
+	}
+	return "", usageError{fmt.Errorf("several phones are ready (%s): pick one with --device", strings.Join(ready, ", "))}
+}
+
+func allowed(cfg config.Config, serial string) bool {
+	if len(cfg.ADB.Allow) == 0 {
+		return true
+	}
+	for _, s := range cfg.ADB.Allow {
+		if s == serial {
+			return true
+		}
+	}
+	return false
+}
+
+func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
+	gc, err := openGoals(cmd, f.ui)
+	if err != nil {
+		return err
+	}
+	defer gc.close()
+	opts, err := goalOptions(f, gc.cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	ctx := cmd.Context()
+	if f.device == "" {
+		if f.device, err = pickDevice(ctx, gc.cfg); err != nil {
+			return err
+		}
+	}
+	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, Options: opts})
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "started %s on %s\n", id, f.device)
+	if u := gc.goals.WebURL(id); u != "" {
+		fmt.Fprintf(out, "Web UI: %s\n", u)
+	}
+	if f.detach {
+		fmt.Fprintf(out, "follow it with `starter status %s`; stop it with `starter cancel %s`\n", id, id)
+		return nil
+	}
+	return follow(ctx, gc.goals, id, goal, followIO{
+		out:   out,
+		in:    cmd.InOrStdin(),
+		ttyIn: isTTY(cmd.InOrStdin()),
+		tty:   isTTY(out),
+	})
+}
+
+// followIO is where follow reads answers and draws the view.
+type followIO struct {
+	out   io.Writer
+	in    io.Reader
+	ttyIn bool // answers are typed on a terminal
+	tty   bool // out is a terminal: redraw in place
+	json  bool // print no view, only the caller's final object
+}
+
+func isTTY(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && progress.IsTerminal(f)
+}
+
+// follow shows the live view of a goal until it ends, answering prompts,
+// and prints its outcome. It returns exitError{1} unless the goal is done.
+func follow(ctx context.Context, goals *goalctl.Client, id, goal string, fio followIO) error {
+	res, err := watch(ctx, goals, id, goal, fio)
+	if err != nil {
+		return err
+	}
+	if !fio.json {
+		for _, l := range progress.Summary(goalctl.ToResult(id, res)) {
+			fmt.Fprintln(fio.out, l)
+		}
+	}
+	if res.Status != workflows.GoalDone {
+		return exitError{exitFailure}
+	}
+	return nil
+}
+
+// watch is follow without the closing summary.
+func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio followIO) (workflows.GoalResult, error) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	view := progress.New(fio.out, fio.tty)
+	if fio.json {
+		view = progress.New(io.Discard, false)
+	}
+	var lines chan string
+	if fio.ttyIn && !fio.json {
+		lines = make(chan string)
+		go readLines(fio.in, lines)
+	}
+	var prompted string
+	res, err := goals.Watch(ctx, id, goalctl.WatchOptions{
+		Goal:  goal,
+		Lines: lines,
+		OnUpdate: func(s progress.Snapshot) {
+			_ = view.Update(s)
+			key := s.Question + "\x00" + s.Approval
+			if key == "\x00" || key == prompted || fio.json {
+				prompted = key
+				return
+			}
+			prompted = key
+			if fio.ttyIn {
+				if s.Question != "" {
+					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: starter clarify " + id + " \"…\")")
+				} else {
+					_ = view.Print("? approve " + s.Approval + "\n  type y to approve or n to deny (a note may follow), then Enter")
+				}
+				return
+			}
+			for _, l := range progress.AnswerHints(s) {
+				_ = view.Print(l)
+			}
+		},
+		OnAnswer: func(msg string, err error) {
+			if err != nil {
+				_ = view.Print("! " + err.Error())
+				return
+			}
+			if msg != "" {
+				_ = view.Print("  " + msg)
+			}
+		},
+	})
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			fmt.Fprintf(fio.out, "\nstopped following %s; the goal keeps running. Follow it again with `starter status %s`, stop it with `starter cancel %s`\n", id, id, id)
+			return res, exitError{130}
+		}
+		return res, cliErr(err)
+	}
+	return res, nil
+}
+
+func readLines(r io.Reader, out chan<- string) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		out <- sc.Text()
+	}
+	close(out)
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+)
+
+func init() { rootCmd.AddCommand(newScheduleCmd()) }
+
+func newScheduleCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schedule",
+		Short: "Run goals on a cron or interval with Temporal Schedules",
+		Long: `schedule manages Temporal Schedules whose action starts a goal on a phone.
+Each run is an ordinary goal (ID goal-sched-<name>-<time>) that shows up in
+` + "`starter list`" + ` and the Web UI. By default a run is skipped while the previous one is
+still going (--overlap skip), so one schedule never drives a phone twice at once.
+A schedule that does not exist is exit status 3.`,
+		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
+  starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h
+  starter schedule list
+  starter schedule trigger morning-alarm`,
+	}
+	cmd.AddCommand(newScheduleCreateCmd(), newScheduleListCmd(), newScheduleDescribeCmd(),
+		newScheduleNameCmd("pause", "Pause a schedule (no goals start until unpaused)", true),
+		newScheduleNameCmd("unpause", "Unpause a paused schedule", true),
+		newScheduleNameCmd("trigger", "Start the schedule's goal now", false),
+		newScheduleNameCmd("delete", "Delete a schedule (goals it started keep running)", false))
+	return cmd
+}
+
+func newScheduleCreateCmd() *cobra.Command {
+	var r goalctl.ScheduleRequest
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "create NAME --goal TEXT --device SERIAL (--cron EXPR | --every DURATION)",
+		Short: "Create a schedule that starts a goal",
+		Long: `create makes schedule NAME: at every time of --cron (five fields: minute hour
+day-of-month month day-of-week, in --tz) or every --every, it starts a goal with
+--goal on --device. --overlap says what happens when a run is due while the
+previous one still runs: skip (default), buffer-one, buffer-all, allow-all,
+cancel-other or terminate-other. --paused creates it paused.`,
+		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
+  starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h --overlap buffer-one --paused`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{fmt.Errorf("schedule create needs exactly one NAME; got %d arguments", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r.Name = args[0]
+			if err := r.Validate(); err != nil {
+				return usageError{err}
+			}
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			if r.Options, err = goalOptions(f, gc.cfg); err != nil {
+				return usageError{err}
+			}
+			if err := gc.goals.CreateSchedule(cmd.Context(), r); err != nil {
+				return err
+			}
+			state := ""
+			if r.Paused {
+				state = " (paused)"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s created%s: %s, goal %q on %s\n", r.Name, state, r.SpecText(), r.Goal, r.Device)
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&r.Goal, "goal", "", "the goal each run starts (required)")
+	fs.StringVar(&r.Device, "device", "", "serial of the phone each run drives (required)")
+	fs.StringVar(&r.Cron, "cron", "", `cron expression, e.g. "0 8 * * *"`)
+	fs.DurationVar(&r.Every, "every", 0, "interval between runs, e.g. 1h or 30m")
+	fs.StringVar(&r.TimeZone, "tz", "", "time zone of --cron, e.g. Asia/Shanghai (default UTC)")
+	fs.StringVar(&r.Overlap, "overlap", "skip", "when a run is due while one still runs: skip, buffer-one, buffer-all, allow-all, cancel-other, terminate-other")
+	fs.BoolVar(&r.Paused, "paused", false, "create the schedule paused")
+	fs.StringVar(&r.Note, "note", "", "a note shown with the schedule")
+	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
+	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner")
+	config.BindFlags(fs)
+	return cmd
+}
+
+func newScheduleListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "List schedules",
+		Example: `  starter schedule list` + "\n" + `  starter schedule list --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			list, err := gc.goals.ListSchedules(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []goalctl.ScheduleInfo{}
+				}
+				return writeJSON(cmd.OutOrStdout(), list)
+			}
+			printSchedules(cmd.OutOrStdout(), list)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
+
+func nextRun(ts []time.Time) string {
+	if len(ts) == 0 {
+		return "-"
+	}
+	return ts[0].Local().Format("2006-01-02 15:04")
+}
+
+func printSchedules(w io.Writer, list []goalctl.ScheduleInfo) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no schedules (create one with `starter schedule create`)")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSPEC\tDEVICE\tPAUSED\tNEXT\tGOAL")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", s.Name, s.Spec, s.Device, s.Paused, nextRun(s.NextTimes), s.Goal)
+	}
+	tw.Flush()
+}
+
+func newScheduleDescribeCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "describe NAME",
+		Short:   "Show a schedule: timing, goal, device, next and recent runs",
+		Example: `  starter schedule describe morning-alarm`,
+		Args:    scheduleName("describe"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			si, err := gc.goals.DescribeSchedule(cmd.Context(), args[0])
+			if err != nil {
+				return cliErr(err)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), si)
+			}
+			printSchedule(cmd.OutOrStdout(), si)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
+
+func printSchedule(w io.Writer, s goalctl.ScheduleInfo) {
+	fmt.Fprintf(w, "schedule: %s\n", s.Name)
+	fmt.Fprintf(w, "goal:     %s\n", s.Goal)
+	fmt.Fprintf(w, "device:   %s\n", s.Device)
+	fmt.Fprintf(w, "when:     %s\n", s.Spec)
+	fmt.Fprintf(w, "overlap:  %s\n", s.Overlap)
+	fmt.Fprintf(w, "paused:   %v\n", s.Paused)
+	if s.Note != "" {
+		fmt.Fprintf(w, "note:     %s\n", s.Note)
+	}
+	fmt.Fprintf(w, "runs:     %d\n", s.Actions)
+	var next []string
+	for _, t := range s.NextTimes {
+		next = append(next, t.Local().Format("2006-01-02 15:04"))
+	}
+	if len(next) > 0 {
+		fmt.Fprintf(w, "next:     %s\n", strings.Join(next, ", "))
+	}
+	for _, id := range s.Running {
+		fmt.Fprintf(w, "running:  %s\n", id)
+	}
+	for _, r := range s.Recent {
+		fmt.Fprintf(w, "recent:   %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.WorkflowID)
+	}
+}
+
+func scheduleName(verb string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageError{fmt.Errorf("schedule %s needs exactly one schedule NAME (see `starter schedule list`); got %d arguments", verb, len(args))}
+		}
+		return nil
+	}
+}
+
+// newScheduleNameCmd builds pause, unpause, trigger and delete, which take
+// only the schedule's name.
+func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
+	var note string
+	cmd := &cobra.Command{
+		Use:     verb + " NAME",
+		Short:   short,
+		Example: "  starter schedule " + verb + " morning-alarm",
+		Args:    scheduleName(verb),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			ctx, name := cmd.Context(), args[0]
+			switch verb {
+			case "pause":
+				err = gc.goals.PauseSchedule(ctx, name, note)
+			case "unpause":
+				err = gc.goals.UnpauseSchedule(ctx, name, note)
+			case "trigger":
+				err = gc.goals.TriggerSchedule(ctx, name)
+			case "delete":
+				err = gc.goals.DeleteSchedule(ctx, name)
+			}
+			if err != nil {
+				return cliErr(err)
+			}
+			past := map[string]string{"pause": "paused", "unpause": "unpaused", "trigger": "triggered", "delete": "deleted"}[verb]
+			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s %s\n", name, past)
+			return nil
+		},
+	}
+	if withNote {
+		cmd.Flags().StringVar(&note, "note", "", "why (shown with the schedule)")
+	}
+	config.BindFlags(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/progress"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func init() {
+	rootCmd.AddCommand(newStatusCmd(), newTodosCmd(), newListCmd(), newCancelCmd())
+}
+
+func oneID(verb string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		switch len(args) {
+		case 1:
+			return nil
+		case 0:
+			return usageError{fmt.Errorf("%s needs the goal ID (list goals with `starter list`)", verb)}
+		}
+		return usageError{fmt.Errorf("%s takes one goal ID; got %d arguments", verb, len(args))}
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// statusReport is the `status --json` object.
+type statusReport struct {
+	ID        string                `json:"workflow_id"`
+	Execution string                `json:"execution"`
+	Goal      string                `json:"goal,omitempty"`
+	Device    string                `json:"device,omitempty"`
+	WebURL    string                `json:"web_url,omitempty"`
+	Status    *workflows.Status     `json:"status,omitempty"`
+	Todos     []workflows.TodoState `json:"todos,omitempty"`
+	Result    *workflows.GoalResult `json:"result,omitempty"`
+	Error     string                `json:"error,omitempty"`
+}
+
+func newStatusCmd() *cobra.Command {
+	var asJSON bool
+	var ui string
+	cmd := &cobra.Command{
+		Use:   "status ID",
+		Short: "Show a goal's phase, steps, todos and what it waits for",
+		Long: `status shows goal ID: its phase, step counter, todo checklist, the latest
+executor action and any question or approval it is waiting for, with the
+commands that answer it. For a goal that has ended it shows the result.
+A goal that does not exist is exit status 3.`,
+		Example: `  starter status goal-1a2b3c4d
+  starter status goal-1a2b3c4d --json | jq .status.phase`,
+		Args: oneID("status"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gc, err := openGoals(cmd, ui)
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			rep, err := goalStatus(cmd.Context(), gc.goals, args[0])
+			if err != nil {
+				return cliErr(err)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			printStatus(cmd.OutOrStdout(), rep)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
+
+// goalStatus gathers what is known about a goal: visibility, the queries
+// while it runs, the result once it has ended.
+func goalStatus(ctx context.Context, goals *goalctl.Client, id string) (statusReport, error) {
+	info, err := goals.Describe(ctx, id)
+	if err != nil {
+		return statusReport{}, err
+	}
+	rep := statusReport{ID: id, Execution: info.State, Goal: info.Goal, Device: info.Device, WebURL: goals.WebURL(id)}
+	if info.State != "running" {
+		r, err := goals.Result(ctx, id)
+		if err != nil {
+			rep.Error = err.Error()
+		} else {
+			rep.Result = &r
+		}
+		return rep, nil
+	}
+	qctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	st, err := goals.Status(qctx, id)
+	if err != nil {
+		rep.Error = "the goal did not answer its status query (is a worker running?): " + err.Error()
+		return rep, nil
+	}
+	rep.Status = &st
+	if rep.Todos, err = goals.Todos(qctx, id); err != nil {
+		rep.Error = err.Error()
+	}
+	return rep, nil
+}
+
+func printStatus(w io.Writer, rep statusReport) {
+	if rep.Goal != "" {
+		fmt.Fprintf(w, "goal: %s\n", rep.Goal)
+	}
+	if rep.Device != "" {
+		fmt.Fprintf(w, "device: %s\n", rep.Device)
+	}
+	if rep.WebURL != "" {
+		fmt.Fprintf(w, "Web UI: %s\n", rep.WebURL)
+	}
+	switch {
+	case rep.Result != nil:
+		for _, l := range progress.Summary(goalctl.ToResult(rep.ID, *rep.Result)) {
+			fmt.Fprintln(w, l)
+		}
+	case rep.Status != nil:
+		s := goalctl.ToSnapshot(rep.ID, *rep.Status, rep.Todos)
+		for _, l := range progress.Block(s) {
+			fmt.Fprintln(w, l)
+		}
+		for _, l := range progress.AnswerHints(s) {
+			fmt.Fprintln(w, l)
+		}
+	default:
+		fmt.Fprintf(w, "%s  %s\n", rep.ID, rep.Execution)
+	}
+	if rep.Error != "" {
+		fmt.Fprintf(w, "note: %s\n", rep.Error)
+	}
+}
+
+func newTodosCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "todos ID",
+		Short: "List a running goal's todos with their status",
+		Long: `todos prints the todo list of goal ID (the todos query): each todo's status,
+steps used and result. A goal that does not exist is exit status 3.`,
+		Example: `  starter todos goal-1a2b3c4d
+  starter todos goal-1a2b3c4d --json`,
+		Args: oneID("todos"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			todos, err := gc.goals.Todos(cmd.Context(), args[0])
+			if err != nil {
+				return cliErr(err)
+			}
+			if asJSON {
+				if todos == nil {
+					todos = []workflows.TodoState{}
+				}
+				return writeJSON(cmd.OutOrStdout(), todos)
+			}
+			printTodos(cmd.OutOrStdout(), todos)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
+
+func printTodos(w io.Writer, todos []workflows.TodoState) {
+	if len(todos) == 0 {
+		fmt.Fprintln(w, "no todos yet (the goal is still planning)")
+		return
+	}
+	for i, t := range todos {
+		l := fmt.Sprintf("%s %d. %s  (%s, %d steps)", progress.Mark(t.Status), i+1, t.Text, t.Status, t.Steps)
+		if t.Result != "" {
+			l += " → " + t.Result
+		}
+		fmt.Fprintln(w, l)
+	}
+}
+
+func newListCmd() *cobra.Command {
+	var opts goalctl.ListOptions
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List goals, newest first",
+		Long: `list shows goals from Temporal visibility, newest first, filtered by their
+PhoneflowStatus (planning, running, paused, waiting_user, done, failed,
+cancelled) or PhoneflowDevice search attributes.`,
+		Example: `  starter list
+  starter list --status waiting_user
+  starter list --device emulator-5554 --limit 5 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := goalctl.ListQuery(opts); err != nil {
+				return usageError{err}
+			}
+			if opts.Limit < 0 {
+				return usageError{errors.New("--limit must be positive")}
+			}
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			goals, err := gc.goals.List(cmd.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if goals == nil {
+					goals = []goalctl.GoalInfo{}
+				}
+				return writeJSON(cmd.OutOrStdout(), goals)
+			}
+			printGoals(cmd.OutOrStdout(), goals)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only goals with this status")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "only goals on this phone")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many goals")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
+
+func printGoals(w io.Writer, goals []goalctl.GoalInfo) {
+	if len(goals) == 0 {
+		fmt.Fprintln(w, "no goals (start one with `starter run \"…\"`)")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tDEVICE\tSTARTED\tGOAL")
+	for _, g := range goals {
+		goal := strings.Join(strings.Fields(g.Goal), " ")
+		if r := []rune(goal); len(r) > 60 {
+			goal = string(r[:59]) + "…"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID, g.Status, g.Device, g.Start.Local().Format("2006-01-02 15:04:05"), goal)
+	}
+	tw.Flush()
+}
+
+func newCancelCmd() *cobra.Command {
+	var wait bool
+	cmd := &cobra.Command{
+		Use:   "cancel ID",
+		Short: "Cancel a goal",
+		Long: `cancel asks goal ID to stop: its running todo is cancelled cleanly, the
+remaining todos are marked cancelled and the goal ends with status cancelled.
+--wait waits for that and prints the result. A goal that does not exist is exit
+status 3.`,
+		Example: `  starter cancel goal-1a2b3c4d
+  starter cancel --wait goal-1a2b3c4d`,
+		Args: oneID("cancel"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gc, err := openGoals(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer gc.close()
+			id := args[0]
+			if err := gc.goals.Cancel(cmd.Context(), id); err != nil {
+				return cliErr(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "cancel requested for %s\n", id)
+			if !wait {
+				return nil
+			}
+			r, err := gc.goals.Result(cmd.Context(), id)
+			if err != nil {
+				return cliErr(err)
+			}
+			for _, l := range progress.Summary(goalctl.ToResult(id, r)) {
+				fmt.Fprintln(cmd.OutOrStdout(), l)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the goal has stopped and print its result")
+	config.BindFlags(cmd.Flags())
+	return cmd
+}
