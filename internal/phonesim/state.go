@@ -1,0 +1,170 @@
+package phonesim
+
+import "slices"
+
+// Package names of the simulated apps and the IMEs.
+const (
+	pkgLauncher = "com.android.launcher3"
+	pkgSettings = "com.android.settings"
+	pkgContacts = "com.android.contacts"
+	pkgMessages = "com.google.android.apps.messaging"
+	pkgClock    = "com.google.android.deskclock"
+	pkgNotes    = "com.example.notes"
+	pkgBank     = "com.example.bank"
+
+	imeLatin = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+	imeADB   = "com.android.adbkeyboard/.AdbIME"
+)
+
+// State is what the phone shows and holds, for checking goals. It is what
+// `simctl state` prints as JSON.
+type State struct {
+	Serial       string        `json:"serial"`
+	Screen       Screen        `json:"screen"`
+	CurrentApp   string        `json:"current_app"` // package of the foreground app
+	Toggles      Toggles       `json:"toggles"`
+	Brightness   int           `json:"brightness"` // percent, 0-100 in steps of 10
+	MessagesSent []SentMessage `json:"messages_sent"`
+	Alarms       []Alarm       `json:"alarms"`
+	Notes        []Note        `json:"notes"`
+	InputMethod  string        `json:"input_method"`
+	IMEInstalled bool          `json:"ime_installed"` // ADB Keyboard installed
+	Awake        bool          `json:"awake"`
+	InputLog     []InputEvent  `json:"input_log"`
+}
+
+// Screen names the page in the foreground.
+type Screen struct {
+	App    string `json:"app"`              // display name: "Settings", "Launcher", ...
+	Page   string `json:"page"`             // e.g. "list", "about", "conversation"
+	Detail string `json:"detail,omitempty"` // contact name, note title, settings section
+}
+
+// Toggles are the Settings switches.
+type Toggles struct {
+	WiFi      bool `json:"wifi"`
+	Bluetooth bool `json:"bluetooth"`
+	Airplane  bool `json:"airplane"`
+}
+
+// SentMessage is one message sent from the Messages app. Seq is the input
+// event (the tap on Send) that sent it.
+type SentMessage struct {
+	To   string `json:"to"`
+	Text string `json:"text"`
+	Seq  int    `json:"seq"`
+}
+
+// Alarm is one Clock alarm; Time is "HH:MM" (24 h).
+type Alarm struct {
+	Time    string `json:"time"`
+	Label   string `json:"label"`
+	Enabled bool   `json:"enabled"`
+}
+
+// Note is one Notes entry.
+type Note struct {
+	Title string `json:"title"`
+	Body  string `json:"body"`
+}
+
+// InputEvent is one input the phone received (tap, swipe, keyevent, text,
+// an ADB Keyboard broadcast, an app launch), numbered from 1, with the
+// screen it arrived on.
+type InputEvent struct {
+	Seq  int      `json:"seq"`
+	Kind string   `json:"kind"`
+	Args []string `json:"args"`
+	App  string   `json:"app"`
+	Page string   `json:"page"`
+}
+
+// contact is a Contacts entry; received are the messages already in the
+// conversation with them.
+type contact struct {
+	Name, Desc, Phone string
+	received          []string
+}
+
+var contacts = []contact{
+	{Name: "Alice Chen", Phone: "+1 555 0101", received: []string{"Are we still on for lunch?"}},
+	{Name: "Bob Li", Phone: "+1 555 0102", received: []string{"Sent you the slides."}},
+	{Name: "Zhang San", Desc: "张三", Phone: "+86 138 0000 0003", received: []string{"The meeting is at 10am."}},
+	{Name: "李四", Phone: "+86 139 0000 0004"},
+	{Name: "Mom", Phone: "+1 555 0100", received: []string{"Call me when you land."}},
+}
+
+func findContact(name string) (contact, bool) {
+	for _, c := range contacts {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return contact{}, false
+}
+
+// data is the phone's mutable app data.
+type data struct {
+	Toggles      Toggles
+	Brightness   int
+	MessagesSent []SentMessage
+	Alarms       []Alarm
+	Notes        []Note
+	InputMethod  string
+	IMEInstalled bool
+	Awake        bool
+	imeEnabled   bool // ADB Keyboard enabled with `ime enable`
+}
+
+func initialData() data {
+	return data{
+		Toggles:    Toggles{WiFi: true, Bluetooth: false, Airplane: false},
+		Brightness: 50,
+		Alarms: []Alarm{
+			{Time: "07:00", Label: "Wake up", Enabled: true},
+			{Time: "08:30", Label: "Gym", Enabled: false},
+		},
+		Notes:        []Note{{Title: "Shopping list", Body: "Milk, eggs, bread"}},
+		InputMethod:  imeLatin,
+		IMEInstalled: true,
+		Awake:        true,
+	}
+}
+
+// State returns a copy of the phone's state.
+func (p *Phone) State() State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.top()
+	s := State{
+		Serial:       p.cfg.Serial,
+		Screen:       Screen{App: appName(v.app), Page: v.page, Detail: v.arg},
+		CurrentApp:   v.app,
+		Toggles:      p.st.Toggles,
+		Brightness:   p.st.Brightness,
+		MessagesSent: append([]SentMessage{}, p.st.MessagesSent...),
+		Alarms:       append([]Alarm{}, p.st.Alarms...),
+		Notes:        append([]Note{}, p.st.Notes...),
+		InputMethod:  p.st.InputMethod,
+		IMEInstalled: p.st.IMEInstalled,
+		Awake:        p.st.Awake,
+		InputLog:     make([]InputEvent, 0, len(p.inputs)),
+	}
+	for _, e := range p.inputs {
+		e.Args = slices.Clone(e.Args)
+		s.InputLog = append(s.InputLog, e)
+	}
+	return s
+}
+
+// logInput records an input event against the current screen and returns
+// its sequence number.
+func (p *Phone) logInput(kind string, args ...string) int {
+	p.seq++
+	v := p.top()
+	if args == nil {
+		args = []string{}
+	}
+	p.inputs = append(p.inputs, InputEvent{Seq: p.seq, Kind: kind, Args: args, App: appName(v.app), Page: v.page})
+	return p.seq
+}

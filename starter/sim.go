@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+)
+
+func init() { rootCmd.AddCommand(newSimCmd()) }
+
+func newSimCmd() *cobra.Command {
+	var addr string
+	var phones int
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "Run simulated Android phones that adb can connect to",
+		Long: `sim runs deterministic simulated Android phones speaking the ADB device
+protocol. Phone i listens on the port of --addr plus 2*i. Attach each with
+"adb connect ADDR"; "adb -s ADDR shell simctl state" prints its state.
+Stop with Ctrl-C.`,
+		Example: `  starter sim --addr 127.0.0.1:5555
+  starter sim --addr 127.0.0.1:5555 --phones 3
+  adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if phones < 1 {
+				return usageError{fmt.Errorf("--phones must be at least 1, got %d", phones)}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones})
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:5555", "address of the first phone (host:port)")
+	cmd.Flags().IntVar(&phones, "phones", 1, "number of phones (ports port, port+2, ...)")
+	return cmd
+}
+
+// runSim starts the fleet, prints one line per phone and waits for ctx.
+func runSim(ctx context.Context, cmd *cobra.Command, cfg phonesim.FleetConfig) error {
+	_, addrs, err := phonesim.StartFleet(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	for i, a := range addrs {
+		fmt.Fprintf(out, "phone %d listening on %s  (adb connect %s)\n", i, a, a)
+	}
+	<-ctx.Done()
+	fmt.Fprintln(out, "simulator stopped")
+	return nil
+}
