@@ -149,8 +149,9 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			return r, nil
 		}
 		i := g.nextPending()
-		if i < 0 {
-			// Nothing left and no final answer yet: the replanner decides.
+		if g.st.NeedReplan || i < 0 {
+			// The replanner decides after every todo, and when nothing is
+			// left without a final answer.
 			if r, done, err := g.replan(ctx); err != nil || done {
 				return r, err
 			}
@@ -171,12 +172,9 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: t.Result,
 				NextStep: "retry the goal with clearer instructions, or in layered mode"}), nil
 		}
-		if tr.Status == TodoStuck && g.st.Todos[i].Status == TodoPending {
-			continue // restarted with a fresh executor context
-		}
-		if r, done, err := g.replan(ctx); err != nil || done {
-			return r, err
-		}
+		// A stuck todo put back to pending restarts with a fresh executor
+		// context before the replanner sees it.
+		g.st.NeedReplan = g.st.Todos[i].Status != TodoPending
 	}
 }
 
@@ -227,7 +225,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 			if g.opts.TaskType != "" {
 				g.st.TaskType = g.opts.TaskType
 			}
-			g.st.UserMessages = nil // consumed by the plan
+			g.consumeUserMessages(len(in.UserMessages))
 			return nil
 		}
 	}
@@ -244,6 +242,16 @@ func (g *goalRun) setTodos(plan []string) {
 		keep = append(keep, TodoState{Index: len(keep) + 1, Text: p, Status: TodoPending})
 	}
 	g.st.Todos = keep
+}
+
+// consumeUserMessages drops the n oldest queued user messages, the ones the
+// planner has just seen; messages that arrived during the call stay queued.
+func (g *goalRun) consumeUserMessages(n int) {
+	n = min(n, len(g.st.UserMessages))
+	g.st.UserMessages = append([]string(nil), g.st.UserMessages[n:]...)
+	if len(g.st.UserMessages) == 0 {
+		g.st.UserMessages = nil
+	}
 }
 
 func (g *goalRun) nextPending() int {
@@ -456,7 +464,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			invalid = ""
 		default:
 			g.setTodos(d.Plan)
-			g.st.UserMessages = nil // consumed by this replan
+			g.st.NeedReplan = false
+			g.consumeUserMessages(len(in.UserMessages))
 			g.details(ctx)
 			return GoalResult{}, false, nil
 		}

@@ -137,6 +137,7 @@ type Status struct {
 // GoalState is the goal's carried state across continue-as-new.
 type GoalState struct {
 	Todos        []TodoState     `json:"todos"`
+	NeedReplan   bool            `json:"need_replan,omitempty"` // a todo ended; the replanner has not run yet
 	Planned      bool            `json:"planned"`
 	TaskType     string          `json:"task_type,omitempty"`
 	Steps        int             `json:"steps"`

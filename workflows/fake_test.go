@@ -1,0 +1,164 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+// fakeWorld scripts the planner and the executor and plays a phone whose
+// screen changes after every action (unless stuck). It records what the
+// workflows asked for so tests can assert on it.
+type fakeWorld struct {
+	mu      sync.Mutex
+	plans   []activities.PlanDecision
+	replans []activities.PlanDecision
+	// scripts holds the executor's decisions per todo text, consumed one
+	// per think; an exhausted script finishes the todo.
+	scripts map[string][]autoglm.Action
+	stuck   bool // the screen never changes
+	// onReplan runs inside the Replan activity, before it answers: a test
+	// uses it to deliver signals at the goal's continue-as-new boundary.
+	onReplan func()
+
+	planInputs   []activities.PlanInput
+	replanInputs []activities.ReplanInput
+	steps        []stepCall
+	optimized    []activities.OptimizeInput
+	log          []string
+	screen       int
+	stepBytes    int
+}
+
+type stepCall struct {
+	WorkflowID string
+	In         activities.StepInput
+}
+
+// parseErrorAction marks a scripted reply that does not parse.
+const parseErrorAction = "!parse"
+
+func tap(x, y int) autoglm.Action { return autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{x, y}} }
+func sensitiveTap(x, y int, msg string) autoglm.Action {
+	a := tap(x, y)
+	a.Message = msg
+	return a
+}
+func launch(app string) autoglm.Action { return autoglm.Action{Name: autoglm.ActionLaunch, App: app} }
+func finish(msg string) autoglm.Action { return autoglm.Action{Name: autoglm.ActionFinish, Message: msg} }
+func takeOver(msg string) autoglm.Action {
+	return autoglm.Action{Name: autoglm.ActionTakeOver, Message: msg}
+}
+func badReply() autoglm.Action { return autoglm.Action{Name: parseErrorAction} }
+
+func (f *fakeWorld) logf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log = append(f.log, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeWorld) PlanOnce(_ context.Context, in activities.PlanInput) (activities.PlanDecision, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.planInputs = append(f.planInputs, in)
+	if len(f.plans) == 0 {
+		return activities.PlanDecision{}, fmt.Errorf("fake: no plan scripted")
+	}
+	d := f.plans[0]
+	f.plans = f.plans[1:]
+	return d, nil
+}
+
+func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activities.PlanDecision, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.replanInputs = append(f.replanInputs, in)
+	if f.onReplan != nil {
+		f.onReplan()
+	}
+	if len(f.replans) == 0 {
+		return activities.PlanDecision{Status: activities.PlanDone, Response: "all done"}, nil
+	}
+	d := f.replans[0]
+	f.replans = f.replans[1:]
+	return d, nil
+}
+
+func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activities.StepResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
+	var res activities.StepResult
+	if in.Act != nil {
+		f.log = append(f.log, "act "+actionKey(*in.Act))
+		res.Act = &activities.ActResult{Result: "ok", Touched: in.Act.TouchesDevice()}
+		if !f.stuck {
+			f.screen++
+		}
+	}
+	res.Screen = activities.Observation{
+		ScreenRef: "sha256:" + strings.Repeat("ab", 32), Hash: fmt.Sprintf("%016x", f.screen),
+		App: "Settings", AppPackage: "com.android.settings", Width: 1080, Height: 2400,
+	}
+	if in.Think {
+		script := f.scripts[in.Task]
+		a := finish("nothing left to do")
+		if len(script) > 0 {
+			a, f.scripts[in.Task] = script[0], script[1:]
+		}
+		// A realistic turn: the request text without the element list and a
+		// trimmed answer.
+		turn := activities.Turn{
+			User: "Task: " + in.Task + "\nCurrent app: Settings (com.android.settings)\nPrevious action: " +
+				in.PreviousAction + "\nPrevious action result: ok\nScreen: normal",
+			Assistant: "<think>The Wi-Fi row is visible near the top; tapping its switch turns it on.</think><answer>" + actionKey(a) + "</answer>",
+		}
+		if a.Name == parseErrorAction {
+			res.Think = &activities.ThinkResult{ParseError: "no action found in the answer", Turn: turn, Model: "fake"}
+		} else {
+			res.Think = &activities.ThinkResult{Response: &autoglm.Response{Thinking: "ok", Action: a},
+				Action: actionKey(a), Turn: turn, Model: "fake"}
+		}
+	}
+	b1, _ := json.Marshal(in)
+	b2, _ := json.Marshal(res)
+	f.stepBytes += len(b1) + len(b2)
+	return res, nil
+}
+
+func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.optimized = append(f.optimized, in)
+	return nil
+}
+
+// acts returns the actions the phone received, in order.
+func (f *fakeWorld) acts() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, l := range f.log {
+		if strings.HasPrefix(l, "act ") {
+			out = append(out, strings.TrimPrefix(l, "act "))
+		}
+	}
+	return out
+}
+
+func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
+	env.RegisterWorkflow(GoalWorkflow)
+	env.RegisterWorkflow(TodoWorkflow)
+	env.RegisterActivityWithOptions(f.PlanOnce, activity.RegisterOptions{Name: activities.NamePlanOnce})
+	env.RegisterActivityWithOptions(f.Replan, activity.RegisterOptions{Name: activities.NameReplan})
+	env.RegisterActivityWithOptions(f.Step, activity.RegisterOptions{Name: activities.NameStep})
+	env.RegisterActivityWithOptions(f.OptimizePrompt, activity.RegisterOptions{Name: activities.NameOptimizePrompt})
+}
