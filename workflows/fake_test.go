@@ -46,14 +46,18 @@ type stepCall struct {
 // parseErrorAction marks a scripted reply that does not parse.
 const parseErrorAction = "!parse"
 
-func tap(x, y int) autoglm.Action { return autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{x, y}} }
+func tap(x, y int) autoglm.Action {
+	return autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{x, y}}
+}
 func sensitiveTap(x, y int, msg string) autoglm.Action {
 	a := tap(x, y)
 	a.Message = msg
 	return a
 }
 func launch(app string) autoglm.Action { return autoglm.Action{Name: autoglm.ActionLaunch, App: app} }
-func finish(msg string) autoglm.Action { return autoglm.Action{Name: autoglm.ActionFinish, Message: msg} }
+func finish(msg string) autoglm.Action {
+	return autoglm.Action{Name: autoglm.ActionFinish, Message: msg}
+}
 func takeOver(msg string) autoglm.Action {
 	return autoglm.Action{Name: autoglm.ActionTakeOver, Message: msg}
 }
