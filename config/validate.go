@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/codec"
 )
 
 // FieldError is an invalid value: the key, the value as given (masked for
@@ -173,8 +174,11 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.PromptMemoryPath) == "" {
 		bad("prompt_memory_path", "a file path")
 	}
-	if _, err := ParseKeys(c.Encryption.Keys); err != nil {
-		bad("encryption.keys", err.Error())
+	if c.Encryption.Keys != "" {
+		// codec owns the key format; its errors never contain key material.
+		if _, err := codec.ParseKeys(c.Encryption.Keys); err != nil {
+			bad("encryption.keys", strings.TrimPrefix(err.Error(), "codec: "))
+		}
 	}
 	hostPort("metrics.address", c.Metrics.Address, true)
 
@@ -189,40 +193,6 @@ func (c Config) Validate() error {
 		bad("log.format", "text or json")
 	}
 	return errors.Join(errs...)
-}
-
-// Key is one payload encryption key.
-type Key struct {
-	ID  string
-	Key []byte // 16, 24 or 32 bytes (AES-128/192/256)
-}
-
-// ParseKeys parses the encryption.keys value "id:base64,id2:base64". The
-// first key is the one new payloads are encrypted with. An empty value
-// returns no keys. Errors never contain key material.
-func ParseKeys(s string) ([]Key, error) {
-	var out []Key
-	seen := map[string]bool{}
-	for i, entry := range splitList(s) {
-		id, b64, ok := strings.Cut(entry, ":")
-		id = strings.TrimSpace(id)
-		if !ok || id == "" {
-			return nil, fmt.Errorf("entry %d must be id:base64key (generate a key with `openssl rand -base64 32`)", i+1)
-		}
-		if seen[id] {
-			return nil, fmt.Errorf("key id %q appears twice; every key needs its own id", id)
-		}
-		seen[id] = true
-		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
-		if err != nil {
-			return nil, fmt.Errorf("key %q is not valid base64 (generate one with `openssl rand -base64 32`)", id)
-		}
-		if n := len(k); n != 16 && n != 24 && n != 32 {
-			return nil, fmt.Errorf("key %q decodes to %d bytes; AES needs 16, 24 or 32", id, n)
-		}
-		out = append(out, Key{ID: id, Key: k})
-	}
-	return out, nil
 }
 
 func validHostPort(s string) bool {
