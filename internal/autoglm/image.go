@@ -1,0 +1,131 @@
+package autoglm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"math"
+
+	"golang.org/x/image/draw"
+
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultMaxPixels   = 1_000_000
+	DefaultJPEGQuality = 85
+)
+
+// Config shapes executor requests.
+type Config struct {
+	// MaxPixels caps width*height of the screenshot sent to the model;
+	// larger screenshots are scaled down keeping their aspect ratio.
+	// 0 means DefaultMaxPixels.
+	MaxPixels int
+	// Format of the image sent: "jpeg" (default) or "png".
+	Format string
+	// JPEGQuality is 1..100; 0 means DefaultJPEGQuality.
+	JPEGQuality int
+	// IncludeElements adds the UI element list to each request.
+	IncludeElements bool
+	// Lang of the system prompt: "en" (default) or "zh".
+	Lang string
+}
+
+// DefaultConfig returns the settings used when nothing is configured.
+func DefaultConfig() Config {
+	return Config{MaxPixels: DefaultMaxPixels, Format: "jpeg", JPEGQuality: DefaultJPEGQuality, IncludeElements: true, Lang: "en"}
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxPixels == 0 {
+		c.MaxPixels = DefaultMaxPixels
+	}
+	if c.Format == "" {
+		c.Format = "jpeg"
+	}
+	if c.JPEGQuality == 0 {
+		c.JPEGQuality = DefaultJPEGQuality
+	}
+	if c.Lang == "" {
+		c.Lang = "en"
+	}
+	return c
+}
+
+// Validate reports every bad setting in one error.
+func (c Config) Validate() error {
+	var errs []error
+	if c.MaxPixels < 0 || (c.MaxPixels > 0 && c.MaxPixels < 10_000) {
+		errs = append(errs, fmt.Errorf("autoglm: max pixels %d is too small: use at least 10000 (0 = %d)", c.MaxPixels, DefaultMaxPixels))
+	}
+	if c.Format != "" && c.Format != "jpeg" && c.Format != "png" {
+		errs = append(errs, fmt.Errorf("autoglm: image format %q: use jpeg or png", c.Format))
+	}
+	if c.JPEGQuality < 0 || c.JPEGQuality > 100 {
+		errs = append(errs, fmt.Errorf("autoglm: JPEG quality %d is outside 1..100", c.JPEGQuality))
+	}
+	if c.Lang != "" && c.Lang != "en" && c.Lang != "zh" {
+		errs = append(errs, fmt.Errorf("autoglm: prompt language %q: use en or zh", c.Lang))
+	}
+	return errors.Join(errs...)
+}
+
+// Encode prepares a PNG screenshot for a request: it scales the image down
+// to at most cfg.MaxPixels (keeping the aspect ratio) and re-encodes it in
+// cfg.Format. It returns the image and its new size. Coordinates need no
+// mapping back: the protocol's 0-999 grid is relative to the whole screen,
+// whatever the image size (see ToPixel).
+func Encode(pngData []byte, cfg Config) (llm.Image, int, int, error) {
+	cfg = cfg.withDefaults()
+	src, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		return llm.Image{}, 0, 0, fmt.Errorf("autoglm: screenshot is not a readable PNG (%w): check the device's screencap output", err)
+	}
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if w <= 0 || h <= 0 {
+		return llm.Image{}, 0, 0, errors.New("autoglm: screenshot is empty")
+	}
+	img := src
+	if w*h > cfg.MaxPixels {
+		s := math.Sqrt(float64(cfg.MaxPixels) / float64(w*h))
+		nw, nh := max(int(float64(w)*s), 1), max(int(float64(h)*s), 1)
+		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
+		draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+		img, w, h = dst, nw, nh
+	} else if cfg.Format == "png" {
+		return llm.Image{MIME: "image/png", Data: pngData}, w, h, nil
+	}
+	var buf bytes.Buffer
+	switch cfg.Format {
+	case "png":
+		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
+		if err == nil {
+			return llm.Image{MIME: "image/png", Data: buf.Bytes()}, w, h, nil
+		}
+	default:
+		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: cfg.JPEGQuality})
+		if err == nil {
+			return llm.Image{MIME: "image/jpeg", Data: buf.Bytes()}, w, h, nil
+		}
+	}
+	return llm.Image{}, 0, 0, fmt.Errorf("autoglm: encode screenshot as %s: %w", cfg.Format, err)
+}
+
+// ToPixel maps a point on the 0-999 grid to screen pixels of a w x h screen
+// (pixel = v * size / 1000). Pass the device's screen size, not the size of
+// the scaled image the model saw.
+func ToPixel(p Point, w, h int) (x, y int) {
+	return uitree.Pixel(p[0], w), uitree.Pixel(p[1], h)
+}
+
+// FromPixel maps a screen pixel to the 0-999 grid.
+func FromPixel(x, y, w, h int) Point {
+	return Point{uitree.Relative(x, w), uitree.Relative(y, h)}
+}
