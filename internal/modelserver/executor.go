@@ -324,6 +324,28 @@ func (c *solver) byClass(class string) *uitree.Listed {
 	return nil
 }
 
+// placeholders are the texts the simulator's empty fields report (Android
+// shows the hint as the text of an empty field).
+var placeholders = map[string]string{"alarm_time": "Time", "alarm_label": "Label", "note_title": "Title", "note_body": "Body"}
+
+// value returns what a text field holds, "" for an empty field that shows
+// its hint.
+func value(l *uitree.Listed) string {
+	if l == nil {
+		return ""
+	}
+	if p, ok := placeholders[l.ID]; ok && l.Text == p {
+		return ""
+	}
+	return l.Text
+}
+
+// onSubpage reports a Settings page other than the main list (a section or
+// About phone), where the switches are not.
+func (c *solver) onSubpage() bool {
+	return c.onAboutPage() || c.byText("Settings") == nil
+}
+
 // person finds the element naming a contact: exact text, first name of a
 // full name ("Alice" → "Alice Chen"), or the description ("张三").
 func (c *solver) person(name string, clickable bool) *uitree.Listed {
@@ -470,8 +492,8 @@ func (c *solver) toggle(in intent) step {
 	}
 	sw := c.settingsSwitch(in.Setting)
 	if sw == nil {
-		if c.onAboutPage() {
-			return back("This is the About phone page; the switches are on the main Settings list.")
+		if c.onSubpage() {
+			return back("This is a Settings sub-page; the switches are on the main Settings list.")
 		}
 		return c.scroll(false, in.Setting)
 	}
@@ -500,7 +522,7 @@ func (c *solver) brightness(in intent) step {
 		down = c.byText("-")
 	}
 	if val == nil || up == nil || down == nil {
-		if c.onAboutPage() {
+		if c.onSubpage() {
 			return back("The brightness controls are on the main Settings list.")
 		}
 		return c.scroll(false, "the brightness controls")
@@ -592,13 +614,13 @@ func (c *solver) alarm(in intent) step {
 			save = c.byText("Save")
 		}
 		switch {
-		case timeF.Text != in.Time && c.focused(timeF) && !c.prevIs("Type"):
+		case value(timeF) != in.Time && c.focused(timeF) && !c.prevIs("Type"):
 			return typeText(in.Time, "The time field has the focus; I type the time.")
-		case timeF.Text != in.Time:
+		case value(timeF) != in.Time:
 			return tapAt(*timeF, "I tap the time field to enter "+in.Time+".")
-		case in.Label != "" && labelF != nil && labelF.Text != in.Label && c.focused(labelF):
+		case in.Label != "" && labelF != nil && value(labelF) != in.Label && c.focused(labelF) && !c.prevIs("Type"):
 			return typeText(in.Label, "The label field has the focus; I type the label.")
-		case in.Label != "" && labelF != nil && labelF.Text != in.Label:
+		case in.Label != "" && labelF != nil && value(labelF) != in.Label:
 			return tapAt(*labelF, "I tap the label field.")
 		case save != nil:
 			return tapAt(*save, "Time and label are filled in; I save the alarm.")
@@ -641,23 +663,24 @@ func (c *solver) note(in intent) step {
 			save = c.byText("Save")
 		}
 		if c.prevTapAt(save) {
-			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(titleF.Text, in.Title)), "The note is saved.")
+			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(value(titleF), in.Title)), "The note is saved.")
 		}
+		title, body := value(titleF), value(bodyF)
 		wantBody := in.Body
 		if in.Append {
-			wantBody = bodyF.Text
-			if !strings.Contains(bodyF.Text, in.Body) {
-				wantBody = strings.TrimSpace(bodyF.Text + "\n" + in.Body)
+			wantBody = body
+			if !strings.Contains(body, in.Body) {
+				wantBody = strings.TrimSpace(body + " " + in.Body)
 			}
 		}
 		switch {
-		case !in.Edit && titleF.Text != in.Title && c.focused(titleF) && !c.prevIs("Type"):
+		case !in.Edit && title != in.Title && c.focused(titleF) && !c.prevIs("Type"):
 			return typeText(in.Title, "The title field has the focus; I type the title.")
-		case !in.Edit && titleF.Text != in.Title:
+		case !in.Edit && title != in.Title:
 			return tapAt(*titleF, "I tap the title field.")
-		case wantBody != "" && bodyF.Text != wantBody && c.focused(bodyF) && !c.prevIs("Type"):
+		case wantBody != "" && body != wantBody && c.focused(bodyF) && !c.prevIs("Type"):
 			return typeText(wantBody, "The body field has the focus; I type the text.")
-		case wantBody != "" && bodyF.Text != wantBody:
+		case wantBody != "" && body != wantBody:
 			return tapAt(*bodyF, "I tap the body field.")
 		case save != nil:
 			return tapAt(*save, "The note reads as wanted; I save it.")
@@ -703,9 +726,8 @@ func (c *solver) read(in intent) step {
 		if about := c.byText("About phone"); about != nil && about.Clickable {
 			return tapAt(*about, "About phone is listed; I open it.")
 		}
-		if about := c.byText("About phone"); about != nil {
-			// The title of the About page without the value: go back.
-			return back("This page does not show " + in.What + ".")
+		if c.onSubpage() {
+			return back("This page does not show " + in.What + "; I go back to the Settings list.")
 		}
 		return c.scroll(true, "About phone")
 	case "first alarm":
@@ -740,7 +762,7 @@ func (c *solver) read(in intent) step {
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")
 		}
-		if c.onAboutPage() {
+		if c.onSubpage() {
 			return back("The brightness row is on the main Settings list.")
 		}
 		return c.scroll(false, "the brightness row")
@@ -748,7 +770,7 @@ func (c *solver) read(in intent) step {
 		if sw := c.settingsSwitch(in.What); sw != nil {
 			return finish(fmt.Sprintf("%s is %s", in.What, onOff(sw.Checked)), "The switch shows the state.")
 		}
-		if c.onAboutPage() {
+		if c.onSubpage() {
 			return back("The switches are on the main Settings list.")
 		}
 		return c.scroll(false, in.What)
