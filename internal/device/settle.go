@@ -56,7 +56,10 @@ func (p SettlePolicy) withDefaults() SettlePolicy {
 	if p.Max <= 0 {
 		p.Max = d.Max
 	}
-	if p.ChangeWait < 0 {
+	switch {
+	case p.ChangeWait == 0:
+		p.ChangeWait = d.ChangeWait
+	case p.ChangeWait < 0:
 		p.ChangeWait = 0
 	}
 	if p.Fixed <= 0 {
@@ -72,7 +75,7 @@ func (p SettlePolicy) Validate() error {
 	default:
 		return fmt.Errorf("settle mode %q is not one of settle, fixed, none", p.Mode)
 	}
-	if p.Interval < 0 || p.Max < 0 || p.Fixed < 0 || p.ChangeWait < 0 {
+	if p.Interval < 0 || p.Max < 0 || p.Fixed < 0 {
 		return fmt.Errorf("settle durations must not be negative")
 	}
 	if p.Stable == 1 {
