@@ -26,7 +26,7 @@ computer's key, "offline" that it must be reconnected. Phones outside
 adb.allow (when set) are marked as not served by this host's worker.`,
 		Example: `  starter devices
   starter devices --adb-address 127.0.0.1:5038 --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, _, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
 			if err != nil {

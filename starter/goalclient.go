@@ -143,3 +143,11 @@ func clientTLS(t config.TLS) (*tls.Config, error) {
 	}
 	return tc, nil
 }
+
+// noArgs is cobra.NoArgs with the usage exit code.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if err := cobra.NoArgs(cmd, args); err != nil {
+		return usageError{err}
+	}
+	return nil
+}

@@ -101,7 +101,7 @@ func newScheduleListCmd() *cobra.Command {
 		Use:     "list",
 		Short:   "List schedules",
 		Example: `  starter schedule list` + "\n" + `  starter schedule list --json`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			gc, err := openGoals(cmd, "")
 			if err != nil {

@@ -212,7 +212,7 @@ cancelled) or PhoneflowDevice search attributes.`,
 		Example: `  starter list
   starter list --status waiting_user
   starter list --device emulator-5554 --limit 5 --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := goalctl.ListQuery(opts); err != nil {
 				return usageError{err}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/mocks"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// execCLI runs a fresh root with the given subcommands, as main does, with
+// Temporal replaced by mc (nil: dialing fails the test). It returns stdout
+// and the exit code.
+func execCLI(t *testing.T, mc *mocks.Client, stdin string, cmds []*cobra.Command, args ...string) (string, int) {
+	t.Helper()
+	t.Chdir(t.TempDir()) // no phoneflow.yaml
+	t.Setenv("HOME", t.TempDir())
+	old := dialTemporal
+	dialTemporal = func(context.Context, config.Config) (client.Client, error) {
+		if mc == nil {
+			t.Fatal("the command dialed Temporal; it should have failed before")
+		}
+		return mc, nil
+	}
+	t.Cleanup(func() { dialTemporal = old })
+	if mc != nil {
+		mc.On("Close").Return().Maybe()
+	}
+	root := &cobra.Command{Use: "starter", SilenceUsage: true, SilenceErrors: true}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(cmds...)
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	if err != nil {
+		if _, ok := err.(exitError); !ok {
+			out.WriteString("error: " + err.Error() + "\n")
+		}
+	}
+	return out.String(), exitCode(err)
+}
+
+func value(t *testing.T, v any) converter.EncodedValue {
+	t.Helper()
+	p, err := converter.GetDefaultDataConverter().ToPayloads(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.NewValue(p)
+}
+
+func TestRunArgumentErrors(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "plan.txt")
+	if err := os.WriteFile(plan, []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run"},
+		{"run", "  "},
+		{"run", "--no-such-flag", "goal"},
+		{"run", "--max-steps", "many", "goal"},
+	} {
+		out, code := execCLI(t, nil, "", []*cobra.Command{newRunCmd()}, args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want 2\n%s", args, code, out)
+		}
+	}
+	mc := mocks.NewClient(t)
+	out, code := execCLI(t, mc, "", []*cobra.Command{newRunCmd()}, "run", "--plan", plan, "--single", "--device", "d", "goal")
+	if code != exitUsage || !strings.Contains(out, "exclude each other") {
+		t.Errorf("--plan with --single: exit %d\n%s", code, out)
+	}
+}
+
+func TestRunDetachStartsGoal(t *testing.T) {
+	mc := mocks.NewClient(t)
+	run := mocks.NewWorkflowRun(t)
+	run.On("GetID").Return("goal-t1")
+	run.On("GetRunID").Return("r1")
+	var in workflows.GoalInput
+	var opts client.StartWorkflowOptions
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, "GoalWorkflow", mock.Anything).Run(func(a mock.Arguments) {
+		opts = a.Get(1).(client.StartWorkflowOptions)
+		in = a.Get(3).(workflows.GoalInput)
+	}).Return(run, nil)
+	out, code := execCLI(t, mc, "", []*cobra.Command{newRunCmd()}, "run", "--detach", "--id", "goal-t1", "--device", "emu1", "--max-steps", "12", "--auto-approve", "Turn", "on", "Wi-Fi")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"started goal-t1 on emu1", "Web UI: http://127.0.0.1:8233/namespaces/default/workflows/goal-t1", "starter status goal-t1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if opts.ID != "goal-t1" || in.Goal != "Turn on Wi-Fi" || in.Device != "emu1" || in.Options.MaxSteps != 12 || !in.Options.AutoApprove || in.Options.Mode != "" {
+		t.Errorf("started with %+v / %+v", opts, in)
+	}
+}
+
+// TestRunFollowsPlain follows a goal that asks a question with stdin not a
+// terminal: the view prints plain lines, the answer commands are shown, and
+// a failed result is exit 1.
+func TestRunFollowsPlain(t *testing.T) {
+	mc := mocks.NewClient(t)
+	run := mocks.NewWorkflowRun(t)
+	run.On("GetID").Return("goal-t2")
+	run.On("GetRunID").Return("r1")
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, "GoalWorkflow", mock.Anything).Return(run, nil)
+	release := make(chan struct{})
+	polls := 0
+	mc.On("QueryWorkflow", mock.Anything, "goal-t2", "", workflows.QueryStatus).Return(
+		func(context.Context, string, string, string, ...any) (converter.EncodedValue, error) {
+			polls++
+			if polls == 3 {
+				close(release)
+			}
+			return value(t, workflows.Status{Phase: workflows.GoalWaitingUser, Steps: 4, MaxSteps: 100, PendingQuestion: "Which Alice?"}), nil
+		})
+	mc.On("QueryWorkflow", mock.Anything, "goal-t2", "", workflows.QueryTodos).Return(
+		value(t, []workflows.TodoState{{Index: 1, Text: "Open Messages", Status: "done", Steps: 4}}), nil)
+	res := mocks.NewWorkflowRun(t)
+	res.On("Get", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		<-release
+		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: workflows.GoalFailed, Steps: 4,
+			Todos:  []workflows.TodoState{{Index: 1, Text: "Open Messages", Status: "done", Steps: 4}},
+			Reason: "no answer", NextStep: "run it again and answer the question"}
+	}).Return(nil)
+	mc.On("GetWorkflow", mock.Anything, "goal-t2", "").Return(res)
+	out, code := execCLI(t, mc, "", []*cobra.Command{newRunCmd()}, "run", "--id", "goal-t2", "--device", "emu1", "--ui", "ui.example:80", "Send the alarm to Alice")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{
+		"Web UI: http://ui.example:80/namespaces/default/workflows/goal-t2",
+		"[goal-t2] phase waiting_user",
+		"[goal-t2] question: Which Alice?",
+		`starter clarify goal-t2 "<your answer>"`,
+		`temporal workflow signal -w goal-t2 --name clarify --input '"<your answer>"'`,
+		"goal-t2 failed after 4 steps",
+		"reason: no answer",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "question: Which Alice?") != 1 {
+		t.Errorf("the question was printed more than once:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("plain output has escape sequences")
+	}
+}
+
+func TestRunPicksTheOnlyDevice(t *testing.T) {
+	old := listDevices
+	t.Cleanup(func() { listDevices = old })
+	devs := []adb.DeviceInfo{{Serial: "a", State: "device"}, {Serial: "b", State: "unauthorized"}}
+	listDevices = func(context.Context, config.Config) ([]adb.DeviceInfo, error) { return devs, nil }
+	cfg := config.Default()
+	if s, err := pickDevice(context.Background(), cfg); err != nil || s != "a" {
+		t.Fatalf("pickDevice = %q, %v", s, err)
+	}
+	devs = append(devs, adb.DeviceInfo{Serial: "c", State: "device"})
+	if _, err := pickDevice(context.Background(), cfg); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "a, c") {
+		t.Fatalf("two phones: %v", err)
+	}
+	cfg.ADB.Allow = []string{"c"}
+	if s, _ := pickDevice(context.Background(), cfg); s != "c" {
+		t.Fatalf("allow list ignored: %q", s)
+	}
+	listDevices = func(context.Context, config.Config) ([]adb.DeviceInfo, error) { return nil, adb.ErrServerNotRunning }
+	if _, err := pickDevice(context.Background(), cfg); !errors.Is(err, adb.ErrServerNotRunning) {
+		t.Fatalf("adb down: %v", err)
+	}
+}
+
+func TestParsePlan(t *testing.T) {
+	got, err := parsePlan("p.txt", []byte("# todos\n1. Turn on Wi-Fi\n\n- Open Clock\n[ ] Read the first alarm\n  Send it to Alice  \n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Turn on Wi-Fi", "Open Clock", "Read the first alarm", "Send it to Alice"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("plan = %q", got)
+	}
+	got, err = parsePlan("p.json", []byte(`["a", " ", "b"]`))
+	if err != nil || strings.Join(got, "|") != "a|b" {
+		t.Fatalf("json plan = %q, %v", got, err)
+	}
+	if _, err := parsePlan("p.json", []byte(`{"a":1}`)); err == nil {
+		t.Fatal("object accepted as plan")
+	}
+	if _, err := parsePlan("p.txt", []byte("# nothing\n\n")); err == nil {
+		t.Fatal("empty plan accepted")
+	}
+}
+
+func TestUIAddress(t *testing.T) {
+	cfg := config.Default()
+	cfg.Temporal.Embedded.UIPort = 8233
+	if got := uiAddress(cfg, ""); got != "127.0.0.1:8233" {
+		t.Errorf("embedded UI = %s", got)
+	}
+	cfg.Temporal.Address = "temporal.lan:7233"
+	if got := uiAddress(cfg, ""); got != "temporal.lan:8233" {
+		t.Errorf("external UI = %s", got)
+	}
+	if got := uiAddress(cfg, "https://ui.example"); got != "https://ui.example" {
+		t.Errorf("--ui = %s", got)
+	}
+	if got := temporalAddress(config.Default()); got != "127.0.0.1:7233" {
+		t.Errorf("embedded address = %s", got)
+	}
+}
