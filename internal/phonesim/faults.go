@@ -75,8 +75,14 @@ func (p *Phone) SetFault(f Fault) error {
 	}
 	p.mu.Unlock()
 	if f.Kind == FaultDisconnect || f.Kind == FaultOffline {
-		// Let the simctl command that asked for it finish first.
-		time.AfterFunc(50*time.Millisecond, p.dropTransports)
+		// Drop the connections open now, after the simctl command that
+		// asked for the fault had time to answer.
+		ts := p.liveTransports()
+		time.AfterFunc(50*time.Millisecond, func() {
+			for _, t := range ts {
+				t.close()
+			}
+		})
 	}
 	return nil
 }

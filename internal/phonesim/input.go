@@ -86,9 +86,6 @@ func (p *Phone) tap(x, y int) {
 	for i := len(s.widgets) - 1; i >= 0; i-- {
 		w := s.widgets[i]
 		if w.clickable && w.bounds.Contains(x, y) {
-			if w.kind != kEdit {
-				p.top().focus = ""
-			}
 			if w.tap != nil {
 				w.tap()
 			}

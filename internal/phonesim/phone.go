@@ -169,15 +169,19 @@ func (p *Phone) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 func (p *Phone) dropTransports() {
+	for _, t := range p.liveTransports() {
+		t.close()
+	}
+}
+
+func (p *Phone) liveTransports() []*transport {
 	p.tmu.Lock()
+	defer p.tmu.Unlock()
 	ts := make([]*transport, 0, len(p.transports))
 	for t := range p.transports {
 		ts = append(ts, t)
 	}
-	p.tmu.Unlock()
-	for _, t := range ts {
-		t.close()
-	}
+	return ts
 }
 
 // service returns the handler for an OPEN service name, or nil to refuse it.

@@ -247,6 +247,11 @@ func (r *renderer) draw(s *screen) *image.RGBA {
 		return img
 	}
 	fill(img, img.Bounds(), colBG)
+	for _, w := range s.widgets {
+		if w.kind == kAppBar {
+			fill(img, image.Rect(0, statusBarH, s.w, contentTop), colBar)
+		}
+	}
 	var clip *image.RGBA // current list viewport
 	for _, w := range s.widgets {
 		full := image.Rect(w.full.X1, w.full.Y1, w.full.X2, w.full.Y2)
@@ -258,10 +263,8 @@ func (r *renderer) draw(s *screen) *image.RGBA {
 		case kList:
 			clip = img.SubImage(full).(*image.RGBA)
 		case kAppBar:
-			fill(img, image.Rect(0, statusBarH, s.w, contentTop), colBar)
 			r.text(img, true, 60, colText, full.Min.X, (full.Min.Y+full.Max.Y)/2, full.Dx(), w.text)
 		case kUp:
-			fill(img, image.Rect(0, statusBarH, full.Max.X, contentTop), colBar)
 			r.centered(img, true, 64, colText, full, "←")
 		case kRow:
 			r.text(dst, false, 46, colText, full.Min.X+48, (full.Min.Y+full.Max.Y)/2, full.Dx()-96, w.text)
