@@ -40,9 +40,11 @@ type PlanInput struct {
 	Goal         string   `json:"goal"`
 	Answers      []QA     `json:"answers,omitempty"`
 	UserMessages []string `json:"user_messages,omitempty"`
-	// Invalid is the validation feedback on the previous attempt's answer,
-	// fed back so the model can correct itself.
-	Invalid string `json:"invalid,omitempty"`
+	// Invalid is the validation feedback on the previous attempt's answer
+	// and Rejected that answer (clipped), fed back so the model can correct
+	// itself.
+	Invalid  string `json:"invalid,omitempty"`
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // ReplanInput is the input of Replan.
@@ -55,6 +57,7 @@ type ReplanInput struct {
 	Answers      []QA       `json:"answers,omitempty"`
 	UserMessages []string   `json:"user_messages,omitempty"`
 	Invalid      string     `json:"invalid,omitempty"`
+	Rejected     string     `json:"rejected,omitempty"`
 }
 
 // PlanDecision is the planner's answer (DESIGN.md §4). When the answer could
@@ -67,6 +70,7 @@ type PlanDecision struct {
 	Question string   `json:"question,omitempty"`
 	Response string   `json:"response,omitempty"`
 	Invalid  string   `json:"invalid,omitempty"`
+	Raw      string   `json:"raw,omitempty"` // the invalid answer, clipped
 }
 
 // Planner decision statuses.

@@ -91,7 +91,9 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	}
 
 	var release func(workflow.Context)
-	if DeviceLease != nil && !g.st.LeaseHeld {
+	// Each run (continue-as-new included) asks for the lease; the lease
+	// answers its current holder's repeated request with a grant again.
+	if DeviceLease != nil {
 		rel, err := DeviceLease(ctx, in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
 			g.waiting = s
 			g.details(ctx)
@@ -104,7 +106,6 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 				NextStep: "wait for the other goal on this phone to finish, or start with device_wait=wait"}), nil
 		}
 		release = rel
-		g.st.LeaseHeld = true
 	}
 
 	res, err := g.run(ctx)
@@ -114,10 +115,8 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	}
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	if release != nil || g.st.LeaseHeld {
-		if release != nil {
-			release(dctx)
-		}
+	if release != nil {
+		release(dctx)
 	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
@@ -191,9 +190,10 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 		g.st.TaskType = g.opts.TaskType
 		return nil
 	}
-	invalid := ""
+	invalid, rejected := "", ""
 	for {
-		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid}
+		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
+			Invalid: invalid, Rejected: rejected}
 		actx := workflow.WithActivityOptions(ctx, plannerActivityOptions("Plan the goal"))
 		var d activities.PlanDecision
 		if err := workflow.ExecuteActivity(actx, activities.NamePlanOnce, in).Get(ctx, &d); err != nil {
@@ -204,16 +204,16 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 		}
 		if d.Invalid != "" {
 			g.st.Failures++
-			invalid = d.Invalid
+			invalid, rejected = d.Invalid, d.Raw
 			if g.st.Failures >= g.opts.FailureThreshold {
 				if err := g.ask(ctx, fmt.Sprintf("The planner failed %d times (%s). How should I proceed?", g.st.Failures, d.Invalid), 0); err != nil {
 					return err
 				}
-				g.st.Failures, invalid = 0, ""
+				g.st.Failures, invalid, rejected = 0, "", ""
 			}
 			continue
 		}
-		g.st.Failures, invalid = 0, ""
+		g.st.Failures, invalid, rejected = 0, "", ""
 		switch d.Status {
 		case activities.PlanAskUser:
 			if err := g.ask(ctx, d.Question, 0); err != nil {
@@ -394,7 +394,7 @@ func (g *goalRun) optimize(ctx workflow.Context, t *TodoState, tr TodoResult) {
 // replan asks the planner what next. Each attempt counts against the budget
 // (failures too); consecutive invalid answers end in a question to the user.
 func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
-	invalid := ""
+	invalid, rejected := "", ""
 	for {
 		if err := g.awaitResumed(ctx); err != nil {
 			return GoalResult{}, true, err
@@ -403,7 +403,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			return r, true, nil
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
-			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid}
+			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected}
 		for _, t := range g.st.Todos {
 			switch t.Status {
 			case TodoPending:
@@ -439,12 +439,12 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		}
 		if d.Invalid != "" {
 			g.st.Failures++
-			invalid = d.Invalid
+			invalid, rejected = d.Invalid, d.Raw
 			if g.st.Failures >= g.opts.FailureThreshold {
 				if err := g.ask(ctx, fmt.Sprintf("The planner failed %d times (%s). How should I proceed?", g.st.Failures, d.Invalid), 0); err != nil {
 					return GoalResult{}, true, err
 				}
-				g.st.Failures, invalid = 0, ""
+				g.st.Failures, invalid, rejected = 0, "", ""
 			}
 			continue
 		}
@@ -461,7 +461,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			if err := g.ask(ctx, d.Question, 0); err != nil {
 				return GoalResult{}, true, err
 			}
-			invalid = ""
+			invalid, rejected = "", ""
 		default:
 			g.setTodos(d.Plan)
 			g.st.NeedReplan = false

@@ -147,8 +147,7 @@ type GoalState struct {
 	Notes        []string        `json:"notes,omitempty"` // inject text waiting for the next todo
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
-	LeaseHeld    bool            `json:"lease_held,omitempty"`
-	Runs         int             `json:"runs,omitempty"` // continue-as-new count
+	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
 }
 
 // TodoInput starts a TodoWorkflow.

@@ -1,0 +1,511 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// DevicePool hands out the phones this worker owns.
+type DevicePool interface {
+	Get(ctx context.Context, serial string) (device.Device, error)
+	List(ctx context.Context) ([]device.Info, error)
+}
+
+// Model is a chat model (planner or executor).
+type Model interface {
+	Chat(ctx context.Context, msgs []llm.Message) (*llm.Answer, error)
+}
+
+// BlobStore keeps screenshots and UI trees out of workflow history.
+type BlobStore interface {
+	Put(ctx context.Context, data []byte, contentType string) (string, error)
+	Get(ctx context.Context, ref string) ([]byte, error)
+}
+
+// PromptMemory stores the executor's prompt per task type.
+type PromptMemory interface {
+	Get(taskType string) (promptmem.Entry, bool, error)
+	Record(taskType string, success bool, prompt string) error
+}
+
+// Activities holds what phoneflow's activities need. Register it with a
+// worker (worker.RegisterActivity(a)); workflows call the methods by the
+// Name* constants.
+type Activities struct {
+	Devices  DevicePool
+	Planner  Model
+	Executor Model
+	Blobs    BlobStore
+	Prompts  PromptMemory // nil disables prompt memory
+	Exec     autoglm.Config
+	// Now is the clock for the executor's system prompt date; nil means time.Now.
+	Now func() time.Time
+	// MaxWait caps a Wait action; 0 means 10 seconds.
+	MaxWait time.Duration
+}
+
+// Error types of the application errors activities return.
+const (
+	ErrTypeModelRetryable = "ModelRetryable"
+	ErrTypeModelPermanent = "ModelPermanent"
+	ErrTypeDevice         = "DeviceError"
+	ErrTypeConfig         = "ConfigError"
+	ErrTypeBlob           = "BlobError"
+)
+
+// Keep executor history small: it travels through workflow history.
+const (
+	maxThinkingKept = 240
+	maxTurnUser     = 600
+)
+
+func (a *Activities) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+// warner is what activities log through: Temporal's activity logger inside
+// an activity, slog elsewhere (direct calls in tests and tools).
+type warner interface {
+	Warn(msg string, keyvals ...any)
+}
+
+func (a *Activities) logger(ctx context.Context) warner {
+	if activity.IsActivity(ctx) {
+		return activity.GetLogger(ctx)
+	}
+	return slog.Default()
+}
+
+// modelError maps a model client error onto Temporal's retry policy, the
+// only place retries are decided: retryable errors (timeouts, 5xx, 429)
+// are retried, honouring the server's Retry-After; permanent ones (bad key,
+// unknown model, 4xx) fail fast.
+func modelError(role string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	msg := role + " model: " + err.Error()
+	if llm.IsRetryable(err) {
+		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeModelRetryable, temporal.ApplicationErrorOptions{
+			NextRetryDelay: llm.RetryAfter(err), // 0 keeps the policy's backoff
+		})
+	}
+	return temporal.NewNonRetryableApplicationError(msg, ErrTypeModelPermanent, nil)
+}
+
+// deviceError maps a device failure: an unknown or refused serial is a
+// configuration problem (no retry); anything else (a disconnect, an adb
+// hiccup) is retried.
+func deviceError(op string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	var na *device.NotAllowedError
+	if errors.As(err, &na) {
+		return temporal.NewNonRetryableApplicationError(op+": "+err.Error(), ErrTypeConfig, nil)
+	}
+	return temporal.NewApplicationError(op+": "+err.Error(), ErrTypeDevice)
+}
+
+func (a *Activities) device(ctx context.Context, serial string) (device.Device, error) {
+	if a.Devices == nil {
+		return nil, temporal.NewNonRetryableApplicationError("no device pool: the worker was started without phones", ErrTypeConfig, nil)
+	}
+	d, err := a.Devices.Get(ctx, serial)
+	if err != nil {
+		return nil, deviceError("device "+serial, err)
+	}
+	return d, nil
+}
+
+// ListDevices lists the phones the worker's ADB server knows.
+func (a *Activities) ListDevices(ctx context.Context) ([]device.Info, error) {
+	if a.Devices == nil {
+		return nil, nil
+	}
+	infos, err := a.Devices.List(ctx)
+	if err != nil {
+		return nil, deviceError("list devices", err)
+	}
+	return infos, nil
+}
+
+// screen is an observation with its bytes, kept in memory within a Step.
+type screen struct {
+	obs   Observation
+	png   []byte
+	elems []uitree.Element
+}
+
+// Observe captures the screen (and the UI tree when asked) into the blob
+// store and returns only references and facts.
+func (a *Activities) Observe(ctx context.Context, in ObserveInput) (Observation, error) {
+	d, err := a.device(ctx, in.Serial)
+	if err != nil {
+		return Observation{}, err
+	}
+	s, err := a.observe(ctx, d, in.UITree)
+	return s.obs, err
+}
+
+func (a *Activities) observe(ctx context.Context, d device.Device, withTree bool) (screen, error) {
+	var s screen
+	shot, err := d.Screenshot(ctx)
+	if err != nil {
+		return s, deviceError("screenshot", err)
+	}
+	s.obs.Width, s.obs.Height = shot.Width, shot.Height
+	s.obs.Sensitive, s.obs.SensitiveReason = shot.Sensitive, shot.Reason
+	if app, err := d.CurrentApp(ctx); err == nil {
+		s.obs.App, s.obs.AppPackage = app.Name, app.Package
+	} else {
+		a.logger(ctx).Warn("current app unknown", "serial", d.Serial(), "error", err)
+	}
+	if s.obs.Width == 0 || s.obs.Height == 0 {
+		if w, h, err := d.ScreenSize(ctx); err == nil {
+			s.obs.Width, s.obs.Height = w, h
+		}
+	}
+	if withTree {
+		elems, err := d.UITree(ctx)
+		if err != nil {
+			// Some screens (video, games) cannot be dumped; the screenshot
+			// is enough to go on.
+			a.logger(ctx).Warn("UI tree unavailable", "serial", d.Serial(), "error", err)
+		} else {
+			s.elems = elems
+			data, err := json.Marshal(elems)
+			if err != nil {
+				return s, err
+			}
+			if s.obs.TreeRef, err = a.put(ctx, data, "application/json"); err != nil {
+				return s, err
+			}
+		}
+	}
+	if !shot.Sensitive {
+		s.png = shot.PNG
+		if s.obs.ScreenRef, err = a.put(ctx, shot.PNG, "image/png"); err != nil {
+			return s, err
+		}
+		s.obs.Hash, err = ScreenHash(shot.PNG)
+		if err != nil {
+			return s, temporal.NewApplicationError("screenshot: "+err.Error(), ErrTypeDevice)
+		}
+	} else {
+		s.obs.Hash = sensitiveHash(s.obs.AppPackage, s.elems)
+	}
+	return s, nil
+}
+
+func (a *Activities) put(ctx context.Context, data []byte, contentType string) (string, error) {
+	if a.Blobs == nil {
+		return "", temporal.NewNonRetryableApplicationError("no blob store configured: set the blob directory in the config", ErrTypeConfig, nil)
+	}
+	ref, err := a.Blobs.Put(ctx, data, contentType)
+	if err != nil {
+		return "", temporal.NewApplicationError("blob store: "+err.Error(), ErrTypeBlob)
+	}
+	return ref, nil
+}
+
+func (a *Activities) get(ctx context.Context, ref string) ([]byte, error) {
+	if a.Blobs == nil {
+		return nil, temporal.NewNonRetryableApplicationError("no blob store configured: set the blob directory in the config", ErrTypeConfig, nil)
+	}
+	data, err := a.Blobs.Get(ctx, ref)
+	if err != nil {
+		return nil, temporal.NewApplicationError("blob store: "+err.Error(), ErrTypeBlob)
+	}
+	return data, nil
+}
+
+// Think asks the executor for the next action on the observed screen,
+// loading the screenshot and UI tree from the blob store. An answer that
+// does not parse is a result (ParseError), not an error.
+func (a *Activities) Think(ctx context.Context, in ThinkInput) (ThinkResult, error) {
+	s := screen{obs: in.Screen}
+	var err error
+	if in.Screen.ScreenRef != "" {
+		if s.png, err = a.get(ctx, in.Screen.ScreenRef); err != nil {
+			return ThinkResult{}, err
+		}
+	}
+	if in.Screen.TreeRef != "" {
+		data, err := a.get(ctx, in.Screen.TreeRef)
+		if err != nil {
+			return ThinkResult{}, err
+		}
+		if err := json.Unmarshal(data, &s.elems); err != nil {
+			return ThinkResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
+		}
+	}
+	return a.think(ctx, in, s)
+}
+
+func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkResult, error) {
+	if a.Executor == nil {
+		return ThinkResult{}, temporal.NewNonRetryableApplicationError("no executor model configured", ErrTypeConfig, nil)
+	}
+	si := autoglm.StepInput{
+		Task: in.Task, AppName: s.obs.App, AppPackage: s.obs.AppPackage,
+		Screenshot: s.png, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
+		Width: s.obs.Width, Height: s.obs.Height, Elements: s.elems,
+		PreviousAction: in.PreviousAction, PreviousResult: in.PreviousResult, Notes: in.Notes,
+		TaskPrompt: a.taskPrompt(ctx, in.TaskType),
+	}
+	if si.Sensitive && si.SensitiveReason == "" {
+		si.SensitiveReason = "secure screen"
+	}
+	for _, t := range in.History {
+		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant})
+	}
+	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
+	if err != nil {
+		return ThinkResult{}, temporal.NewNonRetryableApplicationError("executor request: "+err.Error(), ErrTypeConfig, nil)
+	}
+	ans, err := a.Executor.Chat(ctx, msgs)
+	if err != nil {
+		return ThinkResult{}, modelError("executor", err)
+	}
+	// The turn kept for later requests: the request text without the
+	// element list, and the answer with its reasoning trimmed.
+	cfg := a.Exec
+	cfg.IncludeElements = false
+	res := ThinkResult{
+		Turn:    Turn{User: clip(autoglm.StepText(cfg, si), maxTurnUser)},
+		Model:   ans.Model,
+		TotalMS: ans.Total.Milliseconds(),
+	}
+	resp, err := autoglm.Parse(ans.Text)
+	if err != nil {
+		var pe *autoglm.ParseError
+		if !errors.As(err, &pe) {
+			return ThinkResult{}, err
+		}
+		res.ParseError = pe.Reason
+		res.Turn.Assistant = clip(ans.Text, maxThinkingKept)
+		return res, nil
+	}
+	resp.Thinking = clip(resp.Thinking, maxThinkingKept)
+	res.Response = &resp
+	res.Action = autoglm.FormatAction(resp.Action)
+	res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
+	return res, nil
+}
+
+func (a *Activities) taskPrompt(ctx context.Context, taskType string) string {
+	if a.Prompts == nil || taskType == "" {
+		return ""
+	}
+	e, ok, err := a.Prompts.Get(taskType)
+	if err != nil {
+		a.logger(ctx).Warn("prompt memory unreadable; using the default prompt", "task_type", taskType, "error", err)
+		return ""
+	}
+	if !ok {
+		return ""
+	}
+	return e.SystemPrompt
+}
+
+// clip shortens s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// Act performs one action on the phone. A retried attempt first compares
+// the current screen with the one the decision was based on: if it
+// changed, the first attempt's input already reached the phone and the
+// action is reported as already applied instead of being sent twice.
+func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
+	d, err := a.device(ctx, in.Serial)
+	if err != nil {
+		return ActResult{}, err
+	}
+	return a.act(ctx, d, in.Action, in.ScreenHash, in.Width, in.Height)
+}
+
+func (a *Activities) act(ctx context.Context, d device.Device, act autoglm.Action, hash string, w, h int) (ActResult, error) {
+	if activity.IsActivity(ctx) && activity.GetInfo(ctx).Attempt > 1 && hash != "" && act.TouchesDevice() {
+		s, err := a.observe(ctx, d, false)
+		if err != nil {
+			return ActResult{}, err
+		}
+		if s.obs.Hash != hash {
+			return ActResult{Result: ActAlreadyApplied}, nil
+		}
+	}
+	if w <= 0 || h <= 0 {
+		var err error
+		if w, h, err = d.ScreenSize(ctx); err != nil {
+			return ActResult{}, deviceError("screen size", err)
+		}
+	}
+	return a.perform(ctx, d, act, w, h)
+}
+
+func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.Action, w, h int) (ActResult, error) {
+	pt := func(p *autoglm.Point) (int, int, bool) {
+		if p == nil {
+			return 0, 0, false
+		}
+		x, y := autoglm.ToPixel(*p, w, h)
+		return x, y, true
+	}
+	var err error
+	missing := func(what string) (ActResult, error) {
+		return ActResult{Result: fmt.Sprintf("error: %s needs %s", act.Name, what)}, nil
+	}
+	switch act.Name {
+	case autoglm.ActionTap, autoglm.ActionDoubleTap, autoglm.ActionLongPress:
+		x, y, ok := pt(act.Element)
+		if !ok {
+			return missing("element=[x,y]")
+		}
+		switch act.Name {
+		case autoglm.ActionTap:
+			err = d.Tap(ctx, x, y)
+		case autoglm.ActionDoubleTap:
+			err = d.DoubleTap(ctx, x, y)
+		default:
+			err = d.LongPress(ctx, x, y)
+		}
+	case autoglm.ActionSwipe:
+		x1, y1, ok1 := pt(act.Start)
+		x2, y2, ok2 := pt(act.End)
+		if !ok1 || !ok2 {
+			return missing("start=[x,y] and end=[x,y]")
+		}
+		err = d.Swipe(ctx, x1, y1, x2, y2, 0)
+	case autoglm.ActionBack:
+		err = d.Back(ctx)
+	case autoglm.ActionHome:
+		err = d.Home(ctx)
+	case autoglm.ActionLaunch:
+		if strings.TrimSpace(act.App) == "" {
+			return missing(`app="..."`)
+		}
+		err = d.Launch(ctx, act.App)
+	case autoglm.ActionType, autoglm.ActionTypeName:
+		err = d.Type(ctx, act.Text)
+	case autoglm.ActionWait:
+		return a.wait(ctx, act.Duration)
+	default:
+		return ActResult{Result: fmt.Sprintf("error: %s is not an action the phone can perform", act.Name)}, nil
+	}
+	if err == nil {
+		return ActResult{Result: "ok", Touched: true}, nil
+	}
+	// Errors the model can act on go back to it as the action's result.
+	var nf *device.AppNotFoundError
+	if errors.As(err, &nf) || errors.Is(err, device.ErrIMENotInstalled) {
+		return ActResult{Result: err.Error()}, nil
+	}
+	return ActResult{}, deviceError(act.Name, err)
+}
+
+// wait sleeps for a Wait action ("2 seconds", "500ms"), capped by MaxWait.
+func (a *Activities) wait(ctx context.Context, duration string) (ActResult, error) {
+	limit := a.MaxWait
+	if limit <= 0 {
+		limit = 10 * time.Second
+	}
+	d := ParseWait(duration)
+	if d > limit {
+		d = limit
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ActResult{}, ctx.Err()
+	case <-t.C:
+	}
+	return ActResult{Result: "ok"}, nil
+}
+
+// ParseWait reads a Wait duration as models write it: "2 seconds", "2s",
+// "1.5 second", "500ms", "3". Unreadable values wait one second.
+func ParseWait(s string) time.Duration {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d
+	}
+	var v float64
+	var unit string
+	if n, _ := fmt.Sscanf(s, "%g %s", &v, &unit); n >= 1 && v >= 0 {
+		switch {
+		case strings.HasPrefix(unit, "ms"), strings.HasPrefix(unit, "milli"):
+			return time.Duration(v * float64(time.Millisecond))
+		case strings.HasPrefix(unit, "min"):
+			return time.Duration(v * float64(time.Minute))
+		default:
+			return time.Duration(v * float64(time.Second))
+		}
+	}
+	return time.Second
+}
+
+// Step runs one iteration of a todo: perform the action the workflow
+// already approved (if any; the device settles before returning), observe
+// the new screen, and think the next action (if asked). Doing the three in
+// one activity keeps a step at about six history events; the screenshot
+// stays in memory between observing and thinking.
+func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error) {
+	d, err := a.device(ctx, in.Serial)
+	if err != nil {
+		return StepResult{}, err
+	}
+	var res StepResult
+	prevAction, prevResult := in.PreviousAction, in.PreviousResult
+	if in.Act != nil {
+		ar, err := a.act(ctx, d, *in.Act, in.ScreenHash, in.Width, in.Height)
+		if err != nil {
+			return StepResult{}, err
+		}
+		res.Act = &ar
+		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result
+	}
+	s, err := a.observe(ctx, d, in.UITree)
+	if err != nil {
+		return StepResult{}, err
+	}
+	res.Screen = s.obs
+	if !in.Think {
+		return res, nil
+	}
+	th, err := a.think(ctx, ThinkInput{
+		Task: in.Task, TaskType: in.TaskType, Screen: s.obs,
+		PreviousAction: prevAction, PreviousResult: prevResult,
+		Notes: in.Notes, History: in.History,
+	}, s)
+	if err != nil {
+		return StepResult{}, err
+	}
+	res.Think = &th
+	return res, nil
+}

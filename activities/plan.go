@@ -1,0 +1,101 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/planner"
+	"github.com/phoneflow/phoneflow/internal/promptmem"
+)
+
+// maxRejectedKept bounds the invalid answer carried back for a retry.
+const maxRejectedKept = 2000
+
+// PlanOnce asks the planner to split the goal into todos. An answer that
+// breaks the contract is a result with Invalid set (the workflow asks
+// again with the feedback), not an error.
+func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, error) {
+	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages}
+	msgs := planner.BuildPlanMessages(pc, a.taskTypes(ctx))
+	if in.Invalid != "" {
+		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
+	}
+	return a.plannerCall(ctx, msgs, planner.ParsePlan)
+}
+
+// Replan asks the planner what comes next after a todo.
+func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, error) {
+	rc := planner.ReplanContext{
+		Goal: in.Goal, Remaining: in.Remaining, Feedback: in.Feedback,
+		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
+	}
+	for _, d := range in.Done {
+		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps})
+	}
+	msgs := planner.BuildReplanMessages(rc)
+	if in.Invalid != "" {
+		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
+	}
+	return a.plannerCall(ctx, msgs, planner.ParseReplan)
+}
+
+func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse func(string) (planner.Decision, error)) (PlanDecision, error) {
+	if a.Planner == nil {
+		return PlanDecision{}, temporal.NewNonRetryableApplicationError("no planner model configured", ErrTypeConfig, nil)
+	}
+	ans, err := a.Planner.Chat(ctx, msgs)
+	if err != nil {
+		return PlanDecision{}, modelError("planner", err)
+	}
+	d, err := parse(ans.Text)
+	if err != nil {
+		var ve *planner.ValidationError
+		if errors.As(err, &ve) {
+			return PlanDecision{Invalid: ve.Feedback(), Raw: clip(ans.Text, maxRejectedKept)}, nil
+		}
+		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept)}, nil
+	}
+	return PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response}, nil
+}
+
+// withFeedback appends the rejected answer and the correction, so the next
+// attempt sees what was wrong (planner validation failures are fed back).
+func withFeedback(msgs []llm.Message, rejected, feedback string) []llm.Message {
+	if rejected != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: rejected})
+	}
+	return append(msgs, llm.Message{Role: llm.RoleUser, Text: feedback})
+}
+
+func toPlannerQA(qs []QA) []planner.QA {
+	var out []planner.QA
+	for _, q := range qs {
+		out = append(out, planner.QA{Question: q.Question, Answer: q.Answer})
+	}
+	return out
+}
+
+// taskTypes lists the task types prompt memory knows, when it can list them.
+func (a *Activities) taskTypes(ctx context.Context) []string {
+	lister, ok := a.Prompts.(interface {
+		All() (map[string]promptmem.Entry, error)
+	})
+	if !ok {
+		return nil
+	}
+	all, err := lister.All()
+	if err != nil {
+		a.logger(ctx).Warn("prompt memory unreadable; planning without known task types", "error", err)
+		return nil
+	}
+	var out []string
+	for k := range all {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
