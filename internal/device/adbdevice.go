@@ -48,7 +48,7 @@ type adbDevice struct {
 
 	mu        sync.Mutex
 	lastProbe uint64 // hash of the last settle capture; 0 = none
-	probeRaw  int    // 0 unknown, 1 raw screencap works, -1 use PNG
+	probeRaw  int    // settle capture: 0 not chosen yet, 1 raw screencap, -1 screencap -p
 	last      SettleStats
 	imeOK     bool
 	pkgs      []string
@@ -325,32 +325,46 @@ func (d *adbDevice) Type(ctx context.Context, text string) error {
 		return fmt.Errorf("device %s: reading the input method: %w", d.serial, err)
 	}
 	prev := strings.TrimSpace(out)
+	restore := func() error { return nil }
 	if prev != AdbIME {
 		if err := d.selectAdbIME(ctx); err != nil {
 			return err
 		}
 		if !d.opts.KeepIME && prev != "" && prev != "null" && !commandFailed(prev) {
-			defer func() {
+			restore = func() error {
 				// Restore even when typing failed or the context ended.
 				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 				defer cancel()
-				if err := d.send(rctx, "ime set "+adb.Quote(prev)); err != nil {
-					d.log.Warn("could not restore the input method", "ime", prev, "err", err)
-				}
-			}()
+				return d.send(rctx, "ime set "+adb.Quote(prev))
+			}
 		}
 	}
-	if err := d.send(ctx, "am broadcast -a ADB_CLEAR_TEXT"); err != nil {
+	if err := d.enterText(ctx, text); err != nil {
+		if rerr := restore(); rerr != nil {
+			d.log.Warn("could not restore the input method", "ime", prev, "err", rerr)
+		}
 		return err
 	}
-	if text != "" {
-		b64 := base64.StdEncoding.EncodeToString([]byte(text))
-		if err := d.send(ctx, "am broadcast -a ADB_INPUT_B64 --es msg "+adb.Quote(b64)); err != nil {
-			return err
-		}
+	// Restore before settling, so the wait covers the keyboard switch too.
+	if err := restore(); err != nil {
+		return fmt.Errorf("device %s: text entered, but restoring the input method %s failed: %w", d.serial, prev, err)
 	}
 	_, err = d.Settle(ctx)
 	return err
+}
+
+// enterText replaces the focused field's text through ADB Keyboard
+// broadcasts; the text travels base64-encoded so any Unicode survives the
+// shell.
+func (d *adbDevice) enterText(ctx context.Context, text string) error {
+	if err := d.send(ctx, "am broadcast -a ADB_CLEAR_TEXT"); err != nil {
+		return err
+	}
+	if text == "" {
+		return nil
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte(text))
+	return d.send(ctx, "am broadcast -a ADB_INPUT_B64 --es msg "+adb.Quote(b64))
 }
 
 // selectAdbIME makes the ADB Keyboard the current input method.
@@ -593,36 +607,52 @@ func (d *adbDevice) settleWait(ctx context.Context, p SettlePolicy) (SettleStats
 	}
 }
 
-// probe captures the screen cheaply and hashes it. Raw screencap (no PNG
-// encoding on the phone) is used where the phone supports it.
+// probe captures the screen and hashes it. The first probe on a device
+// times one raw capture (no PNG encoding on the phone, but 4 bytes a pixel
+// on the wire) against one `screencap -p` and keeps the faster: raw wins on
+// most real phones, PNG where encoding is cheap or cached (the simulator).
 func (d *adbDevice) probe(ctx context.Context) (uint64, error) {
 	d.mu.Lock()
 	mode := d.probeRaw
 	d.mu.Unlock()
-	if mode >= 0 {
+	switch mode {
+	case 1:
 		out, err := d.c.Exec(ctx, d.serial, "screencap")
-		if err != nil {
-			return 0, err
-		}
-		if rawScreencapOK(out) {
-			if mode == 0 {
-				d.mu.Lock()
-				d.probeRaw = 1
-				d.mu.Unlock()
-			}
-			return hash(out), nil
-		}
+		return hash(out), err
+	case -1:
+		out, err := d.c.Exec(ctx, d.serial, "screencap -p")
+		return hash(out), err
 	}
-	out, err := d.c.Exec(ctx, d.serial, "screencap -p")
+	t0 := time.Now()
+	raw, err := d.c.Exec(ctx, d.serial, "screencap")
 	if err != nil {
 		return 0, err
 	}
-	if mode == 0 && bytes.HasPrefix(out, pngSig) {
-		d.mu.Lock()
-		d.probeRaw = -1
-		d.mu.Unlock()
+	tRaw := time.Since(t0)
+	t0 = time.Now()
+	pngOut, err := d.c.Exec(ctx, d.serial, "screencap -p")
+	if err != nil {
+		return 0, err
 	}
-	return hash(out), nil
+	tPNG := time.Since(t0)
+	rawOK, pngOK := rawScreencapOK(raw), bytes.HasPrefix(pngOut, pngSig)
+	switch {
+	case rawOK && (!pngOK || tRaw <= tPNG):
+		mode = 1
+	case pngOK:
+		mode = -1
+	}
+	if mode != 0 {
+		d.mu.Lock()
+		d.probeRaw = mode
+		d.mu.Unlock()
+		d.log.Debug("settle probe chosen", "raw", mode == 1, "raw_ms", tRaw.Milliseconds(), "png_ms", tPNG.Milliseconds())
+	}
+	if mode == 1 {
+		return hash(raw), nil
+	}
+	// PNG chosen, or neither usable yet (a secure screen): compare PNG output.
+	return hash(pngOut), nil
 }
 
 // rawScreencapOK reports whether out is a raw screencap: a 12- or 16-byte

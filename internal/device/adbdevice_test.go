@@ -216,11 +216,11 @@ func TestType(t *testing.T) {
 	if !slices.Equal(cmds[:len(want)], want) {
 		t.Errorf("commands %q, want prefix %q", cmds, want)
 	}
-	if last := cmds[len(cmds)-1]; !strings.HasPrefix(last, "ime set ") || !strings.Contains(last, "LatinIME") {
-		// settle captures may follow; find the restore
-		if !slices.ContainsFunc(cmds, func(c string) bool { return strings.HasPrefix(c, "ime set ") && strings.Contains(c, "LatinIME") }) {
-			t.Errorf("no restore of the previous IME in %q", cmds)
-		}
+	restore := slices.IndexFunc(cmds, func(c string) bool { return strings.HasPrefix(c, "ime set ") && strings.Contains(c, "LatinIME") })
+	input := slices.IndexFunc(cmds, func(c string) bool { return strings.Contains(c, "ADB_INPUT_B64") })
+	capture := slices.IndexFunc(cmds[max(input, 0):], func(c string) bool { return strings.HasPrefix(c, "screencap") })
+	if restore < 0 || input < 0 || restore < input || capture < 0 || input+capture < restore {
+		t.Errorf("want text input, then the IME restored, then the settle captures; got %q", cmds)
 	}
 	// Already on the ADB Keyboard: no switching, no restoring.
 	f.set(func(f *fakePhone) { f.ime = AdbIME; f.commands = nil })

@@ -11,6 +11,7 @@ func TestSettleWaitsForStableScreen(t *testing.T) {
 	f, _, d := setup(t, Options{})
 	// The screen keeps changing for the first 4 captures after the input.
 	f.set(func(f *fakePhone) { f.changeAfterProbes = 4 })
+	d.probeRaw = 1 // one capture per probe, so the count below is exact
 	if err := d.Tap(tctx(t), 1, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +51,29 @@ func TestSettleWaitsForDelayedChange(t *testing.T) {
 	}
 }
 
-func TestSettleFallsBackToPNG(t *testing.T) {
+func TestSettleProbeChoice(t *testing.T) {
 	f, _, d := setup(t, Options{})
 	f.set(func(f *fakePhone) { f.noRaw = true })
 	if err := d.Tap(tctx(t), 1, 1); err != nil {
 		t.Fatal(err)
 	}
 	if d.probeRaw != -1 || f.pngCalls < 2 {
-		t.Errorf("probeRaw %d, png captures %d; want PNG probing", d.probeRaw, f.pngCalls)
+		t.Errorf("without raw screencap: probeRaw %d, png captures %d; want PNG probing", d.probeRaw, f.pngCalls)
+	}
+	f, _, d = setup(t, Options{})
+	f.set(func(f *fakePhone) { f.secure = "empty" })
+	if err := d.Tap(tctx(t), 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.probeRaw != 0 {
+		t.Errorf("on a secure screen the probe was chosen (%d) from empty captures", d.probeRaw)
+	}
+	f.set(func(f *fakePhone) { f.secure = "" })
+	if err := d.Tap(tctx(t), 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.probeRaw == 0 {
+		t.Error("no probe chosen once captures worked")
 	}
 }
 
