@@ -372,6 +372,39 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("transport drop and reconnect", func(t *testing.T) {
+		if err := s.phone.SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: 300 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		// The server notices the drop and marks the phone offline.
+		for {
+			_, err := s.client.Shell(ctx, s.serial, "true")
+			if errors.Is(err, adb.ErrDeviceOffline) {
+				break
+			}
+			if err != nil && !errors.Is(err, adb.ErrDeviceOffline) {
+				var nf *adb.DeviceNotFoundError
+				if !errors.As(err, &nf) {
+					t.Fatalf("after the drop: %v", err)
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(400 * time.Millisecond) // the phone accepts connections again
+		nd, err := pool.Get(ctx, s.serial)
+		if err != nil {
+			t.Fatalf("Get after the drop: %v", err)
+		}
+		n := len(state().InputLog)
+		if err := nd.Back(ctx); err != nil {
+			t.Fatalf("Back after reconnecting: %v", err)
+		}
+		if log := state().InputLog; len(log) != n+1 || log[n].Kind != "keyevent" {
+			t.Fatalf("input log after reconnecting: %+v", log[n:])
+		}
+	})
+
 	t.Run("unknown serial", func(t *testing.T) {
 		_, err := s.client.Shell(ctx, "127.0.0.1:1", "true")
 		var nf *adb.DeviceNotFoundError

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/phoneflow/phoneflow/internal/adb"
 )
@@ -19,6 +22,10 @@ type PoolOptions struct {
 	Settle SettlePolicy
 	// Device holds the options every device gets.
 	Device Options
+	// ReconnectTimeout bounds re-attaching a network phone (serial
+	// host:port) that Get finds offline or gone; zero means 10 s,
+	// negative turns re-attaching off.
+	ReconnectTimeout time.Duration
 }
 
 // Pool lists the phones an ADB server has and hands out one Device per
@@ -94,6 +101,15 @@ func (p *Pool) Get(ctx context.Context, serial string) (Device, error) {
 		}
 	}
 	i := slices.IndexFunc(infos, func(in Info) bool { return in.Serial == serial })
+	if (i < 0 || infos[i].State == "offline") && p.opts.ReconnectTimeout >= 0 && isNetworkSerial(serial) {
+		// The adb server retries dropped network phones only slowly; attach
+		// it again now.
+		if err := p.reconnect(ctx, serial); err == nil {
+			return p.device(serial), nil
+		} else if ctx.Err() != nil {
+			return nil, err
+		}
+	}
 	if i < 0 {
 		nf := &adb.DeviceNotFoundError{Serial: serial}
 		for _, in := range infos {
@@ -110,6 +126,11 @@ func (p *Pool) Get(ctx context.Context, serial string) (Device, error) {
 	default:
 		return nil, fmt.Errorf("adb: %s is %q, not ready: wait for it or reconnect it", serial, st)
 	}
+	return p.device(serial), nil
+}
+
+// device returns the pool's Device for serial, creating it once.
+func (p *Pool) device(serial string) Device {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.devices[serial]
@@ -117,7 +138,32 @@ func (p *Pool) Get(ctx context.Context, serial string) (Device, error) {
 		d = New(p.c, serial, p.opts.Device)
 		p.devices[serial] = d
 	}
-	return d, nil
+	return d
+}
+
+// isNetworkSerial reports whether the server names the phone by host:port.
+func isNetworkSerial(serial string) bool {
+	_, port, err := net.SplitHostPort(serial)
+	if err != nil {
+		return false
+	}
+	_, err = strconv.ParseUint(port, 10, 16)
+	return err == nil
+}
+
+// reconnect detaches and attaches a network phone and waits for it.
+func (p *Pool) reconnect(ctx context.Context, serial string) error {
+	timeout := p.opts.ReconnectTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_ = p.c.Disconnect(ctx, serial) // "no such device" when it is already gone
+	if err := p.c.Connect(ctx, serial); err != nil {
+		return err
+	}
+	return p.c.WaitForDevice(ctx, serial)
 }
 
 func describe(infos []Info) string {

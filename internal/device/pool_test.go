@@ -76,3 +76,24 @@ func TestConnectAll(t *testing.T) {
 		t.Errorf("err = %v; want the failed connection's message", err)
 	}
 }
+
+func TestPoolReconnectsNetworkPhone(t *testing.T) {
+	s, c := poolServer(t, adbtest.Device{Serial: "127.0.0.1:5555", State: "offline"}, adbtest.Device{Serial: "usb1", State: "offline"})
+	p := NewPool(c, PoolOptions{})
+	d, err := p.Get(tctx(t), "127.0.0.1:5555")
+	if err != nil || d.Serial() != "127.0.0.1:5555" {
+		t.Fatalf("Get of an offline network phone = %v, %v; want it re-attached", d, err)
+	}
+	reqs := s.Requests()
+	if !slices.Contains(reqs, "host:disconnect:127.0.0.1:5555") || !slices.Contains(reqs, "host:connect:127.0.0.1:5555") {
+		t.Errorf("requests %q lack the re-attach", reqs)
+	}
+	if _, err := p.Get(tctx(t), "usb1"); !errors.Is(err, adb.ErrDeviceOffline) {
+		t.Errorf("Get of an offline USB phone = %v; want ErrDeviceOffline", err)
+	}
+	off := NewPool(c, PoolOptions{ReconnectTimeout: -1})
+	s.SetDevices(adbtest.Device{Serial: "127.0.0.1:5555", State: "offline"})
+	if _, err := off.Get(tctx(t), "127.0.0.1:5555"); !errors.Is(err, adb.ErrDeviceOffline) {
+		t.Errorf("Get with re-attaching off = %v; want ErrDeviceOffline", err)
+	}
+}
