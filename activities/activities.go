@@ -346,11 +346,19 @@ func (a *Activities) Act(ctx context.Context, in ActInput) (ActResult, error) {
 	if err != nil {
 		return ActResult{}, err
 	}
-	return a.act(ctx, d, in.Action, in.ScreenHash, in.Width, in.Height)
+	return a.act(ctx, d, attempt(ctx), in.Action, in.ScreenHash, in.Width, in.Height)
 }
 
-func (a *Activities) act(ctx context.Context, d device.Device, act autoglm.Action, hash string, w, h int) (ActResult, error) {
-	if activity.IsActivity(ctx) && activity.GetInfo(ctx).Attempt > 1 && hash != "" && act.TouchesDevice() {
+// attempt is the activity's attempt number (1 outside an activity).
+func attempt(ctx context.Context) int {
+	if activity.IsActivity(ctx) {
+		return int(activity.GetInfo(ctx).Attempt)
+	}
+	return 1
+}
+
+func (a *Activities) act(ctx context.Context, d device.Device, attempt int, act autoglm.Action, hash string, w, h int) (ActResult, error) {
+	if attempt > 1 && hash != "" && act.TouchesDevice() {
 		s, err := a.observe(ctx, d, false)
 		if err != nil {
 			return ActResult{}, err
@@ -448,21 +456,25 @@ func (a *Activities) wait(ctx context.Context, duration string) (ActResult, erro
 	return ActResult{Result: "ok"}, nil
 }
 
+// maxWaitParsed bounds what ParseWait returns; Activities.MaxWait caps the
+// actual wait further.
+const maxWaitParsed = time.Hour
+
 // ParseWait reads a Wait duration as models write it: "2 seconds", "2s",
 // "1.5 second", "500ms", "3". Unreadable values wait one second.
 func ParseWait(s string) time.Duration {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return d
+		return min(d, maxWaitParsed)
 	}
 	var v float64
 	var unit string
-	if n, _ := fmt.Sscanf(s, "%g %s", &v, &unit); n >= 1 && v >= 0 {
+	if n, _ := fmt.Sscanf(s, "%g %s", &v, &unit); n >= 1 && v >= 0 && v <= maxWaitParsed.Seconds() {
 		switch {
 		case strings.HasPrefix(unit, "ms"), strings.HasPrefix(unit, "milli"):
 			return time.Duration(v * float64(time.Millisecond))
 		case strings.HasPrefix(unit, "min"):
-			return time.Duration(v * float64(time.Minute))
+			return min(time.Duration(v*float64(time.Minute)), maxWaitParsed)
 		default:
 			return time.Duration(v * float64(time.Second))
 		}
@@ -480,10 +492,14 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error)
 	if err != nil {
 		return StepResult{}, err
 	}
+	return a.step(ctx, d, attempt(ctx), in)
+}
+
+func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in StepInput) (StepResult, error) {
 	var res StepResult
 	prevAction, prevResult := in.PreviousAction, in.PreviousResult
 	if in.Act != nil {
-		ar, err := a.act(ctx, d, *in.Act, in.ScreenHash, in.Width, in.Height)
+		ar, err := a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		if err != nil {
 			return StepResult{}, err
 		}
