@@ -1,0 +1,299 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/devserver"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+)
+
+// Showcase goals. The offline planner splits Showcase into three todos and
+// fills the message of the last one with what the second read at replan
+// time; AskGoal leaves the recipient and text open so the planner asks.
+const (
+	Showcase = "Turn on Bluetooth, read the time of the first alarm in Clock and then send it to Alice in Messages"
+	AskGoal  = "Turn on Bluetooth and then send a message in Messages"
+	// AskExample is an answer the offline planner understands for AskGoal.
+	AskExample = "Alice Chen: I'm on my way"
+)
+
+// DefaultDataDir is where the demo keeps its Temporal database, blobs and
+// prompt memory unless told otherwise.
+const DefaultDataDir = ".phoneflow/demo"
+
+// WorkerFunc runs a phoneflow worker for cfg on c until ctx ends.
+type WorkerFunc func(ctx context.Context, cfg config.Config, c client.Client) error
+
+// DialFunc connects a Temporal client for cfg.
+type DialFunc func(ctx context.Context, cfg config.Config) (client.Client, error)
+
+// Options configure Start.
+type Options struct {
+	// Config is the base configuration (flags, file, environment); the demo
+	// overrides the Temporal address (embedded), the ADB address and the
+	// allowed phone, both model endpoints, the data directory and metrics.
+	Config config.Config
+	// DataDir; empty = DefaultDataDir.
+	DataDir string
+	// Worker runs the worker; required.
+	Worker WorkerFunc
+	// Dial connects the client; required.
+	Dial DialFunc
+	// ADBPath is the adb binary; empty = "adb" on PATH.
+	ADBPath string
+	// Logger for progress messages; nil = slog.Default().
+	Logger *slog.Logger
+}
+
+// Env is a running demo.
+type Env struct {
+	Config    config.Config
+	Client    client.Client
+	Server    *devserver.Server
+	Phone     *phonesim.Phone
+	Serial    string // the phone's serial as adb names it
+	ADBAddr   string // the private adb server
+	ModelURL  string // base URL of the offline model server
+	DataDir   string
+	workerErr chan error
+	stops     []func()
+}
+
+// WorkerErr delivers the worker's error if it stops before Stop.
+func (e *Env) WorkerErr() <-chan error { return e.workerErr }
+
+// Stop shuts everything down in reverse order of start.
+func (e *Env) Stop() {
+	for i := len(e.stops) - 1; i >= 0; i-- {
+		e.stops[i]()
+	}
+	e.stops = nil
+}
+
+// ErrNoADB means the adb binary is not installed.
+var ErrNoADB = errors.New("adb is not installed: the demo drives its simulated phone through a real adb server; install it (Debian/Ubuntu: `sudo apt-get install adb`; macOS: `brew install android-platform-tools`) or pass --adb PATH")
+
+// ErrRunning means another demo holds the data directory.
+var ErrRunning = errors.New("another demo is running")
+
+// Start brings the demo up. On error everything already started is stopped.
+func Start(ctx context.Context, opts Options) (_ *Env, err error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Worker == nil || opts.Dial == nil {
+		return nil, errors.New("demo: Options.Worker and Options.Dial are required")
+	}
+	dir := opts.DataDir
+	if dir == "" {
+		dir = DefaultDataDir
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	env := &Env{DataDir: dir, workerErr: make(chan error, 1)}
+	defer func() {
+		if err != nil {
+			env.Stop()
+		}
+	}()
+	unlock, err := lock(dir)
+	if err != nil {
+		return nil, err
+	}
+	env.stops = append(env.stops, unlock)
+
+	adbPath := opts.ADBPath
+	if adbPath == "" {
+		adbPath = "adb"
+	}
+	if adbPath, err = exec.LookPath(adbPath); err != nil {
+		return nil, ErrNoADB
+	}
+
+	cfg := opts.Config
+	cfg.DataDir = dir
+	cfg.Temporal.Address = ""
+	cfg.Temporal.Embedded.DBFile = filepath.Join(dir, "temporal.db")
+	if cfg.Temporal.Embedded.UIPort == 0 {
+		cfg.Temporal.Embedded.UIPort = cfg.Temporal.Embedded.Port + 1000
+	}
+	cfg.PromptMemoryPath = filepath.Join(dir, "prompt_memory.json")
+	cfg.Metrics.Address = "" // a team worker may hold the default metrics port
+
+	log.Info("starting the embedded Temporal server", "port", cfg.Temporal.Embedded.Port, "db", cfg.Temporal.Embedded.DBFile)
+	srv, err := devserver.Start(ctx, devserver.Options{
+		Port:       cfg.Temporal.Embedded.Port,
+		UIPort:     cfg.Temporal.Embedded.UIPort,
+		DBFile:     cfg.Temporal.Embedded.DBFile,
+		Namespaces: []string{cfg.Temporal.Namespace},
+		Logger:     log,
+	})
+	if err != nil {
+		if errors.Is(err, devserver.ErrLocked) || errors.Is(err, devserver.ErrPortInUse) {
+			return nil, fmt.Errorf("%w: %w (stop the other demo or worker, or pass --data-dir and --temporal-port)", ErrRunning, err)
+		}
+		return nil, err
+	}
+	env.Server = srv
+	env.stops = append(env.stops, srv.Stop)
+
+	// The offline model server, on a free loopback port.
+	runCtx, cancelRun := context.WithCancel(context.Background())
+	env.stops = append(env.stops, cancelRun)
+	mln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("demo: listen for the model server: %w", err)
+	}
+	ms := modelserver.New(modelserver.Config{})
+	go func() { _ = ms.Serve(runCtx, mln) }()
+	env.ModelURL = "http://" + mln.Addr().String() + "/v1"
+	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor} {
+		m.BaseURL = env.ModelURL
+		m.APIKey = ""
+	}
+	cfg.Planner.Model = config.DefaultPlannerModel
+	cfg.Executor.Model = config.DefaultExecutorModel
+	if err := waitHTTP(ctx, env.ModelURL+"/models"); err != nil {
+		return nil, err
+	}
+
+	// The simulated phone, on a free loopback port.
+	pln, err := phonesim.Listen("127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("demo: listen for the simulated phone: %w", err)
+	}
+	env.Serial = pln.Addr().String()
+	env.Phone = phonesim.New(phonesim.Config{Serial: env.Serial, Logger: log})
+	go func() { _ = env.Phone.Serve(runCtx, pln) }()
+
+	// A private adb server, so the user's own adb server and phones are
+	// left alone.
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	env.ADBAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	out, err := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(port), "start-server").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("demo: `adb -P %d start-server` failed: %v: %s", port, err, strings.TrimSpace(string(out)))
+	}
+	ac := adb.New(adb.Config{Addr: env.ADBAddr})
+	env.stops = append(env.stops, func() {
+		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := ac.Kill(kctx); err != nil {
+			log.Warn("could not stop the demo's adb server", "addr", env.ADBAddr, "err", err)
+		}
+	})
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := ac.Connect(cctx, env.Serial); err != nil {
+		return nil, fmt.Errorf("demo: adb connect %s: %w", env.Serial, err)
+	}
+	if err := ac.WaitForDevice(cctx, env.Serial); err != nil {
+		return nil, fmt.Errorf("demo: the simulated phone did not come up in adb: %w", err)
+	}
+	cfg.ADB.Address = env.ADBAddr
+	cfg.ADB.Allow = []string{env.Serial}
+	cfg.ADB.Connect = nil
+	env.Config = cfg
+
+	c, err := opts.Dial(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	env.Client = c
+	env.stops = append(env.stops, c.Close)
+
+	wctx, stopWorker := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := opts.Worker(wctx, cfg, c); err != nil && !errors.Is(err, context.Canceled) {
+			env.workerErr <- err
+		}
+	}()
+	env.stops = append(env.stops, func() {
+		stopWorker()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			log.Warn("the demo worker did not stop within 15s")
+		}
+	})
+	return env, nil
+}
+
+// lock takes the demo lock of dir, or says which process holds it.
+func lock(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("demo: create the data directory: %w", err)
+	}
+	path := filepath.Join(dir, "demo.lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("demo: open the lock file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder, _ := os.ReadFile(path)
+		_ = f.Close()
+		pid := strings.TrimSpace(string(holder))
+		if pid == "" {
+			pid = "unknown"
+		}
+		return nil, fmt.Errorf("%w with data directory %s (pid %s): stop it (Ctrl-C), or run a second one with another --data-dir and --temporal-port", ErrRunning, dir, pid)
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return func() {
+		_ = f.Truncate(0)
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = f.Close()
+	}, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("demo: find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitHTTP waits until url answers.
+func waitHTTP(ctx context.Context, url string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("demo: the model server at %s does not answer: %w", url, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

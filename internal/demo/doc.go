@@ -1,0 +1,10 @@
+// Package demo brings up everything `starter demo` needs in one process:
+// the embedded Temporal server with its Web UI, a simulated phone served on
+// a free loopback port and connected through a private real adb server, the
+// offline model server, and a worker. The starter then runs the showcase
+// goal on it and prints the live view.
+//
+// Only one demo runs per data directory: Start takes an exclusive lock on
+// a file in it, and the embedded server checks its ports, so a second demo
+// fails with a message saying what is running and what to do.
+package demo
