@@ -1,0 +1,140 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/blob"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/promptmem"
+)
+
+// Deps are optional replacements for what NewActivities and RunWorker
+// would build from the configuration; the zero value builds everything.
+type Deps struct {
+	// Logger receives the worker's structured logs; nil means slog.Default().
+	Logger *slog.Logger
+	// ADB is the client of the ADB server; nil means one for adb.address.
+	ADB *adb.Client
+	// Devices is the phone pool activities use; nil means a device.Pool on
+	// ADB honouring adb.allow and the settle policy.
+	Devices activities.DevicePool
+	// Planner and Executor replace the model clients built from
+	// planner.* and executor.*.
+	Planner, Executor activities.Model
+	// Activities replaces the whole struct (NewActivities is not called).
+	Activities *activities.Activities
+}
+
+func (d Deps) logger() *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.Default()
+}
+
+// ADBClient returns deps.ADB or a client for cfg's ADB server.
+func ADBClient(cfg config.Config, deps Deps) *adb.Client {
+	if deps.ADB != nil {
+		return deps.ADB
+	}
+	return adb.New(adb.Config{Addr: cfg.ADB.Address})
+}
+
+// SettlePolicy converts the configured settle policy.
+func SettlePolicy(s config.Settle) device.SettlePolicy {
+	p := device.DefaultSettle()
+	p.Mode = s.Mode
+	p.Interval = s.Interval
+	p.Stable = s.Stable
+	p.Max = s.Max
+	p.Fixed = s.Fixed
+	return p
+}
+
+// ModelConfig converts one configured model endpoint.
+func ModelConfig(m config.Model) llm.Config {
+	return llm.Config{
+		BaseURL:          m.BaseURL,
+		APIKey:           m.APIKey,
+		Model:            m.Model,
+		Temperature:      m.Temperature,
+		TopP:             m.TopP,
+		FrequencyPenalty: m.FrequencyPenalty,
+		MaxTokens:        m.MaxTokens,
+		Timeout:          m.Timeout,
+		Stream:           m.Stream,
+	}
+}
+
+// ExecConfig converts the screenshot and UI-tree settings into the shape of
+// executor requests.
+func ExecConfig(cfg config.Config) autoglm.Config {
+	c := autoglm.DefaultConfig()
+	c.MaxPixels = cfg.Screenshot.MaxPixels
+	c.Format = cfg.Screenshot.Format
+	c.JPEGQuality = cfg.Screenshot.Quality
+	c.IncludeElements = cfg.Limits.UITree
+	return c
+}
+
+// NewActivities builds the Activities struct from cfg: the device pool on
+// the ADB server, the planner and executor clients, the blob store under
+// <data_dir>/blobs and prompt memory at prompt_memory_path. Model and
+// device calls are metered.
+func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activities.Activities, error) {
+	if deps.Activities != nil {
+		return deps.Activities, nil
+	}
+	_ = ctx // nothing here talks to the network; phones and models are reached lazily
+	pool := deps.Devices
+	if pool == nil {
+		pool = device.NewPool(ADBClient(cfg, deps), device.PoolOptions{
+			Allow:  cfg.ADB.Allow,
+			Settle: SettlePolicy(cfg.Settle),
+			Device: device.Options{Logger: deps.logger()},
+		})
+	}
+	planner, executor := deps.Planner, deps.Executor
+	if planner == nil {
+		pc := ModelConfig(cfg.Planner)
+		if err := pc.Validate(); err != nil {
+			return nil, fmt.Errorf("planner model: %w", err)
+		}
+		planner = llm.New(pc)
+	}
+	if executor == nil {
+		ec := ModelConfig(cfg.Executor)
+		if err := ec.Validate(); err != nil {
+			return nil, fmt.Errorf("executor model: %w", err)
+		}
+		executor = llm.New(ec)
+	}
+	exec := ExecConfig(cfg)
+	if err := exec.Validate(); err != nil {
+		return nil, fmt.Errorf("screenshot settings: %w", err)
+	}
+	blobs, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
+	if err != nil {
+		return nil, fmt.Errorf("blob store under data_dir %s: %w", cfg.DataDir, err)
+	}
+	prompts, err := promptmem.Open(cfg.PromptMemoryPath)
+	if err != nil {
+		return nil, fmt.Errorf("prompt_memory_path %s: %w", cfg.PromptMemoryPath, err)
+	}
+	return &activities.Activities{
+		Devices:  meteredPool{pool},
+		Planner:  meteredModel{role: "planner", step: "plan", m: planner},
+		Executor: meteredModel{role: "executor", step: "think", m: executor},
+		Blobs:    blobs,
+		Prompts:  prompts,
+		Exec:     exec,
+	}, nil
+}

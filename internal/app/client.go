@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/codec"
+	"github.com/phoneflow/phoneflow/internal/metrics"
+)
+
+// TemporalAddress is the frontend the configuration points at: the
+// configured address, or the embedded server's port on loopback.
+func TemporalAddress(cfg config.Config) string {
+	if cfg.Temporal.Address != "" {
+		return cfg.Temporal.Address
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Temporal.Embedded.Port))
+}
+
+// ClientOptions builds the Temporal client options of cfg: address,
+// namespace, TLS or mTLS, API key, payload encryption when keys are
+// configured, SDK metrics into internal/metrics, and logger (nil means
+// slog.Default()).
+func ClientOptions(cfg config.Config, logger *slog.Logger) (client.Options, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	addr := TemporalAddress(cfg)
+	opts := client.Options{
+		HostPort:       addr,
+		Namespace:      cfg.Temporal.Namespace,
+		Logger:         sdklog.NewStructuredLogger(logger),
+		MetricsHandler: metrics.SDKHandler(),
+	}
+	tlsConf, err := TLSConfig(cfg.Temporal.TLS)
+	if err != nil {
+		return client.Options{}, err
+	}
+	if cfg.Temporal.APIKey != "" {
+		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.Temporal.APIKey)
+		// Hosted clusters that take API keys only speak TLS; a loopback
+		// address is a local proxy or test server.
+		if tlsConf == nil && !isLoopback(addr) {
+			tlsConf = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: cfg.Temporal.TLS.ServerName}
+		}
+	}
+	opts.ConnectionOptions.TLS = tlsConf
+	if cfg.Encryption.Keys != "" {
+		keys, err := codec.ParseKeys(cfg.Encryption.Keys)
+		if err != nil {
+			return client.Options{}, fmt.Errorf("encryption.keys: %w", err)
+		}
+		dc, err := codec.NewDataConverter(keys)
+		if err != nil {
+			return client.Options{}, fmt.Errorf("encryption.keys: %w", err)
+		}
+		opts.DataConverter = dc
+	}
+	return opts, nil
+}
+
+// NewClient connects to the Temporal cluster cfg names (the embedded
+// server's port when temporal.address is empty).
+func NewClient(ctx context.Context, cfg config.Config) (client.Client, error) {
+	opts, err := ClientOptions(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.DialContext(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach Temporal at %s (namespace %s): %w — start the embedded server with "+
+			"`go run ./worker --dev`, or point --temporal-address at a running cluster", opts.HostPort, opts.Namespace, err)
+	}
+	return c, nil
+}
+
+// TLSConfig builds the TLS settings for the frontend, or nil for plain
+// gRPC. A client certificate turns on mutual TLS; a CA file replaces the
+// system roots.
+func TLSConfig(t config.TLS) (*tls.Config, error) {
+	if !t.Enabled && t.CertFile == "" && t.CAFile == "" {
+		return nil, nil
+	}
+	tc := &tls.Config{ServerName: t.ServerName, MinVersion: tls.VersionTLS12}
+	if t.CertFile != "" || t.KeyFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls: load client certificate %s and key %s: %w", t.CertFile, t.KeyFile, err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	if t.CAFile != "" {
+		pem, err := os.ReadFile(t.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls.ca_file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("temporal.tls.ca_file: %s holds no PEM certificate", t.CAFile)
+		}
+		tc.RootCAs = pool
+	}
+	return tc, nil
+}
+
+func isLoopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

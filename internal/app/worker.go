@@ -1,0 +1,218 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/metrics"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// Register registers phoneflow's workflows and activities on a worker.
+// Every worker, shared or per phone, registers the same set: the task queue
+// decides what it runs.
+func Register(r worker.Registry, acts *activities.Activities, c client.Client) {
+	r.RegisterWorkflow(workflows.GoalWorkflow)
+	r.RegisterWorkflow(workflows.TodoWorkflow)
+	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
+	r.RegisterActivity(acts)
+	r.RegisterActivity(&activities.LeaseActivities{Client: c})
+}
+
+// Default timings of a Worker.
+const (
+	DefaultRelistInterval = 10 * time.Second
+	DefaultStopTimeout    = 30 * time.Second
+)
+
+// WorkerOptions tune StartWorker; the zero value takes the defaults.
+type WorkerOptions struct {
+	// RelistInterval is how often the ADB server's phones are listed again
+	// to pick up phones that appear.
+	RelistInterval time.Duration
+	// StopTimeout is how long in-flight activities get to finish on
+	// shutdown before they are abandoned (their retries run elsewhere).
+	StopTimeout time.Duration
+}
+
+// Worker serves the shared task queue and one task queue per allowed phone.
+type Worker struct {
+	c     client.Client
+	acts  *activities.Activities
+	allow []string
+	opts  worker.Options
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	main    worker.Worker
+	devices map[string]worker.Worker
+	lastErr string
+
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+}
+
+// StartWorker builds the activities (unless deps carries them), connects
+// the network phones of adb.connect, serves metrics on metrics.address,
+// starts the shared worker on workflows.TaskQueue and one worker per ready,
+// allowed phone on workflows.DeviceTaskQueue(serial), and keeps re-listing
+// phones until Stop.
+func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps Deps, o WorkerOptions) (*Worker, error) {
+	if o.RelistInterval <= 0 {
+		o.RelistInterval = DefaultRelistInterval
+	}
+	if o.StopTimeout <= 0 {
+		o.StopTimeout = DefaultStopTimeout
+	}
+	log := deps.logger()
+	acts, err := NewActivities(ctx, cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.ADB.Connect) > 0 {
+		serials, err := device.ConnectAll(ctx, ADBClient(cfg, deps), cfg.ADB.Connect)
+		if err != nil {
+			// A phone that is not reachable now may come later; the
+			// re-listing picks it up once someone connects it.
+			log.Warn("some network phones could not be connected", "error", err)
+		}
+		if len(serials) > 0 {
+			log.Info("connected network phones", "serials", serials)
+		}
+	}
+	wctx, cancel := context.WithCancel(context.Background())
+	w := &Worker{
+		c: c, acts: acts, allow: cfg.ADB.Allow, log: log,
+		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout},
+		devices: map[string]worker.Worker{},
+		cancel:  cancel, done: make(chan struct{}),
+	}
+	if cfg.Metrics.Address != "" {
+		addr, err := metrics.Serve(wctx, cfg.Metrics.Address)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		log.Info("serving metrics", "url", "http://"+addr+"/metrics")
+	}
+	w.main = worker.New(c, workflows.TaskQueue, w.opts)
+	Register(w.main, acts, c)
+	if err := w.main.Start(); err != nil {
+		cancel()
+		return nil, fmt.Errorf("start the worker on task queue %s: %w", workflows.TaskQueue, err)
+	}
+	log.Info("worker started", "task_queue", workflows.TaskQueue, "namespace", cfg.Temporal.Namespace)
+	w.refresh(ctx)
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(o.RelistInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-t.C:
+				w.refresh(wctx)
+			}
+		}
+	}()
+	return w, nil
+}
+
+// refresh lists the phones and starts a worker for each new ready one. A
+// phone that goes away keeps its worker: its activities fail as retryable
+// until it is back.
+func (w *Worker) refresh(ctx context.Context) {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	infos, err := w.acts.Devices.List(lctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		if msg := err.Error(); msg != w.lastErr {
+			w.lastErr = msg
+			w.log.Warn("cannot list phones; goals wait until the ADB server answers", "error", err)
+		}
+		return
+	}
+	w.lastErr = ""
+	for _, in := range infos {
+		if in.State != adb.StateDevice || w.devices[in.Serial] != nil {
+			continue
+		}
+		if len(w.allow) > 0 && !slices.Contains(w.allow, in.Serial) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		q := workflows.DeviceTaskQueue(in.Serial)
+		dw := worker.New(w.c, q, w.opts)
+		Register(dw, w.acts, w.c)
+		if err := dw.Start(); err != nil {
+			w.log.Error("cannot serve phone", "serial", in.Serial, "task_queue", q, "error", err)
+			continue
+		}
+		w.devices[in.Serial] = dw
+		w.log.Info("serving phone", "serial", in.Serial, "model", in.Model, "task_queue", q)
+	}
+	metrics.DevicesServed(len(w.devices))
+}
+
+// Serials returns the phones served, sorted.
+func (w *Worker) Serials() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.devices))
+	for s := range w.devices {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Stop stops re-listing and all workers. In-flight activities get the stop
+// timeout to finish; what does not finish is retried by Temporal on the
+// next worker. Safe to call more than once.
+func (w *Worker) Stop() {
+	w.once.Do(func() {
+		w.cancel()
+		<-w.done
+		w.mu.Lock()
+		all := []worker.Worker{w.main}
+		for _, dw := range w.devices {
+			all = append(all, dw)
+		}
+		w.mu.Unlock()
+		var wg sync.WaitGroup
+		for _, x := range all {
+			wg.Add(1)
+			go func() { defer wg.Done(); x.Stop() }()
+		}
+		wg.Wait()
+		w.log.Info("worker stopped", "phones", len(all)-1)
+	})
+}
+
+// RunWorker runs StartWorker until ctx ends, then stops gracefully.
+func RunWorker(ctx context.Context, cfg config.Config, c client.Client, deps Deps) error {
+	w, err := StartWorker(ctx, cfg, c, deps, WorkerOptions{})
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	w.Stop()
+	return nil
+}
