@@ -1,0 +1,151 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+)
+
+// Device lease names. They live here, next to the activities that use
+// them, because workflows imports activities; package workflows re-exports
+// them as SignalLease* and LeaseWorkflowType.
+const (
+	// LeaseWorkflowType is the registered name of workflows.DeviceLeaseWorkflow.
+	LeaseWorkflowType = "DeviceLeaseWorkflow"
+	// LeaseSignalAcquire carries a LeaseRequest to the lease workflow.
+	LeaseSignalAcquire = "acquire"
+	// LeaseSignalRelease carries a LeaseRelease to the lease workflow.
+	LeaseSignalRelease = "release"
+	// LeaseSignalGranted carries a LeaseGrant to the goal now holding the phone.
+	LeaseSignalGranted = "lease_granted"
+	// LeaseSignalBusy carries a LeaseBusy to a goal whose phone is held.
+	LeaseSignalBusy = "lease_busy"
+)
+
+// Lease activity names as registered from the methods of LeaseActivities.
+const (
+	NameAcquireDevice       = "AcquireDevice"
+	NameDescribeLeaseHolder = "DescribeLeaseHolder"
+)
+
+// LeaseRequest asks the lease workflow of Serial for the phone on behalf of
+// the goal workflow GoalID. With Wait false a busy phone is answered with
+// LeaseBusy{Queued: false} instead of a place in the queue.
+// RequestID is echoed in the answer so a goal never mistakes a late
+// answer to an earlier request for the current one.
+type LeaseRequest struct {
+	Serial    string `json:"serial"`
+	GoalID    string `json:"goal_id"`
+	Wait      bool   `json:"wait"`
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// LeaseRelease gives the phone back (or leaves the queue).
+type LeaseRelease struct {
+	GoalID string `json:"goal_id"`
+}
+
+// LeaseGrant tells GoalID that it now holds Serial.
+type LeaseGrant struct {
+	Serial    string `json:"serial"`
+	GoalID    string `json:"goal_id"`
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// LeaseBusy tells a goal that Serial is held by Holder. Queued reports
+// whether the goal was put in the queue (Wait was true) and Position its
+// 1-based place there.
+type LeaseBusy struct {
+	Serial    string `json:"serial"`
+	Holder    string `json:"holder"`
+	Queued    bool   `json:"queued"`
+	Position  int    `json:"position,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// LeaseStart is the input a lease workflow is started with by
+// AcquireDevice; it is the JSON subset {"serial": …} of the workflow's
+// state, so the two packages need not share the state type.
+type LeaseStart struct {
+	Serial string `json:"serial"`
+}
+
+// AcquireDeviceInput is the input of AcquireDevice.
+type AcquireDeviceInput struct {
+	Request         LeaseRequest `json:"request"`
+	LeaseWorkflowID string       `json:"lease_workflow_id"`
+	TaskQueue       string       `json:"task_queue"`
+}
+
+// HolderStatus is the result of DescribeLeaseHolder.
+type HolderStatus struct {
+	Running bool   `json:"running"`
+	Status  string `json:"status"` // Temporal's execution status, or "not found"
+}
+
+// LeaseClient is the part of client.Client the lease activities use.
+type LeaseClient interface {
+	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
+		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+}
+
+var _ LeaseClient = client.Client(nil)
+
+// LeaseActivities talk to the Temporal service on behalf of the device
+// lease protocol: a workflow cannot start another workflow it does not own,
+// so starting-or-signalling the per-phone lease workflow is an activity.
+type LeaseActivities struct {
+	Client LeaseClient
+}
+
+// AcquireDevice signals the lease workflow of the requested phone,
+// starting it first if it is not running. The answer (granted or busy)
+// comes back to the goal as a signal, not as this activity's result, so a
+// goal can wait hours in the queue without an activity open. Retrying is
+// safe: the lease workflow ignores a repeated request from a goal it
+// already queued and re-grants to its holder.
+func (a *LeaseActivities) AcquireDevice(ctx context.Context, in AcquireDeviceInput) error {
+	if in.Request.Serial == "" || in.Request.GoalID == "" || in.LeaseWorkflowID == "" || in.TaskQueue == "" {
+		return temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("acquire device: serial, goal ID, lease workflow ID and task queue are all required (got %+v)", in),
+			"InvalidLeaseRequest", nil)
+	}
+	opts := client.StartWorkflowOptions{
+		// Signal-with-start signals the running lease workflow or starts
+		// one; a closed one (idle timeout) may be started again.
+		ID:            in.LeaseWorkflowID,
+		TaskQueue:     in.TaskQueue,
+		StaticSummary: "Lease of phone " + in.Request.Serial,
+	}
+	_, err := a.Client.SignalWithStartWorkflow(ctx, in.LeaseWorkflowID, LeaseSignalAcquire, in.Request,
+		opts, LeaseWorkflowType, LeaseStart{Serial: in.Request.Serial})
+	if err != nil {
+		return fmt.Errorf("acquire device %s for %s: signal lease workflow %s: %w", in.Request.Serial, in.Request.GoalID, in.LeaseWorkflowID, err)
+	}
+	activity.GetLogger(ctx).Info("device lease requested", "serial", in.Request.Serial, "goal", in.Request.GoalID, "wait", in.Request.Wait)
+	return nil
+}
+
+// DescribeLeaseHolder reports whether the goal workflow holding a lease is
+// still running (any run of that workflow ID, so a goal that continued as
+// new still counts). A workflow the service does not know is not running.
+func (a *LeaseActivities) DescribeLeaseHolder(ctx context.Context, goalID string) (HolderStatus, error) {
+	resp, err := a.Client.DescribeWorkflowExecution(ctx, goalID, "")
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return HolderStatus{Running: false, Status: "not found"}, nil
+	}
+	if err != nil {
+		return HolderStatus{}, fmt.Errorf("describe lease holder %s: %w", goalID, err)
+	}
+	st := resp.GetWorkflowExecutionInfo().GetStatus()
+	return HolderStatus{Running: st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Status: st.String()}, nil
+}

@@ -1,0 +1,634 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+)
+
+const leaseTestSerial = "phone-1"
+
+// leaseEvent is one thing a test goal did, at workflow time.
+type leaseEvent struct {
+	Goal   string
+	Kind   string // acquired | released | waiting | busy | cancelled | done
+	At     time.Time
+	Detail string
+}
+
+// leaseWorld plays the Temporal service for the lease activities inside
+// the test environment and records what the test goals did.
+type leaseWorld struct {
+	env *testsuite.TestWorkflowEnvironment
+
+	mu       sync.Mutex
+	events   []leaseEvent
+	acquires []activities.LeaseRequest
+	// duplicate makes AcquireDevice deliver each request twice, as a
+	// retried signal-with-start would.
+	duplicate bool
+}
+
+func (w *leaseWorld) AcquireDevice(_ context.Context, in activities.AcquireDeviceInput) error {
+	w.mu.Lock()
+	w.acquires = append(w.acquires, in.Request)
+	dup := w.duplicate
+	w.mu.Unlock()
+	if in.LeaseWorkflowID != LeaseWorkflowID(in.Request.Serial) || in.TaskQueue != TaskQueue {
+		return fmt.Errorf("bad acquire input %+v", in)
+	}
+	for range map[bool]int{false: 1, true: 2}[dup] {
+		if err := w.env.SignalWorkflowByID(in.LeaseWorkflowID, SignalLeaseAcquire, in.Request); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *leaseWorld) DescribeLeaseHolder(_ context.Context, goalID string) (activities.HolderStatus, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range w.events {
+		if e.Goal == goalID && (e.Kind == "done" || e.Kind == "cancelled") {
+			return activities.HolderStatus{Running: false, Status: "Completed"}, nil
+		}
+	}
+	return activities.HolderStatus{Running: true, Status: "Running"}, nil
+}
+
+func (w *leaseWorld) Record(_ context.Context, e leaseEvent) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.events = append(w.events, e)
+	return nil
+}
+
+func (w *leaseWorld) log() []leaseEvent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := slices.Clone(w.events)
+	slices.SortStableFunc(out, func(a, b leaseEvent) int { return a.At.Compare(b.At) })
+	return out
+}
+
+func (w *leaseWorld) kinds(goal string) []string {
+	var out []string
+	for _, e := range w.log() {
+		if e.Goal == goal {
+			out = append(out, e.Kind)
+		}
+	}
+	return out
+}
+
+func (w *leaseWorld) first(goal, kind string) (leaseEvent, bool) {
+	for _, e := range w.log() {
+		if e.Goal == goal && e.Kind == kind {
+			return e, true
+		}
+	}
+	return leaseEvent{}, false
+}
+
+// assertExclusive checks that no two goals ever held the phone at once.
+func (w *leaseWorld) assertExclusive(t *testing.T) {
+	t.Helper()
+	holder := ""
+	for _, e := range w.log() {
+		switch e.Kind {
+		case "acquired":
+			if holder != "" {
+				t.Fatalf("%s acquired at %v while %s held the phone; log %v", e.Goal, e.At, holder, w.log())
+			}
+			holder = e.Goal
+		case "released", "cancelled", "done":
+			if holder == e.Goal {
+				holder = ""
+			}
+		}
+	}
+}
+
+func newLeaseEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *leaseWorld) {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	w := &leaseWorld{env: env}
+	env.RegisterWorkflow(DeviceLeaseWorkflow)
+	env.RegisterWorkflow(leaseHarness)
+	env.RegisterWorkflow(leaseTestGoal)
+	env.RegisterActivityWithOptions(w.AcquireDevice, activity.RegisterOptions{Name: activities.NameAcquireDevice})
+	env.RegisterActivityWithOptions(w.DescribeLeaseHolder, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
+	env.RegisterActivityWithOptions(w.Record, activity.RegisterOptions{Name: "leaseRecord"})
+	return env, w
+}
+
+// leaseGoalSpec scripts one test goal.
+type leaseGoalSpec struct {
+	ID          string
+	Wait        bool
+	StartAfter  time.Duration // after the previous goal started
+	HoldFor     time.Duration
+	NoRelease   bool          // end without calling release (the lease must notice)
+	CancelAfter time.Duration // the harness cancels the goal this long after starting it
+	Cycles      int           // acquire/hold/release rounds (default 1)
+}
+
+func leaseRecord(ctx workflow.Context, goal, kind, detail string) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	_ = workflow.ExecuteActivity(ctx, "leaseRecord", leaseEvent{Goal: goal, Kind: kind, At: workflow.Now(ctx), Detail: detail}).Get(ctx, nil)
+}
+
+// leaseTestGoal stands in for GoalWorkflow: it holds the phone the way a
+// goal does, releasing from a disconnected context when cancelled.
+func leaseTestGoal(ctx workflow.Context, spec leaseGoalSpec) error {
+	id := workflow.GetInfo(ctx).WorkflowExecution.ID
+	for range max(1, spec.Cycles) {
+		release, err := AcquireDevice(ctx, leaseTestSerial, spec.Wait, func(holder string) {
+			leaseRecord(ctx, id, "waiting", holder)
+		})
+		if err != nil {
+			dctx, cancel := workflow.NewDisconnectedContext(ctx)
+			defer cancel()
+			var busy *DeviceBusyError
+			if errors.As(err, &busy) {
+				leaseRecord(dctx, id, "busy", err.Error())
+			} else {
+				leaseRecord(dctx, id, "cancelled", err.Error())
+			}
+			return err
+		}
+		leaseRecord(ctx, id, "acquired", "")
+		if err := workflow.Sleep(ctx, spec.HoldFor); err != nil {
+			dctx, cancel := workflow.NewDisconnectedContext(ctx)
+			defer cancel()
+			leaseRecord(dctx, id, "cancelled", "") // before release: the log stays in order
+			release(dctx)
+			return err
+		}
+		if !spec.NoRelease {
+			leaseRecord(ctx, id, "released", "")
+			release(ctx)
+		}
+	}
+	leaseRecord(ctx, id, "done", "")
+	return nil
+}
+
+// leaseHarness runs the lease of leaseTestSerial and the scripted goals as
+// its children, so their signals reach each other inside one test
+// environment.
+func leaseHarness(ctx workflow.Context, check time.Duration, specs []leaseGoalSpec) error {
+	lctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: LeaseWorkflowID(leaseTestSerial), TaskQueue: TaskQueue})
+	lf := workflow.ExecuteChildWorkflow(lctx, DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, CheckInterval: check})
+	if err := lf.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return err
+	}
+	var fs []workflow.Future
+	for _, spec := range specs {
+		if spec.StartAfter > 0 {
+			_ = workflow.Sleep(ctx, spec.StartAfter)
+		}
+		gctx, cancel := workflow.WithCancel(ctx)
+		gctx = workflow.WithChildOptions(gctx, workflow.ChildWorkflowOptions{WorkflowID: spec.ID, WaitForCancellation: true})
+		f := workflow.ExecuteChildWorkflow(gctx, leaseTestGoal, spec)
+		if spec.CancelAfter > 0 {
+			workflow.Go(ctx, func(c workflow.Context) {
+				_ = workflow.Sleep(c, spec.CancelAfter)
+				cancel()
+			})
+		}
+		fs = append(fs, f)
+	}
+	for _, f := range fs {
+		_ = f.Get(ctx, nil)
+	}
+	return nil
+}
+
+func runHarness(t *testing.T, env *testsuite.TestWorkflowEnvironment, check time.Duration, specs ...leaseGoalSpec) {
+	t.Helper()
+	env.ExecuteWorkflow(leaseHarness, check, specs)
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("harness did not complete")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("harness: %v", err)
+	}
+}
+
+func TestLeaseSecondGoalWaitsThenProceeds(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	runHarness(t, env, time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 10 * time.Minute},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: 5 * time.Minute},
+	)
+	w.assertExclusive(t)
+	if got := w.kinds("goal-a"); !slices.Equal(got, []string{"acquired", "released", "done"}) {
+		t.Fatalf("goal-a did %v", got)
+	}
+	if got := w.kinds("goal-b"); !slices.Equal(got, []string{"waiting", "acquired", "released", "done"}) {
+		t.Fatalf("goal-b did %v", got)
+	}
+	waiting, _ := w.first("goal-b", "waiting")
+	if waiting.Detail != "goal-a" {
+		t.Fatalf("goal-b was told the holder is %q, want goal-a", waiting.Detail)
+	}
+	relA, _ := w.first("goal-a", "released")
+	accB, _ := w.first("goal-b", "acquired")
+	if accB.At.Before(relA.At) {
+		t.Fatalf("goal-b acquired at %v before goal-a released at %v", accB.At, relA.At)
+	}
+}
+
+func TestLeaseThreeGoalsFIFO(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	runHarness(t, env, time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 10 * time.Minute},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: 10 * time.Minute},
+		leaseGoalSpec{ID: "goal-c", Wait: true, StartAfter: time.Minute, HoldFor: 10 * time.Minute},
+	)
+	w.assertExclusive(t)
+	var order []string
+	for _, e := range w.log() {
+		if e.Kind == "acquired" {
+			order = append(order, e.Goal)
+		}
+	}
+	if !slices.Equal(order, []string{"goal-a", "goal-b", "goal-c"}) {
+		t.Fatalf("grant order %v, want first come first served", order)
+	}
+}
+
+func TestLeaseFailFastNamesHolder(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	runHarness(t, env, time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 10 * time.Minute},
+		leaseGoalSpec{ID: "goal-b", Wait: false, StartAfter: time.Minute, HoldFor: time.Minute},
+	)
+	w.assertExclusive(t)
+	if got := w.kinds("goal-b"); !slices.Equal(got, []string{"busy"}) {
+		t.Fatalf("goal-b did %v, want only busy", got)
+	}
+	busy, _ := w.first("goal-b", "busy")
+	if !strings.Contains(busy.Detail, "goal-a") || !strings.Contains(busy.Detail, leaseTestSerial) {
+		t.Fatalf("busy error %q should name the holder and the phone", busy.Detail)
+	}
+	// goal-a was not disturbed.
+	if got := w.kinds("goal-a"); !slices.Equal(got, []string{"acquired", "released", "done"}) {
+		t.Fatalf("goal-a did %v", got)
+	}
+}
+
+func TestLeaseCancelledHolderReleases(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	// goal-a would hold for a day but is cancelled after 5 minutes; the
+	// liveness check is far away, so only its own release can free the phone.
+	runHarness(t, env, 24*time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 24 * time.Hour, CancelAfter: 5 * time.Minute},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: time.Minute},
+	)
+	w.assertExclusive(t)
+	if got := w.kinds("goal-a"); !slices.Equal(got, []string{"acquired", "cancelled"}) {
+		t.Fatalf("goal-a did %v", got)
+	}
+	canA, _ := w.first("goal-a", "cancelled")
+	accB, ok := w.first("goal-b", "acquired")
+	if !ok {
+		t.Fatalf("goal-b never got the phone: %v", w.log())
+	}
+	if d := accB.At.Sub(canA.At); d < 0 || d > time.Minute {
+		t.Fatalf("goal-b acquired %v after goal-a was cancelled, want promptly", d)
+	}
+}
+
+func TestLeaseHolderClosedWithoutReleaseIsDropped(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	runHarness(t, env, 2*time.Minute,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 3 * time.Minute, NoRelease: true},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: time.Minute},
+	)
+	w.assertExclusive(t)
+	doneA, _ := w.first("goal-a", "done")
+	accB, ok := w.first("goal-b", "acquired")
+	if !ok {
+		t.Fatalf("goal-b never got the phone: %v", w.log())
+	}
+	if accB.At.Before(doneA.At) || accB.At.Sub(doneA.At) > 2*time.Minute+time.Second {
+		t.Fatalf("goal-b acquired at %v, goal-a closed at %v: want within one check interval after", accB.At, doneA.At)
+	}
+}
+
+func TestLeaseCancelledWhileQueuedLeavesQueue(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	var queueAfterCancel []LeaseWaiter
+	var queryErr error
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflowByID(LeaseWorkflowID(leaseTestSerial), QueryLease)
+		if err != nil {
+			queryErr = err
+			return
+		}
+		var st LeaseState
+		queryErr = v.Get(&st)
+		queueAfterCancel = st.Queue
+		if st.Holder != "goal-a" {
+			queryErr = fmt.Errorf("holder %q, want goal-a", st.Holder)
+		}
+	}, 8*time.Minute)
+	runHarness(t, env, time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 20 * time.Minute},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: time.Minute, CancelAfter: 5 * time.Minute},
+		leaseGoalSpec{ID: "goal-c", Wait: true, StartAfter: time.Minute, HoldFor: time.Minute},
+	)
+	w.assertExclusive(t)
+	if queryErr != nil {
+		t.Fatal(queryErr)
+	}
+	if len(queueAfterCancel) != 1 || queueAfterCancel[0].GoalID != "goal-c" {
+		t.Fatalf("queue after goal-b was cancelled = %v, want only goal-c", queueAfterCancel)
+	}
+	if got := w.kinds("goal-b"); !slices.Equal(got, []string{"waiting", "cancelled"}) {
+		t.Fatalf("goal-b did %v", got)
+	}
+	if _, ok := w.first("goal-c", "acquired"); !ok {
+		t.Fatal("goal-c never got the phone")
+	}
+}
+
+// A retried acquire delivers the request twice; the duplicate grant left
+// in the goal's signal channel must not let its next acquisition through
+// while another goal holds the phone.
+func TestLeaseDuplicateGrantNotReused(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	w.duplicate = true
+	runHarness(t, env, time.Hour,
+		leaseGoalSpec{ID: "goal-a", Wait: true, HoldFor: 2 * time.Minute, Cycles: 2},
+		leaseGoalSpec{ID: "goal-b", Wait: true, StartAfter: time.Minute, HoldFor: 10 * time.Minute},
+	)
+	w.assertExclusive(t)
+	if got := w.kinds("goal-a"); !slices.Equal(got, []string{"acquired", "released", "waiting", "acquired", "released", "done"}) {
+		t.Fatalf("goal-a did %v", got)
+	}
+}
+
+// --- the lease workflow on its own ---
+
+type leaseSignals struct {
+	mu    sync.Mutex
+	calls []string // "<signal> <goal> <detail>"
+}
+
+func (s *leaseSignals) add(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, line)
+}
+
+func (s *leaseSignals) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.calls)
+}
+
+// newLeaseUnitEnv runs the lease alone; signals named in failing
+// ("<signal> <goal>") fail as if that goal had closed.
+func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEnvironment, *leaseSignals) {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(DeviceLeaseWorkflow)
+	sig := &leaseSignals{}
+	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", mock.Anything, mock.Anything).Return(
+		func(_ string, goal, _ string, name string, arg any) error {
+			switch a := arg.(type) {
+			case activities.LeaseGrant:
+				sig.add(fmt.Sprintf("%s %s %s", name, goal, a.RequestID))
+			case activities.LeaseBusy:
+				sig.add(fmt.Sprintf("%s %s holder=%s queued=%v pos=%d", name, goal, a.Holder, a.Queued, a.Position))
+			default:
+				sig.add(fmt.Sprintf("%s %s %v", name, goal, arg))
+			}
+			if slices.Contains(failing, name+" "+goal) {
+				return errors.New("workflow not found")
+			}
+			return nil
+		})
+	env.RegisterActivityWithOptions(func(context.Context, string) (activities.HolderStatus, error) {
+		return activities.HolderStatus{Running: true}, nil
+	}, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
+	return env, sig
+}
+
+func acquireAt(env *testsuite.TestWorkflowEnvironment, at time.Duration, goal string, wait bool, req string) {
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(SignalLeaseAcquire, activities.LeaseRequest{Serial: leaseTestSerial, GoalID: goal, Wait: wait, RequestID: req})
+	}, at)
+}
+
+func releaseAt(env *testsuite.TestWorkflowEnvironment, at time.Duration, goal string) {
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(SignalLeaseRelease, activities.LeaseRelease{GoalID: goal})
+	}, at)
+}
+
+func TestLeaseWorkflowProtocol(t *testing.T) {
+	env, sig := newLeaseUnitEnv(t)
+	acquireAt(env, time.Second, "goal-a", true, "a1")
+	acquireAt(env, 2*time.Second, "goal-a", true, "a2") // repeated: re-granted
+	acquireAt(env, 3*time.Second, "goal-b", true, "b1")
+	acquireAt(env, 4*time.Second, "goal-b", true, "b2") // repeated: keeps its place
+	acquireAt(env, 5*time.Second, "goal-c", false, "c1")
+	acquireAt(env, 6*time.Second, "goal-d", true, "d1")
+	releaseAt(env, 7*time.Second, "goal-a")
+	releaseAt(env, 8*time.Second, "goal-x") // unknown: ignored
+	releaseAt(env, 9*time.Second, "goal-b")
+	releaseAt(env, 10*time.Second, "goal-d")
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, IdleTimeout: time.Minute, CheckInterval: 30 * time.Second})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("lease: %v", err)
+	}
+	want := []string{
+		"lease_granted goal-a a1",
+		"lease_granted goal-a a2",
+		"lease_busy goal-b holder=goal-a queued=true pos=1",
+		"lease_busy goal-b holder=goal-a queued=true pos=1",
+		"lease_busy goal-c holder=goal-a queued=false pos=0",
+		"lease_busy goal-d holder=goal-a queued=true pos=2",
+		"lease_granted goal-b b2",
+		"lease_granted goal-d d1",
+	}
+	if got := sig.list(); !slices.Equal(got, want) {
+		t.Fatalf("signals:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestLeaseSkipsWaitersThatClosed(t *testing.T) {
+	// goal-b queues fine but has closed by its turn: its grant cannot be
+	// delivered, so the phone goes to goal-c.
+	env, sig := newLeaseUnitEnv(t, "lease_granted goal-b")
+	acquireAt(env, time.Second, "goal-a", true, "a1")
+	acquireAt(env, 2*time.Second, "goal-b", true, "b1")
+	acquireAt(env, 3*time.Second, "goal-c", true, "c1")
+	releaseAt(env, 4*time.Second, "goal-a")
+	releaseAt(env, 5*time.Second, "goal-c")
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, IdleTimeout: time.Minute})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"lease_granted goal-a a1",
+		"lease_busy goal-b holder=goal-a queued=true pos=1",
+		"lease_busy goal-c holder=goal-a queued=true pos=2",
+		"lease_granted goal-b b1",
+		"lease_granted goal-c c1",
+	}
+	if got := sig.list(); !slices.Equal(got, want) {
+		t.Fatalf("signals:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestLeaseBusyUndeliverableLeavesQueue(t *testing.T) {
+	env, sig := newLeaseUnitEnv(t, "lease_busy goal-b")
+	var st LeaseState
+	acquireAt(env, time.Second, "goal-a", true, "a1")
+	acquireAt(env, 2*time.Second, "goal-b", true, "b1")
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(QueryLease)
+		if err == nil {
+			err = v.Get(&st)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	}, 3*time.Second)
+	releaseAt(env, 4*time.Second, "goal-a")
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, IdleTimeout: time.Minute})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if st.Holder != "goal-a" || len(st.Queue) != 0 {
+		t.Fatalf("state = %+v, want goal-a holding and nobody queued", st)
+	}
+	if slices.Contains(sig.list(), "lease_granted goal-b b1") {
+		t.Fatalf("goal-b granted: %v", sig.list())
+	}
+}
+
+func TestLeaseContinueAsNewCarriesHolderAndQueue(t *testing.T) {
+	env, _ := newLeaseUnitEnv(t)
+	acquireAt(env, time.Second, "goal-a", true, "a1")
+	acquireAt(env, 2*time.Second, "goal-b", true, "b1")
+	env.RegisterDelayedCallback(func() {
+		env.SetContinueAsNewSuggested(true)
+		// Arrives together with the suggestion: must be drained into the
+		// carried state, not lost with the run.
+		env.SignalWorkflow(SignalLeaseAcquire, activities.LeaseRequest{Serial: leaseTestSerial, GoalID: "goal-c", Wait: true, RequestID: "c1"})
+	}, 3*time.Second)
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, CheckInterval: time.Hour})
+	err := env.GetWorkflowError()
+	var can *workflow.ContinueAsNewError
+	if !errors.As(err, &can) {
+		t.Fatalf("err = %v, want continue-as-new", err)
+	}
+	var st LeaseState
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != leaseTestSerial || st.Holder != "goal-a" || st.HolderRequest != "a1" || st.HeldSince.IsZero() {
+		t.Fatalf("carried state %+v lost the holder", st)
+	}
+	if want := []LeaseWaiter{{"goal-b", "b1"}, {"goal-c", "c1"}}; !slices.Equal(st.Queue, want) {
+		t.Fatalf("carried queue %v, want %v", st.Queue, want)
+	}
+	if st.CheckInterval != time.Hour {
+		t.Fatalf("options not carried: %+v", st)
+	}
+}
+
+func TestLeaseEmptySerialRejected(t *testing.T) {
+	env, _ := newLeaseUnitEnv(t)
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{})
+	var appErr *temporal.ApplicationError
+	if err := env.GetWorkflowError(); !errors.As(err, &appErr) || !strings.Contains(err.Error(), "empty serial") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// The activity starts the lease by type name; it must be the name the
+// worker registers DeviceLeaseWorkflow under (its function name).
+func TestLeaseWorkflowTypeName(t *testing.T) {
+	full := runtime.FuncForPC(reflect.ValueOf(DeviceLeaseWorkflow).Pointer()).Name()
+	if name := full[strings.LastIndex(full, ".")+1:]; name != LeaseWorkflowType {
+		t.Fatalf("function %s registers as %q, lease activity starts %q", full, name, LeaseWorkflowType)
+	}
+	// The start input the activity sends decodes into the state.
+	p, err := converter.GetDefaultDataConverter().ToPayload(activities.LeaseStart{Serial: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st LeaseState
+	if err := converter.GetDefaultDataConverter().FromPayload(p, &st); err != nil || st.Serial != "s1" {
+		t.Fatalf("LeaseStart → LeaseState = %+v, %v", st, err)
+	}
+}
+
+func TestLeaseDeviceHookReportsWaiting(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	env.RegisterWorkflow(leaseHookGoal)
+	w.duplicate = false
+	env.ExecuteWorkflow(leaseHookHarness)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range w.log() {
+		if e.Goal == "goal-hook" {
+			got = append(got, e.Kind+":"+e.Detail)
+		}
+	}
+	want := []string{"waiting:device busy: held by goal-a", "waiting:", "acquired:"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("hook reported %q, want %q", got, want)
+	}
+}
+
+func leaseHookGoal(ctx workflow.Context) error {
+	id := workflow.GetInfo(ctx).WorkflowExecution.ID
+	release, err := LeaseDevice(ctx, leaseTestSerial, id, true, func(s string) { leaseRecord(ctx, id, "waiting", s) })
+	if err != nil {
+		return err
+	}
+	leaseRecord(ctx, id, "acquired", "")
+	release(ctx)
+	return nil
+}
+
+func leaseHookHarness(ctx workflow.Context) error {
+	lctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: LeaseWorkflowID(leaseTestSerial)})
+	if err := workflow.ExecuteChildWorkflow(lctx, DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial}).GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return err
+	}
+	a := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: "goal-a"}),
+		leaseTestGoal, leaseGoalSpec{Wait: true, HoldFor: 5 * time.Minute})
+	_ = workflow.Sleep(ctx, time.Minute)
+	h := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: "goal-hook"}), leaseHookGoal)
+	_ = a.Get(ctx, nil)
+	return h.Get(ctx, nil)
+}
