@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 )
 
@@ -26,12 +24,7 @@ var dialTemporal = defaultDialTemporal
 
 // temporalAddress is the frontend the CLI talks to: the configured one, or
 // the embedded server's port on loopback.
-func temporalAddress(cfg config.Config) string {
-	if cfg.Temporal.Address != "" {
-		return cfg.Temporal.Address
-	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Temporal.Embedded.Port))
-}
+func temporalAddress(cfg config.Config) string { return app.TemporalAddress(cfg) }
 
 // uiAddress is the Web UI the CLI links to: --ui when given, the embedded
 // UI port, or the frontend's host at port+1000 (where both the embedded
@@ -55,20 +48,12 @@ func uiAddress(cfg config.Config, flag string) string {
 }
 
 func defaultDialTemporal(ctx context.Context, cfg config.Config) (client.Client, error) {
-	opts := client.Options{
-		HostPort:  temporalAddress(cfg),
-		Namespace: cfg.Temporal.Namespace,
-		// The SDK logs every connection at info level; the CLI speaks for
-		// itself and only passes on warnings.
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
-	}
-	tlsCfg, err := clientTLS(cfg.Temporal.TLS)
+	// The SDK logs every connection at info level; the CLI speaks for
+	// itself and only passes on warnings.
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts, err := app.ClientOptions(cfg, quiet)
 	if err != nil {
-		return nil, err
-	}
-	opts.ConnectionOptions.TLS = tlsCfg
-	if cfg.Temporal.APIKey != "" {
-		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.Temporal.APIKey)
+		return nil, usageError{err}
 	}
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -114,34 +99,6 @@ func cliErr(err error) error {
 		return notFoundError{err}
 	}
 	return err
-}
-
-// clientTLS builds the TLS settings for the frontend, or nil for plain
-// gRPC. A client certificate turns on mutual TLS.
-func clientTLS(t config.TLS) (*tls.Config, error) {
-	if !t.Enabled && t.CertFile == "" && t.CAFile == "" {
-		return nil, nil
-	}
-	tc := &tls.Config{ServerName: t.ServerName, MinVersion: tls.VersionTLS12}
-	if t.CertFile != "" || t.KeyFile != "" {
-		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("temporal.tls: load client certificate %s and key %s: %w", t.CertFile, t.KeyFile, err)
-		}
-		tc.Certificates = []tls.Certificate{cert}
-	}
-	if t.CAFile != "" {
-		pem, err := os.ReadFile(t.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("temporal.tls.ca_file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("temporal.tls.ca_file %s holds no PEM certificate", t.CAFile)
-		}
-		tc.RootCAs = pool
-	}
-	return tc, nil
 }
 
 // noArgs is cobra.NoArgs with the usage exit code.
