@@ -1,0 +1,166 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/llm"
+)
+
+// Decision statuses (DESIGN.md §4).
+const (
+	StatusPlanned   = "planned"   // plan: the todos to run
+	StatusAskUser   = "ask_user"  // plan or replan: a question for the user
+	StatusReplanned = "replanned" // replan: the full remaining plan from now on
+	StatusDone      = "done"      // replan: the goal is finished; response reports it
+)
+
+// Phases, used in validation errors.
+const (
+	PhasePlan   = "plan"
+	PhaseReplan = "replan"
+)
+
+// Limits on a plan.
+const (
+	MaxPlanItems   = 20  // todos in one plan
+	MaxItemChars   = 500 // characters in one todo
+	MaxTaskTypeLen = 64
+)
+
+// QA is a question the planner asked and the user's answer.
+type QA struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// PlanContext is what the planner sees when it first plans a goal.
+type PlanContext struct {
+	Goal         string   `json:"goal"`
+	Answers      []QA     `json:"answers"`
+	UserMessages []string `json:"user_messages"`
+}
+
+// TodoResult is one finished todo as the replanner sees it.
+type TodoResult struct {
+	Todo   string `json:"todo"`
+	Status string `json:"status"` // done, failed or skipped
+	Result string `json:"result"`
+	Steps  int    `json:"steps"`
+}
+
+// ReplanContext is what the planner sees after each todo. Feedback holds
+// only the last few executor feedback items, never the whole history.
+type ReplanContext struct {
+	Goal         string       `json:"goal"`
+	Done         []TodoResult `json:"done"`
+	Remaining    []string     `json:"remaining"`
+	Feedback     []string     `json:"feedback"`
+	Answers      []QA         `json:"answers"`
+	UserMessages []string     `json:"user_messages"`
+}
+
+// Decision is a validated planner answer. Only the fields its Status uses
+// are set.
+type Decision struct {
+	Status   string   `json:"status"`
+	Plan     []string `json:"plan,omitempty"`
+	TaskType string   `json:"task_type,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Response string   `json:"response,omitempty"`
+}
+
+// BuildPlanMessages builds the first planning request. taskTypes lists the
+// task types prompt memory knows, so the planner reuses one when it fits.
+func BuildPlanMessages(ctx PlanContext, taskTypes []string) []llm.Message {
+	ctx.Answers = nonNil(ctx.Answers)
+	ctx.UserMessages = nonNil(ctx.UserMessages)
+	sys := planSystem
+	if len(taskTypes) > 0 {
+		sys += "\n\nKnown task types (reuse one when it fits): " + strings.Join(taskTypes, ", ") + "."
+	}
+	return []llm.Message{
+		{Role: llm.RoleSystem, Text: sys},
+		{Role: llm.RoleUser, Text: "Plan this goal.\n```json\n" + compactJSON(ctx) + "\n```"},
+	}
+}
+
+// BuildReplanMessages builds the request made after each todo.
+func BuildReplanMessages(ctx ReplanContext) []llm.Message {
+	ctx.Done = nonNil(ctx.Done)
+	ctx.Remaining = nonNil(ctx.Remaining)
+	ctx.Feedback = nonNil(ctx.Feedback)
+	ctx.Answers = nonNil(ctx.Answers)
+	ctx.UserMessages = nonNil(ctx.UserMessages)
+	return []llm.Message{
+		{Role: llm.RoleSystem, Text: replanSystem},
+		{Role: llm.RoleUser, Text: "Update the plan.\n```json\n" + compactJSON(ctx) + "\n```"},
+	}
+}
+
+// FeedbackMessages extends a request that produced an invalid answer with
+// that answer and the correction, for the next attempt. prev is not
+// modified.
+func FeedbackMessages(prev []llm.Message, raw string, err error) []llm.Message {
+	out := make([]llm.Message, 0, len(prev)+2)
+	out = append(out, prev...)
+	text := "Your answer was invalid. Answer again with only the JSON object the instructions describe."
+	if ve, ok := err.(*ValidationError); ok {
+		text = ve.Feedback()
+	} else if err != nil {
+		text = "Your answer was invalid: " + err.Error() + ". Answer again with only the JSON object the instructions describe."
+	}
+	return append(out,
+		llm.Message{Role: llm.RoleAssistant, Text: raw},
+		llm.Message{Role: llm.RoleUser, Text: text})
+}
+
+// nonNil makes empty lists marshal as [] so the keys are always present
+// (the offline model server tells replan from plan by the "done" key).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // plain structs of strings and ints cannot fail
+	return strings.TrimRight(b.String(), "\n")
+}
+
+const planSystem = `You are the planner of a phone automation system. You split a user's goal into a short list of todos that an executor carries out one after another on an Android phone, by looking at the screen and tapping, typing and swiping.
+
+Each todo:
+- is one concrete phone task in plain words, doable in one app session, e.g. "Open Settings and turn on Wi-Fi";
+- carries every detail the executor needs (names, message text, times), since the executor does not see the goal;
+- is needed for the goal: no checks, no "confirm the result" steps.
+
+Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
+
+Pick a task_type: a short snake_case label for the kind of goal (e.g. toggle_setting, send_message, create_alarm, create_note, read_info, open_app).
+
+Answer with only one JSON object, no other text:
+{"status":"planned","plan":["todo 1","todo 2"],"task_type":"send_message"}
+or
+{"status":"ask_user","question":"Who should receive the message?"}`
+
+const replanSystem = `You are the replanner of a phone automation system. An executor works through a plan of todos on an Android phone; after each todo you decide what happens next. The context lists the goal, the todos done so far with their status and result, the remaining plan, the executor's latest feedback, and the user's answers and messages.
+
+Decide:
+- "replanned" with the full remaining plan from now on (not the todos already done): keep the remaining todos if they still fit, fix or replace them when a todo failed or the user asked for something new, and never repeat a todo that is done;
+- "done" when the goal is reached (or cannot be reached and nothing else is worth trying), with a response for the user that reports the result and anything the user asked to read;
+- "ask_user" when you need the user to decide or to give missing information.
+
+An empty plan is not allowed: when nothing remains, answer done.
+
+Answer with only one JSON object, no other text:
+{"status":"replanned","plan":["next todo","later todo"]}
+or
+{"status":"done","response":"Wi-Fi and Bluetooth are on."}
+or
+{"status":"ask_user","question":"The contact was not found. What is the exact name?"}`
