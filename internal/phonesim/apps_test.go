@@ -2,12 +2,14 @@ package phonesim
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -554,5 +556,76 @@ func BenchmarkScreencap(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
 			b.SetBytes(int64(n))
 		})
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Fault
+		ok   bool
+	}{
+		{[]string{"disconnect", "5"}, Fault{Kind: FaultDisconnect, Duration: 5 * time.Second}, true},
+		{[]string{"offline", "2"}, Fault{Kind: FaultOffline, Duration: 2 * time.Second}, true},
+		{[]string{"screencap-slow", "250"}, Fault{Kind: FaultScreencapSlow, Duration: 250 * time.Millisecond}, true},
+		{[]string{"screencap-fail", "3"}, Fault{Kind: FaultScreencapFail, Count: 3}, true},
+		{[]string{"screen-delay", "100"}, Fault{Kind: FaultScreenDelay, Duration: 100 * time.Millisecond}, true},
+		{[]string{"no-ime"}, Fault{Kind: FaultNoIME}, true},
+		{[]string{"clear"}, Fault{Kind: FaultClear}, true},
+		{[]string{"disconnect"}, Fault{}, false},
+		{[]string{"screencap-fail", "many"}, Fault{}, false},
+		{[]string{"meteor"}, Fault{}, false},
+		{nil, Fault{}, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseFault(tt.args)
+		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
+			t.Errorf("ParseFault(%q) = %+v, %v", tt.args, got, err)
+		}
+	}
+}
+
+func TestShDashC(t *testing.T) {
+	p := New(Config{})
+	if got := sh(t, p, `sh -c 'echo a && wm size'`); got != "a\nPhysical size: 1080x2400\n" {
+		t.Fatalf("sh -c: %q", got)
+	}
+}
+
+func TestStartFleet(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var phones []*Phone
+	var addrs []string
+	var err error
+	for range 20 { // retry if a neighbour grabbed port+2 meanwhile
+		ln, lerr := net.Listen("tcp", "127.0.0.1:0")
+		if lerr != nil {
+			t.Fatal(lerr)
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		phones, addrs, err = StartFleet(ctx, FleetConfig{Addr: fmt.Sprintf("127.0.0.1:%d", port), Phones: 2})
+		if err == nil {
+			if addrs[1] != fmt.Sprintf("127.0.0.1:%d", port+2) {
+				t.Fatalf("second phone at %s, want port+2", addrs[1])
+			}
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range addrs {
+		h, m := dialHost(t, a, 4096)
+		if !strings.Contains(string(m.Data), "device::") || phones[i].Serial() != a {
+			t.Fatalf("phone %d: banner %q serial %q", i, m.Data, phones[i].Serial())
+		}
+		if got := h.shell("getprop ro.serialno"); got != a+"\n" {
+			t.Fatalf("phone %d serial %q", i, got)
+		}
+	}
+	if _, _, err := StartFleet(ctx, FleetConfig{Addr: addrs[0]}); err == nil || !strings.Contains(err.Error(), "--addr") {
+		t.Fatalf("taken port: %v", err)
 	}
 }

@@ -48,6 +48,8 @@ func init() {
 			return 0
 		},
 		"sleep": cmdSleep,
+		"exit":  func(*Phone, *cmdEnv) int { return 0 },
+		"sh":    (*Phone).cmdSh,
 	}
 }
 
@@ -111,6 +113,16 @@ func (p *Phone) exec(e *cmdEnv) int {
 		return 127
 	}
 	return c(p, e)
+}
+
+// cmdSh runs `sh -c LINE`; other forms are refused.
+func (p *Phone) cmdSh(e *cmdEnv) int {
+	if len(e.args) < 3 || e.args[1] != "-c" {
+		e.err("/system/bin/sh: only `sh -c COMMAND` is supported here\n")
+		return 2
+	}
+	p.runShell(e.args[2], nil, e.stdout)
+	return 0
 }
 
 // ---- input ----
