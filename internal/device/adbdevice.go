@@ -592,7 +592,9 @@ func (d *adbDevice) settleWait(ctx context.Context, p SettlePolicy) (SettleStats
 		d.lastProbe = h
 		d.mu.Unlock()
 		elapsed := time.Since(start)
-		unchanged := before != 0 && h == before && elapsed < p.ChangeWait
+		// A capture shows the screen as it was when the capture began, so a
+		// slow capture begun within ChangeWait still counts as early.
+		unchanged := before != 0 && h == before && t0.Sub(start) < p.ChangeWait
 		if run >= p.Stable && !unchanged {
 			st.Settled = true
 			return st, nil
