@@ -399,6 +399,18 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("server version and refused connect", func(t *testing.T) {
+		v, err := s.client.Version(ctx)
+		if err != nil || v < 31 {
+			t.Fatalf("Version = %d, %v", v, err)
+		}
+		err = s.client.Connect(ctx, "127.0.0.1:"+freePort(t))
+		var fe *adb.FailError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Message, "failed to connect") {
+			t.Fatalf("Connect to a closed port = %v; want the server's failure text", err)
+		}
+	})
+
 	t.Run("unknown serial", func(t *testing.T) {
 		_, err := s.client.Shell(ctx, "127.0.0.1:1", "true")
 		var nf *adb.DeviceNotFoundError
