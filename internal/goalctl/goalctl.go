@@ -233,10 +233,38 @@ func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, er
 	if err != nil {
 		return progress.Snapshot{}, err
 	}
-	return ToSnapshot(id, st, todos), nil
+	s := ToSnapshot(id, st, todos)
+	// The goal counts a todo's steps when the todo ends; the running todo
+	// workflow knows them live.
+	if child := runningChild(id, st, todos); child != "" {
+		if ts, err := g.Status(ctx, child); err == nil {
+			s.Steps = st.Steps + ts.Steps
+			s.Todos[st.CurrentTodo-1].Steps = ts.Steps
+			if n := len(ts.Feedback); n > 0 {
+				s.Action = ts.Feedback[n-1]
+			}
+		}
+	}
+	return s, nil
 }
 
-// ToSnapshot converts query answers into the progress view.
+// runningChild returns the workflow ID of the goal's running todo
+// (`<goal id>/todo-<n>`, `-r<k>` for its k-th restart), or "".
+func runningChild(id string, st workflows.Status, todos []workflows.TodoState) string {
+	n := st.CurrentTodo
+	if n <= 0 || n > len(todos) || todos[n-1].Status != workflows.TodoRunning {
+		return ""
+	}
+	child := fmt.Sprintf("%s/todo-%d", id, n)
+	if a := todos[n-1].Attempts; a > 1 {
+		child += fmt.Sprintf("-r%d", a-1)
+	}
+	return child
+}
+
+// ToSnapshot converts the goal's query answers into the progress view. The
+// goal's own feedback items (todo outcomes) are already in the checklist, so
+// Action is left for the running todo's status to fill.
 func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) progress.Snapshot {
 	s := progress.Snapshot{
 		GoalID:      id,
@@ -250,9 +278,6 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 	}
 	if st.Paused && s.Phase != workflows.GoalPaused {
 		s.Phase += " (paused)"
-	}
-	if n := len(st.Feedback); n > 0 {
-		s.Action = st.Feedback[n-1]
 	}
 	if a := st.PendingApproval; a != nil {
 		s.Approval = a.Action

@@ -172,20 +172,33 @@ func TestSnapshotFromQueries(t *testing.T) {
 	mc := mocks.NewClient(t)
 	st := workflows.Status{Phase: workflows.GoalWaitingUser, CurrentTodo: 2, Steps: 9, MaxSteps: 100,
 		PendingApproval: &workflows.Approval{Action: `do(action="Tap", element=[500,900], message="Pay")`, Reason: "Pay"},
-		Feedback:        []string{"old", `do(action="Launch", app="Bank")`}}
-	todos := []workflows.TodoState{{Index: 1, Text: "Open Bank", Status: workflows.TodoDone, Steps: 2}, {Index: 2, Text: "Pay", Status: workflows.TodoRunning}}
+		Feedback:        []string{"todo 1 done after 2 steps: opened"}}
+	todos := []workflows.TodoState{{Index: 1, Text: "Open Bank", Status: workflows.TodoDone, Steps: 2}, {Index: 2, Text: "Pay", Status: workflows.TodoRunning, Attempts: 2}}
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, st), nil)
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, todos), nil)
+	// The running todo is the first restart of todo 2.
+	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-2-r1", "", workflows.QueryStatus).Return(value(t, workflows.Status{
+		Phase: workflows.GoalRunning, Steps: 3, Feedback: []string{`do(action="Launch", app="Bank")`}}), nil)
 	s, err := New(mc, Options{}).Snapshot(ctx, "goal-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := progress.Snapshot{GoalID: "goal-1", Phase: "waiting_user", Steps: 9, MaxSteps: 100, CurrentTodo: 2,
-		Todos:    []progress.Todo{{Text: "Open Bank", Status: "done", Steps: 2}, {Text: "Pay", Status: "running"}},
+	want := progress.Snapshot{GoalID: "goal-1", Phase: "waiting_user", Steps: 12, MaxSteps: 100, CurrentTodo: 2,
+		Todos:    []progress.Todo{{Text: "Open Bank", Status: "done", Steps: 2}, {Text: "Pay", Status: "running", Steps: 3}},
 		Action:   `do(action="Launch", app="Bank")`,
 		Approval: `do(action="Tap", element=[500,900], message="Pay") — Pay`}
 	if !sameSnapshot(s, want) {
 		t.Fatalf("snapshot = %+v\nwant %+v", s, want)
+	}
+}
+
+func TestSnapshotWithoutChild(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "planning", MaxSteps: 5}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, []workflows.TodoState(nil)), nil)
+	s, err := New(mc, Options{}).Snapshot(ctx, "goal-1")
+	if err != nil || s.Phase != "planning" || s.MaxSteps != 5 || len(s.Todos) != 0 {
+		t.Fatalf("snapshot = %+v, %v", s, err)
 	}
 }
 
@@ -227,6 +240,9 @@ func TestWatchFollowsAndAnswers(t *testing.T) {
 		})
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).
 		Return(value(t, []workflows.TodoState{{Index: 1, Text: "Send it", Status: "running"}}), nil)
+	// The todo workflow has not started yet: its query fails and the
+	// view goes on with the goal's own counters.
+	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-1", "", workflows.QueryStatus).Return(nil, serviceerror.NewNotFound("not started"))
 	h := mocks.NewWorkflowUpdateHandle(t)
 	h.On("Get", mock.Anything, nil).Return(nil)
 	finish := make(chan struct{})

@@ -194,8 +194,12 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 		}
 		out = append(out, l)
 	}
-	if s.Action != "" && s.Action != p.Action {
+	switch {
+	case s.Action != "" && s.Action != p.Action:
 		out = append(out, fmt.Sprintf("%sstep %s: %s", tag, stepText(s), oneLine(s.Action, 120)))
+	case s.Action == "" && s.Steps != p.Steps && prev != nil && s.CurrentTodo > 0:
+		// No action text to show: say that steps are being taken.
+		out = append(out, fmt.Sprintf("%sstep %s (todo %d)", tag, stepText(s), s.CurrentTodo))
 	}
 	if s.WaitingFor != p.WaitingFor && s.WaitingFor != "" {
 		out = append(out, tag+"waiting: "+oneLine(s.WaitingFor, 120))

@@ -156,3 +156,15 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("oneLine cut = %q", got)
 	}
 }
+
+func TestPlainStepsWithoutAction(t *testing.T) {
+	a := Snapshot{GoalID: "g", Phase: "running", Steps: 1, MaxSteps: 10, CurrentTodo: 2}
+	b := a
+	b.Steps = 4
+	if got := Diff(&a, b); len(got) != 1 || got[0] != "[g] step 4/10 (todo 2)" {
+		t.Fatalf("Diff = %q", got)
+	}
+	if got := Diff(&b, b); len(got) != 0 {
+		t.Fatalf("unchanged Diff = %q", got)
+	}
+}
