@@ -15,12 +15,12 @@ import (
 
 // hostConn plays the ADB server's side of the device protocol.
 type hostConn struct {
-	t      *testing.T
+	t      testing.TB
 	c      net.Conn
 	nextID uint32
 }
 
-func servePhone(t *testing.T, p *Phone) string {
+func servePhone(t testing.TB, p *Phone) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,7 +38,7 @@ func servePhone(t *testing.T, p *Phone) string {
 	return ln.Addr().String()
 }
 
-func dialHost(t *testing.T, addr string, maxData uint32) (*hostConn, message) {
+func dialHost(t testing.TB, addr string, maxData uint32) (*hostConn, message) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -372,4 +372,19 @@ func TestOfflineFaultHoldsCNXN(t *testing.T) {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+// BenchmarkScreencapOverProtocol measures `exec:screencap -p` through the
+// device protocol (cached screen, 1 MiB maxdata as current adb uses).
+func BenchmarkScreencapOverProtocol(b *testing.B) {
+	p := New(Config{})
+	h, _ := dialHost(b, servePhone(b, p), maxPayload)
+	var n int
+	for b.Loop() {
+		l, r := h.open("exec:screencap -p")
+		out, _ := h.collect(l, r)
+		n = len(out)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	b.SetBytes(int64(n))
 }
