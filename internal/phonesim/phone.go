@@ -134,9 +134,11 @@ func Listen(addr string) (net.Listener, error) {
 func (p *Phone) Serve(ctx context.Context, ln net.Listener) error {
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
-	defer p.dropTransports()
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		p.dropTransports()
+		wg.Wait()
+	}()
 	for {
 		conn, err := ln.Accept()
 		if err != nil {

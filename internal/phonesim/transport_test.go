@@ -388,3 +388,37 @@ func BenchmarkScreencapOverProtocol(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 	b.SetBytes(int64(n))
 }
+
+func TestInteractiveShell(t *testing.T) {
+	p := New(Config{})
+	h, _ := dialHost(t, servePhone(t, p), 4096)
+	l, r := h.open("shell:")
+	var got []byte
+	readUntil := func(want string) {
+		t.Helper()
+		for !strings.Contains(string(got), want) {
+			m := h.read()
+			switch m.Command {
+			case cmdWRTE:
+				got = append(got, m.Data...)
+				h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+			case cmdOKAY:
+			default:
+				t.Fatalf("got %v waiting for %q; output so far %q", m, want, got)
+			}
+		}
+	}
+	readUntil("$ ")
+	h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: []byte("wm size\r")})
+	readUntil("Physical size: 1080x2400\r\n")
+	h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: []byte("exit\r")})
+	for {
+		m := h.read()
+		if m.Command == cmdCLSE {
+			break
+		}
+		if m.Command == cmdWRTE {
+			h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+		}
+	}
+}
