@@ -39,7 +39,8 @@ func (e *ParseError) Feedback() string {
 // <|begin_of_box|> wrappers, plain-text reasoning before the action, Chinese
 // quotes and full-width punctuation around arguments, single quotes, extra
 // spaces, "Long_Press"-style spellings. Calls written before </think> are
-// part of the reasoning. When no action is found, when an action is
+// part of the reasoning; when the action is tagged <answer>, calls in the
+// prose around it are commentary. When no action is found, when an action is
 // malformed, or when the answer names two different actions, it returns a
 // *ParseError — never a guessed finish.
 func Parse(raw string) (Response, error) {
@@ -51,17 +52,29 @@ func Parse(raw string) (Response, error) {
 	}
 	text := strings.ToValidUTF8(raw, "\uFFFD")
 	type found struct {
-		start int
-		act   Action
+		start    int
+		act      Action
+		inAnswer bool // inside <answer>…</answer>
 	}
 	var calls []found
 	thinkEnd := -1 // index of the first </think>, -1 if none
-	var firstErr string
+	inAnswer := false
+	var errOutside, errInside string
 	for i := 0; i < len(text); {
-		if strings.HasPrefix(text[i:], "</think>") && thinkEnd < 0 {
+		switch {
+		case strings.HasPrefix(text[i:], "</think>") && thinkEnd < 0:
 			thinkEnd = i
-			calls, firstErr = nil, "" // everything so far was reasoning
+			calls, errOutside, errInside = nil, "", "" // everything so far was reasoning
+			inAnswer = false
 			i += len("</think>")
+			continue
+		case strings.HasPrefix(text[i:], "<answer>"):
+			inAnswer = true
+			i += len("<answer>")
+			continue
+		case strings.HasPrefix(text[i:], "</answer>"):
+			inAnswer = false
+			i += len("</answer>")
 			continue
 		}
 		name, after, ok := callAt(text, i)
@@ -71,27 +84,52 @@ func Parse(raw string) (Response, error) {
 			continue
 		}
 		act, end, err := parseCall(text, name, after)
-		if err != "" {
-			// A malformed action fails the answer unless a later </think>
-			// shows it was reasoning; skip there rather than rescanning.
-			if firstErr == "" {
-				firstErr = err
-			}
-			next := -1
-			if thinkEnd < 0 {
-				next = strings.Index(text[after:], "</think>")
-			}
-			if next < 0 {
-				break
-			}
-			i = after + next
+		if err == "" {
+			calls = append(calls, found{start: i, act: act, inAnswer: inAnswer})
+			i = end
 			continue
 		}
-		calls = append(calls, found{start: i, act: act})
-		i = end
+		// A malformed action fails the answer unless a later </think>
+		// shows it was reasoning or a later <answer> holds the action;
+		// skip there rather than rescanning the text.
+		if inAnswer {
+			if errInside == "" {
+				errInside = err
+			}
+			break
+		}
+		if errOutside == "" {
+			errOutside = err
+		}
+		next := -1
+		for _, tag := range []string{"</think>", "<answer>"} {
+			if tag == "</think>" && thinkEnd >= 0 {
+				continue
+			}
+			if k := strings.Index(text[after:], tag); k >= 0 && (next < 0 || k < next) {
+				next = k
+			}
+		}
+		if next < 0 {
+			break
+		}
+		i = after + next
 	}
-	if firstErr != "" {
-		return fail("%s", firstErr)
+	// When the answer is tagged, the tagged action is the one meant and
+	// calls in the surrounding prose are commentary.
+	tagged := calls[:0:0]
+	for _, c := range calls {
+		if c.inAnswer {
+			tagged = append(tagged, c)
+		}
+	}
+	switch {
+	case errInside != "":
+		return fail("%s", errInside)
+	case len(tagged) > 0:
+		calls = tagged
+	case errOutside != "":
+		return fail("%s", errOutside)
 	}
 	if len(calls) == 0 {
 		return fail(`no action found: expected do(action="...", ...) or finish(message="...")`)
