@@ -87,9 +87,17 @@ var (
 	finishRe   = regexp.MustCompile(`finish\(\s*message\s*=`)
 )
 
+var fieldRes = map[string]*regexp.Regexp{}
+
+func init() {
+	for _, name := range []string{"app", "text", "message"} {
+		fieldRes[name] = regexp.MustCompile(name + `\s*=\s*"((?:[^"\\]|\\.)*)"`)
+	}
+}
+
+// strField reads a quoted argument (app, text or message) of an action.
 func strField(s, name string) string {
-	re := regexp.MustCompile(name + `\s*=\s*"((?:[^"\\]|\\.)*)"`)
-	m := re.FindStringSubmatch(s)
+	m := fieldRes[name].FindStringSubmatch(s)
 	if m == nil {
 		return ""
 	}
@@ -794,7 +802,7 @@ func (c *solver) bank(task string) step {
 	if c.tookOver() {
 		return finish("The user took over the bank app", "The user has handled the bank app themselves.")
 	}
-	if regexp.MustCompile(`(?i)\b(?:tap|click|press)\b`).MatchString(task) {
+	if tapWordRe.MatchString(task) {
 		if b := c.byText("Sign in"); b != nil {
 			return tapAt(*b, "I tap Sign in; this needs the user's approval.")
 		}
@@ -902,3 +910,8 @@ func (s *Server) executorAnswer(msgs []message, f faults) string {
 	}
 	return answer
 }
+
+// Patterns used by the functions above.
+var (
+	tapWordRe = regexp.MustCompile(`(?i)\b(?:tap|click|press)\b`)
+)

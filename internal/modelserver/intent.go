@@ -202,9 +202,9 @@ func parseRead(t, lower string, in *intent) {
 		in.What, in.App = "phone", "Contacts"
 		in.Contact = findContact(t)
 		if in.Contact == "" {
-			if m := regexp.MustCompile(`(?i)(?:of|for)\s+(.+?)$`).FindStringSubmatch(t); m != nil {
+			if m := ofWhomRe.FindStringSubmatch(t); m != nil {
 				in.Contact = strings.TrimSpace(m[1])
-			} else if m := regexp.MustCompile(`(?i)(?:read|check|get|find)\s+(.+?)'s`).FindStringSubmatch(t); m != nil {
+			} else if m := possessiveRe.FindStringSubmatch(t); m != nil {
 				in.Contact = strings.TrimSpace(m[1])
 			}
 		}
@@ -278,21 +278,20 @@ func parseMessage(t string) (to, text string) {
 	// "Send X a message", or the first word after "Tell"/"Text".
 	verb := sendVerbPrefix.FindString(rest)
 	after := strings.TrimSpace(rest[len(verb):])
-	toRe := regexp.MustCompile(`(?i)\bto\s+(\D.*?)(?:\s+(?:in|on|via|using)\s+\S+)?$`)
 	if c := findContact(after); c != "" && strings.HasPrefix(strings.ToLower(after), strings.ToLower(c)) {
 		// "Tell Zhang San the meeting moved": the name is known.
 		if text == "" {
 			text = strings.TrimSpace(msgNouns.ReplaceAllString(strings.TrimSpace(after[len(c):]), ""))
 		}
 		to = c
-	} else if m := toRe.FindStringSubmatch(rest); m != nil && len(strings.Fields(m[1])) <= 3 {
+	} else if m := toWhomRe.FindStringSubmatch(rest); m != nil && len(strings.Fields(m[1])) <= 3 {
 		to = m[1]
-	} else if m := regexp.MustCompile(`^给(.+?)发`).FindStringSubmatch(rest); m != nil {
+	} else if m := zhToWhomRe.FindStringSubmatch(rest); m != nil {
 		to = m[1]
 	} else {
 		if msgNouns.MatchString(after) {
 			after = "" // "Send a message" with no name before the noun
-		} else if i := regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)\b`).FindStringIndex(after); i != nil {
+		} else if i := msgNounAfterRe.FindStringIndex(after); i != nil {
 			after = after[:i[0]] // "Send Alice a message"
 		} else if text == "" && strings.Contains(after, " ") {
 			// "Tell Bob hello": first word is the name.
@@ -356,23 +355,23 @@ func pad2(n int) string {
 // parseNote fills the note fields: title, body, and whether an existing
 // note is edited.
 func parseNote(t string, in *intent) {
-	in.Edit = regexp.MustCompile(`(?i)^(?:please\s+)?(?:edit|update|change|modify|append|add|修改|编辑)`).MatchString(t) &&
-		!regexp.MustCompile(`(?i)^(?:add|create|make|write)\s+(?:a\s+)?new\b`).MatchString(t)
-	if m := regexp.MustCompile(`(?i)^(?:please\s+)?(?:add|append)\s+(.+?)\s+to\s+(?:the\s+)?note\s+(.+)$`).FindStringSubmatch(t); m != nil {
+	in.Edit = noteEditRe.MatchString(t) &&
+		!noteNewRe.MatchString(t)
+	if m := noteAppendRe.FindStringSubmatch(t); m != nil {
 		in.Edit, in.Append = true, true
 		in.Body, in.Title = unquote(m[1]), unquote(m[2])
 		return
 	}
-	if m := regexp.MustCompile(`(?i)\b(?:titled|called|named|title)\s+(.+?)(?:\s+(?:with|saying|that says|to say|to read|body|containing)\b\s*(?:the\s+)?(?:body|text)?\s*:?\s*|[:：]\s*|$)(.*)$`).FindStringSubmatch(t); m != nil {
+	if m := noteTitleRe.FindStringSubmatch(t); m != nil {
 		in.Title, in.Body = unquote(m[1]), unquote(m[2])
-	} else if m := regexp.MustCompile(`(?i)\bnote\s+(.+?)\s+(?:to say|to read|to|so it says)\s+(.+)$`).FindStringSubmatch(t); in.Edit && m != nil {
+	} else if m := noteToSayRe.FindStringSubmatch(t); in.Edit && m != nil {
 		in.Title, in.Body = unquote(m[1]), unquote(m[2])
 	} else if i := strings.IndexAny(t, ":："); i >= 0 {
 		in.Body = unquote(strings.TrimSpace(t[i+1:]))
 		if r := strings.IndexRune(t[i:], '：'); r == 0 {
 			in.Body = unquote(strings.TrimSpace(t[i+len("："):]))
 		}
-	} else if m := regexp.MustCompile(`(?i)\b(?:saying|that says|with|about)\s+(.+)$`).FindStringSubmatch(t); m != nil {
+	} else if m := noteBodyRe.FindStringSubmatch(t); m != nil {
 		in.Body = unquote(m[1])
 	}
 	if in.Title == "" && in.Body != "" && !in.Edit {
@@ -382,3 +381,18 @@ func parseNote(t string, in *intent) {
 		}
 	}
 }
+
+// Patterns used by the functions above.
+var (
+	ofWhomRe       = regexp.MustCompile(`(?i)(?:of|for)\s+(.+?)$`)
+	possessiveRe   = regexp.MustCompile(`(?i)(?:read|check|get|find)\s+(.+?)'s`)
+	toWhomRe       = regexp.MustCompile(`(?i)\bto\s+(\D.*?)(?:\s+(?:in|on|via|using)\s+\S+)?$`)
+	zhToWhomRe     = regexp.MustCompile(`^给(.+?)发`)
+	msgNounAfterRe = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)\b`)
+	noteEditRe     = regexp.MustCompile(`(?i)^(?:please\s+)?(?:edit|update|change|modify|append|add|修改|编辑)`)
+	noteNewRe      = regexp.MustCompile(`(?i)^(?:add|create|make|write)\s+(?:a\s+)?new\b`)
+	noteAppendRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:add|append)\s+(.+?)\s+to\s+(?:the\s+)?note\s+(.+)$`)
+	noteTitleRe    = regexp.MustCompile(`(?i)\b(?:titled|called|named|title)\s+(.+?)(?:\s+(?:with|saying|that says|to say|to read|body|containing)\b\s*(?:the\s+)?(?:body|text)?\s*:?\s*|[:：]\s*|$)(.*)$`)
+	noteToSayRe    = regexp.MustCompile(`(?i)\bnote\s+(.+?)\s+(?:to say|to read|to|so it says)\s+(.+)$`)
+	noteBodyRe     = regexp.MustCompile(`(?i)\b(?:saying|that says|with|about)\s+(.+)$`)
+)

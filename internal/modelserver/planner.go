@@ -290,7 +290,7 @@ func messageFromAnswer(ans string) (to, text string) {
 		if i := strings.Index(ans, ", "); i > 0 && !strings.Contains(ans[:i], ":") {
 			ans = ans[:i] + ": " + ans[i+2:]
 		}
-		if strings.ContainsAny(ans, ":：") || regexp.MustCompile(`(?i)\s(?:saying|that says)\s`).MatchString(ans) {
+		if strings.ContainsAny(ans, ":：") || answerSaysRe.MatchString(ans) {
 			ans = "to " + ans
 		}
 	}
@@ -508,3 +508,8 @@ func capitalise(s string) string {
 	}
 	return string(s[0]-'a'+'A') + s[1:]
 }
+
+// Patterns used by the functions above.
+var (
+	answerSaysRe = regexp.MustCompile(`(?i)\s(?:saying|that says)\s`)
+)
