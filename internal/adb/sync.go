@@ -125,6 +125,11 @@ func (c *Client) PullTo(ctx context.Context, serial, remote string, w io.Writer)
 	if err := s.request("RECV", []byte(remote)); err != nil {
 		return 0, s.wrap("sync:RECV", err)
 	}
+	return s.recv(remote, w)
+}
+
+// recv reads a RECV reply: DATA chunks until DONE, or FAIL.
+func (s *syncConn) recv(remote string, w io.Writer) (int64, error) {
 	var total int64
 	buf := make([]byte, MaxSyncData)
 	for {
