@@ -115,6 +115,9 @@ type Encryption struct {
 	Keys string `key:"keys" secret:"true"`
 	// CodecToken is the bearer token the codec endpoint requires.
 	CodecToken string `key:"codec_token" secret:"true"`
+	// CodecAddress is host:port where the worker serves the codec endpoint
+	// the Web UI uses to decode payloads; empty = not served.
+	CodecAddress string `key:"codec_address"`
 }
 
 // Metrics configures the Prometheus endpoint.

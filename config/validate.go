@@ -180,6 +180,10 @@ func (c Config) Validate() error {
 			bad("encryption.keys", strings.TrimPrefix(err.Error(), "codec: "))
 		}
 	}
+	hostPort("encryption.codec_address", c.Encryption.CodecAddress, true)
+	if c.Encryption.CodecAddress != "" && c.Encryption.Keys == "" {
+		bad("encryption.codec_address", "empty unless encryption.keys is set (the endpoint decodes with those keys)")
+	}
 	hostPort("metrics.address", c.Metrics.Address, true)
 
 	switch c.Log.Level {

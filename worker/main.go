@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -63,6 +64,18 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 	log := newLogger(cfg.Log, logOut)
 	slog.SetDefault(log)
 
+	codecEndpoint := cfg.Temporal.Embedded.CodecEndpoint
+	if cfg.Encryption.CodecAddress != "" {
+		addr, err := app.ServeCodec(ctx, cfg, uiOrigins(cfg, *dev), log)
+		if err != nil {
+			return err
+		}
+		if codecEndpoint == "" {
+			codecEndpoint = "http://" + addr
+		}
+		log.Info("serving the payload codec endpoint", "url", "http://"+addr)
+	}
+
 	if *dev {
 		if cfg.Temporal.Address != "" {
 			return fmt.Errorf("--dev starts the embedded server, but temporal.address is set to %s: drop one of them", cfg.Temporal.Address)
@@ -72,7 +85,7 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 			UIPort:        cfg.Temporal.Embedded.UIPort,
 			DBFile:        cfg.Temporal.Embedded.DBFile,
 			Namespaces:    []string{cfg.Temporal.Namespace},
-			CodecEndpoint: cfg.Temporal.Embedded.CodecEndpoint,
+			CodecEndpoint: codecEndpoint,
 			Logger:        log,
 		})
 		if err != nil {
@@ -89,6 +102,20 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	defer c.Close()
 	return app.RunWorker(ctx, cfg, c, app.Deps{Logger: log})
+}
+
+// uiOrigins are the Web UI origins allowed to call the codec endpoint: the
+// embedded UI with --dev; otherwise any origin when a token guards the
+// endpoint, or the compose UI on loopback when none does.
+func uiOrigins(cfg config.Config, dev bool) []string {
+	if dev {
+		p := strconv.Itoa(cfg.Temporal.Embedded.UIPort)
+		return []string{"http://127.0.0.1:" + p, "http://localhost:" + p}
+	}
+	if cfg.Encryption.CodecToken != "" {
+		return []string{"*"}
+	}
+	return []string{"http://127.0.0.1:8080", "http://localhost:8080"}
 }
 
 // newLogger builds the process logger from log.level and log.format.

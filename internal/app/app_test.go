@@ -1,15 +1,19 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +21,9 @@ import (
 	"time"
 
 	"github.com/prometheus/common/expfmt"
+	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/device"
@@ -263,5 +269,58 @@ func TestMeteredWrappers(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+}
+
+func TestServeCodec(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Encryption.Keys = "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+	cfg.Encryption.CodecToken = "let-me-in"
+	cfg.Encryption.CodecAddress = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, err := ServeCodec(ctx, cfg, []string{"http://127.0.0.1:8233"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An encrypted payload made by the client's data converter decodes
+	// through the endpoint with the token, and is refused without it.
+	opts, err := ClientOptions(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := opts.DataConverter.ToPayload("tap (540,1200)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := protojson.Marshal(&commonpb.Payloads{Payloads: []*commonpb.Payload{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(token string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/decode", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, out := post("let-me-in"); code != http.StatusOK || !strings.Contains(out, base64.StdEncoding.EncodeToString([]byte(`"tap (540,1200)"`))) {
+		t.Errorf("decode with token: %d %s", code, out)
+	}
+	if code, _ := post(""); code != http.StatusUnauthorized {
+		t.Errorf("decode without token: %d, want 401", code)
+	}
+
+	cfg.Encryption.CodecToken = ""
+	cfg.Encryption.CodecAddress = "0.0.0.0:0"
+	if _, err := ServeCodec(ctx, cfg, nil, nil); err == nil || !strings.Contains(err.Error(), "codec_token") {
+		t.Errorf("open address without token: %v", err)
 	}
 }
