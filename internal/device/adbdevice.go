@@ -82,16 +82,13 @@ func (d *adbDevice) Serial() string { return d.serial }
 // shell runs a command and returns its output as text.
 func (d *adbDevice) shell(ctx context.Context, cmd string) (string, error) {
 	out, err := d.c.Shell(ctx, d.serial, cmd)
-	if err != nil {
-		return string(out), err
-	}
-	return string(out), nil
+	return string(out), err
 }
 
 // commandFailed reports whether shell output is an error message rather
 // than a command's normal (usually empty) output.
 func commandFailed(out string) bool {
-	for _, s := range []string{"Exception", "Error:", "error:", "not found", "Unknown command", "Usage:", "inaccessible"} {
+	for _, s := range []string{"Exception", "Error:", "error:", "not found", "Unknown command", "Unknown input method", "Usage:", "inaccessible"} {
 		if strings.Contains(out, s) {
 			return true
 		}

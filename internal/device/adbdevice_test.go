@@ -49,6 +49,22 @@ func TestInputError(t *testing.T) {
 	}
 }
 
+func TestCommandFailed(t *testing.T) {
+	for out, want := range map[string]bool{
+		"": false,
+		"Input method com.android.adbkeyboard/.AdbIME selected for user #0\n":                  false,
+		"Broadcasting: Intent { act=ADB_CLEAR_TEXT }\nBroadcast completed: result=0\n":         false,
+		"Unknown input method com.android.adbkeyboard/.AdbIME cannot be selected for user #0":  true,
+		"Error: Unknown command: tapp\n":                                                       true,
+		"java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS": true,
+		"/system/bin/sh: inputt: inaccessible or not found\n":                                  true,
+	} {
+		if got := commandFailed(out); got != want {
+			t.Errorf("commandFailed(%q) = %v, want %v", out, got, want)
+		}
+	}
+}
+
 func TestSwipeDuration(t *testing.T) {
 	tests := []struct {
 		x1, y1, x2, y2 int
