@@ -193,16 +193,16 @@ func (b *builder) appBar(title string, up bool) {
 	b.add(widget{kind: kAppBar, text: title, id: "title", full: uitree.Bounds{X1: x, Y1: statusBarH, X2: b.s.w - 48, Y2: contentTop}})
 }
 
-// list starts a scrollable list between top and bot; rows follow with
-// item. The container widget is added by endList.
+// list starts a scrollable list between top and bot and returns the index
+// of its container widget; rows follow with item, then endList.
 func (b *builder) list(top, bot int) int {
 	b.top, b.bot, b.y = top, bot, 0
 	b.add(widget{kind: kList, class: "androidx.recyclerview.widget.RecyclerView", full: uitree.Bounds{X1: 0, Y1: top, X2: b.s.w, Y2: bot}, scrollOf: b.v})
 	return len(b.s.widgets) - 1
 }
 
-// item places a list child of height h; rel is its rectangle relative to
-// the row (x1, y1 within the row). It returns false when it is off screen.
+// item places a list child at x1..x2 and y1..y2 relative to the current
+// row (b.y), clipped to the list; children wholly outside it are left out.
 func (b *builder) item(w widget, x1, y1, x2, y2 int) {
 	off := b.top + b.y - b.v.scroll
 	w.full = uitree.Bounds{X1: x1, Y1: off + y1, X2: x2, Y2: off + y2}
@@ -233,8 +233,8 @@ func (p *Phone) layout() *screen {
 	v := p.top()
 	s := &screen{w: p.cfg.Width, h: p.cfg.Height, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake}
 	b := &builder{p: p, v: v, s: s}
-	b.add(widget{kind: kFrame, class: "android.widget.FrameLayout", full: uitree.Bounds{X2: s.w, Y2: s.h}, depth: -1})
-	s.widgets[0].depth = 0
+	full := uitree.Bounds{X2: s.w, Y2: s.h}
+	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
 	switch v.app {
 	case pkgSettings:
 		p.layoutSettings(b)
@@ -265,7 +265,8 @@ func (p *Phone) layout() *screen {
 	return s
 }
 
-// relayout is layout after a scroll clamp, so rows use the clamped offset.
+// screenNow is the current screen; when layout had to clamp the scroll
+// offset it lays out again so rows use the clamped offset.
 func (p *Phone) screenNow() *screen {
 	v := p.top()
 	before := v.scroll

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -450,9 +451,14 @@ func (p *Phone) cmdSettings(e *cmdEnv) int {
 	}
 	switch args[0] {
 	case "list":
-		for k, v := range vals {
+		keys := make([]string, 0, len(vals))
+		for k := range vals {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
 			if n, key, _ := strings.Cut(k, "/"); n == ns {
-				e.out("%s=%s\n", key, v)
+				e.out("%s=%s\n", key, vals[k])
 			}
 		}
 		return 0
@@ -593,10 +599,7 @@ func (p *Phone) cmdWm(e *cmdEnv) int {
 }
 
 func (p *Phone) packages() []appInfo {
-	var out []appInfo
-	for _, a := range apps {
-		out = append(out, a)
-	}
+	out := append([]appInfo{}, apps...)
 	for _, pkg := range otherPackages {
 		out = append(out, appInfo{Package: pkg, System: true})
 	}
