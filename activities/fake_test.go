@@ -80,8 +80,10 @@ func (p *fakePhone) input(format string, args ...any) error {
 	return nil
 }
 
-func (p *fakePhone) Tap(_ context.Context, x, y int) error       { return p.input("tap %d %d", x, y) }
-func (p *fakePhone) DoubleTap(_ context.Context, x, y int) error { return p.input("double %d %d", x, y) }
+func (p *fakePhone) Tap(_ context.Context, x, y int) error { return p.input("tap %d %d", x, y) }
+func (p *fakePhone) DoubleTap(_ context.Context, x, y int) error {
+	return p.input("double %d %d", x, y)
+}
 func (p *fakePhone) LongPress(_ context.Context, x, y int) error { return p.input("long %d %d", x, y) }
 func (p *fakePhone) Swipe(_ context.Context, x1, y1, x2, y2 int, _ time.Duration) error {
 	return p.input("swipe %d %d %d %d", x1, y1, x2, y2)
