@@ -97,7 +97,10 @@
 // most 5 swipes in a row, then Back; after 10 swipes the persona finishes
 // saying what it could not find. An action that just failed (the previous
 // action result is not "ok") is not repeated: a failed Launch is followed
-// by Home and a tap on the launcher icon, anything else by Back. Taps on
+// by Home and a tap on the launcher icon, anything else by Back; the same
+// holds when a note says the persona seems stuck. A note asking to "finish
+// now" ends the todo with a finish saying it was stopped. Other notes
+// (instructions injected by people) are not interpreted. Taps on
 // the Bank "Sign in" button and on elements whose text contains "Pay",
 // "Delete" or "Transfer" carry message="…" so the workflow asks for
 // approval.

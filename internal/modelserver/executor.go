@@ -229,6 +229,16 @@ func (c *solver) isErr() bool {
 	return r != "" && r != "ok" && !strings.HasPrefix(r, "ok ") && !strings.HasPrefix(r, "ok,") && !strings.HasPrefix(r, "ok:")
 }
 
+// noted reports whether a note of the request contains phrase (any case).
+func (c *solver) noted(phrase string) bool {
+	for _, n := range c.obs.Notes {
+		if strings.Contains(strings.ToLower(n), phrase) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *solver) prev() (act, bool) {
 	if c.obs.PrevAction != "" {
 		return parseAct(c.obs.PrevAction)
@@ -453,8 +463,13 @@ func (c *solver) solve(task string) step {
 		s = finish(fmt.Sprintf("I do not know how to do %q on this phone", task),
 			"This task is outside what I can do on the screens I know.")
 	}
-	// Never repeat an action that just failed: go back instead.
-	if c.isErr() && !s.finish && s.action == strings.TrimSpace(c.obs.PrevAction) {
+	if c.noted("finish now") && !s.finish {
+		return finish(fmt.Sprintf("Stopped before %q was done: too many turns", task),
+			"The system asks me to stop now; I report where I am.")
+	}
+	// Never repeat an action that just failed or that the system saw had no
+	// effect: go back instead.
+	if (c.isErr() || c.noted("stuck")) && !s.finish && s.action == strings.TrimSpace(c.obs.PrevAction) {
 		if s.action == `do(action="Back")` {
 			return finish(fmt.Sprintf("Gave up: %s", c.obs.PrevResult), "Even going back failed; I stop here.")
 		}

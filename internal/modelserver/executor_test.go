@@ -27,6 +27,10 @@ func screen(task, app, prevAction, prevResult string, elems ...uitree.Listed) st
 	return b.String()
 }
 
+func withNotes(text string, notes ...string) string {
+	return strings.Replace(text, uitree.ListHeader, "Notes:\n- "+strings.Join(notes, "\n- ")+"\n"+uitree.ListHeader, 1)
+}
+
 func el(class, text string, x, y int, opts ...string) uitree.Listed {
 	l := uitree.Listed{Class: class, Text: text, At: [2]int{x, y}}
 	for _, o := range opts {
@@ -139,6 +143,12 @@ func TestPersonaSteps(t *testing.T) {
 			[]string{`do(action="Tap", element=[500,442])`}, `do(action="Back")`},
 		{"unknown task", screen("Order a pizza", "Launcher", "", "", launcher...), nil,
 			`finish(message="I do not know how to do \"Order a pizza\" on this phone")`},
+		{"stuck note", withNotes(screen("Turn off Wi-Fi", "Settings", `do(action="Tap", element=[500,142])`, "ok", settingsList...),
+			"You seem stuck: the screen did not change or you repeated the same action. Try something different."),
+			[]string{`do(action="Tap", element=[500,142])`}, `do(action="Back")`},
+		{"finish now note", withNotes(screen("Turn off Wi-Fi", "Settings", "", "", settingsList...),
+			"You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."),
+			nil, `finish(message="Stopped before \"Turn off Wi-Fi\" was done: too many turns")`},
 		{"no task", "Current app: Launcher (com.android.launcher3)", nil, `finish(message="No task given")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
