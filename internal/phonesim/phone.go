@@ -223,9 +223,15 @@ func (p *Phone) interactive(s *stream) {
 	}
 	var line []byte
 	buf := make([]byte, 4096)
+	lastCR := false
 	for {
 		n, err := s.Read(buf)
 		for _, c := range buf[:n] {
+			skip := c == '\n' && lastCR // CR LF ends one line, not two
+			lastCR = c == '\r'
+			if skip {
+				continue
+			}
 			switch c {
 			case '\r', '\n':
 				if _, werr := io.WriteString(s, "\r\n"); werr != nil {
