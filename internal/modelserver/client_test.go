@@ -12,6 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/planner"
 )
 
 // These tests use the project's model client and protocol parser against
@@ -173,5 +174,69 @@ func TestClientMalformedAndWrongTap(t *testing.T) {
 	}
 	if resp.Action.Name != autoglm.ActionTap || *resp.Action.Element == (autoglm.Point{500, 120}) {
 		t.Fatalf("wrong tap not injected: %+v", resp.Action)
+	}
+}
+
+// TestPlannerContract runs the project's planner requests and validators
+// against the server: plan, the showcase replan, done, and recovery after
+// an invalid answer through the correction messages.
+func TestPlannerContract(t *testing.T) {
+	ctx := context.Background()
+	srv := httptest.NewServer(modelserver.New(modelserver.Config{}))
+	defer srv.Close()
+	c := client(t, srv.URL, "deepseek-chat", "", true) // role from the system prompt
+	goal := "Read the time of the first alarm in Clock and then send it to Alice"
+
+	ans, err := c.Chat(ctx, planner.BuildPlanMessages(planner.PlanContext{Goal: goal}, []string{"reading"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := planner.ParsePlan(ans.Text)
+	if err != nil {
+		t.Fatalf("plan answer invalid: %v", err)
+	}
+	if d.Status != planner.StatusPlanned || len(d.Plan) != 2 || d.Plan[1] != "Send Alice a message with {result}" {
+		t.Fatalf("plan = %+v", d)
+	}
+
+	ans, err = c.Chat(ctx, planner.BuildReplanMessages(planner.ReplanContext{Goal: goal,
+		Done:      []planner.TodoResult{{Todo: d.Plan[0], Status: "done", Result: "07:00", Steps: 2}},
+		Remaining: d.Plan[1:]}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := planner.ParseReplan(ans.Text)
+	if err != nil || r.Status != planner.StatusReplanned || len(r.Plan) != 1 || r.Plan[0] != "Send Alice a message: 07:00" {
+		t.Fatalf("replan = %+v, %v", r, err)
+	}
+
+	ans, err = c.Chat(ctx, planner.BuildReplanMessages(planner.ReplanContext{Goal: goal,
+		Done: []planner.TodoResult{{Todo: d.Plan[0], Status: "done", Result: "07:00"}, {Todo: r.Plan[0], Status: "done", Result: "sent"}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := planner.ParseReplan(ans.Text); err != nil || r.Status != planner.StatusDone || !strings.Contains(r.Response, "07:00") {
+		t.Fatalf("final replan = %+v, %v", r, err)
+	}
+
+	// An invalid answer, then the correction: the server answers properly.
+	bad := httptest.NewServer(modelserver.New(modelserver.Config{RateMalformed: 1}))
+	defer bad.Close()
+	msgs := planner.BuildPlanMessages(planner.PlanContext{Goal: "Send a message"}, nil)
+	ans, err = client(t, bad.URL, modelserver.PlannerModel, "", false).Chat(ctx, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, verr := planner.ParsePlan(ans.Text)
+	if verr == nil {
+		t.Fatalf("malformed planner answer validated: %s", ans.Text)
+	}
+	ans, err = c.Chat(ctx, planner.FeedbackMessages(msgs, ans.Text, verr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := planner.ParsePlan(ans.Text); err != nil || d.Status != planner.StatusAskUser ||
+		d.Question != "Who should I send the message to, and what should it say?" {
+		t.Fatalf("after correction: %+v, %v", d, err)
 	}
 }

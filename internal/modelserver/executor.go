@@ -856,15 +856,20 @@ const donePrefix = "Done "
 // "Done i/n: <result>" and the Notes found in the earlier turns say which
 // clause is current and what the earlier ones returned.
 func decide(msgs []message) step {
+	// The newest user message that states a task: a correction appended
+	// after an unusable answer has none of its own.
 	var last string
+	n := len(msgs)
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == "user" {
-			last = msgs[i].Text
-			break
+		if msgs[i].Role == "user" && (last == "" || strings.Contains(msgs[i].Text, "Task:")) {
+			last, n = msgs[i].Text, i
+			if strings.Contains(last, "Task:") {
+				break
+			}
 		}
 	}
 	obs := parseObservation(last)
-	hist := history(msgs)
+	hist := history(msgs[:n])
 	if obs.Task == "" {
 		return finish("No task given", "The request has no Task line, so there is nothing to do.")
 	}

@@ -58,19 +58,20 @@ func jsonContext(text string) (string, bool) {
 	return "", false
 }
 
-// parsePlanContext reads the context of the last user message. A context
-// with a "done" key is a replan request.
+// parsePlanContext reads the JSON context of the newest user message that
+// has one. A context with a "done" key is a replan request.
 func parsePlanContext(msgs []message) (planContext, error) {
-	var last string
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == "user" {
-			last = msgs[i].Text
-			break
+	// The newest user message with a context block: after an invalid
+	// answer the client appends the answer and a correction, which carries
+	// no context of its own.
+	raw, ok := "", false
+	for i := len(msgs) - 1; i >= 0 && !ok; i-- {
+		if msgs[i].Role == "user" && strings.Contains(msgs[i].Text, `"goal"`) {
+			raw, ok = jsonContext(msgs[i].Text)
 		}
 	}
-	raw, ok := jsonContext(last)
 	if !ok {
-		return planContext{}, fmt.Errorf("no JSON context block in the last user message")
+		return planContext{}, fmt.Errorf("no JSON context block with a \"goal\" in the user messages")
 	}
 	var pc planContext
 	if err := json.Unmarshal([]byte(raw), &pc); err != nil {
