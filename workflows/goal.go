@@ -25,12 +25,14 @@ const (
 	maxFeedback     = 20
 )
 
-// DeviceLease is the hook GoalWorkflow uses to hold the phone for the whole
-// goal: it returns once the goal may drive the phone (or fails when the
-// phone is busy and wait is false), and a release func. waiting is called
-// with a text such as "device busy: held by goal-x" while it waits, and
-// with "" once the lease is held. Nil means no leasing.
-var DeviceLease func(ctx workflow.Context, serial, goalID string, wait bool, waiting func(string)) (release func(workflow.Context), err error)
+// DeviceLease is how GoalWorkflow holds the phone for the whole goal: it
+// returns once the goal may drive the phone (or fails when the phone is
+// busy and wait is false), and a release func. waiting is called with a
+// text such as "device busy: held by goal-x" while it waits, and with ""
+// once the lease is held. It defaults to LeaseDevice (one
+// DeviceLeaseWorkflow per phone); nil turns leasing off, which tests with
+// scripted activities do. Workers and replayers must agree on it.
+var DeviceLease func(ctx workflow.Context, serial, goalID string, wait bool, waiting func(string)) (release func(workflow.Context), err error) = LeaseDevice
 
 // plannerActivityOptions: model calls retry with backoff (429 delays come
 // back as NextRetryDelay); permanent errors are non-retryable and fail fast.
@@ -67,6 +69,7 @@ type goalRun struct {
 	answer   *string
 	approval *Approval
 	child    string // workflow ID of the running todo, "" when none
+	release  func(workflow.Context)
 	waiting  string
 	todo     int // 1-based index of the current todo
 	todoStep int
@@ -90,24 +93,6 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 		g.setPhase(ctx, GoalRunning)
 	}
 
-	var release func(workflow.Context)
-	// Each run (continue-as-new included) asks for the lease; the lease
-	// answers its current holder's repeated request with a grant again.
-	if DeviceLease != nil {
-		rel, err := DeviceLease(ctx, in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
-			g.waiting = s
-			g.details(ctx)
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return g.cancelled(ctx), nil
-			}
-			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: "device " + in.Device + " unavailable: " + err.Error(),
-				NextStep: "wait for the other goal on this phone to finish, or start with device_wait=wait"}), nil
-		}
-		release = rel
-	}
-
 	res, err := g.run(ctx)
 	var can *workflow.ContinueAsNewError
 	if errors.As(err, &can) {
@@ -115,8 +100,8 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	}
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	if release != nil {
-		release(dctx)
+	if g.release != nil {
+		g.release(dctx)
 	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
@@ -134,6 +119,24 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		}
 		g.st.Planned = true
 		g.setPhase(ctx, GoalRunning)
+	}
+	// The phone is leased once the todos are known and before the first
+	// one runs: planning and its questions never hold the phone. Each run
+	// (continue-as-new included) asks again; the lease answers its
+	// current holder's repeated request with a grant.
+	if DeviceLease != nil {
+		rel, err := DeviceLease(ctx, g.in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
+			g.waiting = s
+			g.details(ctx)
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return GoalResult{}, ctx.Err()
+			}
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: "device " + g.in.Device + " unavailable: " + err.Error(),
+				NextStep: "wait for the other goal on this phone to finish, or start with device_wait=wait"}), nil
+		}
+		g.release = rel
 	}
 	for {
 		// Continue-as-new only between todos: no child is running, every

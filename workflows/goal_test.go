@@ -25,6 +25,10 @@ func newEnv(t *testing.T, f *fakeWorld) *testsuite.TestWorkflowEnvironment {
 	env := s.NewTestWorkflowEnvironment()
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: testGoalID})
 	f.register(env)
+	// The scripted world has no lease workflow; lease tests live in lease_test.go.
+	saved := DeviceLease
+	DeviceLease = nil
+	t.Cleanup(func() { DeviceLease = saved })
 	return env
 }
 

@@ -1,0 +1,146 @@
+package workflows
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+func TestTodoContinueAsNewCarriesExecutorContext(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"t": {tap(1, 1), tap(2, 2), tap(3, 3), finish("ok")}}}
+	env := newEnv(t, f)
+	env.SetCurrentHistoryLength(1000)
+	in := TodoInput{Index: 1, Task: "t", Device: "emu-1", StepBudget: 50, MaxSteps: 30, UITree: true,
+		FailureThreshold: 3, StuckThreshold: 3, MaxStuckRetries: 2, HistoryEventLimit: 500,
+		State: &TodoRunState{Steps: 4, Turns: 2, History: []activities.Turn{{User: "u", Assistant: "a"}}}}
+	env.ExecuteWorkflow(TodoWorkflow, in)
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("want continue-as-new, got %v", err)
+	}
+	var next TodoInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
+		t.Fatal(err)
+	}
+	if next.State == nil || next.State.Steps != 4 || len(next.State.History) != 1 || next.Task != "t" {
+		t.Fatalf("carried = %+v", next.State)
+	}
+	if len(f.steps) != 0 {
+		t.Fatal("stepped before continuing as new")
+	}
+
+	// The continued run picks up the carried context.
+	f2 := &fakeWorld{scripts: f.scripts}
+	env2 := newEnv(t, f2)
+	next.HistoryEventLimit = 0
+	env2.ExecuteWorkflow(TodoWorkflow, next)
+	var r TodoResult
+	if err := env2.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != TodoDone || r.Steps != 4+7 || len(f2.steps[0].In.History) != 1 {
+		t.Fatalf("result = %+v first step = %+v", r, f2.steps[0].In)
+	}
+}
+
+func TestTodoStandaloneSignals(t *testing.T) {
+	// A todo signalled directly (no parent goal) gates the same way.
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"t": {sensitiveTap(5, 5, "buy"), finish("bought")}}}
+	env := newEnv(t, f)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(SignalInject, "pick the cheapest")
+		env.SignalWorkflow(SignalApprove, ApproveInput{Approved: true})
+	}, time.Minute)
+	env.ExecuteWorkflow(TodoWorkflow, TodoInput{Index: 1, Task: "t", Device: "emu-1", StepBudget: 10, MaxSteps: 10,
+		FailureThreshold: 3, StuckThreshold: 3, MaxStuckRetries: 2})
+	var r TodoResult
+	if err := env.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != TodoDone || r.Result != "bought" || len(f.acts()) != 1 {
+		t.Fatalf("result = %+v acts = %v", r, f.acts())
+	}
+	if !slices.Contains(f.steps[1].In.Notes, "pick the cheapest") {
+		t.Fatalf("notes = %v", f.steps[1].In.Notes)
+	}
+}
+
+func TestGoalUsesDeviceLease(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"a": {finish("ok")}}}
+	env := newEnv(t, f)
+	var released, waitedFor string
+	DeviceLease = func(ctx workflow.Context, serial, goalID string, wait bool, waiting func(string)) (func(workflow.Context), error) {
+		if !wait || serial != "emu-1" || goalID != testGoalID {
+			t.Errorf("lease(%q, %q, %v)", serial, goalID, wait)
+		}
+		waiting("device busy: held by goal-other")
+		if err := workflow.Sleep(ctx, time.Hour); err != nil {
+			return nil, err
+		}
+		waiting("")
+		return func(workflow.Context) { released = goalID }, nil
+	}
+	env.RegisterDelayedCallback(func() { waitedFor = status(t, env).WaitingFor }, time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"a"}}})
+	if r.Status != GoalDone || released != testGoalID || waitedFor != "device busy: held by goal-other" {
+		t.Fatalf("result = %+v released = %q waited for %q", r, released, waitedFor)
+	}
+
+	f2 := &fakeWorld{}
+	env2 := newEnv(t, f2)
+	DeviceLease = func(workflow.Context, string, string, bool, func(string)) (func(workflow.Context), error) {
+		return nil, &DeviceBusyError{Serial: "emu-1", Holder: "goal-other"}
+	}
+	r = runGoal(t, env2, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"a"}, DeviceWait: DeviceWaitFail}})
+	if r.Status != GoalFailed || len(f2.steps) != 0 || r.Todos[0].Status != TodoPending {
+		t.Fatalf("busy result = %+v", r)
+	}
+}
+
+// TestHistoryBudgetPerStep measures what a 20-step goal puts in history per
+// executor step. The test environment keeps no real history, so events are
+// counted from the commands the workflows issue (each activity or child is
+// scheduled/started/completed plus the workflow task that reacts to it),
+// and bytes are the JSON payloads of every activity input and result.
+func TestHistoryBudgetPerStep(t *testing.T) {
+	var long []autoglm.Action
+	for i := range 9 {
+		long = append(long, tap(100+i*50, 300))
+	}
+	long = append(long, finish("done"))
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"a": long, "b": long},
+		replans: []activities.PlanDecision{{Status: activities.PlanReplanned, Plan: []string{"b"}}, {Status: activities.PlanDone, Response: "ok"}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"a", "b"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	executorSteps := 0
+	for _, s := range f.steps {
+		if s.In.Think {
+			executorSteps++
+		}
+	}
+	const perActivity = 6 // scheduled, started, completed + workflow task scheduled, started, completed
+	const perChild = 6 + 5 // parent: initiated, started, completed + task; child: started, completed + first task
+	activitiesRun := len(f.steps) + len(f.replanInputs)
+	events := activitiesRun*perActivity + 2*perChild + 5 // + goal start/complete, first task
+	bytes := f.stepBytes
+	for _, in := range f.replanInputs {
+		bytes += jsonSize(in) + 100
+	}
+	perStepEvents := float64(events) / float64(executorSteps)
+	perStepBytes := float64(bytes) / float64(executorSteps)
+	t.Logf("20-step goal: %d executor steps, %d activities, ~%d events (%.1f per step), %d payload bytes (%.0f per step)",
+		executorSteps, activitiesRun, events, perStepEvents, bytes, perStepBytes)
+	if executorSteps != 20 || perStepEvents >= 12 || perStepBytes >= 4096 {
+		t.Fatalf("over budget: %d steps, %.1f events and %.0f bytes per step", executorSteps, perStepEvents, perStepBytes)
+	}
+}
