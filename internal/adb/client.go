@@ -94,6 +94,10 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		if ce := ctx.Err(); ce != nil {
 			return nil, fmt.Errorf("adb: connecting to %s: %w", c.addr, ce)
 		}
+		if _, ok := ctx.Deadline(); ok && errors.Is(err, os.ErrDeadlineExceeded) {
+			// The dialer's deadline is the context's and can fire first.
+			return nil, fmt.Errorf("adb: connecting to %s: %w", c.addr, context.DeadlineExceeded)
+		}
 		if errors.Is(err, syscall.ECONNREFUSED) {
 			return nil, fmt.Errorf("%w at %s: start it with `%s`", ErrServerNotRunning, c.addr, c.startCommand())
 		}

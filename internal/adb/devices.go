@@ -2,6 +2,7 @@ package adb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,6 +95,14 @@ func (c *Client) WaitForDevice(ctx context.Context, serial string) error {
 	for {
 		devs, err := c.Devices(ctx)
 		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+				// The deadline fell inside the poll; report the wait, not the poll.
+				cause := context.Cause(ctx)
+				if cause == nil {
+					cause = context.DeadlineExceeded
+				}
+				return fmt.Errorf("adb: waiting for %s to be ready (last state %s): %w", serial, last, cause)
+			}
 			return err
 		}
 		for _, d := range devs {
@@ -111,7 +120,7 @@ func (c *Client) WaitForDevice(ctx context.Context, serial string) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("adb: waiting for %s to be ready (last state %s): %w", serial, last, ctx.Err())
+			return fmt.Errorf("adb: waiting for %s to be ready (last state %s): %w", serial, last, context.Cause(ctx))
 		case <-t.C:
 		}
 	}
