@@ -128,7 +128,7 @@ func TestHistoryBudgetPerStep(t *testing.T) {
 			executorSteps++
 		}
 	}
-	const perActivity = 6 // scheduled, started, completed + workflow task scheduled, started, completed
+	const perActivity = 6  // scheduled, started, completed + workflow task scheduled, started, completed
 	const perChild = 6 + 5 // parent: initiated, started, completed + task; child: started, completed + first task
 	activitiesRun := len(f.steps) + len(f.replanInputs)
 	events := activitiesRun*perActivity + 2*perChild + 5 // + goal start/complete, first task
