@@ -232,6 +232,8 @@ type followIO struct {
 	ttyIn bool // answers are typed on a terminal
 	tty   bool // out is a terminal: redraw in place
 	json  bool // print no view, only the caller's final object
+	// interrupted replaces the message printed on Ctrl-C.
+	interrupted string
 }
 
 func isTTY(v any) bool {
@@ -306,7 +308,11 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			fmt.Fprintf(fio.out, "\nstopped following %s; the goal keeps running. Follow it again with `starter status %s`, stop it with `starter cancel %s`\n", id, id, id)
+			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `starter status %s`, stop it with `starter cancel %s`", id, id, id)
+			if fio.interrupted != "" {
+				msg = fio.interrupted
+			}
+			fmt.Fprintf(fio.out, "\n%s\n", msg)
 			return res, exitError{130}
 		}
 		return res, cliErr(err)
@@ -320,4 +326,9 @@ func readLines(r io.Reader, out chan<- string) {
 		out <- sc.Text()
 	}
 	close(out)
+}
+
+// resultLines are the closing lines of a finished goal.
+func resultLines(id string, res workflows.GoalResult) []string {
+	return progress.Summary(goalctl.ToResult(id, res))
 }

@@ -24,11 +24,12 @@ import (
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
 
-// Showcase goals. The offline planner splits Showcase into three todos and
-// fills the message of the last one with what the second read at replan
-// time; AskGoal leaves the recipient and text open so the planner asks.
+// Showcase goals. The offline planner splits Showcase into three todos; the
+// replan after the first fills the message of the second with the time the
+// first read. AskGoal leaves the recipient and text open so the planner
+// asks.
 const (
-	Showcase = "Turn on Bluetooth, read the time of the first alarm in Clock and then send it to Alice in Messages"
+	Showcase = "Read the time of the first alarm in Clock, send it to Alice in Messages and then turn on Bluetooth"
 	AskGoal  = "Turn on Bluetooth and then send a message in Messages"
 	// AskExample is an answer the offline planner understands for AskGoal.
 	AskExample = "Alice Chen: I'm on my way"

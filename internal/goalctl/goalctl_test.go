@@ -384,3 +384,29 @@ func TestListQueryAndDecoding(t *testing.T) {
 		t.Errorf("goal-c = %+v", got[2])
 	}
 }
+
+func TestListRunningAndTerminate(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return r.Query == "WorkflowType = 'GoalWorkflow' AND ExecutionStatus = 'Running'" && len(r.NextPageToken) == 0
+	})).Return(&workflowservice.ListWorkflowExecutionsResponse{Executions: []*workflowpb.WorkflowExecutionInfo{
+		{Execution: &commonpb.WorkflowExecution{WorkflowId: "goal-a"}}}, NextPageToken: []byte("p2")}, nil)
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return string(r.NextPageToken) == "p2"
+	})).Return(&workflowservice.ListWorkflowExecutionsResponse{Executions: []*workflowpb.WorkflowExecutionInfo{
+		{Execution: &commonpb.WorkflowExecution{WorkflowId: "goal-b"}}}}, nil)
+	mc.On("TerminateWorkflow", mock.Anything, "goal-a", "", "phone gone").Return(nil)
+	mc.On("TerminateWorkflow", mock.Anything, "goal-x", "", "phone gone").Return(serviceerror.NewNotFound("x"))
+	g := New(mc, Options{})
+	ids, err := g.ListRunning(ctx)
+	if err != nil || strings.Join(ids, ",") != "goal-a,goal-b" {
+		t.Fatalf("ListRunning = %v, %v", ids, err)
+	}
+	if err := g.Terminate(ctx, "goal-a", "phone gone"); err != nil {
+		t.Fatal(err)
+	}
+	var nf *NotFoundError
+	if err := g.Terminate(ctx, "goal-x", "phone gone"); !errors.As(err, &nf) {
+		t.Fatalf("terminate missing: %v", err)
+	}
+}

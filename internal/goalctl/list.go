@@ -151,3 +151,32 @@ func ExecutionState(s enumspb.WorkflowExecutionStatus) string {
 	name := strings.TrimPrefix(s.String(), "WORKFLOW_EXECUTION_STATUS_")
 	return strings.ToLower(strings.ReplaceAll(name, "_", "-"))
 }
+
+// ListRunning returns the IDs of every goal Temporal still runs, whatever
+// their PhoneflowStatus says.
+func (g *Client) ListRunning(ctx context.Context) ([]string, error) {
+	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", GoalWorkflowName)
+	var ids []string
+	var token []byte
+	for {
+		resp, err := g.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+			Namespace: g.opts.Namespace, PageSize: 100, NextPageToken: token, Query: q,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list running goals: %w", err)
+		}
+		for _, e := range resp.GetExecutions() {
+			ids = append(ids, e.GetExecution().GetWorkflowId())
+		}
+		if token = resp.GetNextPageToken(); len(token) == 0 {
+			return ids, nil
+		}
+	}
+}
+
+// Terminate ends a goal at once, without letting it clean up (its todo
+// workflows are terminated with it). Prefer Cancel; Terminate is for goals
+// that cannot run any more, such as those bound to a phone that is gone.
+func (g *Client) Terminate(ctx context.Context, id, reason string) error {
+	return wrap(id, "terminate", g.c.TerminateWorkflow(ctx, id, "", reason))
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/app"
+	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func init() { rootCmd.AddCommand(newDemoCmd()) }
+
+type demoFlags struct {
+	goal    string
+	ask     bool
+	keep    bool
+	json    bool
+	adbPath string
+}
+
+// demoTodo is one todo in the --json report.
+type demoTodo struct {
+	Text   string `json:"text"`
+	Status string `json:"status"`
+	Steps  int    `json:"steps"`
+}
+
+// demoReport is the one JSON object `demo --json` prints.
+type demoReport struct {
+	WorkflowID string         `json:"workflow_id"`
+	Status     string         `json:"status"`
+	Todos      []demoTodo     `json:"todos"`
+	Steps      int            `json:"steps"`
+	Result     string         `json:"result"`
+	WebURL     string         `json:"web_url,omitempty"`
+	SimState   phonesim.State `json:"sim_state"`
+}
+
+func newDemoCmd() *cobra.Command {
+	var f demoFlags
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run phoneflow end to end in one process on a simulated phone",
+		Long: `demo starts, in this one process: the embedded Temporal server with its Web UI
+(data in ./.phoneflow/demo unless --data-dir), the offline model server, a
+simulated phone on a free loopback port connected through a private adb server
+(the adb binary must be installed), and a worker. It then runs the showcase goal
+— several todos and a replan that carries what one todo read into the next —
+printing the Web UI link of the workflow, the live progress and the result.
+
+--goal runs another goal. --ask runs a goal the planner cannot complete without
+asking who to message and what to say: answer inline, or from another terminal
+with ` + "`starter clarify ID \"" + demo.AskExample + "\"`" + ` or
+` + "`temporal workflow signal -w ID --name clarify --input '\"" + demo.AskExample + "\"'`" + `.
+--keep keeps the server and Web UI up after the goal until Ctrl-C. --json prints
+only one JSON object at the end: workflow_id, status, todos (text, status,
+steps), steps, result and sim_state (the simulated phone's state).
+
+Only one demo runs per data directory; a second one fails with a message.
+Exit status: 0 when the goal is done, 1 otherwise.`,
+		Example: `  starter demo
+  starter demo --ask
+  starter demo --goal "Create an alarm at 6:45 labelled Run" --keep
+  starter demo --json | jq .sim_state.messages_sent`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDemo(cmd, f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.goal, "goal", "", "the goal to run (default: the showcase goal)")
+	fs.BoolVar(&f.ask, "ask", false, "run a goal that needs a clarification and wait for the answer")
+	fs.BoolVar(&f.keep, "keep", false, "keep the Temporal server and Web UI up after the goal, until Ctrl-C")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object at the end instead of the live view")
+	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
+	config.BindFlags(fs)
+	return cmd
+}
+
+func runDemo(cmd *cobra.Command, f demoFlags) error {
+	if f.ask && f.goal != "" {
+		return usageError{errors.New("--ask and --goal exclude each other: --ask runs its own goal")}
+	}
+	cfg, _, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
+	if err != nil {
+		return usageError{err}
+	}
+	dataDir := demo.DefaultDataDir
+	if fl := cmd.Flags().Lookup("data-dir"); fl != nil && fl.Changed {
+		dataDir = cfg.DataDir
+	}
+	goal := f.goal
+	switch {
+	case f.ask:
+		goal = demo.AskGoal
+	case goal == "":
+		goal = demo.Showcase
+	}
+	out := cmd.OutOrStdout()
+	say := func(format string, a ...any) {
+		if !f.json {
+			fmt.Fprintf(out, format+"\n", a...)
+		}
+	}
+	// The parts log warnings only; the demo narrates what it does.
+	level := slog.LevelWarn
+	if cmd.Flags().Changed("log-level") {
+		_ = level.UnmarshalText([]byte(cfg.Log.Level))
+	}
+	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	say("starting the demo: embedded Temporal + Web UI, offline models, a simulated phone over adb, a worker …")
+	began := time.Now()
+	env, err := demo.Start(ctx, demo.Options{
+		Config:  cfg,
+		DataDir: dataDir,
+		ADBPath: f.adbPath,
+		Logger:  logger,
+		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
+			opts, err := app.ClientOptions(cfg, logger)
+			if err != nil {
+				return nil, err
+			}
+			return client.DialContext(ctx, opts)
+		},
+		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
+			return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer env.Stop()
+	say("ready in %s: Temporal %s, Web UI %s, phone %s on adb %s, models %s, data %s",
+		time.Since(began).Round(100*time.Millisecond), env.Server.FrontendAddr(), env.Server.UIURL(),
+		env.Serial, env.ADBAddr, env.ModelURL, env.DataDir)
+
+	goals := goalctl.New(env.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: env.Server.UIURL()})
+	// Goals left running by an interrupted earlier demo are bound to a
+	// phone that no longer exists (each demo's phone gets a fresh port).
+	if left, err := goals.ListRunning(ctx); err == nil {
+		for _, old := range left {
+			if err := goals.Terminate(ctx, old, "left over from an earlier demo whose simulated phone is gone"); err == nil {
+				say("ended %s, left running by an earlier demo", old)
+			}
+		}
+	}
+	opts, err := goalOptions(runFlags{}, env.Config)
+	if err != nil {
+		return usageError{err}
+	}
+	id, _, err := goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: env.Serial, Options: opts})
+	if err != nil {
+		return err
+	}
+	say("goal %s: %s", id, goal)
+	say("Web UI: %s", goals.WebURL(id))
+	if f.ask {
+		hint := fmt.Sprintf("the goal will ask who to message and what to say; answer here, or from another terminal:\n"+
+			"  go run ./starter clarify %s %s\n"+
+			"  temporal workflow signal --address %s -w %s --name clarify --input '%s'",
+			id, strconv.Quote(demo.AskExample), env.Server.FrontendAddr(), id, strconv.Quote(demo.AskExample))
+		if f.json {
+			fmt.Fprintln(cmd.ErrOrStderr(), hint)
+		} else {
+			say("%s", hint)
+		}
+	}
+
+	// A worker that dies ends the demo with its error instead of a goal
+	// that waits forever.
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case err := <-env.WorkerErr():
+			cancel(fmt.Errorf("the demo worker stopped: %w", err))
+		case <-wctx.Done():
+		}
+	}()
+	res, err := watch(wctx, goals, id, goal, followIO{
+		out:         out,
+		in:          cmd.InOrStdin(),
+		ttyIn:       isTTY(cmd.InOrStdin()),
+		tty:         isTTY(out),
+		json:        f.json,
+		interrupted: fmt.Sprintf("stopped the demo; goal %s stays unfinished in %s (the next demo ends it)", id, env.DataDir),
+	})
+	if err != nil {
+		if cause := context.Cause(wctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			return cause
+		}
+		return err
+	}
+	if f.json {
+		if err := writeJSON(out, demoJSON(id, goals.WebURL(id), res, env.Phone.State())); err != nil {
+			return err
+		}
+	} else {
+		printResult(out, id, res)
+		st := env.Phone.State()
+		say("phone: Wi-Fi %v, Bluetooth %v, %d message(s) sent, %d alarm(s)", st.Toggles.WiFi, st.Toggles.Bluetooth, len(st.MessagesSent), len(st.Alarms))
+		for _, m := range st.MessagesSent {
+			say("  sent to %s: %s", m.To, m.Text)
+		}
+	}
+	if f.keep {
+		say("Temporal and the Web UI stay up at %s — press Ctrl-C to stop", env.Server.UIURL())
+		<-ctx.Done()
+	}
+	if res.Status != workflows.GoalDone {
+		return exitError{exitFailure}
+	}
+	return nil
+}
+
+func printResult(w io.Writer, id string, res workflows.GoalResult) {
+	for _, l := range resultLines(id, res) {
+		fmt.Fprintln(w, l)
+	}
+}
+
+func demoJSON(id, webURL string, res workflows.GoalResult, st phonesim.State) demoReport {
+	rep := demoReport{WorkflowID: id, Status: res.Status, Steps: res.Steps, Result: res.Response, WebURL: webURL, SimState: st, Todos: []demoTodo{}}
+	if rep.Result == "" {
+		rep.Result = res.Reason
+	}
+	for _, t := range res.Todos {
+		rep.Todos = append(rep.Todos, demoTodo{Text: t.Text, Status: t.Status, Steps: t.Steps})
+	}
+	return rep
+}
