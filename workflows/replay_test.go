@@ -1,0 +1,59 @@
+package workflows
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"google.golang.org/protobuf/proto"
+)
+
+// TestReplayRecordedHistories replays every history recorded under
+// testdata (`temporal workflow show --output json` format) against the
+// current workflow code, so a change that breaks determinism fails here
+// before it breaks running goals. It also checks the recorded histories
+// carry no screenshots and no credentials, and reports their size.
+func TestReplayRecordedHistories(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skip("no recorded histories in workflows/testdata: record them from a real server (see testdata/README.md)")
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflow(GoalWorkflow)
+	r.RegisterWorkflow(TodoWorkflow)
+	r.RegisterWorkflow(DeviceLeaseWorkflow)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := client.HistoryFromJSON(bytes.NewReader(data), client.HistoryJSONOptions{})
+			if err != nil {
+				t.Fatalf("%s is not a history in `temporal workflow show --output json` format: %v", path, err)
+			}
+			if err := r.ReplayWorkflowHistory(nil, h); err != nil {
+				t.Fatalf("replay %s: %v", path, err)
+			}
+			raw := string(data)
+			for _, bad := range []string{
+				"iVBORw0KGgo", // base64 of the PNG signature
+				"/9j/",        // base64 of a JPEG start
+				"data:image/", // an image data URL
+				"Bearer ",
+			} {
+				if strings.Contains(raw, bad) {
+					t.Errorf("%s contains %q: images and credentials must stay out of history", path, bad)
+				}
+			}
+			t.Logf("%s: %d events, %d bytes", filepath.Base(path), len(h.Events), proto.Size(h))
+		})
+	}
+}
