@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+func TestDemoArgumentErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"demo", "extra"},
+		{"demo", "--ask", "--goal", "x"},
+		{"demo", "--temporal-port", "many"},
+	} {
+		out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want 2\n%s", args, code, out)
+		}
+	}
+}
+
+func TestDemoJSONShape(t *testing.T) {
+	rep := demoJSON("goal-1", "http://ui/x", workflows.GoalResult{Status: "failed", Steps: 3, Reason: "step limit",
+		Todos: []workflows.TodoState{{Index: 1, Text: "a", Status: "done", Steps: 3, Result: "r"}}}, phonesim.State{Serial: "s"})
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"workflow_id", "status", "todos", "steps", "result", "sim_state"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("report lacks %q: %s", k, b)
+		}
+	}
+	if m["result"] != "step limit" {
+		t.Errorf("an unfinished goal's result should carry the reason: %s", b)
+	}
+	todo := m["todos"].([]any)[0].(map[string]any)
+	if todo["text"] != "a" || todo["status"] != "done" || todo["steps"] != 3.0 || len(todo) != 3 {
+		t.Errorf("todo = %v", todo)
+	}
+}
+
+// freePair returns a free port p whose p+1000 (the Web UI) is free too.
+func freePair(t *testing.T) int {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if p+1000 > 65535 {
+			continue
+		}
+		if l2, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1000))); err == nil {
+			l2.Close()
+			return p
+		}
+	}
+	t.Fatal("no free port pair")
+	return 0
+}
+
+// TestDemoShowcaseEndToEnd runs the whole demo: embedded Temporal, the
+// worker, the offline models and the simulated phone behind Debian's adb.
+func TestDemoShowcaseEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the embedded Temporal server; skipped with -short")
+	}
+	if _, err := exec.LookPath("adb"); err != nil {
+		t.Skip("adb is not installed; the demo needs it (apt-get install adb)")
+	}
+	dir := t.TempDir()
+	port := freePair(t)
+	out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()},
+		"demo", "--json", "--data-dir", dir, "--temporal-port", strconv.Itoa(port))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var rep demoReport
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &rep); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	if rep.Status != workflows.GoalDone || len(rep.Todos) != 3 || rep.Steps == 0 || !strings.HasPrefix(rep.WorkflowID, "goal-") {
+		t.Fatalf("report = %+v", rep)
+	}
+	for _, td := range rep.Todos {
+		if td.Status != workflows.TodoDone {
+			t.Errorf("todo %q is %s", td.Text, td.Status)
+		}
+	}
+	st := rep.SimState
+	if len(st.MessagesSent) != 1 || st.MessagesSent[0].To != "Alice Chen" || st.MessagesSent[0].Text != "07:00" || !st.Toggles.Bluetooth {
+		t.Fatalf("phone state = %+v", st)
+	}
+	if !strings.Contains(rep.WebURL, "127.0.0.1:"+strconv.Itoa(port+1000)+"/namespaces/default/workflows/"+rep.WorkflowID) {
+		t.Errorf("web url = %s", rep.WebURL)
+	}
+	t.Logf("showcase: %d steps, result %q", rep.Steps, rep.Result)
+}
