@@ -330,6 +330,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 // afterTodo records a todo's outcome and decides whether the goal stops.
 func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalResult, bool) {
 	t := &g.st.Todos[i]
+	g.todoStep = tr.Steps
 	g.st.Steps += tr.Steps
 	t.Steps += tr.Steps
 	t.Result = tr.Result

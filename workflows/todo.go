@@ -267,7 +267,9 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			t.st.Steps++ // each think attempt counts, parse failures too
 			t.st.Turns++
 		}
-		if stop, ok := t.afterStep(act, res); ok {
+		stop, ok := t.afterStep(act, res)
+		t.details(ctx)
+		if ok {
 			return stop, nil
 		}
 	}
@@ -290,6 +292,7 @@ func (t *todoRun) awaitResumed(ctx workflow.Context) error {
 		return nil
 	}
 	t.waiting = "paused: send resume"
+	t.details(ctx)
 	defer func() { t.waiting = "" }()
 	// Await holds no worker slot: the run sleeps in history until resume.
 	return workflow.Await(ctx, func() bool { return !t.st.Paused })
@@ -321,6 +324,7 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 			return false, TodoResult{}, err
 		}
 		t.waiting = "approval: " + text
+		t.details(ctx)
 		err := workflow.Await(ctx, func() bool { return t.approval != nil })
 		t.waiting = ""
 		if err != nil {
@@ -363,6 +367,7 @@ func (t *todoRun) askHuman(ctx workflow.Context, ev TodoEvent) (string, error) {
 		return "", err
 	}
 	t.waiting = "user: " + ev.Text
+	t.details(ctx)
 	err := workflow.Await(ctx, func() bool { return t.answer != nil })
 	t.waiting = ""
 	if err != nil {
@@ -404,7 +409,7 @@ func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (a
 	if think {
 		summary = append(summary, fmt.Sprintf("Think todo %d step %d", t.in.Index, t.st.Turns+1))
 	}
-	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(strings.Join(summary, ", then ")))
+	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(truncate(strings.Join(summary, ", then "), 380)))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
 	return res, err
@@ -485,6 +490,25 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		t.oneShot = append(t.oneShot, correctionNote)
 	}
 	return TodoResult{}, false
+}
+
+// details writes the Web UI's current details of the todo.
+func (t *todoRun) details(ctx workflow.Context) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**todo %d** · steps %d (cap %d, goal budget left %d) · turn %d\n\n", t.in.Index, t.st.Steps, t.in.MaxSteps, t.in.StepBudget-t.st.Steps, t.st.Turns)
+	if t.st.PreviousAction != "" {
+		fmt.Fprintf(&b, "- last: `%s` → %s\n", truncate(t.st.PreviousAction, 200), truncate(t.st.PreviousResult, 300))
+	}
+	if t.st.NextText != "" {
+		fmt.Fprintf(&b, "- next: `%s`\n", truncate(t.st.NextText, 200))
+	}
+	if s := t.st.Screen; s.App != "" {
+		fmt.Fprintf(&b, "- screen: %s (%s)%s\n", s.App, s.AppPackage, map[bool]string{true: ", sensitive"}[s.Sensitive])
+	}
+	if t.waiting != "" {
+		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", truncate(t.waiting, 500))
+	}
+	workflow.SetCurrentDetails(ctx, b.String())
 }
 
 func appendLesson(l []string, s string) []string {
