@@ -26,7 +26,7 @@ type recorded struct {
 
 // newServer starts an OpenAI-compatible test server on 127.0.0.1 whose
 // /v1/chat/completions handler is h, and returns a config pointing at it.
-func newServer(t *testing.T, stream bool, h func(w http.ResponseWriter, r *http.Request, req map[string]any)) (Config, *[]recorded) {
+func newServer(t *testing.T, stream bool, h func(w http.ResponseWriter, r *http.Request, req map[string]any)) (Config, func() []recorded) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []recorded
@@ -48,7 +48,11 @@ func newServer(t *testing.T, stream bool, h func(w http.ResponseWriter, r *http.
 	cfg := ExecutorDefaults(srv.URL+"/v1", testKey, "autoglm-phone-9b")
 	cfg.Stream = stream
 	cfg.Timeout = 10 * time.Second
-	return cfg, &seen
+	return cfg, func() []recorded {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]recorded(nil), seen...)
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -118,7 +122,7 @@ func TestChatStreaming(t *testing.T) {
 	if !(ans.TTFT > 0 && ans.TTFT < ans.ThinkEnd && ans.ThinkEnd < ans.Total) {
 		t.Errorf("timings out of order: ttft=%v think_end=%v total=%v", ans.TTFT, ans.ThinkEnd, ans.Total)
 	}
-	req := (*seen)[0]
+	req := seen()[0]
 	if req.auth != "Bearer "+testKey {
 		t.Errorf("authorization header = %q", req.auth)
 	}
@@ -188,10 +192,10 @@ func TestChatNonStreaming(t *testing.T) {
 	if ans.TTFT != ans.Total || ans.ThinkEnd != ans.Total || ans.Total <= 0 {
 		t.Errorf("timings = ttft %v think %v total %v, want all equal to total", ans.TTFT, ans.ThinkEnd, ans.Total)
 	}
-	if _, ok := (*seen)[0].body["stream_options"]; ok {
+	if _, ok := seen()[0].body["stream_options"]; ok {
 		t.Error("non-streaming request should not send stream_options")
 	}
-	if c := (*seen)[0].body["messages"].([]any)[0].(map[string]any)["content"]; c != "hi" {
+	if c := seen()[0].body["messages"].([]any)[0].(map[string]any)["content"]; c != "hi" {
 		t.Errorf("text-only user content = %v, want a plain string", c)
 	}
 }
@@ -407,14 +411,12 @@ func TestChatRejectsBadMessages(t *testing.T) {
 }
 
 func TestNoSDKRetries(t *testing.T) {
-	calls := 0
-	cfg, _ := newServer(t, false, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-		calls++
+	cfg, seen := newServer(t, false, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 		writeJSON(w, 500, apiError("boom", ""))
 	})
 	_, _ = New(cfg).Chat(context.Background(), testMessages)
-	if calls != 1 {
-		t.Errorf("server saw %d requests, want 1 (SDK retries must be off)", calls)
+	if n := len(seen()); n != 1 {
+		t.Errorf("server saw %d requests, want 1 (SDK retries must be off)", n)
 	}
 }
 
