@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -191,7 +192,11 @@ func TestValidate(t *testing.T) {
 
 func TestKeysStringHidesKeyMaterial(t *testing.T) {
 	k := Keys{Current: "k1", Keys: map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")}}
-	for _, s := range []string{fmt.Sprint(k), fmt.Sprintf("%v", k), fmt.Sprintf("%+v", k), fmt.Sprintf("%#v", k)} {
+	js, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{fmt.Sprint(k), fmt.Sprintf("%v", k), fmt.Sprintf("%+v", k), fmt.Sprintf("%#v", k), string(js)} {
 		if strings.Contains(s, "0123456789") || strings.Contains(s, b64(k.Keys["k1"])) || !strings.Contains(s, "k1") {
 			t.Fatalf("formatted keys = %q", s)
 		}

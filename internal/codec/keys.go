@@ -2,6 +2,7 @@ package codec
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -98,3 +99,12 @@ func (k Keys) String() string {
 
 // GoString is String, for %#v.
 func (k Keys) GoString() string { return k.String() }
+
+// MarshalJSON writes the key ids only, so a config dump that includes a
+// Keys value leaks no key material.
+func (k Keys) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Current string   `json:"current"`
+		IDs     []string `json:"ids"`
+	}{k.Current, k.IDs()})
+}
