@@ -200,8 +200,7 @@ func LoopbackAddr(addr string) string {
 // Serve serves on ln until ctx is done, then shuts down gracefully (open
 // streams get five seconds to finish). It closes ln.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
