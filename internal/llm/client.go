@@ -49,6 +49,7 @@ type Answer struct {
 	PromptTokens     int
 	CompletionTokens int
 	Streamed         bool
+	FinishReason     string // "stop", or "length" when max tokens cut the answer off
 }
 
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent use.
@@ -167,6 +168,7 @@ func (c *Client) once(ctx context.Context, p openai.ChatCompletionNewParams, sta
 	ans := &Answer{Model: res.Model, TTFT: total, Total: total,
 		PromptTokens: int(res.Usage.PromptTokens), CompletionTokens: int(res.Usage.CompletionTokens)}
 	if len(res.Choices) > 0 {
+		ans.FinishReason = res.Choices[0].FinishReason
 		msg := res.Choices[0].Message
 		ans.Text = withReasoning(extraString(msg.JSON.ExtraFields, "reasoning_content"), msg.Content)
 	}
@@ -193,6 +195,9 @@ func (c *Client) stream(ctx context.Context, p openai.ChatCompletionNewParams, s
 		for _, choice := range ch.Choices {
 			if choice.Index != 0 {
 				continue
+			}
+			if choice.FinishReason != "" {
+				ans.FinishReason = choice.FinishReason
 			}
 			r := extraString(choice.Delta.JSON.ExtraFields, "reasoning_content")
 			d := choice.Delta.Content

@@ -105,6 +105,8 @@ func TestChatStreaming(t *testing.T) {
 		pause()
 		sse(w, chunk("</answer>"))
 		sse(w, map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "served-model",
+			"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}})
+		sse(w, map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "served-model",
 			"choices": []any{}, "usage": map[string]any{"prompt_tokens": 900, "completion_tokens": 42, "total_tokens": 942}})
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	})
@@ -116,7 +118,7 @@ func TestChatStreaming(t *testing.T) {
 	if ans.Text != want {
 		t.Errorf("text = %q, want %q", ans.Text, want)
 	}
-	if !ans.Streamed || ans.Model != "served-model" || ans.PromptTokens != 900 || ans.CompletionTokens != 42 {
+	if !ans.Streamed || ans.Model != "served-model" || ans.PromptTokens != 900 || ans.CompletionTokens != 42 || ans.FinishReason != "stop" {
 		t.Errorf("answer = %+v", ans)
 	}
 	if !(ans.TTFT > 0 && ans.TTFT < ans.ThinkEnd && ans.ThinkEnd < ans.Total) {
@@ -186,7 +188,7 @@ func TestChatNonStreaming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Streamed || ans.PromptTokens != 120 || ans.CompletionTokens != 30 || ans.Model != "served-model" {
+	if ans.Streamed || ans.PromptTokens != 120 || ans.CompletionTokens != 30 || ans.Model != "served-model" || ans.FinishReason != "stop" {
 		t.Errorf("answer = %+v", ans)
 	}
 	if ans.TTFT != ans.Total || ans.ThinkEnd != ans.Total || ans.Total <= 0 {
@@ -450,4 +452,20 @@ func TestKeyNeverPrinted(t *testing.T) {
 	if !strings.Contains(c.String(), "127.0.0.1:8000/v1/chat/completions") {
 		t.Errorf("String() = %s, want the endpoint", c)
 	}
+}
+
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, s := range []string{"7", "0.5", "-1", "Wed, 21 Oct 2026 07:28:00 GMT", "1e9", "NaN", ""} {
+		f.Add(s, "")
+		f.Add("", s)
+	}
+	now := time.Date(2026, 10, 21, 7, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, after, afterMs string) {
+		h := http.Header{}
+		h.Set("Retry-After", after)
+		h.Set("Retry-After-Ms", afterMs)
+		if d := parseRetryAfter(h, now); d < 0 || d > 24*time.Hour {
+			t.Fatalf("Retry-After %q / %q ms gave %v, want 0..24h", after, afterMs, d)
+		}
+	})
 }

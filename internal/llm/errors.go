@@ -218,7 +218,8 @@ func (c *Client) classifyStatus(e *Error, detail string, h http.Header) {
 }
 
 // parseRetryAfter reads retry-after-ms (milliseconds) or Retry-After
-// (seconds or an HTTP date) from h; 0 when absent or unreadable.
+// (seconds or an HTTP date) from h; 0 when absent, unreadable or a day or
+// more away (a bogus value should not park a workflow).
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
@@ -239,7 +240,7 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
+		if d := t.Sub(now); d > 0 && d < 24*time.Hour {
 			return d.Round(time.Second)
 		}
 	}
