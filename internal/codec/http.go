@@ -29,6 +29,12 @@ type Options struct {
 	// AllowUnauthenticated serves requests without a token. Only for an
 	// endpoint bound to loopback on a single-user machine.
 	AllowUnauthenticated bool
+	// TokenInPath also accepts the token as the last path segment before
+	// /encode or /decode, for the Web UI, which cannot add headers of its
+	// own: set its codec endpoint to http://host:port/<prefix>/<token>.
+	// The token then shows in the browser's settings and any access log
+	// of a proxy in front; prefer Bearer where the client can send it.
+	TokenInPath bool
 	// Logger receives one line per rejected request; nil means slog.Default.
 	Logger *slog.Logger
 }
@@ -71,7 +77,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	origin := r.Header.Get("Origin")
 	if origin != "" {
 		if !h.originAllowed(origin) {
-			h.log.Warn("codec endpoint: origin not allowed", "origin", origin, "path", r.URL.Path)
+			h.log.Warn("codec endpoint: origin not allowed", "origin", origin, "op", op(r))
 			http.Error(w, "origin not allowed: add it to the codec endpoint's allowed origins", http.StatusForbidden)
 			return
 		}
@@ -91,7 +97,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.authorized(r) {
-		h.log.Warn("codec endpoint: unauthorized request", "path", r.URL.Path, "remote", r.RemoteAddr)
+		h.log.Warn("codec endpoint: unauthorized request", "op", op(r), "remote", r.RemoteAddr)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="phoneflow codec"`)
 		http.Error(w, "unauthorized: send Authorization: Bearer <codec token>", http.StatusUnauthorized)
 		return
@@ -105,8 +111,34 @@ func (h *handler) authorized(r *http.Request) bool {
 		return h.opts.AllowUnauthenticated
 	}
 	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+	if ok && strings.EqualFold(scheme, "Bearer") && h.tokenMatches(strings.TrimSpace(tok)) {
+		return true
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(h.opts.Token)) == 1
+	if h.opts.TokenInPath {
+		p := r.URL.Path
+		for _, suffix := range []string{"/encode", "/decode"} {
+			if rest, ok := strings.CutSuffix(p, suffix); ok {
+				return h.tokenMatches(rest[strings.LastIndexByte(rest, '/')+1:])
+			}
+		}
+	}
+	return false
+}
+
+func (h *handler) tokenMatches(tok string) bool {
+	return subtle.ConstantTimeCompare([]byte(tok), []byte(h.opts.Token)) == 1
+}
+
+// op names the requested operation for logs; paths are never logged, as
+// they may carry the token.
+func op(r *http.Request) string {
+	switch {
+	case r.Method == http.MethodOptions:
+		return "preflight"
+	case strings.HasSuffix(r.URL.Path, "/encode"):
+		return "encode"
+	case strings.HasSuffix(r.URL.Path, "/decode"):
+		return "decode"
+	}
+	return "other"
 }

@@ -181,3 +181,55 @@ func TestHTTPBadRequests(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPTokenInPath(t *testing.T) {
+	keys := ring("k1", "k1")
+	local, _ := New(keys)
+	enc, _ := local.Encode([]*commonpb.Payload{{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`"ui"`)}})
+
+	srv := newServer(t, keys, Options{Token: testToken, TokenInPath: true})
+	// The Web UI is configured with http://host/codec/<token> and appends /decode.
+	rc := converter.NewRemotePayloadCodec(converter.RemotePayloadCodecOptions{Endpoint: srv.URL + "/codec/" + testToken})
+	dec, err := rc.Decode(enc)
+	if err != nil || string(dec[0].Data) != `"ui"` {
+		t.Fatalf("decode with token in path = %v, %v", dec, err)
+	}
+	for _, endpoint := range []string{"/codec/wrong", "/codec", "/codec/" + testToken + "/x"} {
+		rc := converter.NewRemotePayloadCodec(converter.RemotePayloadCodecOptions{Endpoint: srv.URL + endpoint})
+		if _, err := rc.Decode(enc); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+			t.Errorf("endpoint %s: err = %v, want Unauthorized", endpoint, err)
+		}
+	}
+	// Without the option a path token is not a credential.
+	srv = newServer(t, keys, Options{Token: testToken})
+	rc = converter.NewRemotePayloadCodec(converter.RemotePayloadCodecOptions{Endpoint: srv.URL + "/codec/" + testToken})
+	if _, err := rc.Decode(enc); err == nil {
+		t.Fatal("path token accepted without TokenInPath")
+	}
+}
+
+func TestHTTPLogsNeverCarryToken(t *testing.T) {
+	var buf bytes.Buffer
+	h, err := NewHTTPHandler(ring("k1", "k1"), Options{Token: testToken, TokenInPath: true, AllowOrigins: []string{"http://127.0.0.1:8233"},
+		Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, origin := range []string{"", "http://evil.example"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/"+testToken+"x/decode", strings.NewReader("{}"))
+		req.Header.Set("Authorization", "Bearer "+testToken+"y")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if buf.Len() == 0 || strings.Contains(buf.String(), testToken) {
+		t.Fatalf("log = %q: want rejections logged without the token", buf.String())
+	}
+}
