@@ -132,6 +132,9 @@ func (m *Memory) Update(taskType string, fn func(*Entry)) error {
 	if strings.TrimSpace(taskType) == "" {
 		return errors.New("promptmem: empty task type: the planner must name a task type before its prompt can be stored")
 	}
+	if fn == nil {
+		return errors.New("promptmem: Update needs a function that changes the entry")
+	}
 	unlock, err := m.lock()
 	if err != nil {
 		return err

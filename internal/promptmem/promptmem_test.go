@@ -169,6 +169,9 @@ func TestUpdateCustom(t *testing.T) {
 	if err := m.Update("t", func(e *Entry) { e.SuccessRate = 2 }); err == nil {
 		t.Fatal("invalid entry stored")
 	}
+	if err := m.Update("t", nil); err == nil {
+		t.Fatal("nil update accepted")
+	}
 }
 
 func TestConcurrentGoroutines(t *testing.T) {
