@@ -237,6 +237,7 @@ func TestValidationMessages(t *testing.T) {
 		{map[string]string{"PHONEFLOW_EXECUTOR_TOP_P": "1.5"}, `executor.top_p: 1.5 is not allowed`},
 		{map[string]string{"PHONEFLOW_LOG_LEVEL": "loud"}, `log.level: "loud" is not allowed: one of debug, info, warn, error`},
 		{map[string]string{"PHONEFLOW_TEMPORAL_EMBEDDED_PORT": "70000"}, `temporal.embedded.port: 70000 is not allowed: a port 1–65535`},
+		{map[string]string{"PHONEFLOW_TEMPORAL_EMBEDDED_PORT": "65000"}, `temporal.embedded.ui_port: 66000 is not allowed: a port 1–65535; it defaults to temporal.embedded.port + 1000`},
 		{map[string]string{"PHONEFLOW_TEMPORAL_TLS_CERT_FILE": "c.pem"}, `temporal.tls.key_file: "" is not allowed`},
 		{map[string]string{"PHONEFLOW_ADB_CONNECT": "phone"}, `adb.connect: ["phone"] is not allowed: a list of host:port`},
 	}

@@ -86,7 +86,12 @@ func (c Config) Validate() error {
 		}
 	}
 	port("temporal.embedded.port", t.Embedded.Port, false)
-	port("temporal.embedded.ui_port", t.Embedded.UIPort, true)
+	if t.Embedded.UIPort > 65535 && t.Embedded.UIPort == t.Embedded.Port+1000 {
+		bad("temporal.embedded.ui_port", "a port 1–65535; it defaults to temporal.embedded.port + 1000, "+
+			"so set it (--temporal-ui-port) when the port is above 64535")
+	} else {
+		port("temporal.embedded.ui_port", t.Embedded.UIPort, true)
+	}
 	if t.Embedded.UIPort != 0 && t.Embedded.UIPort == t.Embedded.Port {
 		bad("temporal.embedded.ui_port", "a port different from temporal.embedded.port")
 	}
