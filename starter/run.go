@@ -33,6 +33,8 @@ type runFlags struct {
 	id       string
 	taskType string
 	ui       string
+	// noDeviceCheck starts the goal even when no worker serves the phone.
+	noDeviceCheck bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -50,7 +52,8 @@ answer (or y / n for approvals) and press Enter; when stdin is not a terminal,
 run prints the commands that answer from another terminal. Ctrl-C stops
 following; the goal keeps running.
 
-Without --device the only phone of the ADB server is used.
+Without --device the only phone of the ADB server is used. A phone that no
+worker serves is refused (exit status 3) unless --no-device-check is given.
 --plan FILE gives the todos (one per line, or a JSON array) and skips planning;
 --single runs the executor on the whole goal without a planner.
 
@@ -76,6 +79,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	fs.BoolVar(&f.detach, "detach", false, "start the goal and return at once")
 	fs.StringVar(&f.id, "id", "", "workflow ID (default: goal-<random>)")
 	fs.StringVar(&f.taskType, "task-type", "", "task type for the stored prompt (default: the planner's guess)")
+	fs.BoolVar(&f.noDeviceCheck, "no-device-check", false, "start even when no worker serves the phone yet (the goal waits for one)")
 	fs.StringVar(&f.ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
 	config.BindFlags(fs)
 	return cmd
@@ -202,6 +206,11 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	if f.device == "" {
 		if f.device, err = pickDevice(ctx, gc.cfg); err != nil {
 			return err
+		}
+	}
+	if !f.noDeviceCheck {
+		if err := gc.goals.CheckDevice(ctx, f.device); err != nil {
+			return cliErr(err)
 		}
 	}
 	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, Options: opts})

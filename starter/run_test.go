@@ -11,6 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/mock"
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/mocks"
@@ -94,6 +97,7 @@ func TestRunDetachStartsGoal(t *testing.T) {
 	run.On("GetRunID").Return("r1")
 	var in workflows.GoalInput
 	var opts client.StartWorkflowOptions
+	served(mc, "emu1")
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, "GoalWorkflow", mock.Anything).Run(func(a mock.Arguments) {
 		opts = a.Get(1).(client.StartWorkflowOptions)
 		in = a.Get(3).(workflows.GoalInput)
@@ -120,6 +124,7 @@ func TestRunFollowsPlain(t *testing.T) {
 	run := mocks.NewWorkflowRun(t)
 	run.On("GetID").Return("goal-t2")
 	run.On("GetRunID").Return("r1")
+	served(mc, "emu1")
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, "GoalWorkflow", mock.Anything).Return(run, nil)
 	release := make(chan struct{})
 	polls := 0
@@ -163,6 +168,22 @@ func TestRunFollowsPlain(t *testing.T) {
 	}
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("plain output has escape sequences")
+	}
+}
+
+// served makes serial's task queue report a worker.
+func served(mc *mocks.Client, serial string) {
+	mc.On("DescribeTaskQueue", mock.Anything, workflows.DeviceTaskQueue(serial), enumspb.TASK_QUEUE_TYPE_WORKFLOW).
+		Return(&workflowservice.DescribeTaskQueueResponse{Pollers: []*taskqueuepb.PollerInfo{{Identity: "worker"}}}, nil)
+}
+
+func TestRunRefusesUnservedDevice(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("DescribeTaskQueue", mock.Anything, workflows.DeviceTaskQueue("bogus"), enumspb.TASK_QUEUE_TYPE_WORKFLOW).
+		Return(&workflowservice.DescribeTaskQueueResponse{}, nil)
+	out, code := execCLI(t, mc, "", []*cobra.Command{newRunCmd()}, "run", "--device", "bogus", "Turn on Wi-Fi")
+	if code != exitNotFound || !strings.Contains(out, "no worker serves device bogus") || !strings.Contains(out, "starter devices") {
+		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
 

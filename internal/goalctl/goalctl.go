@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -62,13 +63,17 @@ func New(c client.Client, opts Options) *Client {
 
 // NotFoundError says a goal or schedule does not exist.
 type NotFoundError struct {
-	Kind string // "goal" or "schedule"
+	Kind string // "goal", "schedule" or "device"
 	ID   string
 }
 
 func (e *NotFoundError) Error() string {
-	if e.Kind == "schedule" {
+	switch e.Kind {
+	case "schedule":
 		return fmt.Sprintf("no schedule named %s (list schedules with `starter schedule list`)", e.ID)
+	case "device":
+		return fmt.Sprintf("no worker serves device %s (task queue %s has no pollers): check the serial with `starter devices` "+
+			"and that a worker runs on the host the phone is plugged into (`go run ./worker`)", e.ID, workflows.DeviceTaskQueue(e.ID))
 	}
 	return fmt.Sprintf("no goal with id %s (list goals with `starter list`)", e.ID)
 }
@@ -405,4 +410,19 @@ func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, e
 		return r, wrap(id, "result", err)
 	}
 	return r, nil
+}
+
+// CheckDevice reports a *NotFoundError when no worker polls the task queue
+// of the phone serial, so a goal for a phone nobody drives fails at once
+// instead of waiting forever. Workers stay listed for a few minutes after
+// they stop, so a restarting worker does not fail the check.
+func (g *Client) CheckDevice(ctx context.Context, serial string) error {
+	resp, err := g.c.DescribeTaskQueue(ctx, workflows.DeviceTaskQueue(serial), enumspb.TASK_QUEUE_TYPE_WORKFLOW)
+	if err != nil {
+		return fmt.Errorf("check device %s: %w", serial, err)
+	}
+	if len(resp.GetPollers()) == 0 {
+		return &NotFoundError{Kind: "device", ID: serial}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -408,5 +409,22 @@ func TestListRunningAndTerminate(t *testing.T) {
 	var nf *NotFoundError
 	if err := g.Terminate(ctx, "goal-x", "phone gone"); !errors.As(err, &nf) {
 		t.Fatalf("terminate missing: %v", err)
+	}
+}
+
+func TestCheckDevice(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("DescribeTaskQueue", mock.Anything, workflows.DeviceTaskQueue("emu1"), enumspb.TASK_QUEUE_TYPE_WORKFLOW).
+		Return(&workflowservice.DescribeTaskQueueResponse{Pollers: []*taskqueuepb.PollerInfo{{Identity: "w1"}}}, nil)
+	mc.On("DescribeTaskQueue", mock.Anything, workflows.DeviceTaskQueue("bogus"), enumspb.TASK_QUEUE_TYPE_WORKFLOW).
+		Return(&workflowservice.DescribeTaskQueueResponse{}, nil)
+	g := New(mc, Options{})
+	if err := g.CheckDevice(ctx, "emu1"); err != nil {
+		t.Fatal(err)
+	}
+	err := g.CheckDevice(ctx, "bogus")
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "no worker serves device bogus (task queue phoneflow-device-bogus has no pollers)") {
+		t.Fatalf("err = %v", err)
 	}
 }
