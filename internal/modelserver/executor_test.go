@@ -199,6 +199,6 @@ func FuzzSplitGoal(f *testing.F) {
 				t.Fatalf("empty todo from %q", goal)
 			}
 		}
-		_ = Plan(planContext{Goal: goal})
+		_ = planGoal(planContext{Goal: goal})
 	})
 }

@@ -3,7 +3,6 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
-	"strings"
 )
 
 // faults is what one completion request draws from the server's random
@@ -41,45 +40,6 @@ func (s *Server) draw() faults {
 		f.wrongTap = true
 	}
 	return f
-}
-
-// RoleName is the part a request is answered in.
-type RoleName string
-
-// The two roles the server plays.
-const (
-	RolePlanner  RoleName = "planner"
-	RoleExecutor RoleName = "executor"
-)
-
-// Role picks the role for a request: "planner" in the model id means the
-// planner, "executor" the executor; for other ids a request with an image
-// part is an executor request, and one whose system prompt introduces the
-// planner or replanner (or whose last message holds a JSON context with a
-// "goal") is a planner request. Everything else goes to the executor.
-func Role(model string, msgs []message) RoleName {
-	m := strings.ToLower(model)
-	switch {
-	case strings.Contains(m, "planner"):
-		return RolePlanner
-	case strings.Contains(m, "executor"):
-		return RoleExecutor
-	}
-	for _, msg := range msgs {
-		if msg.Images > 0 {
-			return RoleExecutor
-		}
-	}
-	if len(msgs) > 0 {
-		if first := strings.ToLower(msgs[0].Text); msgs[0].Role == "system" &&
-			(strings.HasPrefix(first, "you are the planner") || strings.HasPrefix(first, "you are the replanner")) {
-			return RolePlanner
-		}
-		if _, ok := jsonContext(msgs[len(msgs)-1].Text); ok && strings.Contains(msgs[len(msgs)-1].Text, `"goal"`) {
-			return RolePlanner
-		}
-	}
-	return RoleExecutor
 }
 
 // malformedExecutor returns an executor answer the protocol parser must

@@ -94,16 +94,16 @@ func (s *Server) planAnswer(msgs []message, f faults) string {
 	case err != nil:
 		a = planAnswer{Status: "ask_user", Question: "I could not read the goal (" + err.Error() + "). What should I do on the phone?"}
 	case pc.replan:
-		a = Replan(pc)
+		a = replanGoal(pc)
 	default:
-		a = Plan(pc)
+		a = planGoal(pc)
 	}
 	b, _ := json.Marshal(a)
 	return string(b)
 }
 
-// Plan answers a plan request with the documented rules (see doc.go).
-func Plan(pc planContext) planAnswer {
+// planGoal answers a plan request with the documented rules (see doc.go).
+func planGoal(pc planContext) planAnswer {
 	clauses := SplitGoal(pc.Goal)
 	for _, m := range pc.UserMessages {
 		clauses = append(clauses, SplitGoal(m)...)
@@ -121,8 +121,8 @@ func Plan(pc planContext) planAnswer {
 	return planAnswer{Status: "planned", Plan: clauses, TaskType: taskType(clauses)}
 }
 
-// Replan answers a replan request with the documented rules (see doc.go).
-func Replan(pc planContext) planAnswer {
+// replanGoal answers a replan request with the documented rules (see doc.go).
+func replanGoal(pc planContext) planAnswer {
 	remaining := append([]string(nil), pc.Remaining...)
 	known := map[string]bool{}
 	for _, d := range pc.Done {

@@ -56,8 +56,8 @@ func TestPlan(t *testing.T) {
 		{"empty", planContext{Goal: ""}, planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := Plan(c.pc); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("Plan = %+v\nwant   %+v", got, c.want)
+			if got := planGoal(c.pc); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("planGoal = %+v\nwant   %+v", got, c.want)
 			}
 		})
 	}
@@ -106,8 +106,8 @@ func TestReplan(t *testing.T) {
 			planAnswer{Status: "ask_user", Question: "Who should I send the message to, and what should it say?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := Replan(c.pc); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("Replan = %+v\nwant     %+v", got, c.want)
+			if got := replanGoal(c.pc); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("replanGoal = %+v\nwant     %+v", got, c.want)
 			}
 		})
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 // Model ids listed by GET /v1/models. Any other id is accepted too; the role
-// is chosen from the id (see Role).
+// is chosen from the id (see the package documentation).
 const (
 	PlannerModel  = "offline-planner"
 	ExecutorModel = "offline-executor"
@@ -57,12 +57,12 @@ type Config struct {
 
 // Validate reports a configuration that cannot work.
 func (c Config) Validate() error {
-	for name, r := range map[string]float64{
-		"RateLimit429": c.RateLimit429, "Rate500": c.Rate500,
-		"RateMalformed": c.RateMalformed, "RateWrongTap": c.RateWrongTap,
-	} {
-		if r < 0 || r > 1 || math.IsNaN(r) {
-			return fmt.Errorf("modelserver: %s = %v: a rate must be between 0 and 1", name, r)
+	for _, r := range []struct {
+		name string
+		v    float64
+	}{{"RateLimit429", c.RateLimit429}, {"Rate500", c.Rate500}, {"RateMalformed", c.RateMalformed}, {"RateWrongTap", c.RateWrongTap}} {
+		if r.v < 0 || r.v > 1 || math.IsNaN(r.v) {
+			return fmt.Errorf("modelserver: %s = %v: a rate must be between 0 and 1", r.name, r.v)
 		}
 	}
 	if c.Latency < 0 || c.RetryAfter < 0 {
@@ -296,9 +296,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	role := Role(req.Model, msgs)
+	role := roleFor(req.Model, msgs)
 	var content string
-	if role == RolePlanner {
+	if role == rolePlanner {
 		content = s.planAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Planner++ })
 	} else {
