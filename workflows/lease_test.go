@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
 )
 
 const leaseTestSerial = "phone-1"
@@ -631,4 +632,62 @@ func leaseHookHarness(ctx workflow.Context) error {
 	h := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: "goal-hook"}), leaseHookGoal)
 	_ = a.Get(ctx, nil)
 	return h.Get(ctx, nil)
+}
+
+// --- real goals on one phone ---
+
+func leaseGoalsHarness(ctx workflow.Context, ids []string, goals []GoalInput) error {
+	lctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: LeaseWorkflowID(leaseTestSerial)})
+	if err := workflow.ExecuteChildWorkflow(lctx, DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial}).GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return err
+	}
+	var fs []workflow.Future
+	for i, in := range goals {
+		gctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: ids[i]})
+		fs = append(fs, workflow.ExecuteChildWorkflow(gctx, GoalWorkflow, in))
+	}
+	for _, f := range fs {
+		var r GoalResult
+		if err := f.Get(ctx, &r); err != nil {
+			return err
+		}
+		if r.Status != GoalDone {
+			return fmt.Errorf("goal ended %s: %s", r.Status, r.Reason)
+		}
+	}
+	return nil
+}
+
+// Two real GoalWorkflows started together on one phone: every device step
+// of one comes before every step of the other.
+func TestLeaseGoalsNeverShareAPhone(t *testing.T) {
+	saved := DeviceLease
+	DeviceLease = LeaseDevice
+	t.Cleanup(func() { DeviceLease = saved })
+
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{
+		"a1": {tap(1, 1), tap(2, 2), finish("a1")},
+		"a2": {tap(3, 3), finish("a2")},
+		"b1": {tap(4, 4), tap(5, 5), finish("b1")},
+	}}
+	env, _ := newLeaseEnv(t)
+	f.register(env)
+	env.RegisterWorkflow(leaseGoalsHarness)
+	env.ExecuteWorkflow(leaseGoalsHarness, []string{"goal-a", "goal-b"}, []GoalInput{
+		{Goal: "a", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"a1", "a2"}, DeviceWait: DeviceWaitWait}},
+		{Goal: "b", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"b1"}, DeviceWait: DeviceWaitWait}},
+	})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var owners []string
+	for _, s := range f.steps {
+		goal, _, _ := strings.Cut(s.WorkflowID, "/")
+		if len(owners) == 0 || owners[len(owners)-1] != goal {
+			owners = append(owners, goal)
+		}
+	}
+	if len(owners) != 2 {
+		t.Fatalf("device steps by goal, in order: %v (want one unbroken run per goal)", owners)
+	}
 }
