@@ -418,6 +418,9 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 			MaximumAttempts:    10,
 		},
 		Summary: "Acquire phone " + clip(serial, 60),
+		// On cancel, wait for the attempt to end so the release sent
+		// below cannot overtake a request still on its way.
+		WaitForCancellation: true,
 	})
 	// A fresh ID per request, recorded in history, so answers to an
 	// earlier request of this goal (a re-grant after a retried activity)
