@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -39,7 +41,13 @@ func TestReplayRecordedHistories(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s is not a history in `temporal workflow show --output json` format: %v", path, err)
 			}
-			if err := r.ReplayWorkflowHistory(nil, h); err != nil {
+			// Goal code derives child IDs from its own ID, which a history
+			// does not record: recover it from the first child it started.
+			opts := worker.ReplayWorkflowHistoryOptions{}
+			if id := recordedGoalID(h); id != "" {
+				opts.OriginalExecution = workflow.Execution{ID: id, RunID: "replay"}
+			}
+			if err := r.ReplayWorkflowHistoryWithOptions(nil, h, opts); err != nil {
 				t.Fatalf("replay %s: %v", path, err)
 			}
 			raw := string(data)
@@ -56,4 +64,18 @@ func TestReplayRecordedHistories(t *testing.T) {
 			t.Logf("%s: %d events, %d bytes", filepath.Base(path), len(h.Events), proto.Size(h))
 		})
 	}
+}
+
+// recordedGoalID returns the goal ID a history ran under, read from the
+// "<goal id>/todo-<n>" ID of the first todo child it started; "" when it
+// started none.
+func recordedGoalID(h *historypb.History) string {
+	for _, ev := range h.Events {
+		if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil {
+			if i := strings.LastIndex(a.GetWorkflowId(), "/todo-"); i > 0 {
+				return a.GetWorkflowId()[:i]
+			}
+		}
+	}
+	return ""
 }

@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/workflows"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// TestShowcaseGoal runs the multi-todo showcase goal (a read, a replan that
+// carries what was read into the next todo, a message, a toggle) on the
+// embedded server and checks the phone, the result and the history.
+func TestShowcaseGoal(t *testing.T) {
+	env, g := stack(t)
+	ctx := context.Background()
+	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.Showcase, Device: env.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, g, id, 5*time.Minute)
+	if res.Status != workflows.GoalDone {
+		t.Fatalf("goal ended %s: %s (%s)", res.Status, res.Reason, res.Response)
+	}
+	if len(res.Todos) < 3 {
+		t.Fatalf("want at least 3 todos, got %+v", res.Todos)
+	}
+	st := env.Phone.State()
+	if !st.Toggles.Bluetooth {
+		t.Error("Bluetooth is still off")
+	}
+	if len(st.MessagesSent) != 1 || st.MessagesSent[0].To != "Alice Chen" || st.MessagesSent[0].Text != "07:00" {
+		t.Errorf("messages sent = %+v, want exactly one \"07:00\" to Alice Chen", st.MessagesSent)
+	}
+
+	hs := histories(t, env.Client, id, res.Todos)
+	events, bytes := 0, 0
+	for wid, h := range hs {
+		raw, err := protojson.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := imageBytes(raw); n > 0 {
+			t.Errorf("%s: %d bytes of image data in history", wid, n)
+		}
+		events += len(h.Events)
+		bytes += size(h)
+	}
+	perStepEvents := float64(events) / float64(res.Steps)
+	perStepBytes := float64(bytes) / float64(res.Steps)
+	t.Logf("history: %d workflows, %d events, %d bytes for %d steps: %.1f events and %.0f bytes per step",
+		len(hs), events, bytes, res.Steps, perStepEvents, perStepBytes)
+	if perStepEvents >= 12 || perStepBytes >= 4096 {
+		t.Errorf("history per step = %.1f events / %.0f bytes, want < 12 events and < 4 KB", perStepEvents, perStepBytes)
+	}
+	recordHistories(t, "showcase", hs, id)
+}
+
+// TestClarifyRoundTrip runs a goal the planner cannot plan without asking,
+// answers through the clarify update, and checks the goal then completes.
+func TestClarifyRoundTrip(t *testing.T) {
+	env, g := stack(t)
+	ctx := context.Background()
+	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.AskGoal, Device: env.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := waitStatus(t, g, id, 2*time.Minute, func(s workflows.Status) bool { return s.PendingQuestion != "" })
+	if st.Phase != workflows.GoalWaitingUser {
+		t.Errorf("phase while asking = %q, want %q", st.Phase, workflows.GoalWaitingUser)
+	}
+	// Wrong calls are rejected with a clear error and change nothing.
+	if err := g.Send(ctx, id, workflows.SignalResume, nil, false); err == nil || !strings.Contains(err.Error(), "not paused") {
+		t.Errorf("resume while not paused: err = %v, want a rejection saying it is not paused", err)
+	}
+	// Bypass the CLI's own checks so the workflow's validator answers.
+	if err := g.Send(ctx, id, workflows.SignalClarify, "  ", false); err == nil {
+		t.Error("an empty clarify was accepted by the workflow")
+	}
+	if err := g.Send(ctx, id, workflows.SignalClarify, strings.Repeat("x", workflows.MaxSignalText+1), false); err == nil {
+		t.Error("an oversized clarify was accepted by the workflow")
+	}
+	if err := g.Clarify(ctx, id, demo.AskExample, false); err != nil {
+		t.Fatalf("clarify: %v", err)
+	}
+	res := waitResult(t, g, id, 5*time.Minute)
+	if res.Status != workflows.GoalDone {
+		t.Fatalf("goal ended %s: %s", res.Status, res.Reason)
+	}
+	sent := env.Phone.State().MessagesSent
+	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != "I'm on my way" {
+		t.Fatalf("messages sent = %+v", sent)
+	}
+	recordHistories(t, "clarify", histories(t, env.Client, id, res.Todos), id)
+}

@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/app"
+	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// stack starts the demo environment in a temporary data directory on free
+// ports. It skips without adb unless PHONEFLOW_REQUIRE_ADB=1.
+func stack(t *testing.T) (*demo.Env, *goalctl.Client) {
+	t.Helper()
+	if _, err := exec.LookPath("adb"); err != nil {
+		msg := "adb is not installed (apt-get install adb): skipping the end-to-end run on the embedded server"
+		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+			t.Fatal(msg + ", but PHONEFLOW_REQUIRE_ADB=1 requires it")
+		}
+		t.Skip(msg)
+	}
+	cfg := config.Default()
+	port := freePort(t)
+	cfg.Temporal.Embedded.Port = port
+	cfg.Temporal.Embedded.UIPort = freePort(t)
+	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	env, err := demo.Start(ctx, demo.Options{
+		Config:  cfg,
+		DataDir: t.TempDir(),
+		Logger:  logger,
+		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
+			opts, err := app.ClientOptions(cfg, logger)
+			if err != nil {
+				return nil, err
+			}
+			return client.DialContext(ctx, opts)
+		},
+		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
+			return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
+		},
+	})
+	if err != nil {
+		t.Fatalf("start the stack: %v", err)
+	}
+	t.Cleanup(env.Stop)
+	return env, goalctl.New(env.Client, goalctl.Options{Namespace: env.Config.Temporal.Namespace, UIAddress: env.Server.UIURL()})
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// waitResult waits for a goal's result.
+func waitResult(t *testing.T, g *goalctl.Client, id string, d time.Duration) workflows.GoalResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	res, err := g.Result(ctx, id)
+	if err != nil {
+		t.Fatalf("goal %s: %v", id, err)
+	}
+	return res
+}
+
+// waitStatus polls the status query until ok accepts it.
+func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok func(workflows.Status) bool) workflows.Status {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	var last workflows.Status
+	for time.Now().Before(deadline) {
+		st, err := g.Status(context.Background(), id)
+		if err == nil {
+			last = st
+			if ok(st) {
+				return st
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("goal %s: status never matched; last %+v", id, last)
+	return last
+}
+
+// histories fetches the histories of a goal and of every workflow whose ID
+// starts with "<goal id>/" (its todo children), keyed by workflow ID.
+func histories(t *testing.T, c client.Client, goalID string, todos []workflows.TodoState) map[string]*historypb.History {
+	t.Helper()
+	out := map[string]*historypb.History{}
+	ids := []string{goalID}
+	for _, td := range todos {
+		for attempt := 0; attempt <= td.Attempts; attempt++ {
+			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
+			if attempt > 0 {
+				id = fmt.Sprintf("%s-r%d", id, attempt)
+			}
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		h, err := history(c, id)
+		if err != nil {
+			continue // a restart suffix that was never used
+		}
+		out[id] = h
+	}
+	if out[goalID] == nil {
+		t.Fatalf("no history for %s", goalID)
+	}
+	return out
+}
+
+// history reads every run of one workflow ID (continue-as-new included is
+// not followed: each run's history is fetched by the latest run only).
+func history(c client.Client, id string) (*historypb.History, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	it := c.GetWorkflowHistory(ctx, id, "", false, 0)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		h.Events = append(h.Events, ev)
+	}
+	if len(h.Events) == 0 {
+		return nil, fmt.Errorf("empty history for %s", id)
+	}
+	return h, nil
+}
+
+// imageBytes counts bytes in a history that look like image data: PNG or
+// JPEG signatures, raw or base64.
+func imageBytes(raw []byte) int {
+	n := 0
+	for _, sig := range [][]byte{
+		{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, {0xff, 0xd8, 0xff},
+		[]byte(base64.StdEncoding.EncodeToString([]byte{0x89, 'P', 'N', 'G', '\r', '\n'})),
+		[]byte("/9j/"), []byte("data:image/"),
+	} {
+		n += bytes.Count(raw, sig) * len(sig)
+	}
+	return n
+}
+
+// recordHistories writes histories as `temporal workflow show --output
+// json` files under workflows/testdata when PHONEFLOW_RECORD_HISTORIES=1,
+// so the replay test there covers what the real server recorded.
+func recordHistories(t *testing.T, name string, hs map[string]*historypb.History, goalID string) {
+	if os.Getenv("PHONEFLOW_RECORD_HISTORIES") != "1" {
+		return
+	}
+	dir := filepath.Join("..", "..", "workflows", "testdata")
+	for id, h := range hs {
+		suffix := strings.TrimPrefix(strings.TrimPrefix(id, goalID), "/")
+		file := name + ".json"
+		if suffix != "" {
+			file = name + "-" + suffix + ".json"
+		}
+		data, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("recorded %s (%d events)", file, len(h.Events))
+	}
+}
+
+func size(h *historypb.History) int { return proto.Size(h) }
