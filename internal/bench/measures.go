@@ -1,0 +1,352 @@
+package bench
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// goalTimeout bounds every workflow the suite runs: a goal stuck waiting
+// for a human counts as not done instead of hanging the run.
+const goalTimeout = 15 * time.Minute
+
+// runWorkflow starts wf on queue and waits for its result.
+func runWorkflow[T any](ctx context.Context, st *Stack, id, queue string, wf any, in any) (T, error) {
+	var out T
+	run, err := st.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: id, TaskQueue: queue, WorkflowExecutionTimeout: goalTimeout,
+	}, wf, in)
+	if err != nil {
+		return out, fmt.Errorf("start %s: %w", id, err)
+	}
+	err = run.Get(ctx, &out)
+	return out, err
+}
+
+// overheadTasks are the showcase goal's three todos as the planner writes
+// them: about 20 counted steps (thinks plus device actions) that the
+// offline executor completes the same way every time.
+var overheadTasks = []string{
+	"Read the time of the first alarm in Clock",
+	"Send Alice a message: 07:00",
+	"Turn on Bluetooth",
+}
+
+// todoInput is a TodoWorkflow input with the default limits.
+func todoInput(serial, task string) workflows.TodoInput {
+	return workflows.TodoInput{
+		Index: 1, Task: task, Device: serial, StepBudget: workflows.DefaultMaxSteps,
+		MaxSteps: workflows.DefaultTodoMaxSteps, UITree: true, AutoApprove: true,
+		FailureThreshold: workflows.DefaultFailureThreshold, StuckThreshold: workflows.DefaultStuckThreshold,
+		MaxStuckRetries: workflows.DefaultMaxStuckRetries, HistoryEventLimit: workflows.DefaultHistoryEventLimit,
+	}
+}
+
+// DirectTodo runs one todo as a plain loop over the same activity code the
+// TodoWorkflow schedules (Activities.Step: act, settle, observe, think),
+// keeping the same executor context (last two turns, previous action and
+// result), and counts steps the way the workflow does: every think and
+// every device action. It returns the counted steps and the finish message.
+func DirectTodo(ctx context.Context, a *activities.Activities, serial, task string, maxSteps int) (int, string, error) {
+	var (
+		act        *autoglm.Action
+		screen     activities.Observation
+		history    []activities.Turn
+		prevAction string
+		prevResult string
+		steps      int
+	)
+	for steps < maxSteps {
+		in := activities.StepInput{Serial: serial, Task: task, UITree: true, Think: true, History: history}
+		if act != nil {
+			in.Act = act
+			in.ScreenHash, in.Width, in.Height = screen.Hash, screen.Width, screen.Height
+			if act.TouchesDevice() {
+				steps++
+			}
+		} else {
+			in.PreviousAction, in.PreviousResult = prevAction, prevResult
+		}
+		res, err := a.Step(ctx, in)
+		if err != nil {
+			return steps, "", err
+		}
+		steps++
+		screen = res.Screen
+		act = nil
+		th := res.Think
+		history = append(history, th.Turn)
+		if len(history) > 2 {
+			history = history[len(history)-2:]
+		}
+		if th.ParseError != "" || th.Response == nil {
+			prevAction, prevResult = "(reply not understood)", "your last reply could not be parsed: "+th.ParseError
+			continue
+		}
+		next := th.Response.Action
+		switch {
+		case next.Name == autoglm.ActionFinish:
+			return steps, next.Message, nil
+		case next.NeedsHuman():
+			return steps, "", fmt.Errorf("the executor asked for a human (%s) in a plain loop", next.Name)
+		case next.Name == autoglm.ActionNote || next.Name == autoglm.ActionCallAPI:
+			prevAction, prevResult = th.Action, "ok"
+		default:
+			act = &next
+		}
+	}
+	return steps, "", fmt.Errorf("%q did not finish within %d steps", task, maxSteps)
+}
+
+func (r *runner) overhead(ctx context.Context) ([]Table, error) {
+	t := Table{
+		Title: "1. Orchestration overhead",
+		Note: fmt.Sprintf("The showcase goal's three todos (%s) run back to back on one simulated phone, reset before each run: "+
+			"(a) as a plain in-process loop calling `Activities.Step` directly, (b) as one `TodoWorkflow` per todo through the embedded Temporal server "+
+			"(task queue of the phone, worker in this process). Steps are counted as the workflow counts them: every think and every device action. "+
+			"The ratio is the median of the per-run ratios (b)/(a).", strings.Join(quoteAll(overheadTasks), ", ")),
+		Header: []string{"model latency", "steps (a / b)", "(a) plain loop ms/step", "(b) Temporal ms/step", "ratio (b)/(a)", "(b) − (a) ms/step"},
+	}
+	for _, lat := range []time.Duration{0, 200 * time.Millisecond} {
+		env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1, Model: modelserver.Config{Latency: lat}})
+		if err != nil {
+			return []Table{t}, err
+		}
+		serial, phone := env.Serials[0], env.Phones[0]
+		var direct, viaT, ratio, diff Sample
+		var stepsA, stepsB []int
+		for range r.o.Runs {
+			phone.Reset()
+			began := time.Now()
+			sa := 0
+			for _, task := range overheadTasks {
+				n, _, err := DirectTodo(ctx, env.Acts, serial, task, workflows.DefaultTodoMaxSteps)
+				if err != nil {
+					env.Stop()
+					return []Table{t}, fmt.Errorf("plain loop: %w", err)
+				}
+				sa += n
+			}
+			da := time.Since(began)
+			phone.Reset()
+			began = time.Now()
+			sb := 0
+			for _, task := range overheadTasks {
+				res, err := runWorkflow[workflows.TodoResult](ctx, r.st, r.id("todo"), workflows.DeviceTaskQueue(serial), workflows.TodoWorkflow, todoInput(serial, task))
+				if err != nil {
+					env.Stop()
+					return []Table{t}, fmt.Errorf("todo workflow: %w", err)
+				}
+				if res.Status != workflows.TodoDone {
+					env.Stop()
+					return []Table{t}, fmt.Errorf("todo workflow %q ended %s: %s", task, res.Status, res.Result)
+				}
+				sb += res.Steps
+			}
+			db := time.Since(began)
+			stepsA, stepsB = append(stepsA, sa), append(stepsB, sb)
+			pa, pb := Ms(da)/float64(sa), Ms(db)/float64(sb)
+			direct, viaT = append(direct, pa), append(viaT, pb)
+			ratio, diff = append(ratio, pb/pa), append(diff, pb-pa)
+			r.o.Progress(fmt.Sprintf("overhead %s: plain %.1f ms/step, temporal %.1f ms/step", lat, pa, pb))
+		}
+		env.Stop()
+		t.Rows = append(t.Rows, []string{lat.String(), fmt.Sprintf("%s / %s", intsSummary(stepsA), intsSummary(stepsB)),
+			direct.Summary(1), viaT.Summary(1), ratio.Summary(2), diff.Summary(1)})
+	}
+	return []Table{t}, nil
+}
+
+func (r *runner) history(ctx context.Context) ([]Table, error) {
+	t := Table{
+		Title: "2. History cost",
+		Note: fmt.Sprintf("The showcase goal (%q) in layered mode, phone reset before each run. Events and bytes (protobuf size of each event) "+
+			"are summed over the goal's history and its child todos' histories read back with GetWorkflowHistory; an executor step is one `Step` "+
+			"activity (act + settle + observe + think). Image bytes: every event is searched for PNG/JPEG signatures, raw and base64, and `data:image/`.", demo.Showcase),
+		Header: []string{"metric", "value"},
+	}
+	env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1})
+	if err != nil {
+		return []Table{t}, err
+	}
+	defer env.Stop()
+	var events, bytes, steps, evPerStep, bPerStep, childEv, childB, images, wfs Sample
+	for range r.o.Runs {
+		env.Phones[0].Reset()
+		id := r.id("goal")
+		res, err := r.runGoal(ctx, id, demo.Showcase, env.Serials[0], workflows.GoalOptions{AutoApprove: true})
+		if err != nil {
+			return []Table{t}, err
+		}
+		if res.Status != workflows.GoalDone {
+			return []Table{t}, fmt.Errorf("the showcase goal ended %s: %s", res.Status, res.Reason)
+		}
+		h, err := ReadHistory(ctx, r.st.Client, id)
+		if err != nil {
+			return []Table{t}, err
+		}
+		if h.Steps == 0 {
+			return []Table{t}, errors.New("the showcase goal's histories hold no Step activity")
+		}
+		n := float64(h.Steps)
+		events, bytes, steps = append(events, float64(h.Events)), append(bytes, float64(h.Bytes)), append(steps, n)
+		evPerStep, bPerStep = append(evPerStep, float64(h.Events)/n), append(bPerStep, float64(h.Bytes)/n)
+		childEv, childB = append(childEv, float64(h.ChildEvents)/n), append(childB, float64(h.ChildBytes)/n)
+		images, wfs = append(images, float64(h.ImageHits)), append(wfs, float64(h.Workflows))
+	}
+	t.Rows = [][]string{
+		{"workflows read (goal + todos)", wfs.Summary(0)},
+		{"executor steps (Step activities)", steps.Summary(0)},
+		{"events, all histories", events.Summary(0)},
+		{"bytes, all histories", bytes.Summary(0)},
+		{"**events per executor step** (all histories)", evPerStep.Summary(1)},
+		{"**bytes per executor step** (all histories)", bPerStep.Summary(0)},
+		{"events per executor step, todo histories only", childEv.Summary(1)},
+		{"bytes per executor step, todo histories only", childB.Summary(0)},
+		{"**image signatures found in history**", images.Summary(0)},
+	}
+	if m := evPerStep.Median(); m > 12 {
+		t.Findings = append(t.Findings, fmt.Sprintf("%.1f events per step is above the 12 the design aims at: the goal's planning, replans, child start/complete and lease events are spread over few steps.", m))
+	} else {
+		t.Findings = append(t.Findings, fmt.Sprintf("%.1f events per executor step including the goal's planning, replans and child bookkeeping; a todo's own history costs %.1f.", evPerStep.Median(), childEv.Median()))
+	}
+	if images.Max() > 0 {
+		t.Findings = append(t.Findings, "IMAGE BYTES FOUND IN HISTORY: screenshots must stay in the blob store.")
+	} else {
+		t.Findings = append(t.Findings, "No image bytes in any history: screenshots and UI trees travel as blob references.")
+	}
+	return []Table{t}, nil
+}
+
+// scaleGoal is the goal of phone i in the scale test: a message with a
+// text only that goal sends.
+func scaleGoal(i int) (goal, text string) {
+	text = fmt.Sprintf("bench %d", i)
+	return "Send Alice a message saying " + text, text
+}
+
+// Isolated reports whether phone st was driven by goal text only: exactly
+// one message sent, with that text, and no text input of another goal in
+// its input log (text is checked raw and base64-decoded).
+func Isolated(st phonesim.State, text string) bool {
+	if len(st.MessagesSent) != 1 || st.MessagesSent[0].Text != text {
+		return false
+	}
+	for _, ev := range st.InputLog {
+		for _, a := range ev.Args {
+			s := a
+			if b, err := base64.StdEncoding.DecodeString(a); err == nil {
+				s = string(b)
+			}
+			if strings.Contains(s, "bench ") && !strings.Contains(s, text) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (r *runner) scale(ctx context.Context) ([]Table, error) {
+	sizes := []int{1, 10, 50}
+	if r.o.Quick {
+		sizes = []int{1, 5}
+	}
+	t := Table{
+		Title: "3. Scale: phones on one worker",
+		Note: "N simulated phones, one goal each (\"Send Alice a message saying bench <i>\", layered mode), all started at once on one worker process " +
+			"(the shared task queue plus one task queue per phone). Isolation: each phone sent exactly its own goal's message and its input log holds no other goal's text. " +
+			"Step latency is the server-recorded time from `Step` activity scheduled to completed, over every step of every goal (includes queueing on the worker). " +
+			"Peak RSS is this process's VmHWM after the run: it holds the worker, but also the embedded Temporal server, the model server and the simulated phones, and it only grows, so it is an upper bound. " +
+			"One run per size.",
+		Header: []string{"phones", "goals done", "isolated", "executor steps", "step p50 ms", "step p95 ms", "wall time s", "peak RSS MiB (whole process)"},
+	}
+	for _, n := range sizes {
+		env, err := r.st.StartEnv(ctx, EnvOptions{Phones: n})
+		if err != nil {
+			return []Table{t}, err
+		}
+		ids := make([]string, n)
+		results := make([]workflows.GoalResult, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		began := time.Now()
+		for i := range n {
+			ids[i] = r.id("scale")
+			goal, _ := scaleGoal(i)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], errs[i] = r.runGoal(ctx, ids[i], goal, env.Serials[i], workflows.GoalOptions{AutoApprove: true})
+			}()
+		}
+		wg.Wait()
+		wall := time.Since(began)
+		done, isolated, steps := 0, 0, 0
+		var lat Sample
+		var problems []string
+		for i := range n {
+			_, text := scaleGoal(i)
+			if errs[i] == nil && results[i].Status == workflows.GoalDone {
+				done++
+			} else if len(problems) < 3 {
+				problems = append(problems, fmt.Sprintf("goal %d: %v %s %s", i, errs[i], results[i].Status, results[i].Reason))
+			}
+			if Isolated(env.Phones[i].State(), text) {
+				isolated++
+			}
+			h, err := ReadHistory(ctx, r.st.Client, ids[i])
+			if err != nil {
+				env.Stop()
+				return []Table{t}, err
+			}
+			steps += h.Steps
+			for _, d := range h.StepLatency {
+				lat = append(lat, Ms(d))
+			}
+		}
+		env.Stop()
+		t.Rows = append(t.Rows, []string{fmt.Sprint(n), fmt.Sprintf("%d/%d", done, n), fmt.Sprintf("%d/%d", isolated, n), fmt.Sprint(steps),
+			fmt.Sprintf("%.0f", lat.Quantile(0.5)), fmt.Sprintf("%.0f", lat.Quantile(0.95)), fmt.Sprintf("%.1f", wall.Seconds()), fmt.Sprintf("%.0f", PeakRSSMB())})
+		if done < n || isolated < n {
+			t.Findings = append(t.Findings, fmt.Sprintf("%d phones: %d of %d goals done, %d isolated; first problems: %s", n, done, n, isolated, strings.Join(problems, "; ")))
+		}
+		r.o.Progress(fmt.Sprintf("scale %d phones: %d done, p95 %.0f ms", n, done, lat.Quantile(0.95)))
+	}
+	return []Table{t}, nil
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
+}
+
+// intsSummary writes a list of counts as "n" when all equal, else "min–max".
+func intsSummary(v []int) string {
+	if len(v) == 0 {
+		return "n/a"
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}

@@ -1,0 +1,95 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Table is one measurement's result.
+type Table struct {
+	Title  string
+	Note   string // how it was measured, what the numbers mean
+	Header []string
+	Rows   [][]string
+	// Findings are plain statements about the figures (bad ones included).
+	Findings []string
+}
+
+// Report is a whole benchmark run.
+type Report struct {
+	Machine Machine
+	Date    time.Time
+	Command string
+	Load    string // load averages at start and end, from /proc/loadavg
+	Runs    int
+	Tables  []Table
+	Errors  []string // measurements that could not be taken, and why
+}
+
+// Render writes the report as markdown.
+func (r Report) Render(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# phoneflow benchmarks\n\n")
+	fmt.Fprintf(&b, "- Date: %s\n", r.Date.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "- Machine: %d CPUs (%s), %.1f GiB memory, %s, %s\n", r.Machine.CPUs, orNA(r.Machine.CPUModel), r.Machine.MemoryGB, r.Machine.OS, r.Machine.GoVer)
+	if r.Load != "" {
+		fmt.Fprintf(&b, "- Load average (1/5/15 min): %s\n", r.Load)
+	}
+	fmt.Fprintf(&b, "- Repetitions per measurement: %d; figures are median (min–max) unless said otherwise\n", r.Runs)
+	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
+	b.WriteString("- Stack: embedded Temporal server (in-memory SQLite) in this process, offline model server over HTTP on loopback, simulated phones behind a private `adb` server, the worker in this process\n")
+	for _, t := range r.Tables {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Title)
+		if t.Note != "" {
+			b.WriteString(t.Note + "\n\n")
+		}
+		if len(t.Header) > 0 {
+			b.WriteString("| " + strings.Join(t.Header, " | ") + " |\n")
+			b.WriteString("|" + strings.Repeat(" --- |", len(t.Header)) + "\n")
+			for _, row := range t.Rows {
+				cells := make([]string, len(t.Header))
+				copy(cells, row)
+				for i, c := range cells {
+					cells[i] = strings.ReplaceAll(c, "|", `\|`)
+				}
+				b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+			}
+		}
+		if len(t.Findings) > 0 {
+			b.WriteString("\n")
+			for _, f := range t.Findings {
+				b.WriteString("- " + f + "\n")
+			}
+		}
+	}
+	if len(r.Errors) > 0 {
+		b.WriteString("\n## Not measured\n\n")
+		for _, e := range r.Errors {
+			b.WriteString("- " + e + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return "model unknown"
+	}
+	return s
+}
+
+// LoadAvg returns the first three fields of /proc/loadavg, or "".
+func LoadAvg() string {
+	data, err := readFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
