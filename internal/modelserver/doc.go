@@ -85,7 +85,9 @@
 //   - alarms: Clock → Add alarm → tap Time → Type HH:MM → tap Label →
 //     Type → Save → finish once the new row is listed;
 //   - notes: Notes → New note (or the note to edit) → title and body the
-//     same way → Save → finish;
+//     same way → Save → finish; an editor that holds another note is left
+//     with Back untouched, and a new note saved before its text was in is
+//     opened again and completed;
 //   - reading: the Android version, build number or model (Settings, swipe
 //     up until "About phone" is listed, open it, finish with the line), the
 //     first alarm's time (finish with "HH:MM"), a contact's phone number,

@@ -689,6 +689,11 @@ func (c *solver) note(in intent) step {
 			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(value(titleF), in.Title)), "The note is saved.")
 		}
 		title, body := value(titleF), value(bodyF)
+		// A wrong tap may have opened another note: leave it untouched.
+		existing := c.byText("Edit note") != nil
+		if existing && !strings.EqualFold(title, in.Title) || !existing && in.Edit {
+			return back(fmt.Sprintf("This editor holds %q, not the note I need; I go back without changing it.", firstNonEmpty(title, "a new note")))
+		}
 		wantBody := in.Body
 		if in.Append {
 			wantBody = body
@@ -711,8 +716,15 @@ func (c *solver) note(in intent) step {
 		return back("The editor has no Save button; I go back.")
 	}
 	if newBtn := c.byText("New note"); newBtn != nil {
-		if c.count("Type") > 0 && c.byText(in.Title) != nil {
+		row := c.byText(in.Title)
+		if in.Edit && c.count("Type") > 0 && row != nil {
 			return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+		}
+		if !in.Edit && row != nil && c.typed(in.Title) {
+			if in.Body == "" || c.typed(in.Body) {
+				return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+			}
+			return tapAt(*row, fmt.Sprintf("The note %q was saved before its text was in; I open it again to finish it.", in.Title))
 		}
 		if in.Edit {
 			if row := c.byText(in.Title); row != nil {

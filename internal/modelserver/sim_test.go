@@ -337,3 +337,39 @@ func TestWrongTapsRecovered(t *testing.T) {
 		t.Errorf("message to Bob not sent: %s", stateJSON(p))
 	}
 }
+
+// TestWrongTapSeeds runs the key goals under a 30% wrong-tap rate for
+// several seeds; each goal's own outcome is checked as soon as it finishes
+// (a wrong tap in a later goal may still flip an earlier switch, as it
+// would on a real phone).
+func TestWrongTapSeeds(t *testing.T) {
+	goals := []struct {
+		task  string
+		check func(phonesim.State) bool
+	}{
+		{"Turn off Wi-Fi", func(s phonesim.State) bool { return !s.Toggles.WiFi }},
+		{"Send Alice a message saying hi", func(s phonesim.State) bool {
+			return len(s.MessagesSent) > 0 && s.MessagesSent[len(s.MessagesSent)-1] == phonesim.SentMessage{To: "Alice Chen", Text: "hi", Seq: s.MessagesSent[len(s.MessagesSent)-1].Seq}
+		}},
+		{"Create an alarm at 07:30 labelled Gym", func(s phonesim.State) bool {
+			return s.Alarms[len(s.Alarms)-1] == phonesim.Alarm{Time: "07:30", Label: "Gym", Enabled: true}
+		}},
+		{"Create a note titled Trip with pack passport", func(s phonesim.State) bool {
+			return s.Notes[0].Title == "Shopping list" && s.Notes[len(s.Notes)-1] == phonesim.Note{Title: "Trip", Body: "pack passport"}
+		}},
+		{"Set brightness to 80%", func(s phonesim.State) bool { return s.Brightness == 80 }},
+	}
+	for seed := int64(1); seed <= 8; seed++ {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			srv := httptest.NewServer(New(Config{RateWrongTap: 0.3, Seed: seed}))
+			defer srv.Close()
+			p, a := startPhone(t)
+			for _, g := range goals {
+				msg, steps := runGoal(t, srv.URL, a, g.task, 40)
+				if !g.check(p.State()) {
+					t.Errorf("%q finished (%q, %d steps) but the phone disagrees: %s", g.task, msg, steps, stateJSON(p))
+				}
+			}
+		})
+	}
+}
