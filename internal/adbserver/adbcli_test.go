@@ -15,13 +15,13 @@ import (
 // adbCLI runs Debian's adb client against our server. Without adb on PATH
 // the test skips, unless PHONEFLOW_REQUIRE_ADB=1 makes that a failure.
 type adbCLI struct {
-	t    *testing.T
+	t    testing.TB
 	bin  string
 	port string
 	home string
 }
 
-func newADBCLI(t *testing.T, serverAddr string) *adbCLI {
+func newADBCLI(t testing.TB, serverAddr string) *adbCLI {
 	t.Helper()
 	bin, err := exec.LookPath("adb")
 	if err != nil {
@@ -114,5 +114,17 @@ func TestDebianADBClient(t *testing.T) {
 	}
 	if out := string(adb.stdout("disconnect", serial2)); !strings.Contains(out, "disconnected "+serial2) {
 		t.Fatalf("adb disconnect: %q", out)
+	}
+
+	adb.stdout(append(s, "wait-for-device")...)
+	if out := strings.TrimSpace(string(adb.stdout(append(s, "get-state")...))); out != "device" {
+		t.Fatalf("adb get-state = %q", out)
+	}
+	if out := string(adb.stdout("devices")); !strings.Contains(out, r.serial+"\tdevice\n") || strings.Contains(out, serial2) {
+		t.Fatalf("adb devices after disconnecting the second phone:\n%s", out)
+	}
+	out, err := adb.cmd("-s", "127.0.0.1:1", "shell", "echo").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "device '127.0.0.1:1' not found") {
+		t.Fatalf("adb on an unknown serial: %v, %q", err, out)
 	}
 }

@@ -607,8 +607,9 @@ func (s *Server) trackDevices(c net.Conn, long bool) {
 	}
 }
 
-// waitFor answers host:wait-for-<transport>-<state>: OKAY once a device
-// is in that state ("disconnect": once it is gone).
+// waitFor answers host:wait-for-<transport>-<state>: OKAY for the
+// request, then a second OKAY once a device is in that state
+// ("disconnect": once it is gone), or FAIL.
 func (s *Server) waitFor(c net.Conn, sel selector, cmd string) {
 	transport, state, ok := strings.Cut(strings.TrimPrefix(cmd, "wait-for-"), "-")
 	if !ok || !slices.Contains([]string{"any", "usb", "local"}, transport) ||
@@ -623,6 +624,9 @@ func (s *Server) waitFor(c net.Conn, sel selector, cmd string) {
 		case "local":
 			sel.kind = selLocal
 		}
+	}
+	if okay(c) != nil {
+		return
 	}
 	gone := clientGone(c)
 	for {

@@ -425,3 +425,75 @@ func TestServeEndsWithContext(t *testing.T) {
 		t.Fatalf("Serve on a closed server = %v", err)
 	}
 }
+
+// readHex reads one length-prefixed string from a host-protocol socket.
+func readHex(t *testing.T, c net.Conn) string {
+	t.Helper()
+	var hx [4]byte
+	if _, err := io.ReadFull(c, hx[:]); err != nil {
+		t.Fatalf("reading length: %v", err)
+	}
+	var n int
+	if _, err := fmt.Sscanf(string(hx[:]), "%04x", &n); err != nil {
+		t.Fatalf("length %q", hx)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(c, b); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func expectStatus(t *testing.T, c net.Conn, want string) {
+	t.Helper()
+	var st [4]byte
+	if _, err := io.ReadFull(c, st[:]); err != nil || string(st[:]) != want {
+		t.Fatalf("status %q, %v; want %s", st, err, want)
+	}
+}
+
+func TestTrackAndWaitFor(t *testing.T) {
+	_, serial, _ := startPhone(t)
+	s, c, _ := startServer(t)
+	ctx := testCtx(t, 20*time.Second)
+	dial := func(req string) net.Conn {
+		nc, err := net.Dial("tcp", s.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		_ = nc.SetDeadline(time.Now().Add(15 * time.Second))
+		fmt.Fprintf(nc, "%04x%s", len(req), req)
+		return nc
+	}
+	track := dial("host:track-devices")
+	expectStatus(t, track, "OKAY")
+	if got := readHex(t, track); got != "" {
+		t.Fatalf("first tracked list = %q; want empty", got)
+	}
+	wait := dial("host-serial:" + serial + ":wait-for-any-device")
+	expectStatus(t, wait, "OKAY") // the request is accepted at once
+
+	if err := c.Connect(ctx, serial); err != nil {
+		t.Fatal(err)
+	}
+	expectStatus(t, wait, "OKAY") // and answered again once the phone is ready
+	for {
+		got := readHex(t, track)
+		if got == serial+"\tdevice\n" {
+			break
+		}
+		if got != serial+"\tconnecting\n" && got != serial+"\toffline\n" {
+			t.Fatalf("tracked list %q", got)
+		}
+	}
+	gone := dial("host-serial:" + serial + ":wait-for-any-disconnect")
+	expectStatus(t, gone, "OKAY")
+	if err := c.Disconnect(ctx, serial); err != nil {
+		t.Fatal(err)
+	}
+	expectStatus(t, gone, "OKAY")
+	if got := readHex(t, track); got != "" {
+		t.Fatalf("tracked list after disconnect = %q", got)
+	}
+}
