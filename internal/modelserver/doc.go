@@ -114,9 +114,9 @@
 // tells it which clause is current and what the earlier ones returned (a
 // {result} placeholder gets the previous clause's result), and only the
 // actions after the last Note count for the current clause. After the last
-// clause it finishes with all results joined by "; ". If the earlier turns
-// are dropped (a context reset), it starts again from the first clause,
-// which the screen state usually shows as already done.
+// clause it finishes with all results joined by "; ". The workflow also
+// repeats noted text among the request's notes ("Noted: Done 1/2: 07:00");
+// those count too, so progress survives a reset of the earlier turns.
 //
 // # Faults and determinism
 //

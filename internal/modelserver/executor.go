@@ -226,7 +226,13 @@ type solver struct {
 
 func (c *solver) isErr() bool {
 	r := strings.ToLower(strings.TrimSpace(c.obs.PrevResult))
-	return r != "" && r != "ok" && !strings.HasPrefix(r, "ok ") && !strings.HasPrefix(r, "ok,") && !strings.HasPrefix(r, "ok:")
+	switch {
+	case r == "" || r == "ok" || r == "already applied" || strings.HasPrefix(r, "user answered"):
+		return false
+	case strings.HasPrefix(r, "ok ") || strings.HasPrefix(r, "ok,") || strings.HasPrefix(r, "ok:"):
+		return false
+	}
+	return true
 }
 
 // noted reports whether a note of the request contains phrase (any case).
@@ -275,6 +281,9 @@ func (c *solver) typed(text string) bool {
 }
 
 func (c *solver) tookOver() bool {
+	if c.prevIs("Take_over") {
+		return true
+	}
 	for _, a := range c.hist {
 		if a.Name == "Take_over" {
 			return true
@@ -899,6 +908,11 @@ func decide(msgs []message) step {
 			start = i + 1
 		}
 	}
+	// The workflow also keeps noted results among the request's notes
+	// ("Noted: Done 1/2: 07:00"), which survive a reset of the history.
+	if fromNotes := doneFromNotes(obs.Notes, len(clauses)); len(fromNotes) > len(results) {
+		results, start = fromNotes, len(hist)
+	}
 	idx := len(results)
 	if idx >= len(clauses) {
 		return finish(strings.Join(results, "; "), "Every part of the goal is done.")
@@ -908,8 +922,8 @@ func decide(msgs []message) step {
 		clause = substitute(clause, results[idx-1])
 	}
 	c := &solver{obs: obs, hist: hist[start:]}
-	if idx > 0 && start == len(hist) {
-		// The Note itself is the previous action; do not read it as this clause's.
+	if p, ok := parseAct(c.obs.PrevAction); ok && p.Name == "Note" {
+		// The Note closed the previous clause; it is not this clause's action.
 		c.obs.PrevAction, c.obs.PrevResult = "", ""
 	}
 	s := c.solve(clause)
@@ -921,6 +935,30 @@ func decide(msgs []message) step {
 		return note(fmt.Sprintf("%s%d/%d: %s", donePrefix, idx+1, len(clauses), s.result), s.think+" This part is done; I note its result and go on.")
 	}
 	return finish(strings.Join(append(results, s.result), "; "), s.think+" That was the last part.")
+}
+
+var doneNoteRe = regexp.MustCompile(`Done (\d+)/(\d+): (.*)$`)
+
+// doneFromNotes collects the results of finished clauses from notes such as
+// "Noted: Done 1/2: 07:00", in clause order, stopping at the first gap.
+func doneFromNotes(notes []string, n int) []string {
+	byIdx := map[int]string{}
+	for _, note := range notes {
+		m := doneNoteRe.FindStringSubmatch(note)
+		if m == nil || m[2] != strconv.Itoa(n) {
+			continue
+		}
+		i, _ := strconv.Atoi(m[1])
+		byIdx[i] = m[3]
+	}
+	var out []string
+	for i := 1; ; i++ {
+		r, ok := byIdx[i]
+		if !ok {
+			return out
+		}
+		out = append(out, r)
+	}
 }
 
 func (s *Server) executorAnswer(msgs []message, f faults) string {

@@ -149,6 +149,11 @@ func TestPersonaSteps(t *testing.T) {
 		{"finish now note", withNotes(screen("Turn off Wi-Fi", "Settings", "", "", settingsList...),
 			"You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."),
 			nil, `finish(message="Stopped before \"Turn off Wi-Fi\" was done: too many turns")`},
+		{"single-loop progress from notes", withNotes(screen("Read the time of the first alarm in Clock and then send it to Alice", "Messages", "", "",
+			el("TextView", "Messages", 500, 60), el("TextView", "Alice Chen", 500, 142, "clickable"), el("Button", "Start chat", 500, 937, "clickable")),
+			"Noted: Done 1/2: 07:00"), nil, `do(action="Tap", element=[500,142])`},
+		{"take over answered", screen("Sign in to the bank", "Bank", `do(action="Take_over", message="Please sign in to the bank app yourself")`, "user answered: done",
+			el("Button", "Sign in", 500, 600, "clickable")), nil, `finish(message="The user took over the bank app")`},
 		{"no task", "Current app: Launcher (com.android.launcher3)", nil, `finish(message="No task given")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
