@@ -71,6 +71,8 @@ const (
 const (
 	maxThinkingKept = 240
 	maxTurnUser     = 600
+	// maxHistoryTurns bounds the earlier turns sent with a request.
+	maxHistoryTurns = 12
 )
 
 func (a *Activities) now() time.Time {
@@ -274,7 +276,21 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if si.Sensitive && si.SensitiveReason == "" {
 		si.SensitiveReason = "secure screen"
 	}
-	for _, t := range in.History {
+	hist := in.History
+	if in.HistoryRef != "" {
+		data, err := a.get(ctx, in.HistoryRef)
+		if err != nil {
+			return ThinkResult{}, err
+		}
+		hist = nil
+		if err := json.Unmarshal(data, &hist); err != nil {
+			return ThinkResult{}, temporal.NewNonRetryableApplicationError("history blob "+in.HistoryRef+" is not valid JSON", ErrTypeBlob, err)
+		}
+	}
+	if len(hist) > maxHistoryTurns {
+		hist = hist[len(hist)-maxHistoryTurns:]
+	}
+	for _, t := range hist {
 		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant})
 	}
 	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
@@ -302,12 +318,21 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		}
 		res.ParseError = pe.Reason
 		res.Turn.Assistant = clip(ans.Text, maxThinkingKept)
-		return res, nil
+	} else {
+		resp.Thinking = clip(resp.Thinking, maxThinkingKept)
+		res.Response = &resp
+		res.Action = autoglm.FormatAction(resp.Action)
+		res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
 	}
-	resp.Thinking = clip(resp.Thinking, maxThinkingKept)
-	res.Response = &resp
-	res.Action = autoglm.FormatAction(resp.Action)
-	res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
+	// The todo's turns live in the blob store; history keeps the ref.
+	data, err := json.Marshal(append(hist, res.Turn))
+	if err != nil {
+		return ThinkResult{}, err
+	}
+	if res.HistoryRef, err = a.put(ctx, data, "application/json"); err != nil {
+		return ThinkResult{}, err
+	}
+	res.Turn.User = ""
 	return res, nil
 }
 
@@ -517,7 +542,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	th, err := a.think(ctx, ThinkInput{
 		Task: in.Task, TaskType: in.TaskType, Screen: s.obs,
 		PreviousAction: prevAction, PreviousResult: prevResult,
-		Notes: in.Notes, History: in.History,
+		Notes: in.Notes, HistoryRef: in.HistoryRef,
 	}, s)
 	if err != nil {
 		return StepResult{}, err

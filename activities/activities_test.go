@@ -49,15 +49,31 @@ func TestStepObservesThinksAndKeepsImagesOutOfTheResult(t *testing.T) {
 		!strings.Contains(user.Text, "- use the switch") || !strings.Contains(user.Text, `Switch "Wi-Fi"`) {
 		t.Fatalf("executor request = %q (%d images)", user.Text, len(user.Images))
 	}
-	// The turn kept for history has no element list and no image.
-	if strings.Contains(th.Turn.User, "UI elements") || !strings.Contains(th.Turn.Assistant, `do(action="Tap"`) {
-		t.Fatalf("turn = %+v", th.Turn)
+	// The turns kept for later requests live in the blob store: text only,
+	// without the element list.
+	turns := historyOf(t, a, th.HistoryRef)
+	if len(turns) != 1 || strings.Contains(turns[0].User, "UI elements") || !strings.Contains(turns[0].User, "Task: turn on wifi") ||
+		!strings.Contains(turns[0].Assistant, `do(action="Tap"`) || th.Turn.User != "" {
+		t.Fatalf("turns = %+v", turns)
 	}
 	b, _ := json.Marshal(res)
 	if len(b) > 1500 {
 		t.Fatalf("step result is %d bytes: %s", len(b), b)
 	}
 	t.Logf("step result payload: %d bytes", len(b))
+}
+
+func historyOf(t *testing.T, a *Activities, ref string) []Turn {
+	t.Helper()
+	data, err := a.Blobs.Get(context.Background(), ref)
+	if err != nil {
+		t.Fatalf("history blob %q: %v", ref, err)
+	}
+	var turns []Turn
+	if err := json.Unmarshal(data, &turns); err != nil {
+		t.Fatal(err)
+	}
+	return turns
 }
 
 func TestStepActsThenObservesAndMapsCoordinates(t *testing.T) {
@@ -80,9 +96,10 @@ func TestStepActsThenObservesAndMapsCoordinates(t *testing.T) {
 		t.Fatalf("act = %+v, hash %s -> %s", res.Act, first.Screen.Hash, res.Screen.Hash)
 	}
 	// The previous action and its result reach the model.
-	if !strings.Contains(res.Think.Turn.User, `Previous action: do(action="Tap", element=[500,500])`) ||
-		!strings.Contains(res.Think.Turn.User, "Previous action result: ok") {
-		t.Fatalf("turn = %q", res.Think.Turn.User)
+	turns := historyOf(t, a, res.Think.HistoryRef)
+	if u := turns[len(turns)-1].User; !strings.Contains(u, `Previous action: do(action="Tap", element=[500,500])`) ||
+		!strings.Contains(u, "Previous action result: ok") {
+		t.Fatalf("turn = %q", u)
 	}
 }
 
@@ -144,6 +161,10 @@ func TestThinkParseErrorIsAResult(t *testing.T) {
 	if res.Think.Response != nil || res.Think.ParseError == "" || res.Think.Turn.Assistant != "I would tap the switch." {
 		t.Fatalf("think = %+v", res.Think)
 	}
+	// The unparseable answer stays in the history so the model sees it with the feedback.
+	if turns := historyOf(t, a, res.Think.HistoryRef); len(turns) != 1 || turns[0].Assistant != "I would tap the switch." {
+		t.Fatalf("turns = %+v", turns)
+	}
 }
 
 func TestModelErrorsMapToRetryPolicy(t *testing.T) {
@@ -202,6 +223,18 @@ func TestThinkFromBlobsAndTaskPrompt(t *testing.T) {
 	req := m.last()
 	if len(req) != 4 || !strings.Contains(req[0].Text, "Prefer the quick settings panel.") || len(req[3].Images) != 1 || len(req[1].Images) != 0 {
 		t.Fatalf("request shape: %d messages, system %q", len(req), req[0].Text)
+	}
+	// The next think reads the turns so far from the blob its result named.
+	m.answers = append(m.answers, tapAnswer)
+	th2, err := a.Think(ctx, ThinkInput{Task: "wifi", Screen: obs, HistoryRef: th.HistoryRef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req := m.last(); len(req) != 6 || req[3].Role != llm.RoleUser || !strings.Contains(req[4].Text, "do(action=\"Tap\"") {
+		t.Fatalf("second request has %d messages", len(req))
+	}
+	if turns := historyOf(t, a, th2.HistoryRef); len(turns) != 3 {
+		t.Fatalf("history after two thinks = %d turns", len(turns))
 	}
 }
 

@@ -116,7 +116,10 @@ type ThinkInput struct {
 	PreviousAction string      `json:"previous_action,omitempty"`
 	PreviousResult string      `json:"previous_result,omitempty"`
 	Notes          []string    `json:"notes,omitempty"`
-	History        []Turn      `json:"history,omitempty"`
+	// HistoryRef is the blob holding the todo's earlier turns (JSON
+	// []Turn); History is used instead when it is empty.
+	HistoryRef string `json:"history_ref,omitempty"`
+	History    []Turn `json:"history,omitempty"`
 }
 
 // ThinkResult is the executor's decision. A reply that does not parse is a
@@ -126,9 +129,14 @@ type ThinkResult struct {
 	Response   *autoglm.Response `json:"response,omitempty"`
 	Action     string            `json:"action,omitempty"` // the action as written, for history and summaries
 	ParseError string            `json:"parse_error,omitempty"`
-	Turn       Turn              `json:"turn"` // the exchange to keep in history (trimmed)
-	Model      string            `json:"model,omitempty"`
-	TotalMS    int64             `json:"total_ms,omitempty"`
+	// Turn is this exchange, trimmed; its User text stays in the history
+	// blob only, to keep the result small.
+	Turn Turn `json:"turn"`
+	// HistoryRef is the blob of the todo's turns including this one, for
+	// the next Think.
+	HistoryRef string `json:"history_ref,omitempty"`
+	Model      string `json:"model,omitempty"`
+	TotalMS    int64  `json:"total_ms,omitempty"`
 }
 
 // ActInput is the input of Act.
@@ -173,7 +181,7 @@ type StepInput struct {
 	PreviousAction string   `json:"previous_action,omitempty"`
 	PreviousResult string   `json:"previous_result,omitempty"`
 	Notes          []string `json:"notes,omitempty"`
-	History        []Turn   `json:"history,omitempty"`
+	HistoryRef     string   `json:"history_ref,omitempty"` // blob of the todo's earlier turns
 }
 
 // StepResult is what one Step did and saw.

@@ -118,18 +118,17 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		if len(script) > 0 {
 			a, f.scripts[in.Task] = script[0], script[1:]
 		}
-		// A realistic turn: the request text without the element list and a
-		// trimmed answer.
+		// A realistic turn: the trimmed answer (the request text stays in
+		// the history blob).
 		turn := activities.Turn{
-			User: "Task: " + in.Task + "\nCurrent app: Settings (com.android.settings)\nPrevious action: " +
-				in.PreviousAction + "\nPrevious action result: ok\nScreen: normal",
 			Assistant: "<think>The Wi-Fi row is visible near the top; tapping its switch turns it on.</think><answer>" + actionKey(a) + "</answer>",
 		}
+		histRef := fmt.Sprintf("sha256:%s-turns-%d", activity.GetInfo(ctx).WorkflowExecution.ID, len(f.steps))
 		if a.Name == parseErrorAction {
-			res.Think = &activities.ThinkResult{ParseError: "no action found in the answer", Turn: turn, Model: "fake"}
+			res.Think = &activities.ThinkResult{ParseError: "no action found in the answer", Turn: turn, Model: "fake", HistoryRef: histRef}
 		} else {
 			res.Think = &activities.ThinkResult{Response: &autoglm.Response{Thinking: "ok", Action: a},
-				Action: actionKey(a), Turn: turn, Model: "fake"}
+				Action: actionKey(a), Turn: turn, Model: "fake", HistoryRef: histRef}
 		}
 	}
 	b1, _ := json.Marshal(in)
@@ -170,4 +169,19 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 func jsonSize(v any) int {
 	b, _ := json.Marshal(v)
 	return len(b)
+}
+
+// estimateEvents counts the history events a goal produces on a real
+// server from what it ran (the test environment keeps no history):
+//   - an activity: scheduled, started, completed, plus the workflow task
+//     (scheduled, started, completed) that reacts to its result: 6;
+//   - a local activity: one marker, recorded with the task that ran it;
+//   - a child: initiated, started, completed and two reacting workflow
+//     tasks in the parent (9), started, first task and completed in the
+//     child (5): 14;
+//   - a signal: the signal and the workflow task that handles it: 4;
+//   - the goal: started, first workflow task, completed (5), plus about
+//     three search attribute upserts.
+func estimateEvents(activities, local, children, signals int) int {
+	return activities*6 + local + children*14 + signals*4 + 5 + 3
 }

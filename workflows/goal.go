@@ -307,6 +307,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		GoalID: g.id, Index: i + 1, Task: t.Text, Device: g.in.Device, TaskType: g.st.TaskType,
 		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
+		OptimizePrompt:   g.opts.OptimizePrompt,
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
@@ -352,9 +353,6 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 		t.Status = TodoFailed
 	}
 	g.addFeedback(fmt.Sprintf("todo %d %s after %d steps: %s", i+1, tr.Status, tr.Steps, truncate(tr.Result, 300)))
-	if g.opts.OptimizePrompt && g.st.TaskType != "" && t.Status != TodoPending {
-		g.optimize(ctx, t, tr)
-	}
 	g.details(ctx)
 	if tr.Status == TodoOutOfBudget {
 		r, _ := g.budgetStop(ctx)
@@ -379,20 +377,6 @@ func (g *goalRun) lastFeedback() []string {
 		f = f[len(f)-n:]
 	}
 	return f
-}
-
-// optimize updates the task type's stored prompt. A failure here never
-// fails the goal: prompt memory is an aid, not the job.
-func (g *goalRun) optimize(ctx workflow.Context, t *TodoState, tr TodoResult) {
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-		Summary:             fmt.Sprintf("Update prompt for %s after todo %d", g.st.TaskType, t.Index),
-	})
-	in := activities.OptimizeInput{TaskType: g.st.TaskType, Todo: t.Text, Success: t.Status == TodoDone, Lessons: tr.Lessons}
-	if err := workflow.ExecuteActivity(actx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
-		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", g.st.TaskType, "error", err)
-	}
 }
 
 // replan asks the planner what next. Each attempt counts against the budget

@@ -14,10 +14,10 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// Executor context limits: history carries only a few trimmed turns so a
-// step's payload stays small (the goal's history budget is ~4 KB a step).
+// Executor context limits. The executor's earlier turns stay in the blob
+// store (the workflow keeps a ref), so a step's payload stays small (the
+// goal's history budget is ~4 KB a step).
 const (
-	historyTurns    = 2
 	maxNotes        = 5
 	sameActionLimit = 3
 	// Danger prompts (DESIGN.md §2): a warning at turn 7, a forced end at 30.
@@ -87,7 +87,27 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		}
 		return TodoResult{}, err
 	}
+	t.optimize(ctx, res)
 	return res, nil
+}
+
+// optimize records the todo in prompt memory. It is a local activity on
+// the phone's worker, the host whose Think reads that memory, and costs one
+// history event instead of six. A failure never fails the todo: prompt
+// memory is an aid, not the job.
+func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
+	if !t.in.OptimizePrompt || t.in.TaskType == "" || res.Status == TodoOutOfBudget {
+		return
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+		Summary:             truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380),
+	})
+	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons}
+	if err := workflow.ExecuteLocalActivity(lctx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
+	}
 }
 
 func (t *todoRun) result(status, text string) TodoResult {
@@ -391,7 +411,7 @@ func (t *todoRun) tell(ctx workflow.Context, ev TodoEvent) error {
 func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
 	in := activities.StepInput{
 		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
-		Think: think, History: t.st.History,
+		Think: think, HistoryRef: t.st.HistoryRef,
 	}
 	if act != nil {
 		in.Act = act
@@ -444,9 +464,8 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 	t.st.Next, t.st.NextText = nil, ""
 	if th := res.Think; th != nil {
 		t.oneShot = nil
-		t.st.History = append(t.st.History, th.Turn)
-		if len(t.st.History) > historyTurns {
-			t.st.History = t.st.History[len(t.st.History)-historyTurns:]
+		if th.HistoryRef != "" {
+			t.st.HistoryRef = th.HistoryRef
 		}
 		if th.ParseError != "" || th.Response == nil {
 			t.st.Failures++

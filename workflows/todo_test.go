@@ -19,7 +19,7 @@ func TestTodoContinueAsNewCarriesExecutorContext(t *testing.T) {
 	env.SetCurrentHistoryLength(1000)
 	in := TodoInput{Index: 1, Task: "t", Device: "emu-1", StepBudget: 50, MaxSteps: 30, UITree: true,
 		FailureThreshold: 3, StuckThreshold: 3, MaxStuckRetries: 2, HistoryEventLimit: 500,
-		State: &TodoRunState{Steps: 4, Turns: 2, History: []activities.Turn{{User: "u", Assistant: "a"}}}}
+		State: &TodoRunState{Steps: 4, Turns: 2, HistoryRef: "sha256:earlier-turns"}}
 	env.ExecuteWorkflow(TodoWorkflow, in)
 	var can *workflow.ContinueAsNewError
 	if err := env.GetWorkflowError(); !errors.As(err, &can) {
@@ -29,7 +29,7 @@ func TestTodoContinueAsNewCarriesExecutorContext(t *testing.T) {
 	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
 		t.Fatal(err)
 	}
-	if next.State == nil || next.State.Steps != 4 || len(next.State.History) != 1 || next.Task != "t" {
+	if next.State == nil || next.State.Steps != 4 || next.State.HistoryRef != "sha256:earlier-turns" || next.Task != "t" {
 		t.Fatalf("carried = %+v", next.State)
 	}
 	if len(f.steps) != 0 {
@@ -45,7 +45,7 @@ func TestTodoContinueAsNewCarriesExecutorContext(t *testing.T) {
 	if err := env2.GetWorkflowResult(&r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != TodoDone || r.Steps != 4+7 || len(f2.steps[0].In.History) != 1 {
+	if r.Status != TodoDone || r.Steps != 4+7 || f2.steps[0].In.HistoryRef != "sha256:earlier-turns" {
 		t.Fatalf("result = %+v first step = %+v", r, f2.steps[0].In)
 	}
 }
@@ -128,10 +128,8 @@ func TestHistoryBudgetPerStep(t *testing.T) {
 			executorSteps++
 		}
 	}
-	const perActivity = 6  // scheduled, started, completed + workflow task scheduled, started, completed
-	const perChild = 6 + 5 // parent: initiated, started, completed + task; child: started, completed + first task
 	activitiesRun := len(f.steps) + len(f.replanInputs)
-	events := activitiesRun*perActivity + 2*perChild + 5 // + goal start/complete, first task
+	events := estimateEvents(activitiesRun, len(f.optimized), 2, 0)
 	bytes := f.stepBytes
 	for _, in := range f.replanInputs {
 		bytes += jsonSize(in) + 100

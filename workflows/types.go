@@ -152,17 +152,20 @@ type GoalState struct {
 
 // TodoInput starts a TodoWorkflow.
 type TodoInput struct {
-	GoalID      string   `json:"goal_id,omitempty"`
-	Index       int      `json:"index"` // 1-based todo number
-	Task        string   `json:"task"`
-	Device      string   `json:"device"`
-	TaskType    string   `json:"task_type,omitempty"`
-	StepBudget  int      `json:"step_budget"` // steps left in the goal's budget
-	MaxSteps    int      `json:"max_steps"`   // per-todo cap
-	AutoApprove bool     `json:"auto_approve,omitempty"`
-	UITree      bool     `json:"ui_tree"`
-	Paused      bool     `json:"paused,omitempty"`
-	Notes       []string `json:"notes,omitempty"`
+	GoalID      string `json:"goal_id,omitempty"`
+	Index       int    `json:"index"` // 1-based todo number
+	Task        string `json:"task"`
+	Device      string `json:"device"`
+	TaskType    string `json:"task_type,omitempty"`
+	StepBudget  int    `json:"step_budget"` // steps left in the goal's budget
+	MaxSteps    int    `json:"max_steps"`   // per-todo cap
+	AutoApprove bool   `json:"auto_approve,omitempty"`
+	UITree      bool   `json:"ui_tree"`
+	Paused      bool   `json:"paused,omitempty"`
+	// OptimizePrompt records the todo's outcome and lessons in prompt
+	// memory for TaskType when the todo ends.
+	OptimizePrompt bool     `json:"optimize_prompt,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -184,7 +187,7 @@ type TodoRunState struct {
 	PreviousAction string                 `json:"previous_action,omitempty"`
 	PreviousResult string                 `json:"previous_result,omitempty"`
 	Notes          []string               `json:"notes,omitempty"`
-	History        []activities.Turn      `json:"history,omitempty"`
+	HistoryRef     string                 `json:"history_ref,omitempty"` // blob of the executor turns so far
 	Failures       int                    `json:"failures"`
 	SameScreen     int                    `json:"same_screen"`
 	SameAction     int                    `json:"same_action"`
