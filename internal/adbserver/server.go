@@ -84,6 +84,31 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	return s.Serve(ctx, ln)
 }
 
+// Start listens on addr ("" means DefaultAddr) and serves in the
+// background until ctx ends or the server is closed. Addr is valid when
+// it returns; a listen failure is returned, a later accept failure is
+// logged.
+func (s *Server) Start(ctx context.Context, addr string) error {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("adbserver: cannot listen on %s (is another adb server running? stop it with `adb kill-server`, or pick another port): %w", addr, err)
+	}
+	s.mu.Lock()
+	if s.addr == "" && !s.closed {
+		s.addr = ln.Addr().String()
+	}
+	s.mu.Unlock()
+	go func() {
+		if err := s.Serve(ctx, ln); err != nil {
+			s.log.Error("adb server stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
 // Serve accepts host-protocol clients on ln until ctx ends or the server
 // is closed; then it closes ln, every client and device connection, waits
 // for the server's goroutines and returns nil.

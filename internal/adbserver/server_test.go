@@ -497,3 +497,24 @@ func TestTrackAndWaitFor(t *testing.T) {
 		t.Fatalf("tracked list after disconnect = %q", got)
 	}
 }
+
+func TestConnectWaitsForHeldHandshake(t *testing.T) {
+	p, serial, _ := startPhone(t)
+	_, c, _ := startServer(t)
+	ctx := testCtx(t, 20*time.Second)
+	// The phone holds its CNXN answer back for a while, as one that is
+	// still booting does; connect waits for it.
+	if err := p.SetFault(phonesim.Fault{Kind: phonesim.FaultOffline, Duration: 700 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Connect(ctx, serial); err != nil {
+		t.Fatal(err)
+	}
+	devs, err := c.Devices(ctx)
+	if err != nil || len(devs) != 1 || devs[0].State != "device" {
+		t.Fatalf("Devices right after connect = %+v, %v; want the phone ready", devs, err)
+	}
+	if out, err := c.Shell(ctx, serial, "echo up"); err != nil || string(out) != "up\n" {
+		t.Fatalf("Shell = %q, %v", out, err)
+	}
+}
