@@ -25,6 +25,8 @@ type fakeWorld struct {
 	// per think; an exhausted script finishes the todo.
 	scripts map[string][]autoglm.Action
 	stuck   bool // the screen never changes
+	// replanFn, when set, answers Replan instead of the replans list.
+	replanFn func(activities.ReplanInput) activities.PlanDecision
 	// onReplan runs inside the Replan activity, before it answers: a test
 	// uses it to deliver signals at the goal's continue-as-new boundary.
 	onReplan func()
@@ -87,6 +89,9 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 	f.replanInputs = append(f.replanInputs, in)
 	if f.onReplan != nil {
 		f.onReplan()
+	}
+	if f.replanFn != nil {
+		return f.replanFn(in), nil
 	}
 	if len(f.replans) == 0 {
 		return activities.PlanDecision{Status: activities.PlanDone, Response: "all done"}, nil

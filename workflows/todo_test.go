@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -140,5 +141,53 @@ func TestHistoryBudgetPerStep(t *testing.T) {
 		executorSteps, activitiesRun, events, perStepEvents, bytes, perStepBytes)
 	if executorSteps != 20 || perStepEvents >= 12 || perStepBytes >= 4096 {
 		t.Fatalf("over budget: %d steps, %.1f events and %.0f bytes per step", executorSteps, perStepEvents, perStepBytes)
+	}
+}
+
+// TestThousandStepGoal runs a goal of more than 1,000 executor steps and
+// checks, from what each run scheduled, that no run's history comes near
+// the 10,240-event warning: todos are capped at 30 counted steps each and
+// the goal only grows by a child and a replan per todo.
+func TestThousandStepGoal(t *testing.T) {
+	const todos, taps = 70, 14 // 15 thinks + 14 acts = 29 steps per todo
+	var plan []string
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{}}
+	for i := range todos {
+		name := fmt.Sprintf("todo %d", i+1)
+		plan = append(plan, name)
+		var acts []autoglm.Action
+		for j := range taps {
+			acts = append(acts, tap(10+j*60, 100+i*10))
+		}
+		f.scripts[name] = append(acts, finish("ok"))
+	}
+	f.replanFn = func(in activities.ReplanInput) activities.PlanDecision {
+		if len(in.Remaining) == 0 {
+			return activities.PlanDecision{Status: activities.PlanDone, Response: "all done"}
+		}
+		return activities.PlanDecision{Status: activities.PlanReplanned, Plan: in.Remaining}
+	}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "long", Device: "emu-1", Options: GoalOptions{Plan: plan, MaxSteps: 3000}})
+	if r.Status != GoalDone || len(r.Todos) != todos {
+		t.Fatalf("result: %s %s, %d todos", r.Status, r.Reason, len(r.Todos))
+	}
+	perRun := map[string]int{}
+	thinks := 0
+	for _, s := range f.steps {
+		perRun[s.WorkflowID]++
+		if s.In.Think {
+			thinks++
+		}
+	}
+	maxChild := 0
+	for _, n := range perRun {
+		// A todo run: 6 per step, its start, first task and completion (5).
+		maxChild = max(maxChild, n*6+5)
+	}
+	goalEvents := estimateEvents(len(f.replanInputs), 0, todos, 0)
+	t.Logf("%d executor steps in %d todos: goal run ~%d events, largest todo run ~%d events", thinks, todos, goalEvents, maxChild)
+	if thinks < 1000 || goalEvents >= 10240 || maxChild >= 10240 {
+		t.Fatalf("%d steps; goal ~%d events, todo ~%d events", thinks, goalEvents, maxChild)
 	}
 }
