@@ -265,7 +265,8 @@ func (dc *devConn) handle(m message) error {
 	case cmdOKAY:
 		s := dc.stream(m.Arg1)
 		if s == nil {
-			return nil
+			// An OPEN we gave up on was accepted late: close it on the device.
+			return dc.send(message{Command: cmdCLSE, Arg0: 0, Arg1: m.Arg0})
 		}
 		s.okay(m.Arg0)
 	case cmdWRTE:
@@ -320,6 +321,13 @@ func (dc *devConn) open(ctx context.Context, service string) (*stream, error) {
 	case <-s.ready:
 		return s, nil
 	case <-s.closed:
+		select {
+		case <-s.ready:
+			// Opened and already closed (a command with little or no
+			// output): the relay hands over what came and ends.
+			return s, nil
+		default:
+		}
 		dc.forget(s.local)
 		select {
 		case <-dc.done:

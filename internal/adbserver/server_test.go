@@ -518,3 +518,16 @@ func TestConnectWaitsForHeldHandshake(t *testing.T) {
 		t.Fatalf("Shell = %q, %v", out, err)
 	}
 }
+
+// TestShortCommands runs commands whose stream the phone closes right
+// after opening it; none may be mistaken for a refused service.
+func TestShortCommands(t *testing.T) {
+	r := newRig(t)
+	ctx := testCtx(t, 60*time.Second)
+	for i := range 200 {
+		out, err := r.client.Shell(ctx, r.serial, "true")
+		if err != nil || len(out) != 0 {
+			t.Fatalf("run %d: Shell(true) = %q, %v", i, out, err)
+		}
+	}
+}
