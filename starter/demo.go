@@ -31,6 +31,7 @@ type demoFlags struct {
 	keep    bool
 	json    bool
 	adbPath string
+	builtin bool
 }
 
 // demoTodo is one todo in the --json report.
@@ -58,8 +59,9 @@ func newDemoCmd() *cobra.Command {
 		Short: "Run phoneflow end to end in one process on a simulated phone",
 		Long: `demo starts, in this one process: the embedded Temporal server with its Web UI
 (data in ./.phoneflow/demo unless --data-dir), the offline model server, a
-simulated phone on a free loopback port connected through a private adb server
-(the adb binary must be installed), and a worker. It then runs the showcase goal
+simulated phone on a free loopback port attached to a private adb server
+(Debian's adb when installed, else — or with --builtin-adb — phoneflow's own
+adb server; both speak the real ADB protocols), and a worker. It then runs the showcase goal
 — several todos and a replan that carries what one todo read into the next —
 printing the Web UI link of the workflow, the live progress and the result.
 
@@ -87,7 +89,8 @@ Exit status: 0 when the goal is done, 1 otherwise.`,
 	fs.BoolVar(&f.ask, "ask", false, "run a goal that needs a clarification and wait for the answer")
 	fs.BoolVar(&f.keep, "keep", false, "keep the Temporal server and Web UI up after the goal, until Ctrl-C")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object at the end instead of the live view")
-	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
+	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH, else the built-in adb server)")
+	fs.BoolVar(&f.builtin, "builtin-adb", false, "use phoneflow's built-in adb server even when adb is installed")
 	config.BindFlags(fs)
 	return cmd
 }
@@ -129,10 +132,11 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	say("starting the demo: embedded Temporal + Web UI, offline models, a simulated phone over adb, a worker …")
 	began := time.Now()
 	env, err := demo.Start(ctx, demo.Options{
-		Config:  cfg,
-		DataDir: dataDir,
-		ADBPath: f.adbPath,
-		Logger:  logger,
+		Config:     cfg,
+		DataDir:    dataDir,
+		ADBPath:    f.adbPath,
+		BuiltinADB: f.builtin,
+		Logger:     logger,
 		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
 			opts, err := app.ClientOptions(cfg, logger)
 			if err != nil {
@@ -148,9 +152,9 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		return err
 	}
 	defer env.Stop()
-	say("ready in %s: Temporal %s, Web UI %s, phone %s on adb %s, models %s, data %s",
+	say("ready in %s: Temporal %s, Web UI %s, phone %s on adb server %s (%s), models %s, data %s",
 		time.Since(began).Round(100*time.Millisecond), env.Server.FrontendAddr(), env.Server.UIURL(),
-		env.Serial, env.ADBAddr, env.ModelURL, env.DataDir)
+		env.Serial, env.ADBAddr, env.ADBServer, env.ModelURL, env.DataDir)
 
 	goals := goalctl.New(env.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: env.Server.UIURL()})
 	// Goals left running by an interrupted earlier demo are bound to a

@@ -75,18 +75,26 @@ func freePair(t *testing.T) int {
 }
 
 // TestDemoShowcaseEndToEnd runs the whole demo: embedded Temporal, the
-// worker, the offline models and the simulated phone behind Debian's adb.
+// worker, the offline models and the simulated phone behind Debian's adb
+// (when installed) and behind the built-in adb server.
 func TestDemoShowcaseEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server; skipped with -short")
 	}
-	if _, err := exec.LookPath("adb"); err != nil {
-		t.Skip("adb is not installed; the demo needs it (apt-get install adb)")
-	}
+	t.Run("builtin-adb", func(t *testing.T) { demoShowcase(t, "--builtin-adb") })
+	t.Run("debian-adb", func(t *testing.T) {
+		if _, err := exec.LookPath("adb"); err != nil {
+			t.Skip("adb is not installed; the built-in adb server case covers the demo")
+		}
+		demoShowcase(t)
+	})
+}
+
+func demoShowcase(t *testing.T, extra ...string) {
 	dir := t.TempDir()
 	port := freePair(t)
-	out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()},
-		"demo", "--json", "--data-dir", dir, "--temporal-port", strconv.Itoa(port))
+	args := append([]string{"demo", "--json", "--data-dir", dir, "--temporal-port", strconv.Itoa(port)}, extra...)
+	out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}

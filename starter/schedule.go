@@ -188,7 +188,11 @@ func printSchedule(w io.Writer, s goalctl.ScheduleInfo) {
 	}
 	fmt.Fprintf(w, "runs:     %d\n", s.Actions)
 	var next []string
-	for _, t := range s.NextTimes {
+	for i, t := range s.NextTimes {
+		if i == 3 {
+			next = append(next, "…")
+			break
+		}
 		next = append(next, t.Local().Format("2006-01-02 15:04"))
 	}
 	if len(next) > 0 {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/adbserver"
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -57,8 +58,11 @@ type Options struct {
 	Worker WorkerFunc
 	// Dial connects the client; required.
 	Dial DialFunc
-	// ADBPath is the adb binary; empty = "adb" on PATH.
+	// ADBPath is the adb binary; empty = "adb" on PATH, and when that is
+	// missing the built-in server (internal/adbserver).
 	ADBPath string
+	// BuiltinADB uses the built-in adb server even when adb is installed.
+	BuiltinADB bool
 	// Logger for progress messages; nil = slog.Default().
 	Logger *slog.Logger
 }
@@ -71,6 +75,7 @@ type Env struct {
 	Phone     *phonesim.Phone
 	Serial    string // the phone's serial as adb names it
 	ADBAddr   string // the private adb server
+	ADBServer string // the adb binary serving it, or "built-in"
 	ModelURL  string // base URL of the offline model server
 	DataDir   string
 	workerErr chan error
@@ -88,8 +93,8 @@ func (e *Env) Stop() {
 	e.stops = nil
 }
 
-// ErrNoADB means the adb binary is not installed.
-var ErrNoADB = errors.New("adb is not installed: the demo drives its simulated phone through a real adb server; install it (Debian/Ubuntu: `sudo apt-get install adb`; macOS: `brew install android-platform-tools`) or pass --adb PATH")
+// ErrNoADB means the adb binary named in Options.ADBPath does not exist.
+var ErrNoADB = errors.New("adb not found: install it (Debian/Ubuntu: `sudo apt-get install adb`; macOS: `brew install android-platform-tools`), pass its path with --adb, or leave --adb out to use the built-in adb server")
 
 // ErrRunning means another demo holds the data directory.
 var ErrRunning = errors.New("another demo is running")
@@ -123,12 +128,19 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	}
 	env.stops = append(env.stops, unlock)
 
-	adbPath := opts.ADBPath
-	if adbPath == "" {
-		adbPath = "adb"
-	}
-	if adbPath, err = exec.LookPath(adbPath); err != nil {
-		return nil, ErrNoADB
+	// Debian's adb when it is installed (or named); else the built-in
+	// server, which speaks the same protocols.
+	adbPath := ""
+	if !opts.BuiltinADB {
+		name := opts.ADBPath
+		if name == "" {
+			name = "adb"
+		}
+		if p, lerr := exec.LookPath(name); lerr == nil {
+			adbPath = p
+		} else if opts.ADBPath != "" {
+			return nil, fmt.Errorf("%w: %s", ErrNoADB, opts.ADBPath)
+		}
 	}
 
 	cfg := opts.Config
@@ -189,23 +201,38 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 
 	// A private adb server, so the user's own adb server and phones are
 	// left alone.
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	env.ADBAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	out, err := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(port), "start-server").CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("demo: `adb -P %d start-server` failed: %v: %s", port, err, strings.TrimSpace(string(out)))
+	if adbPath != "" {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		env.ADBAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		out, err := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(port), "start-server").CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("demo: `adb -P %d start-server` failed: %v: %s", port, err, strings.TrimSpace(string(out)))
+		}
+		env.ADBServer = adbPath
+	} else {
+		aln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("demo: listen for the built-in adb server: %w", err)
+		}
+		as := adbserver.New(adbserver.Config{Logger: log})
+		go func() { _ = as.Serve(runCtx, aln) }()
+		env.stops = append(env.stops, func() { _ = as.Close() })
+		env.ADBAddr = aln.Addr().String()
+		env.ADBServer = "built-in"
 	}
 	ac := adb.New(adb.Config{Addr: env.ADBAddr})
-	env.stops = append(env.stops, func() {
-		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := ac.Kill(kctx); err != nil {
-			log.Warn("could not stop the demo's adb server", "addr", env.ADBAddr, "err", err)
-		}
-	})
+	if adbPath != "" {
+		env.stops = append(env.stops, func() {
+			kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := ac.Kill(kctx); err != nil {
+				log.Warn("could not stop the demo's adb server", "addr", env.ADBAddr, "err", err)
+			}
+		})
+	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := ac.Connect(cctx, env.Serial); err != nil {

@@ -48,7 +48,7 @@ func TestMissingADB(t *testing.T) {
 	dial := func(context.Context, config.Config) (client.Client, error) { return nil, errors.New("must not dial") }
 	_, err := Start(context.Background(), Options{Config: config.Default(), DataDir: t.TempDir(), Worker: noop, Dial: dial,
 		ADBPath: filepath.Join(t.TempDir(), "no-adb-here")})
-	if !errors.Is(err, ErrNoADB) || !strings.Contains(err.Error(), "apt-get install adb") {
+	if !errors.Is(err, ErrNoADB) || !strings.Contains(err.Error(), "apt-get install adb") || !strings.Contains(err.Error(), "built-in") {
 		t.Fatalf("err = %v", err)
 	}
 }
