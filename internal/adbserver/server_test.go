@@ -531,3 +531,42 @@ func TestShortCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestInteractiveShellHalfClose types into an interactive shell and then
+// closes the write side: the server must close the stream on the phone
+// and the client must see the end of the output.
+func TestInteractiveShellHalfClose(t *testing.T) {
+	r := newRig(t)
+	nc, err := net.Dial("tcp", r.srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	_ = nc.SetDeadline(time.Now().Add(15 * time.Second))
+	for _, req := range []string{"host:transport:" + r.serial, "shell:"} {
+		fmt.Fprintf(nc, "%04x%s", len(req), req)
+		expectStatus(t, nc, "OKAY")
+	}
+	if _, err := io.WriteString(nc, "echo typed-line\r"); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(got, []byte("typed-line\r\nphonesim:/ $ ")) {
+		n, err := nc.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			t.Fatalf("reading the shell: %v after %q", err, got)
+		}
+	}
+	if err := nc.(*net.TCPConn).CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	if rest, err := io.ReadAll(nc); err != nil {
+		t.Fatalf("after closing our side the stream did not end: %v (read %q)", err, rest)
+	}
+	// The phone is still usable.
+	if out, err := r.client.Shell(testCtx(t, 10*time.Second), r.serial, "echo after"); err != nil || string(out) != "after\n" {
+		t.Fatalf("Shell after the half-close = %q, %v", out, err)
+	}
+}
