@@ -88,10 +88,11 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	if err := g.setHandlers(ctx); err != nil {
 		return GoalResult{}, err
 	}
-	g.setPhase(ctx, GoalPlanning)
-	if g.st.Planned {
-		g.setPhase(ctx, GoalRunning)
+	phase := GoalPlanning
+	if g.st.Planned { // a continued run
+		phase = GoalRunning
 	}
+	g.setPhase(ctx, phase)
 
 	res, err := g.run(ctx)
 	var can *workflow.ContinueAsNewError
