@@ -1,0 +1,35 @@
+// Package drill holds phoneflow's fault drills: tests that run goals on the
+// embedded Temporal server, the offline model server and simulated phones
+// behind a real adb server, inject a fault, and assert on outcomes — every
+// goal completes, and each phone shows each effect exactly once.
+//
+// The drills are:
+//
+//   - worker kill: the worker runs as a child process and is killed with
+//     SIGKILL at seeded random points, then started again;
+//   - server restart: the embedded server is stopped mid-goal and started
+//     again on the same SQLite file and port;
+//   - phone disconnect: a phone refuses connections mid-todo; the goal must
+//     say it waits for the device, complete once it is back, and ask the
+//     user past a configured deadline;
+//   - model faults: the model server answers 429/5xx and malformed outputs;
+//     every fault must be visible in history as a retried attempt or a
+//     counted step;
+//   - bad input: empty goal, unknown device, wrong-typed and oversized
+//     signal and update payloads, a config file with a wrong type, while a
+//     goal runs undisturbed.
+//
+// Fast variants (3 goals, short faults) run in the default test run:
+//
+//	go test ./internal/drill
+//
+// Full variants (10 goals, a 30 s disconnect) run behind a build tag:
+//
+//	go test -tags drills -timeout 60m ./internal/drill
+//
+// The drills need the adb binary (Debian/Ubuntu: apt-get install adb); without
+// it they skip, unless PHONEFLOW_REQUIRE_ADB=1 makes them fail.
+//
+// The helpers (Stack, Process, CountFailures, SendTaps) are plain code so a
+// `starter drill` command can run the same drills.
+package drill

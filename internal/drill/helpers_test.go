@@ -1,0 +1,126 @@
+package drill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// startStack starts a stack for one drill and stops it at the end. It
+// skips without adb unless PHONEFLOW_REQUIRE_ADB=1.
+func startStack(t *testing.T, o Options) *Stack {
+	t.Helper()
+	if o.DataDir == "" {
+		o.DataDir = t.TempDir()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := Start(ctx, o)
+	if errors.Is(err, ErrNoADB) {
+		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+			t.Fatalf("%v, but PHONEFLOW_REQUIRE_ADB=1 requires it", err)
+		}
+		t.Skipf("skipping the %s drill: %v", variantDescription, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// messageGoal is a goal whose one countable effect is a message with a
+// text unique to n.
+func messageGoal(n int) (goal, text string) {
+	text = fmt.Sprintf("drill %d", n)
+	return fmt.Sprintf("Send %q to Alice Chen in Messages", text), text
+}
+
+// startGoal starts a goal and returns its ID.
+func startGoal(t *testing.T, s *Stack, goal, device string) string {
+	t.Helper()
+	id, _, err := s.Goals.Start(context.Background(), goalctl.StartRequest{Goal: goal, Device: device})
+	if err != nil {
+		t.Fatalf("start %q: %v", goal, err)
+	}
+	return id
+}
+
+// waitResult waits up to d for a goal's result.
+func waitResult(t *testing.T, s *Stack, id string, d time.Duration) workflows.GoalResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	res, err := s.Goals.Result(ctx, id)
+	if err != nil {
+		t.Fatalf("goal %s has no result after %s: %v", id, d, err)
+	}
+	return res
+}
+
+// waitStatus polls the goal's status query until ok accepts it, for up to
+// d; it returns the last status and whether ok accepted it.
+func waitStatus(s *Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
+	deadline := time.Now().Add(d)
+	var last workflows.Status
+	for time.Now().Before(deadline) {
+		qctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		st, err := s.Goals.Status(qctx, id)
+		cancel()
+		if err == nil {
+			last = st
+			if ok(st) {
+				return st, true
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return last, false
+}
+
+// checkDone fails unless the goal ended done.
+func checkDone(t *testing.T, id string, res workflows.GoalResult) {
+	t.Helper()
+	if res.Status != workflows.GoalDone {
+		t.Errorf("goal %s ended %s: %s (next step: %s)", id, res.Status, res.Reason, res.NextStep)
+	}
+}
+
+// checkOneMessage fails unless the phone sent exactly one message, text to
+// Alice Chen, with one Send tap after the last text entry.
+func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) {
+	t.Helper()
+	st := p.State()
+	var got []phonesim.SentMessage
+	for _, m := range st.MessagesSent {
+		if m.Text == text {
+			got = append(got, m)
+		}
+	}
+	if len(got) != 1 || len(st.MessagesSent) != 1 || got[0].To != "Alice Chen" {
+		t.Errorf("phone %s: messages sent = %+v, want exactly one %q to Alice Chen", st.Serial, st.MessagesSent, text)
+		return
+	}
+	if n := SendTaps(st, got[0]); n != 1 {
+		t.Errorf("phone %s: %d Send taps after the last text entry, want 1 (input log %+v)", st.Serial, n, st.InputLog)
+	}
+}

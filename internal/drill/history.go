@@ -1,0 +1,120 @@
+package drill
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// History reads the events of the latest run of one workflow.
+func History(ctx context.Context, c client.Client, id string) ([]*historypb.HistoryEvent, error) {
+	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var evs []*historypb.HistoryEvent
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("history of %s: %w", id, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs, nil
+}
+
+// GoalWorkflowIDs are the workflow IDs a finished goal ran: the goal and
+// every todo child run its result lists (restarts get "-r<k>").
+func GoalWorkflowIDs(goalID string, res workflows.GoalResult) []string {
+	ids := []string{goalID}
+	for _, td := range res.Todos {
+		for a := 0; a <= td.Attempts; a++ {
+			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
+			if a > 0 {
+				id = fmt.Sprintf("%s-r%d", id, a)
+			}
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// Failures counts what a history shows of failed model or device calls.
+type Failures struct {
+	// RetriedAttempts is the sum of (attempt - 1) over started activities:
+	// each is one failed attempt Temporal retried.
+	RetriedAttempts int
+	// FailedActivities are activities whose last attempt failed or timed
+	// out (ActivityTaskFailed / ActivityTaskTimedOut).
+	FailedActivities int
+	// CountedRejections are completed activities that returned a model
+	// answer the protocol rejected (executor parse_error or planner
+	// invalid): the workflow counts each as a step and feeds it back.
+	CountedRejections int
+}
+
+// Add adds o to f.
+func (f *Failures) Add(o Failures) {
+	f.RetriedAttempts += o.RetriedAttempts
+	f.FailedActivities += o.FailedActivities
+	f.CountedRejections += o.CountedRejections
+}
+
+// CountFailures reads f from one workflow's events. Payloads must be plain
+// JSON (no payload encryption).
+func CountFailures(evs []*historypb.HistoryEvent) Failures {
+	var f Failures
+	for _, ev := range evs {
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+			if a := ev.GetActivityTaskStartedEventAttributes().GetAttempt(); a > 1 {
+				f.RetriedAttempts += int(a - 1)
+			}
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED, enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+			f.FailedActivities++
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+			for _, p := range ev.GetActivityTaskCompletedEventAttributes().GetResult().GetPayloads() {
+				if rejected(p.GetData()) {
+					f.CountedRejections++
+				}
+			}
+		}
+	}
+	return f
+}
+
+// rejected reports a StepResult with a think parse_error or a PlanDecision
+// with invalid set (both are omitted when empty).
+func rejected(data []byte) bool {
+	return bytes.Contains(data, []byte(`"parse_error":"`)) || bytes.Contains(data, []byte(`"invalid":"`))
+}
+
+// SendTaps returns the taps a phone took on the Messages conversation page
+// after its last text entry, at the point of the tap that sent msg. More
+// than one means a Send was applied twice.
+func SendTaps(st phonesim.State, msg phonesim.SentMessage) int {
+	var send *phonesim.InputEvent
+	lastText := 0
+	for i, e := range st.InputLog {
+		if e.Seq == msg.Seq {
+			send = &st.InputLog[i]
+		}
+		if e.Kind == "text" || e.Kind == "ime_text" {
+			lastText = e.Seq
+		}
+	}
+	if send == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range st.InputLog {
+		if e.Seq > lastText && e.Kind == "tap" && e.App == send.App && e.Page == send.Page && fmt.Sprint(e.Args) == fmt.Sprint(send.Args) {
+			n++
+		}
+	}
+	return n
+}

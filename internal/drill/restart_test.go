@@ -1,0 +1,42 @@
+package drill
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// TestServerRestart stops the embedded server while a goal is in its first
+// todo, starts it again on the same SQLite file and port, and checks the
+// in-process worker reconnects and the goal completes with one message.
+func TestServerRestart(t *testing.T) {
+	s := startStack(t, Options{})
+	ctx := context.Background()
+	stop, err := s.StartWorker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	goal, text := messageGoal(1)
+	id := startGoal(t, s, goal, s.Serials[0])
+	if st, ok := waitStatus(s, id, 2*time.Minute, func(st workflows.Status) bool { return st.CurrentTodo >= 1 && st.Steps >= 1 }); !ok {
+		t.Fatalf("goal %s never reached its first step; last status %+v", id, st)
+	}
+	began := time.Now()
+	s.StopServer()
+	down := time.Now()
+	time.Sleep(3 * time.Second) // let the worker see the server gone
+	if err := s.RestartServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("server stopped in %s, down %s, restarted after %s", down.Sub(began).Round(time.Millisecond),
+		time.Since(down).Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
+
+	res := waitResult(t, s, id, 4*time.Minute)
+	t.Logf("goal completed %s after the restart: %d steps, %d todos", time.Since(began).Round(time.Second), res.Steps, len(res.Todos))
+	checkDone(t, id, res)
+	checkOneMessage(t, s.Phones[0], text)
+}

@@ -1,0 +1,14 @@
+//go:build !drills
+
+package drill
+
+import "time"
+
+// Sizes of the fast variants, run by the default `go test`.
+const (
+	killGoals          = 3
+	killCount          = 2
+	disconnectFor      = 5 * time.Second
+	modelFaultGoals    = 3
+	variantDescription = "fast"
+)

@@ -1,0 +1,14 @@
+//go:build drills
+
+package drill
+
+import "time"
+
+// Sizes of the full variants, run with `go test -tags drills`.
+const (
+	killGoals          = 10
+	killCount          = 3
+	disconnectFor      = 30 * time.Second
+	modelFaultGoals    = 10
+	variantDescription = "full"
+)
