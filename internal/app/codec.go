@@ -16,7 +16,9 @@ import (
 // ServeCodec serves the payload codec endpoint on encryption.codec_address
 // until ctx ends, for the Web UI to decode encrypted payloads. Browsers at
 // uiOrigins may call it. Without encryption.codec_token it refuses to
-// listen beyond loopback. It returns the bound address.
+// listen beyond loopback. With a token, callers send it as a Bearer header
+// or, like the Web UI, which cannot add headers, as the last path segment
+// (codec endpoint http://host:port/<token>). It returns the bound address.
 func ServeCodec(ctx context.Context, cfg config.Config, uiOrigins []string, log *slog.Logger) (string, error) {
 	addr := cfg.Encryption.CodecAddress
 	if addr == "" {
@@ -38,6 +40,7 @@ func ServeCodec(ctx context.Context, cfg config.Config, uiOrigins []string, log 
 		Token:                token,
 		AllowOrigins:         uiOrigins,
 		AllowUnauthenticated: token == "",
+		TokenInPath:          token != "",
 		Logger:               log,
 	})
 	if err != nil {
