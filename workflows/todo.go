@@ -66,6 +66,7 @@ type todoRun struct {
 // goal's budget, repeated failures, or being stuck; Take_over/Interact and
 // sensitive taps wait for a human through the parent goal.
 func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
+	in = in.withDefaults()
 	t := &todoRun{in: in}
 	if in.State != nil {
 		t.st = *in.State
@@ -108,6 +109,22 @@ func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
 	if err := workflow.ExecuteLocalActivity(lctx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
 	}
+}
+
+// withDefaults fills unset limits, for a todo started on its own (the goal
+// always sets them).
+func (in TodoInput) withDefaults() TodoInput {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&in.StepBudget, DefaultMaxSteps)
+	def(&in.MaxSteps, DefaultTodoMaxSteps)
+	def(&in.FailureThreshold, DefaultFailureThreshold)
+	def(&in.StuckThreshold, DefaultStuckThreshold)
+	def(&in.MaxStuckRetries, DefaultMaxStuckRetries)
+	return in
 }
 
 func (t *todoRun) result(status, text string) TodoResult {

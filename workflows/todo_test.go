@@ -59,8 +59,8 @@ func TestTodoStandaloneSignals(t *testing.T) {
 		env.SignalWorkflow(SignalInject, "pick the cheapest")
 		env.SignalWorkflow(SignalApprove, ApproveInput{Approved: true})
 	}, time.Minute)
-	env.ExecuteWorkflow(TodoWorkflow, TodoInput{Index: 1, Task: "t", Device: "emu-1", StepBudget: 10, MaxSteps: 10,
-		FailureThreshold: 3, StuckThreshold: 3, MaxStuckRetries: 2})
+	// Limits left unset take the goal defaults.
+	env.ExecuteWorkflow(TodoWorkflow, TodoInput{Index: 1, Task: "t", Device: "emu-1"})
 	var r TodoResult
 	if err := env.GetWorkflowResult(&r); err != nil {
 		t.Fatal(err)
