@@ -57,20 +57,20 @@ func todoInput(serial, task string) workflows.TodoInput {
 
 // DirectTodo runs one todo as a plain loop over the same activity code the
 // TodoWorkflow schedules (Activities.Step: act, settle, observe, think),
-// keeping the same executor context (last two turns, previous action and
-// result), and counts steps the way the workflow does: every think and
+// keeping the same executor context (the blob of earlier turns, previous
+// action and result), and counts steps the way the workflow does: every think and
 // every device action. It returns the counted steps and the finish message.
 func DirectTodo(ctx context.Context, a *activities.Activities, serial, task string, maxSteps int) (int, string, error) {
 	var (
 		act        *autoglm.Action
 		screen     activities.Observation
-		history    []activities.Turn
+		historyRef string
 		prevAction string
 		prevResult string
 		steps      int
 	)
 	for steps < maxSteps {
-		in := activities.StepInput{Serial: serial, Task: task, UITree: true, Think: true, History: history}
+		in := activities.StepInput{Serial: serial, Task: task, UITree: true, Think: true, HistoryRef: historyRef}
 		if act != nil {
 			in.Act = act
 			in.ScreenHash, in.Width, in.Height = screen.Hash, screen.Width, screen.Height
@@ -88,9 +88,8 @@ func DirectTodo(ctx context.Context, a *activities.Activities, serial, task stri
 		screen = res.Screen
 		act = nil
 		th := res.Think
-		history = append(history, th.Turn)
-		if len(history) > 2 {
-			history = history[len(history)-2:]
+		if th.HistoryRef != "" {
+			historyRef = th.HistoryRef
 		}
 		if th.ParseError != "" || th.Response == nil {
 			prevAction, prevResult = "(reply not understood)", "your last reply could not be parsed: "+th.ParseError
