@@ -38,6 +38,14 @@ malformed answers the protocol parsers must reject, and wrong tap points.`,
   starter modelserver --api-key local-secret`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, r := range []struct {
+				flag string
+				v    float64
+			}{{"--rate-429", cfg.RateLimit429}, {"--rate-500", cfg.Rate500}, {"--rate-malformed", cfg.RateMalformed}, {"--rate-wrong-tap", cfg.RateWrongTap}} {
+				if r.v < 0 || r.v > 1 {
+					return usageError{fmt.Errorf("%s %v: a rate is a probability between 0 and 1", r.flag, r.v)}
+				}
+			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
 			}

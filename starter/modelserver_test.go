@@ -71,7 +71,7 @@ func TestModelServerBadRate(t *testing.T) {
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
 	err := cmd.Execute()
-	if exitCode(err) != exitUsage {
+	if exitCode(err) != exitUsage || err.Error() != "--rate-429 2: a rate is a probability between 0 and 1" {
 		t.Fatalf("err = %v (exit %d), want a usage error", err, exitCode(err))
 	}
 }
