@@ -18,4 +18,12 @@
 // listed "unauthorized". Error texts are adb's ("device 'X' not found",
 // "device offline", "no devices/emulators found") so clients that match on
 // them work unchanged.
+//
+// Typical use, where no adb server answers on the usual port:
+//
+//	srv := adbserver.New(adbserver.Config{Logger: log})
+//	if err := srv.Start(ctx, "127.0.0.1:0"); err != nil { ... }
+//	defer srv.Close()
+//	client := adb.New(adb.Config{Addr: srv.Addr()})
+//	err := client.Connect(ctx, "127.0.0.1:5555") // a phone or the simulator
 package adbserver
