@@ -3,14 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -115,43 +112,13 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 	return o, nil
 }
 
-var listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|\[[ xX]?\])\s+`)
-
-// readPlan reads todos from a file: a JSON array of strings, or one todo
-// per line (blank lines and # comments skipped, list markers removed).
+// readPlan reads the todos of --plan FILE (see goalctl.ParsePlan).
 func readPlan(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--plan: %w", err)
 	}
-	return parsePlan(path, data)
-}
-
-func parsePlan(path string, data []byte) ([]string, error) {
-	var plan []string
-	if trimmed := strings.TrimSpace(string(data)); strings.HasPrefix(trimmed, "[") || filepath.Ext(path) == ".json" {
-		if err := json.Unmarshal(data, &plan); err != nil {
-			return nil, fmt.Errorf("--plan %s: not a JSON array of strings: %w", path, err)
-		}
-	} else {
-		for line := range strings.Lines(string(data)) {
-			line = strings.TrimSpace(line)
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			plan = append(plan, strings.TrimSpace(listMarker.ReplaceAllString(line, "")))
-		}
-	}
-	var out []string
-	for _, t := range plan {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--plan %s holds no todos: write one todo per line", path)
-	}
-	return out, nil
+	return goalctl.ParsePlan(path, data)
 }
 
 // listDevices asks the configured ADB server for its phones. Tests replace it.

@@ -210,24 +210,25 @@ func TestRunPicksTheOnlyDevice(t *testing.T) {
 	}
 }
 
-func TestParsePlan(t *testing.T) {
-	got, err := parsePlan("p.txt", []byte("# todos\n1. Turn on Wi-Fi\n\n- Open Clock\n[ ] Read the first alarm\n  Send it to Alice  \n"))
+func TestGoalOptionsFromFlags(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "plan.txt")
+	if err := os.WriteFile(plan, []byte("1. Open Clock\n2. Read the first alarm\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Limits.UITree = false
+	o, err := goalOptions(runFlags{plan: plan, taskType: "alarm"}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Turn on Wi-Fi", "Open Clock", "Read the first alarm", "Send it to Alice"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Fatalf("plan = %q", got)
+	if strings.Join(o.Plan, "|") != "Open Clock|Read the first alarm" || o.TaskType != "alarm" || o.MaxSteps != 100 || o.UseUITree() {
+		t.Fatalf("options = %+v", o)
 	}
-	got, err = parsePlan("p.json", []byte(`["a", " ", "b"]`))
-	if err != nil || strings.Join(got, "|") != "a|b" {
-		t.Fatalf("json plan = %q, %v", got, err)
+	if o, _ := goalOptions(runFlags{single: true}, cfg); o.Mode != workflows.ModeSingle {
+		t.Fatalf("--single mode = %q", o.Mode)
 	}
-	if _, err := parsePlan("p.json", []byte(`{"a":1}`)); err == nil {
-		t.Fatal("object accepted as plan")
-	}
-	if _, err := parsePlan("p.txt", []byte("# nothing\n\n")); err == nil {
-		t.Fatal("empty plan accepted")
+	if _, err := goalOptions(runFlags{plan: plan + ".missing"}, cfg); err == nil {
+		t.Fatal("missing plan file accepted")
 	}
 }
 
