@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -32,6 +33,8 @@ type HistoryStats struct {
 	// StepLatency holds, per completed Step activity, the time from
 	// scheduled to completed as the server recorded it.
 	StepLatency []time.Duration
+	// ByType counts events per event type ("ActivityTaskScheduled", ...).
+	ByType map[string]int
 }
 
 // imageMarks are the starts of PNG and JPEG files, raw and base64-encoded.
@@ -55,7 +58,7 @@ func CountImages(data []byte) int {
 // ReadHistory reads the history of workflow id (latest run) and of every
 // child it started, recursively.
 func ReadHistory(ctx context.Context, c client.Client, id string) (HistoryStats, error) {
-	var st HistoryStats
+	st := HistoryStats{ByType: map[string]int{}}
 	seen := map[string]bool{}
 	queue := [][2]string{{id, ""}}
 	for len(queue) > 0 {
@@ -84,6 +87,7 @@ func ReadHistory(ctx context.Context, c client.Client, id string) (HistoryStats,
 				st.ChildBytes += len(raw)
 			}
 			st.ImageHits += CountImages(raw)
+			st.ByType[strings.TrimPrefix(ev.GetEventType().String(), "EVENT_TYPE_")]++
 			foldEvent(ev, &st, scheduled, &queue)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -183,6 +184,7 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 	}
 	defer env.Stop()
 	var events, bytes, steps, evPerStep, bPerStep, childEv, childB, images, wfs Sample
+	var last HistoryStats
 	for range r.o.Runs {
 		env.Phones[0].Reset()
 		id := r.id("goal")
@@ -205,6 +207,7 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 		evPerStep, bPerStep = append(evPerStep, float64(h.Events)/n), append(bPerStep, float64(h.Bytes)/n)
 		childEv, childB = append(childEv, float64(h.ChildEvents)/n), append(childB, float64(h.ChildBytes)/n)
 		images, wfs = append(images, float64(h.ImageHits)), append(wfs, float64(h.Workflows))
+		last = h
 	}
 	t.Rows = [][]string{
 		{"workflows read (goal + todos)", wfs.Summary(0)},
@@ -222,6 +225,7 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 	} else {
 		t.Findings = append(t.Findings, fmt.Sprintf("%.1f events per executor step including the goal's planning, replans and child bookkeeping; a todo's own history costs %.1f.", evPerStep.Median(), childEv.Median()))
 	}
+	t.Findings = append(t.Findings, "Events by type in the last run: "+byType(last.ByType)+".")
 	if images.Max() > 0 {
 		t.Findings = append(t.Findings, "IMAGE BYTES FOUND IN HISTORY: screenshots must stay in the blob store.")
 	} else {
@@ -325,6 +329,24 @@ func (r *runner) scale(ctx context.Context) ([]Table, error) {
 		r.o.Progress(fmt.Sprintf("scale %d phones: %d done, p95 %.0f ms", n, done, lat.Quantile(0.95)))
 	}
 	return []Table{t}, nil
+}
+
+// byType lists event counts, largest first.
+func byType(m map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var all []kv
+	for k, v := range m {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
+	parts := make([]string, len(all))
+	for i, x := range all {
+		parts[i] = fmt.Sprintf("%s %d", x.k, x.v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func quoteAll(s []string) []string {

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -24,6 +25,7 @@ type Report struct {
 	Command string
 	Load    string // load averages at start and end, from /proc/loadavg
 	Runs    int
+	Code    string // the commit the binary was built from
 	Tables  []Table
 	Errors  []string // measurements that could not be taken, and why
 }
@@ -39,6 +41,9 @@ func (r Report) Render(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "- Repetitions per measurement: %d; figures are median (min–max) unless said otherwise\n", r.Runs)
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
+	if r.Code != "" {
+		fmt.Fprintf(&b, "- Code: %s\n", r.Code)
+	}
 	b.WriteString("- Stack: embedded Temporal server (in-memory SQLite) in this process, offline model server over HTTP on loopback, simulated phones behind a private `adb` server, the worker in this process\n")
 	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Title)
@@ -79,6 +84,34 @@ func orNA(s string) string {
 		return "model unknown"
 	}
 	return s
+}
+
+// BuildCommit names the VCS revision the running binary was built from,
+// with "+ uncommitted changes" when the tree was modified, or "".
+func BuildCommit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		return "commit " + rev + " + uncommitted changes"
+	}
+	return "commit " + rev
 }
 
 // LoadAvg returns the first three fields of /proc/loadavg, or "".

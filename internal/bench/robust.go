@@ -59,6 +59,14 @@ var GoalSet = []GoalCase{
 	}},
 }
 
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
 func sent(s phonesim.State, to, text string) bool {
 	for _, m := range s.MessagesSent {
 		if m.To == to && m.Text == text {
@@ -95,7 +103,7 @@ func (r *runner) robustness(ctx context.Context) ([]Table, error) {
 	for _, mode := range []string{workflows.ModeLayered, workflows.ModeSingle} {
 		per[mode] = map[string]int{}
 		okN, total, steps := 0, 0, 0
-		var failed []string
+		var failed, reasons []string
 		for _, seed := range seeds {
 			outs, err := r.runGoalSet(ctx, mode, seed)
 			if err != nil {
@@ -109,12 +117,14 @@ func (r *runner) robustness(ctx context.Context) ([]Table, error) {
 					per[mode][GoalSet[i].Name]++
 				} else {
 					failed = append(failed, fmt.Sprintf("%d: %s", seed, GoalSet[i].Name))
+					reasons = append(reasons, fmt.Sprintf("%s, seed %d, %s: %s", mode, seed, GoalSet[i].Name, clip(o.why, 200)))
 				}
 			}
 			r.o.Progress(fmt.Sprintf("robustness %s seed %d done", mode, seed))
 		}
 		t.Rows = append(t.Rows, []string{mode, fmt.Sprintf("%d/%d", okN, total), fmt.Sprintf("%.0f%%", 100*float64(okN)/float64(total)),
 			fmt.Sprintf("%.1f", float64(steps)/float64(total)), strings.Join(failed, ", ")})
+		t.Findings = append(t.Findings, reasons...)
 	}
 	g := Table{
 		Title:  "6b. Successes per goal",

@@ -72,7 +72,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs}
+	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: BuildCommit()}
 	loadStart := LoadAvg()
 	st, err := StartStack(ctx, o.ADBPath, o.Logger)
 	if err != nil {
