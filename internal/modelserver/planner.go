@@ -83,6 +83,32 @@ func parsePlanContext(msgs []message) (planContext, error) {
 	return pc, nil
 }
 
+// Limits of the planner contract (internal/planner validates them too): a
+// plan of at most maxPlanItems todos of at most maxTodoRunes characters.
+const (
+	maxPlanItems = 20
+	maxTodoRunes = 500
+)
+
+// withinLimits turns a plan the contract would reject for its size into a
+// question for the user.
+func withinLimits(a planAnswer) planAnswer {
+	if a.Status != "planned" && a.Status != "replanned" {
+		return a
+	}
+	if len(a.Plan) > maxPlanItems {
+		return planAnswer{Status: "ask_user", Question: fmt.Sprintf(
+			"The goal has %d steps, more than the %d one goal may have: which of them should I do first? (Or split it into smaller goals.)", len(a.Plan), maxPlanItems)}
+	}
+	for _, p := range a.Plan {
+		if utf8.RuneCountInString(p) > maxTodoRunes {
+			return planAnswer{Status: "ask_user", Question: fmt.Sprintf(
+				"One step of the goal is longer than %d characters: can you say it more briefly?", maxTodoRunes)}
+		}
+	}
+	return a
+}
+
 func (s *Server) planAnswer(msgs []message, f faults) string {
 	if f.malformed {
 		s.count(func(st *Stats) { st.Malformed++ })
@@ -98,7 +124,7 @@ func (s *Server) planAnswer(msgs []message, f faults) string {
 	default:
 		a = planGoal(pc)
 	}
-	b, _ := json.Marshal(a)
+	b, _ := json.Marshal(withinLimits(a))
 	return string(b)
 }
 
@@ -123,7 +149,12 @@ func planGoal(pc planContext) planAnswer {
 
 // replanGoal answers a replan request with the documented rules (see doc.go).
 func replanGoal(pc planContext) planAnswer {
-	remaining := append([]string(nil), pc.Remaining...)
+	var remaining []string
+	for _, r := range pc.Remaining {
+		if r = strings.TrimSpace(r); r != "" {
+			remaining = append(remaining, r)
+		}
+	}
 	known := map[string]bool{}
 	for _, d := range pc.Done {
 		known[d.Todo] = true
@@ -140,7 +171,7 @@ func replanGoal(pc planContext) planAnswer {
 		}
 	}
 
-	if n := len(pc.Done); n > 0 && pc.Done[n-1].Status == "failed" {
+	if n := len(pc.Done); n > 0 && pc.Done[n-1].Status == "failed" && strings.TrimSpace(pc.Done[n-1].Todo) != "" {
 		last := pc.Done[n-1]
 		tries := 0
 		for _, d := range pc.Done {
@@ -149,7 +180,7 @@ func replanGoal(pc planContext) planAnswer {
 			}
 		}
 		if tries < 2 {
-			return planAnswer{Status: "replanned", Plan: append([]string{last.Todo}, remaining...)}
+			return planAnswer{Status: "replanned", Plan: append([]string{strings.TrimSpace(last.Todo)}, remaining...)}
 		}
 		// Tried twice: skip it and go on; the summary reports the failure.
 	}

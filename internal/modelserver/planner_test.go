@@ -1,8 +1,12 @@
 package modelserver
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/planner"
 )
 
 func TestSplitGoal(t *testing.T) {
@@ -150,4 +154,55 @@ func TestParseIntent(t *testing.T) {
 			t.Errorf("parseIntent(%q) =\n %+v\nwant\n %+v", c.task, got, c.want)
 		}
 	}
+}
+
+func TestPlanLimits(t *testing.T) {
+	long := planGoal(planContext{Goal: strings.Repeat("Open Clock and then ", 25) + "Open Notes"})
+	if a := withinLimits(long); a.Status != "ask_user" || !strings.Contains(a.Question, "26 steps") {
+		t.Fatalf("26 todos: %+v", a)
+	}
+	wordy := planGoal(planContext{Goal: "Send Bob a message saying " + strings.Repeat("very ", 120) + "long"})
+	if a := withinLimits(wordy); a.Status != "ask_user" || !strings.Contains(a.Question, "500") {
+		t.Fatalf("long todo: %+v", a)
+	}
+}
+
+// FuzzPlannerAnswers checks that whatever the context, the planner persona
+// answers within the contract the project's validator enforces.
+func FuzzPlannerAnswers(f *testing.F) {
+	f.Add("Turn on Wi-Fi and then Bluetooth", "to Alice: hi", "open Clock", "Read the Android version", "done", "14", "Send Alice a message with {result}", true)
+	f.Add("Send a message", "", "", "", "failed", "", "", false)
+	f.Add("", "7am", "", "Set an alarm", "failed", "stuck", "Set an alarm", true)
+	f.Fuzz(func(t *testing.T, goal, answer, userMsg, todo, status, result, remaining string, replan bool) {
+		pc := planContext{Goal: goal, replan: replan}
+		if answer != "" {
+			pc.Answers = []answerPair{{Question: "?", Answer: answer}}
+		}
+		if userMsg != "" {
+			pc.UserMessages = []string{userMsg}
+		}
+		if replan {
+			if todo != "" {
+				pc.Done = []doneTodo{{Todo: todo, Status: status, Result: result}}
+			}
+			if remaining != "" {
+				pc.Remaining = []string{remaining}
+			}
+		}
+		ctx, _ := json.Marshal(map[string]any{"goal": pc.Goal, "answers": pc.Answers, "user_messages": pc.UserMessages,
+			"done": pc.Done, "remaining": pc.Remaining})
+		if !replan {
+			ctx, _ = json.Marshal(map[string]any{"goal": pc.Goal, "answers": pc.Answers, "user_messages": pc.UserMessages})
+		}
+		text := (&Server{}).planAnswer([]message{{Role: "user", Text: "```json\n" + string(ctx) + "\n```"}}, faults{})
+		var err error
+		if replan {
+			_, err = planner.ParseReplan(text)
+		} else {
+			_, err = planner.ParsePlan(text)
+		}
+		if err != nil {
+			t.Fatalf("answer breaks the contract: %v\n%s", err, text)
+		}
+	})
 }
