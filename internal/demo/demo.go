@@ -33,7 +33,7 @@ const (
 	Showcase = "Read the time of the first alarm in Clock, send it to Alice in Messages and then turn on Bluetooth"
 	AskGoal  = "Turn on Bluetooth and then send a message in Messages"
 	// AskExample is an answer the offline planner understands for AskGoal.
-	AskExample = "Alice Chen: I'm on my way"
+	AskExample = "Alice Chen: on my way"
 )
 
 // DefaultDataDir is where the demo keeps its Temporal database, blobs and

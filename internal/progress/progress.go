@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // Todo is one line of the checklist.
@@ -44,17 +46,11 @@ func New(w io.Writer, tty bool) *Renderer {
 	return &Renderer{w: w, tty: tty}
 }
 
-// IsTerminal reports whether f is a character device (a terminal), which is
-// how the CLI picks between the redrawn view and plain lines.
+// IsTerminal reports whether f is a terminal, which is how the CLI picks
+// between the redrawn view and plain lines, and whether it may read typed
+// answers. (/dev/null is a character device but not a terminal.)
 func IsTerminal(f *os.File) bool {
-	if f == nil {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
+	return f != nil && term.IsTerminal(int(f.Fd()))
 }
 
 // Update shows s.

@@ -168,3 +168,17 @@ func TestPlainStepsWithoutAction(t *testing.T) {
 		t.Fatalf("unchanged Diff = %q", got)
 	}
 }
+
+func TestIsTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if IsTerminal(null) {
+		t.Error("/dev/null counted as a terminal")
+	}
+	if IsTerminal(nil) {
+		t.Error("nil counted as a terminal")
+	}
+}
