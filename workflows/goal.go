@@ -320,8 +320,16 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	err := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in).Get(ctx, &res)
 	g.child = ""
 	g.question, g.approval = nil, nil
+	if ctx.Err() != nil {
+		// The goal was cancelled: the todo ended cleanly (its result says
+		// cancelled) or with the cancellation itself. Keep its steps and
+		// stop the goal either way.
+		t.Steps += res.Steps
+		g.st.Steps += res.Steps
+		return TodoResult{}, ctx.Err()
+	}
 	if err != nil {
-		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+		if temporal.IsCanceledError(err) {
 			return TodoResult{}, err
 		}
 		return TodoResult{Status: TodoFailed, Result: "todo workflow failed: " + rootMessage(err)}, nil

@@ -471,15 +471,29 @@ func TestGoalTakeOverAsksThroughParent(t *testing.T) {
 }
 
 func TestGoalCancel(t *testing.T) {
-	f := &fakeWorld{scripts: map[string][]autoglm.Action{"pay": {sensitiveTap(1, 1, "pay")}}}
-	env := newEnv(t, f)
-	env.RegisterDelayedCallback(func() { env.CancelWorkflow() }, time.Minute)
-	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"pay", "after"}}})
-	if r.Status != GoalCancelled || !slices.Equal(todoStatuses(r), []string{TodoCancelled, TodoCancelled}) {
-		t.Fatalf("result = %+v", r)
-	}
-	if len(f.acts()) != 0 {
-		t.Fatalf("acted after cancel: %v", f.acts())
+	for _, mode := range []string{ModeLayered, ModeSingle} {
+		t.Run(mode, func(t *testing.T) {
+			f := &fakeWorld{scripts: map[string][]autoglm.Action{"pay": {sensitiveTap(1, 1, "pay")}}}
+			env := newEnv(t, f)
+			env.RegisterDelayedCallback(func() { env.CancelWorkflow() }, time.Minute)
+			opts := GoalOptions{Plan: []string{"pay", "after"}}
+			want := []string{TodoCancelled, TodoCancelled}
+			if mode == ModeSingle {
+				opts = GoalOptions{Mode: ModeSingle}
+				want = []string{TodoCancelled}
+			}
+			r := runGoal(t, env, GoalInput{Goal: "pay", Device: "emu-1", Options: opts})
+			if r.Status != GoalCancelled || !slices.Equal(todoStatuses(r), want) {
+				t.Fatalf("result = %+v", r)
+			}
+			// The think before the approval wait is kept in the count.
+			if r.Steps != 1 || r.Todos[0].Steps != 1 {
+				t.Fatalf("steps = %d, todo steps = %d", r.Steps, r.Todos[0].Steps)
+			}
+			if len(f.acts()) != 0 {
+				t.Fatalf("acted after cancel: %v", f.acts())
+			}
+		})
 	}
 }
 

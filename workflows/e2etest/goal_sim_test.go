@@ -80,12 +80,11 @@ func simStack(t *testing.T) (*phonesim.Phone, *device.Pool, string) {
 	return phone, device.NewPool(c, device.PoolOptions{}), serial
 }
 
-// TestGoalOnSimulator runs a two-part goal through GoalWorkflow and
-// TodoWorkflow with the real activities: the offline planner and executor
-// over HTTP, the simulator behind a real adb server, the blob store and
-// prompt memory on disk. It checks the phone's state, that the workflow
-// payloads stayed small (no images), and reports the payload per step.
-func TestGoalOnSimulator(t *testing.T) {
+// simEnv builds a workflow test environment whose activities are the real
+// ones, wired to the simulator, the offline model server, and on-disk blob
+// store and prompt memory.
+func simEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *phonesim.Phone, string, *promptmem.Memory) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts an adb server and the simulator")
 	}
@@ -119,7 +118,16 @@ func TestGoalOnSimulator(t *testing.T) {
 	saved := workflows.DeviceLease
 	workflows.DeviceLease = nil // no lease workflow in the test environment
 	t.Cleanup(func() { workflows.DeviceLease = saved })
+	return env, phone, serial, mem
+}
 
+// TestGoalOnSimulator runs a two-part goal through GoalWorkflow and
+// TodoWorkflow with the real activities: the offline planner and executor
+// over HTTP, the simulator behind a real adb server, the blob store and
+// prompt memory on disk. It checks the phone's state, that the workflow
+// payloads stayed small (no images), and reports the payload per step.
+func TestGoalOnSimulator(t *testing.T) {
+	env, phone, serial, mem := simEnv(t)
 	// Payload bytes of every activity input and result, as history would
 	// store them, and the number of executor steps (thinks).
 	var mu sync.Mutex
@@ -207,4 +215,84 @@ func TestGoalOnSimulator(t *testing.T) {
 	if perStep >= 4096 {
 		t.Fatalf("%.0f payload bytes per executor step: over the 4 KB budget", perStep)
 	}
+}
+
+func status(t *testing.T, env *testsuite.TestWorkflowEnvironment) workflows.Status {
+	t.Helper()
+	v, err := env.QueryWorkflow(workflows.QueryStatus)
+	if err != nil {
+		t.Fatalf("status query: %v", err)
+	}
+	var st workflows.Status
+	if err := v.Get(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) workflows.GoalResult {
+	t.Helper()
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("goal failed: %v", err)
+	}
+	var r workflows.GoalResult
+	if err := env.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestTakeOverAndApprovalOnSimulator drives the executor into the two
+// human gates: Take_over (the question surfaces on the goal, the clarify
+// answer goes back to the todo) and a sensitive tap (nothing is tapped until
+// the approve update).
+func TestTakeOverAndApprovalOnSimulator(t *testing.T) {
+	t.Run("take over", func(t *testing.T) {
+		env, _, serial, _ := simEnv(t)
+		var asked workflows.Status
+		env.RegisterDelayedCallback(func() {
+			asked = status(t, env)
+			env.SignalWorkflow(workflows.SignalClarify, "I signed in myself")
+		}, time.Hour)
+		env.ExecuteWorkflow(workflows.GoalWorkflow, workflows.GoalInput{
+			Goal: "Open the bank app", Device: serial, Options: workflows.GoalOptions{Mode: workflows.ModeSingle}})
+		r := result(t, env)
+		if asked.Phase != workflows.GoalWaitingUser || asked.PendingQuestion != "Please sign in to the bank app yourself" {
+			t.Fatalf("status while taken over = %+v", asked)
+		}
+		if r.Status != workflows.GoalDone || r.Response != "The user took over the bank app" {
+			t.Fatalf("result = %+v", r)
+		}
+	})
+	t.Run("approval", func(t *testing.T) {
+		// The simulated bank's Sign in leads nowhere, so the executor asks
+		// again: approve the first tap, then cancel the goal at the second
+		// request.
+		env, phone, serial, _ := simEnv(t)
+		var asked, again workflows.Status
+		var before, after int
+		env.RegisterDelayedCallback(func() {
+			asked = status(t, env)
+			before = len(phone.State().InputLog)
+			env.SignalWorkflow(workflows.SignalApprove, workflows.ApproveInput{Approved: true})
+		}, time.Hour)
+		env.RegisterDelayedCallback(func() {
+			again = status(t, env)
+			after = len(phone.State().InputLog)
+			env.CancelWorkflow()
+		}, 2*time.Hour)
+		env.ExecuteWorkflow(workflows.GoalWorkflow, workflows.GoalInput{
+			Goal: "Tap Sign in in the bank app", Device: serial, Options: workflows.GoalOptions{Mode: workflows.ModeSingle}})
+		r := result(t, env)
+		if asked.PendingApproval == nil || !strings.Contains(asked.PendingApproval.Reason, "approval") ||
+			!strings.Contains(asked.PendingApproval.Action, "Tap") {
+			t.Fatalf("status while waiting = %+v", asked)
+		}
+		if after != before+1 || again.PendingApproval == nil {
+			t.Fatalf("approved tap: %d inputs before, %d after; second status %+v", before, after, again)
+		}
+		if r.Status != workflows.GoalCancelled || r.Todos[0].Status != workflows.TodoCancelled {
+			t.Fatalf("result = %+v", r)
+		}
+	})
 }
