@@ -47,7 +47,7 @@ the Web UI link of the goal.
 When the goal asks a question or a sensitive action needs approval, type the
 answer (or y / n for approvals) and press Enter; when stdin is not a terminal,
 run prints the commands that answer from another terminal. Ctrl-C stops
-following; the goal keeps running.
+following (exit status 130); the goal keeps running.
 
 Without --device the only phone of the ADB server is used. A phone that no
 worker serves is refused (exit status 3) unless --no-device-check is given.
