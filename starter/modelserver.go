@@ -81,5 +81,10 @@ func runModelServer(ctx context.Context, out io.Writer, addr string, cfg modelse
 		fmt.Fprintln(out, "  API key:        required (the one given with --api-key)")
 	}
 	fmt.Fprintln(out, "Press Ctrl-C to stop.")
-	return modelserver.New(cfg).Serve(ctx, ln)
+	srv := modelserver.New(cfg)
+	err = srv.Serve(ctx, ln)
+	st := srv.Stats()
+	fmt.Fprintf(out, "stopped after %d requests: %d answered (%d streamed; planner %d, executor %d); injected 429=%d 500=%d malformed=%d wrong-tap=%d; rejected unauthorized=%d bad=%d\n",
+		st.Requests, st.Completions, st.Streams, st.Planner, st.Executor, st.Faults429, st.Faults500, st.Malformed, st.WrongTaps, st.Unauthorized, st.BadRequests)
+	return err
 }

@@ -63,6 +63,9 @@ func TestRunModelServer(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("server stopped with %v", err)
 	}
+	if !regexp.MustCompile(`stopped after 1 requests: 0 answered`).MatchString(out.String()) {
+		t.Fatalf("no counters printed at exit: %q", out.String())
+	}
 }
 
 func TestModelServerBadRate(t *testing.T) {
