@@ -297,7 +297,10 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			if temporal.IsCanceledError(err) || ctx.Err() != nil {
 				return TodoResult{}, err
 			}
-			t.st.Lessons = appendLesson(t.st.Lessons, "step failed: "+err.Error())
+			if think {
+				t.st.Steps++ // a think attempt that failed for good still counts
+			}
+			t.st.Lessons = appendLesson(t.st.Lessons, "step failed: "+rootMessage(err))
 			return t.result(TodoFailed, "step failed: "+rootMessage(err)), nil
 		}
 		if think {
@@ -622,9 +625,14 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// rootMessage returns the innermost message of a Temporal error chain,
-// without the wrapper prefixes.
+// rootMessage returns what an error says without Temporal's wrappers: the
+// message of the application error inside (an activity's own words), else
+// the innermost error's text.
 func rootMessage(err error) string {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return ae.Message()
+	}
 	for {
 		u := errors.Unwrap(err)
 		if u == nil {

@@ -1,13 +1,17 @@
 package workflows
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -189,5 +193,24 @@ func TestThousandStepGoal(t *testing.T) {
 	t.Logf("%d executor steps in %d todos: goal run ~%d events, largest todo run ~%d events", thinks, todos, goalEvents, maxChild)
 	if thinks < 1000 || goalEvents >= 10240 || maxChild >= 10240 {
 		t.Fatalf("%d steps; goal ~%d events, todo ~%d events", thinks, goalEvents, maxChild)
+	}
+}
+
+func TestTodoStepFailureCountsAndFails(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(TodoWorkflow)
+	calls := 0
+	env.RegisterActivityWithOptions(func(context.Context, activities.StepInput) (activities.StepResult, error) {
+		calls++
+		return activities.StepResult{}, temporal.NewNonRetryableApplicationError("executor model: bad key: check api_key", activities.ErrTypeModelPermanent, nil)
+	}, activity.RegisterOptions{Name: activities.NameStep})
+	env.ExecuteWorkflow(TodoWorkflow, TodoInput{Index: 1, Task: "t", Device: "emu-1"})
+	var r TodoResult
+	if err := env.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != TodoFailed || r.Steps != 1 || calls != 1 || r.Result != "step failed: executor model: bad key: check api_key" {
+		t.Fatalf("result = %+v after %d calls", r, calls)
 	}
 }
