@@ -68,7 +68,49 @@ func parseObservation(text string) observation {
 		}
 	}
 	o.Elems = uitree.ParseList(text)
+	if o.App == "" && o.Package == "" {
+		o.App = inferApp(o.Elems)
+		o.Package = packages[o.App]
+	}
 	return o
+}
+
+// appMarkers are resource ids and texts that only one simulator app shows,
+// used when the request does not name the foreground app.
+var appMarkers = []struct{ app, id, text string }{
+	{"Settings", "wifi_switch", "About phone"},
+	{"Settings", "brightness_value", "Android version: 14"},
+	{"Messages", "compose_message_text", "Start chat"},
+	{"Messages", "send_button", "New conversation"},
+	{"Clock", "add_alarm", "Add alarm"},
+	{"Clock", "alarm_time", "New alarm"},
+	{"Notes", "new_note", "New note"},
+	{"Notes", "note_title", "Edit note"},
+	{"Contacts", "phone_number", "Contacts"},
+	{"Bank", "", "Sign in"},
+}
+
+// inferApp guesses the foreground app from the element list: the launcher
+// when several app icons are listed, else the app whose marker is on
+// screen, else "".
+func inferApp(elems []uitree.Listed) string {
+	icons := 0
+	for _, l := range elems {
+		if _, ok := packages[l.Text]; ok && l.Clickable && l.Desc == l.Text {
+			icons++
+		}
+	}
+	if icons >= 3 {
+		return "Launcher"
+	}
+	for _, m := range appMarkers {
+		for _, l := range elems {
+			if m.id != "" && l.ID == m.id || l.Text == m.text {
+				return m.app
+			}
+		}
+	}
+	return ""
 }
 
 // act is one earlier executor action, read back from an assistant turn.
@@ -488,6 +530,9 @@ func (c *solver) solve(task string) step {
 }
 
 func (c *solver) open(in intent) step {
+	if in.App == "Launcher" && !c.inApp("Launcher") {
+		return home("The task asks for the home screen; I press Home.")
+	}
 	if st, ok := c.ensureApp(in.App); ok {
 		return st
 	}
@@ -850,20 +895,20 @@ func (c *solver) tapLabel(in intent) step {
 	if st, ok := c.ensureApp(in.App); ok && in.App != "" {
 		return st
 	}
-	l := c.byText(in.Label2)
+	l := c.byText(in.TapTarget)
 	if l == nil {
 		for i, e := range c.obs.Elems {
-			if strings.EqualFold(e.Desc, in.Label2) || strings.Contains(strings.ToLower(e.Text), strings.ToLower(in.Label2)) {
+			if strings.EqualFold(e.Desc, in.TapTarget) || strings.Contains(strings.ToLower(e.Text), strings.ToLower(in.TapTarget)) {
 				l = &c.obs.Elems[i]
 				break
 			}
 		}
 	}
 	if l == nil {
-		return c.scroll(true, strconv.Quote(in.Label2))
+		return c.scroll(true, strconv.Quote(in.TapTarget))
 	}
-	if c.prevTapAt(l) || c.prevIs("Tap") && c.count("Tap") > 0 && !c.isErr() && c.byText(in.Label2) == nil {
-		return finish("Tapped "+in.Label2, "The tap went through.")
+	if c.prevTapAt(l) || c.prevIs("Tap") && c.count("Tap") > 0 && !c.isErr() && c.byText(in.TapTarget) == nil {
+		return finish("Tapped "+in.TapTarget, "The tap went through.")
 	}
 	return tapAt(*l, fmt.Sprintf("I tap %q.", l.Text))
 }

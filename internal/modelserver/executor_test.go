@@ -180,6 +180,28 @@ func TestParseObservation(t *testing.T) {
 	}
 }
 
+func TestInferApp(t *testing.T) {
+	for _, c := range []struct {
+		elems []uitree.Listed
+		want  string
+	}{
+		{launcher, "Launcher"},
+		{settingsList, "Settings"},
+		{[]uitree.Listed{el("TextView", "Alarm", 500, 60), el("Button", "Add alarm", 500, 937, "clickable", "id=add_alarm")}, "Clock"},
+		{[]uitree.Listed{el("Button", "Sign in", 500, 600, "clickable")}, "Bank"},
+		{nil, ""},
+	} {
+		if got := inferApp(c.elems); got != c.want {
+			t.Errorf("inferApp(%v) = %q, want %q", c.elems, got, c.want)
+		}
+	}
+	// Without a Current app line the persona still sees it is in Settings.
+	text := strings.Replace(screen("Turn off Wi-Fi", "", "", "", settingsList...), "Current app", "", 1)
+	if got := autoglm.FormatAction(answer(t, text)); got != `do(action="Tap", element=[500,142])` {
+		t.Fatalf("without Current app: %s", got)
+	}
+}
+
 func FuzzDecide(f *testing.F) {
 	f.Add(screen("Send Alice a message saying hi", "Messages", "", "", launcher...), `do(action="Tap", element=[1,2])`)
 	f.Add(screen("Read the time of the first alarm in Clock and then send it to Alice", "Clock", "", "", el("TextView", "07:00 Wake up", 500, 142)), `do(action="Note", message="Done 1/2: 07:00")`)

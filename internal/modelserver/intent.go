@@ -45,7 +45,7 @@ type intent struct {
 	What    string // read: "Android version", "Build number", "Model", "first alarm", "phone", "brightness", or a setting name
 	Contact string // read phone: whose number
 
-	Label2 string // tap: element label
+	TapTarget string // tap: element label
 }
 
 // apps maps lower-case names (English and Chinese) to the simulator's app
@@ -78,7 +78,6 @@ var contacts = []string{"Alice Chen", "Bob Li", "Zhang San", "张三", "李四",
 
 var (
 	timeRe      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:[:.：](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?:\b|$)`)
-	hhmmRe      = regexp.MustCompile(`\b([01]?\d|2[0-3])[:：]([0-5]\d)\b`)
 	percentRe   = regexp.MustCompile(`(\d{1,3})\s*%`)
 	quotedRe    = regexp.MustCompile(`"([^"]*)"|“([^”]*)”|'([^']+)'|「([^」]*)」`)
 	labelRe     = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label)\s+(.+)$`)
@@ -182,7 +181,7 @@ func parseIntent(task string) intent {
 		in.App = name
 	case tapVerbRe.MatchString(t):
 		in.Kind = kindTap
-		in.Label2 = unquote(tapVerbRe.FindStringSubmatch(t)[1])
+		in.TapTarget = unquote(tapVerbRe.FindStringSubmatch(t)[1])
 	}
 	return in
 }

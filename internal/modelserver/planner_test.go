@@ -148,7 +148,7 @@ func TestParseIntent(t *testing.T) {
 		{"Set brightness to 78%", intent{Kind: kindBrightness, App: "Settings", Target: 80}},
 		{"Decrease the brightness", intent{Kind: kindBrightness, App: "Settings", Step: -1, Target: -1}},
 		{"Sign in to the bank", intent{Kind: kindBank, App: "Bank", Target: -1}},
-		{"Tap the Save button", intent{Kind: kindTap, Label2: "Save", Target: -1}},
+		{"Tap the Save button", intent{Kind: kindTap, TapTarget: "Save", Target: -1}},
 	} {
 		if got := parseIntent(c.task); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("parseIntent(%q) =\n %+v\nwant\n %+v", c.task, got, c.want)
