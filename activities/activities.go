@@ -517,7 +517,38 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error)
 	if err != nil {
 		return StepResult{}, err
 	}
+	defer keepAlive(ctx, StepHeartbeat)()
 	return a.step(ctx, d, attempt(ctx), in)
+}
+
+// StepHeartbeat is how often a running Step heartbeats. Workflows set a
+// heartbeat timeout a few times longer, so a step whose worker died is
+// retried in about a minute instead of at the end of its start-to-close
+// timeout, and a cancelled goal reaches the step promptly.
+const StepHeartbeat = 10 * time.Second
+
+// keepAlive heartbeats every interval until the returned stop func is
+// called. Outside an activity it does nothing.
+func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in StepInput) (StepResult, error) {

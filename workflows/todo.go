@@ -39,6 +39,9 @@ const (
 func stepActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
+		// Step heartbeats every activities.StepHeartbeat: a dead worker's
+		// step is retried after this, not after the whole timeout.
+		HeartbeatTimeout: 6 * activities.StepHeartbeat,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    2 * time.Second,
 			BackoffCoefficient: 2,
