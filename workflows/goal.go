@@ -104,6 +104,11 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	if g.release != nil {
 		g.release(dctx)
 	}
+	// Let steering handlers still forwarding to a todo finish before the
+	// goal closes, so their callers get an answer.
+	if werr := workflow.Await(dctx, func() bool { return workflow.AllHandlersFinished(dctx) }); werr != nil {
+		workflow.GetLogger(ctx).Warn("goal closing with steering handlers still running", "error", werr)
+	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
 			return g.cancelled(dctx), nil
