@@ -51,10 +51,12 @@ type statusReport struct {
 	Todos     []workflows.TodoState `json:"todos,omitempty"`
 	Result    *workflows.GoalResult `json:"result,omitempty"`
 	Error     string                `json:"error,omitempty"`
+
+	live *progress.Snapshot // the view with the running todo's live counters
 }
 
 func newStatusCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, followLive bool
 	var ui string
 	cmd := &cobra.Command{
 		Use:   "status ID",
@@ -62,8 +64,10 @@ func newStatusCmd() *cobra.Command {
 		Long: `status shows goal ID: its phase, step counter, todo checklist, the latest
 executor action and any question or approval it is waiting for, with the
 commands that answer it. For a goal that has ended it shows the result.
-A goal that does not exist is exit status 3.`,
+--follow shows the live view until the goal ends, as ` + "`run`" + ` does (exit status
+0 when it is done, 1 otherwise). A goal that does not exist is exit status 3.`,
 		Example: `  starter status goal-1a2b3c4d
+  starter status -f goal-1a2b3c4d
   starter status goal-1a2b3c4d --json | jq .status.phase`,
 		Args: oneID("status"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -72,6 +76,21 @@ A goal that does not exist is exit status 3.`,
 				return err
 			}
 			defer gc.close()
+			if followLive {
+				info, err := gc.goals.Describe(cmd.Context(), args[0])
+				if err != nil {
+					return cliErr(err)
+				}
+				if info.State == "running" {
+					if u := gc.goals.WebURL(args[0]); u != "" {
+						fmt.Fprintf(cmd.OutOrStdout(), "Web UI: %s\n", u)
+					}
+					return follow(cmd.Context(), gc.goals, args[0], info.Goal, followIO{
+						out: cmd.OutOrStdout(), in: cmd.InOrStdin(),
+						ttyIn: isTTY(cmd.InOrStdin()), tty: isTTY(cmd.OutOrStdout()),
+					})
+				}
+			}
 			rep, err := goalStatus(cmd.Context(), gc.goals, args[0])
 			if err != nil {
 				return cliErr(err)
@@ -84,6 +103,7 @@ A goal that does not exist is exit status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVarP(&followLive, "follow", "f", false, "follow a running goal with the live view until it ends (like `run`)")
 	cmd.Flags().StringVar(&ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
 	config.BindFlags(cmd.Flags())
 	return cmd
@@ -117,6 +137,8 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string) (statusRe
 	if rep.Todos, err = goals.Todos(qctx, id); err != nil {
 		rep.Error = err.Error()
 	}
+	live := goals.SnapshotOf(qctx, id, st, rep.Todos)
+	rep.live = &live
 	return rep, nil
 }
 
@@ -137,6 +159,9 @@ func printStatus(w io.Writer, rep statusReport) {
 		}
 	case rep.Status != nil:
 		s := goalctl.ToSnapshot(rep.ID, *rep.Status, rep.Todos)
+		if rep.live != nil {
+			s = *rep.live
+		}
 		for _, l := range progress.Block(s) {
 			fmt.Fprintln(w, l)
 		}

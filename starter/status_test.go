@@ -128,3 +128,29 @@ func TestTodosListCancel(t *testing.T) {
 		t.Errorf("cancel missing goal: exit %d", code)
 	}
 }
+
+func TestStatusFollowAndLiveSteps(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-1", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
+		WorkflowExecutionInfo: execInfo(t, "goal-1", enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, "running")}, nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{
+		Phase: "running", CurrentTodo: 1, Steps: 0, MaxSteps: 100}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, []workflows.TodoState{
+		{Index: 1, Text: "Turn on Wi-Fi", Status: "running"}}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{
+		Phase: "running", Steps: 4}), nil)
+	out, code := execCLI(t, mc, "", statusCmds(), "status", "goal-1")
+	if code != 0 || !strings.Contains(out, "goal-1  running  step 4/100") || !strings.Contains(out, "[>] 1. Turn on Wi-Fi  (4 steps)") {
+		t.Fatalf("live steps: exit %d\n%s", code, out)
+	}
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: "done", Steps: 5,
+			Todos: []workflows.TodoState{{Index: 1, Text: "Turn on Wi-Fi", Status: "done", Steps: 5}}}
+	}).Return(nil)
+	mc.On("GetWorkflow", mock.Anything, "goal-1", "").Return(run)
+	out, code = execCLI(t, mc, "", statusCmds(), "status", "--follow", "goal-1")
+	if code != 0 || !strings.Contains(out, "[goal-1] phase running") || !strings.Contains(out, "goal-1 done after 5 steps") {
+		t.Fatalf("--follow: exit %d\n%s", code, out)
+	}
+}

@@ -238,6 +238,13 @@ func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, er
 	if err != nil {
 		return progress.Snapshot{}, err
 	}
+	return g.SnapshotOf(ctx, id, st, todos), nil
+}
+
+// SnapshotOf builds the progress view from query answers already read,
+// adding the running todo's live step count and latest action when its
+// workflow answers.
+func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status, todos []workflows.TodoState) progress.Snapshot {
 	s := ToSnapshot(id, st, todos)
 	// The goal counts a todo's steps when the todo ends; the running todo
 	// workflow knows them live.
@@ -250,7 +257,7 @@ func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, er
 			}
 		}
 	}
-	return s, nil
+	return s
 }
 
 // runningChild returns the workflow ID of the goal's running todo
