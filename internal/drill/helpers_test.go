@@ -124,3 +124,29 @@ func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) {
 		t.Errorf("phone %s: %d Send taps after the last text entry, want 1 (input log %+v)", st.Serial, n, st.InputLog)
 	}
 }
+
+// pending describes what a goal and its running children wait on: pending
+// activities with their attempt and state, for failure messages.
+func pending(s *Stack, id string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var b strings.Builder
+	ids := []string{id}
+	for i := 0; i < len(ids); i++ {
+		d, err := s.Client.DescribeWorkflowExecution(ctx, ids[i], "")
+		if err != nil {
+			fmt.Fprintf(&b, "  %s: describe: %v\n", ids[i], err)
+			continue
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", ids[i], d.GetWorkflowExecutionInfo().GetStatus())
+		for _, a := range d.GetPendingActivities() {
+			fmt.Fprintf(&b, "    activity %s %s attempt %d, last started %s, last failure %q\n",
+				a.GetActivityType().GetName(), a.GetState(), a.GetAttempt(),
+				a.GetLastStartedTime().AsTime().UTC().Format(time.TimeOnly), a.GetLastFailure().GetMessage())
+		}
+		for _, c := range d.GetPendingChildren() {
+			ids = append(ids, c.GetWorkflowId())
+		}
+	}
+	return b.String()
+}

@@ -22,7 +22,7 @@ func TestServerRestart(t *testing.T) {
 
 	goal, text := messageGoal(1)
 	id := startGoal(t, s, goal, s.Serials[0])
-	if st, ok := waitStatus(s, id, 2*time.Minute, func(st workflows.Status) bool { return st.CurrentTodo >= 1 && st.Steps >= 1 }); !ok {
+	if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
 		t.Fatalf("goal %s never reached its first step; last status %+v", id, st)
 	}
 	began := time.Now()

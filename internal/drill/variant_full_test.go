@@ -10,5 +10,6 @@ const (
 	killCount          = 3
 	disconnectFor      = 30 * time.Second
 	modelFaultGoals    = 10
+	killRecovery       = 15 * time.Minute
 	variantDescription = "full"
 )

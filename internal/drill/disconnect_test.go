@@ -1,0 +1,159 @@
+package drill
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// deviceDeadlineKey is the JSON key of the goal option the disconnect drill
+// expects: how long a goal waits for a phone that stopped answering before
+// it asks the user (as a time.Duration, nanoseconds in JSON).
+const deviceDeadlineKey = "device_wait_deadline"
+
+// TestPhoneDisconnect cuts a phone off mid-todo. While it is gone the
+// Step activity must fail as retryable and the goal must say it waits for
+// the device; once it is back the goal must complete with one message.
+// Past a configured deadline the goal must ask the user instead.
+func TestPhoneDisconnect(t *testing.T) {
+	s := startStack(t, Options{Phones: 2})
+	stop, err := s.StartWorker(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	t.Run("recovers", func(t *testing.T) {
+		goal, text := messageGoal(1)
+		id := startGoal(t, s, goal, s.Serials[0])
+		if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+			t.Fatalf("goal %s never got two steps into its first todo; last status %+v", id, st)
+		}
+		began := time.Now()
+		if err := s.Phones[0].SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: disconnectFor}); err != nil {
+			t.Fatal(err)
+		}
+		// While the phone is away: watch the goal's status and the todo's
+		// pending Step activity.
+		var saw struct {
+			waiting workflows.Status
+			said    bool
+			attempt int32
+			failure string
+		}
+		for time.Since(began) < disconnectFor {
+			for _, wid := range []string{id, id + "/todo-1"} {
+				if st, err := s.Goals.Status(context.Background(), wid); err == nil && mentionsDevice(st) && !saw.said {
+					saw.said, saw.waiting = true, st
+				}
+			}
+			if a, msg, ok := pendingStep(s.Client, id); ok && a > saw.attempt {
+				saw.attempt, saw.failure = a, msg
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		res := waitResult(t, s, id, 4*time.Minute)
+		t.Logf("phone away %s; goal ended %s %s after the disconnect; highest Step attempt seen %d (last failure %q)",
+			disconnectFor, res.Status, time.Since(began).Round(time.Second), saw.attempt, saw.failure)
+		checkDone(t, id, res)
+		checkOneMessage(t, s.Phones[0], text)
+
+		if saw.attempt < 2 {
+			t.Errorf("no retried Step attempt was pending while the phone was away (highest attempt %d): device errors must fail the attempt as retryable", saw.attempt)
+		}
+		var f Failures
+		for _, wid := range GoalWorkflowIDs(id, res) {
+			evs, err := History(context.Background(), s.Client, wid)
+			if err == nil {
+				f.Add(CountFailures(evs))
+			}
+		}
+		t.Logf("history: %+v", f)
+		if f.RetriedAttempts == 0 {
+			t.Errorf("the history shows no retried activity attempt for the disconnect: %+v", f)
+		}
+		t.Run("status_says_waiting_for_device", func(t *testing.T) {
+			if saw.said {
+				t.Logf("status while away: phase %s, waiting for %q", saw.waiting.Phase, saw.waiting.WaitingFor)
+				return
+			}
+			t.Errorf("while the phone was away (%s) the goal's status never said it waits for the device (want waiting_for naming the device or the phone): "+
+				"workflows.Status.WaitingFor is set only for the device lease and for pause/approval/user; a Step attempt failing on a device error must set it, e.g. \"device %s: not reachable, retrying\"",
+				disconnectFor, s.Serials[0])
+		})
+	})
+
+	t.Run("asks_after_deadline", func(t *testing.T) {
+		if !hasGoalOption(deviceDeadlineKey) {
+			t.Fatalf("workflows.GoalOptions has no %q option: a goal cannot be told how long to wait for a phone that stopped answering, "+
+				"so it retries the Step activity (5 attempts, 2 s doubling to 1 min) and then fails the todo instead of asking the user. "+
+				"Missing: GoalOptions.DeviceWaitDeadline time.Duration `json:\"%s,omitempty\"` (and a config key, e.g. limits.device_wait_deadline), "+
+				"passed to TodoWorkflow; while device errors last longer than it, the goal sets PendingQuestion (phase %s) and resumes on clarify",
+				deviceDeadlineKey, deviceDeadlineKey, workflows.GoalWaitingUser)
+		}
+		goal, _ := messageGoal(2)
+		in := map[string]any{"goal": goal, "device": s.Serials[1], "options": map[string]any{deviceDeadlineKey: int64(3 * time.Second)}}
+		id := goalctl.NewGoalID()
+		if _, err := s.Client.ExecuteWorkflow(context.Background(), goalctl.StartOptions(id, goal, s.Serials[1]), workflows.GoalWorkflow, in); err != nil {
+			t.Fatal(err)
+		}
+		if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+			t.Fatalf("goal %s never got two steps into its first todo; last status %+v", id, st)
+		}
+		if err := s.Phones[1].SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: 3 * disconnectFor}); err != nil {
+			t.Fatal(err)
+		}
+		st, ok := waitStatus(s, id, 3*disconnectFor, func(st workflows.Status) bool { return st.PendingQuestion != "" })
+		if !ok {
+			t.Fatalf("the phone stayed away past the 3 s deadline but the goal never asked the user; last status %+v", st)
+		}
+		t.Logf("asked: %q (phase %s)", st.PendingQuestion, st.Phase)
+		_ = s.Goals.Cancel(context.Background(), id)
+	})
+}
+
+// mentionsDevice reports a status that says the goal waits for its phone.
+func mentionsDevice(st workflows.Status) bool {
+	w := strings.ToLower(st.WaitingFor + " " + st.Phase)
+	return strings.Contains(w, "device") || strings.Contains(w, "phone")
+}
+
+// pendingStep returns the attempt and last failure of the pending
+// activity of the goal's running todo.
+func pendingStep(c client.Client, goalID string) (int32, string, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d, err := c.DescribeWorkflowExecution(ctx, goalID, "")
+	if err != nil {
+		return 0, "", false
+	}
+	for _, ch := range d.GetPendingChildren() {
+		cd, err := c.DescribeWorkflowExecution(ctx, ch.GetWorkflowId(), "")
+		if err != nil {
+			continue
+		}
+		for _, a := range cd.GetPendingActivities() {
+			return a.GetAttempt(), a.GetLastFailure().GetMessage(), true
+		}
+	}
+	return 0, "", false
+}
+
+// hasGoalOption reports whether GoalOptions has a field with JSON key key.
+func hasGoalOption(key string) bool {
+	rt := reflect.TypeOf(workflows.GoalOptions{})
+	for i := range rt.NumField() {
+		if name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); name == key {
+			return true
+		}
+	}
+	return false
+}
