@@ -190,7 +190,7 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		fmt.Fprintf(out, "Web UI: %s\n", u)
 	}
 	if f.detach {
-		fmt.Fprintf(out, "follow it with `starter status %s`; stop it with `starter cancel %s`\n", id, id)
+		fmt.Fprintf(out, "follow it with `starter status -f %s`; stop it with `starter cancel %s`\n", id, id)
 		return nil
 	}
 	return follow(ctx, gc.goals, id, goal, followIO{
@@ -284,7 +284,7 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `starter status %s`, stop it with `starter cancel %s`", id, id, id)
+			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `starter status -f %s`, stop it with `starter cancel %s`", id, id, id)
 			if fio.interrupted != "" {
 				msg = fio.interrupted
 			}

@@ -106,7 +106,7 @@ func TestRunDetachStartsGoal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"started goal-t1 on emu1", "Web UI: http://127.0.0.1:8233/namespaces/default/workflows/goal-t1", "starter status goal-t1"} {
+	for _, want := range []string{"started goal-t1 on emu1", "Web UI: http://127.0.0.1:8233/namespaces/default/workflows/goal-t1", "starter status -f goal-t1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
