@@ -61,7 +61,8 @@ func New(c client.Client, opts Options) *Client {
 	return &Client{c: c, opts: opts}
 }
 
-// NotFoundError says a goal or schedule does not exist.
+// NotFoundError says a goal or schedule does not exist, or that no worker
+// serves a device.
 type NotFoundError struct {
 	Kind string // "goal", "schedule" or "device"
 	ID   string
