@@ -458,6 +458,13 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 					g.st.Todos[i].Status = TodoSkipped
 				}
 			}
+			if g.noneDone() {
+				// The planner may drop a failed todo it judges unneeded, but a
+				// goal where nothing succeeded has not been achieved.
+				return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response,
+					Reason:   "no todo succeeded: " + d.Response,
+					NextStep: "check the phone, then retry the goal with clearer instructions"}), true, nil
+			}
 			return g.finish(ctx, GoalResult{Status: GoalDone, Response: d.Response}), true, nil
 		case activities.PlanAskUser:
 			if err := g.ask(ctx, d.Question, 0); err != nil {
@@ -516,6 +523,20 @@ func (g *goalRun) continueAsNew(ctx workflow.Context) error {
 	next.State = &st
 	workflow.GetLogger(ctx).Info("goal continues as new", "steps", g.st.Steps, "run", st.Runs)
 	return workflow.NewContinueAsNewError(ctx, GoalWorkflow, next)
+}
+
+// noneDone reports whether todos ran and none of them succeeded.
+func (g *goalRun) noneDone() bool {
+	ran := false
+	for _, t := range g.st.Todos {
+		switch t.Status {
+		case TodoDone:
+			return false
+		case TodoFailed:
+			ran = true
+		}
+	}
+	return ran
 }
 
 // finish stamps the final result with the todo list and step count.

@@ -634,3 +634,15 @@ func TestGoalDangerPrompts(t *testing.T) {
 		}
 	}
 }
+
+func TestGoalDoneWithNothingDoneIsFailed(t *testing.T) {
+	f := &fakeWorld{
+		replans: []activities.PlanDecision{{Status: activities.PlanDone, Response: "Not done: b failed."}},
+		scripts: map[string][]autoglm.Action{"b": {badReply(), badReply(), badReply()}},
+	}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"b"}}})
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, "no todo succeeded") || r.Response != "Not done: b failed." || r.NextStep == "" {
+		t.Fatalf("result = %+v, want failed with the planner's response kept", r)
+	}
+}
