@@ -189,13 +189,7 @@ func replanGoal(pc planContext) planAnswer {
 		return planAnswer{Status: "done", Response: summarise(pc.Done)}
 	}
 
-	prev := ""
-	for i := len(pc.Done) - 1; i >= 0; i-- {
-		if pc.Done[i].Status == "done" && pc.Done[i].Result != "" {
-			prev = pc.Done[i].Result
-			break
-		}
-	}
+	prev := placeholderValue(pc.Done)
 	for i, r := range remaining {
 		if prev != "" && hasPlaceholder(r) {
 			remaining[i] = substitute(r, prev)
@@ -207,6 +201,27 @@ func replanGoal(pc planContext) planAnswer {
 		remaining[i] = fixed
 	}
 	return planAnswer{Status: "replanned", Plan: remaining}
+}
+
+// placeholderValue is what a {result} placeholder stands for: the result
+// of the latest reading todo that succeeded, or else the latest result of
+// any todo that succeeded ("Read the alarm, turn on Bluetooth, then send it
+// to Alice" sends the time, not "Bluetooth is on").
+func placeholderValue(done []doneTodo) string {
+	last := ""
+	for i := len(done) - 1; i >= 0; i-- {
+		d := done[i]
+		if d.Status != "done" || d.Result == "" {
+			continue
+		}
+		if parseIntent(d.Todo).Kind == kindRead {
+			return d.Result
+		}
+		if last == "" {
+			last = d.Result
+		}
+	}
+	return last
 }
 
 // summarise writes the final response: each todo with its result, and the
