@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,19 +168,48 @@ func TestConfigTable(t *testing.T) {
 		}
 		return
 	}
+	for _, d := range tableDiff(rows, want) {
+		t.Error(d)
+	}
+}
+
+// tableDiff lists how the README's rows differ from the rows the code gives.
+func tableDiff(rows, want []row) []string {
+	var out []string
+	const fix = "run go test ./docs -run TestConfigTable -update"
 	if len(rows) != len(want) {
-		t.Errorf("the table has %d keys, the code %d: run go test ./docs -run TestConfigTable -update", len(rows), len(want))
+		out = append(out, fmt.Sprintf("the table has %d keys, the code %d: %s", len(rows), len(want), fix))
 	}
 	for i, w := range want {
-		if i >= len(rows) {
-			break
-		}
-		if g := rows[i]; g != w {
-			t.Errorf("row %d:\n have %s\n want %s\nrun go test ./docs -run TestConfigTable -update", i+1, g, w)
+		if i < len(rows) && rows[i] != w {
+			out = append(out, fmt.Sprintf("row %d:\n have %s\n want %s\n%s", i+1, rows[i], w, fix))
 		}
 		if w.meaning == "" {
-			t.Errorf("key %s has no meaning in the table: describe it", w.key)
+			out = append(out, fmt.Sprintf("key %s has no meaning in the table: describe it", w.key))
 		}
+	}
+	return out
+}
+
+// TestTableDiffCaught makes sure a stale default or a missing key fails.
+func TestTableDiffCaught(t *testing.T) {
+	readme := readReadme(t)
+	_, _, rows := tableRows(t, readme)
+	have := map[string]row{}
+	for _, r := range rows {
+		have[r.key] = r
+	}
+	want := wantRows(t, have)
+	if d := tableDiff(rows, want); len(d) != 0 {
+		t.Fatalf("the README's table is stale: %v", d)
+	}
+	stale := slices.Clone(rows)
+	stale[0].def = "`somewhere:1`"
+	if d := tableDiff(stale, want); len(d) != 1 || !strings.Contains(d[0], "row 1:") {
+		t.Errorf("a changed default gives %q, want one row-1 difference", d)
+	}
+	if d := tableDiff(rows[1:], want); len(d) == 0 || !strings.Contains(d[0], "has 57 keys") && !strings.Contains(d[0], "keys, the code") {
+		t.Errorf("a missing key gives %q, want a key-count difference", d)
 	}
 }
 
@@ -271,24 +301,43 @@ func codeText(readme string) []string {
 	return out
 }
 
-// TestCommandsExist checks that every `starter X` the README shows names a
-// real subcommand.
-func TestCommandsExist(t *testing.T) {
-	cmds := starterCommands(t)
+// unknownCommands returns every `starter X` (and `starter schedule X`) in
+// the code of readme that is not one of cmds, and how many it checked.
+func unknownCommands(readme string, cmds map[string]bool) (bad []string, seen int) {
 	ref := regexp.MustCompile(`\bstarter ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
-	seen := 0
-	for _, code := range codeText(readReadme(t)) {
+	for _, code := range codeText(readme) {
 		for _, m := range ref.FindAllStringSubmatch(code, -1) {
 			seen++
 			if !cmds[m[1]] {
-				t.Errorf("the README shows `starter %s`, which is not a starter command", m[1])
+				bad = append(bad, "starter "+m[1])
 			}
 			if m[1] == "schedule" && m[2] != "" && !cmds[m[2]] {
-				t.Errorf("the README shows `starter schedule %s`, which is not a schedule command", m[2])
+				bad = append(bad, "starter schedule "+m[2])
 			}
 		}
 	}
+	return bad, seen
+}
+
+// TestCommandsExist checks that every `starter X` the README shows names a
+// real subcommand.
+func TestCommandsExist(t *testing.T) {
+	bad, seen := unknownCommands(readReadme(t), starterCommands(t))
+	for _, b := range bad {
+		t.Errorf("the README shows `%s`, which is not a starter command", b)
+	}
 	if seen < 10 {
 		t.Errorf("found only %d starter commands in the README; the pattern is broken", seen)
+	}
+}
+
+// TestUnknownCommandsCaught makes sure the check above can fail.
+func TestUnknownCommandsCaught(t *testing.T) {
+	cmds := starterCommands(t)
+	readme := "Run `starter run \"x\"` or\n```sh\ngo run ./starter launch x\ngo run ./starter schedule frobnicate y\n```\n"
+	bad, seen := unknownCommands(readme, cmds)
+	want := []string{"starter launch", "starter schedule frobnicate"}
+	if seen != 3 || !slices.Equal(bad, want) {
+		t.Errorf("unknownCommands = %q after %d commands, want %q after 3", bad, seen, want)
 	}
 }
