@@ -208,7 +208,7 @@ func TestTableDiffCaught(t *testing.T) {
 	if d := tableDiff(stale, want); len(d) != 1 || !strings.Contains(d[0], "row 1:") {
 		t.Errorf("a changed default gives %q, want one row-1 difference", d)
 	}
-	if d := tableDiff(rows[1:], want); len(d) == 0 || !strings.Contains(d[0], "has 57 keys") && !strings.Contains(d[0], "keys, the code") {
+	if d := tableDiff(rows[1:], want); len(d) == 0 || !strings.Contains(d[0], "keys, the code") {
 		t.Errorf("a missing key gives %q, want a key-count difference", d)
 	}
 }
