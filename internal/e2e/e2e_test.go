@@ -92,7 +92,8 @@ func TestClarifyRoundTrip(t *testing.T) {
 		t.Fatalf("goal ended %s: %s", res.Status, res.Reason)
 	}
 	sent := env.Phone.State().MessagesSent
-	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != "I'm on my way" {
+	_, want, _ := strings.Cut(demo.AskExample, ": ")
+	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != want {
 		t.Fatalf("messages sent = %+v", sent)
 	}
 	recordHistories(t, "clarify", histories(t, env.Client, id, res.Todos), id)
