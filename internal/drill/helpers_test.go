@@ -106,8 +106,9 @@ func checkDone(t *testing.T, id string, res workflows.GoalResult) {
 }
 
 // checkOneMessage fails unless the phone sent exactly one message, text to
-// Alice Chen, with one Send tap after the last text entry.
-func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) {
+// Alice Chen, with one Send tap after the last text entry, and reports
+// whether it did not fail.
+func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) bool {
 	t.Helper()
 	st := p.State()
 	var got []phonesim.SentMessage
@@ -117,12 +118,14 @@ func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) {
 		}
 	}
 	if len(got) != 1 || len(st.MessagesSent) != 1 || got[0].To != "Alice Chen" {
-		t.Errorf("phone %s: messages sent = %+v, want exactly one %q to Alice Chen", st.Serial, st.MessagesSent, text)
-		return
+		t.Errorf("phone %s: messages sent = %+v, want exactly one %q to Alice Chen; input log:\n%s", st.Serial, st.MessagesSent, text, inputLog(st))
+		return false
 	}
 	if n := SendTaps(st, got[0]); n != 1 {
-		t.Errorf("phone %s: %d Send taps after the last text entry, want 1 (input log %+v)", st.Serial, n, st.InputLog)
+		t.Errorf("phone %s: %d Send taps after the last text entry, want 1; input log:\n%s", st.Serial, n, inputLog(st))
+		return false
 	}
+	return true
 }
 
 // pending describes what a goal and its running children wait on: pending
@@ -146,6 +149,48 @@ func pending(s *Stack, id string) string {
 		}
 		for _, c := range d.GetPendingChildren() {
 			ids = append(ids, c.GetWorkflowId())
+		}
+	}
+	return b.String()
+}
+
+// inputLog formats a phone's input log one event a line.
+func inputLog(st phonesim.State) string {
+	var b strings.Builder
+	for _, e := range st.InputLog {
+		fmt.Fprintf(&b, "  %d %s %v on %s/%s\n", e.Seq, e.Kind, e.Args, e.App, e.Page)
+	}
+	return b.String()
+}
+
+// stepTrail formats the Step activities of a workflow: scheduled summary,
+// attempt, and outcome, for failure messages.
+func stepTrail(s *Stack, id string) string {
+	evs, err := History(context.Background(), s.Client, id)
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	summaries := map[int64]string{}
+	for _, ev := range evs {
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			summaries[ev.GetEventId()] = string(ev.GetUserMetadata().GetSummary().GetData())
+		}
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil {
+			fmt.Fprintf(&b, "  %s attempt %d", summaries[a.GetScheduledEventId()], a.GetAttempt())
+			if f := a.GetLastFailure(); f != nil {
+				fmt.Fprintf(&b, " (previous attempt failed: %s)", f.GetMessage())
+			}
+			b.WriteString("\n")
+		}
+		if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil {
+			for _, p := range a.GetResult().GetPayloads() {
+				d := string(p.GetData())
+				if len(d) > 300 {
+					d = d[:300] + "..."
+				}
+				fmt.Fprintf(&b, "    -> %s\n", d)
+			}
 		}
 	}
 	return b.String()

@@ -28,11 +28,12 @@ func History(ctx context.Context, c client.Client, id string) ([]*historypb.Hist
 }
 
 // GoalWorkflowIDs are the workflow IDs a finished goal ran: the goal and
-// every todo child run its result lists (restarts get "-r<k>").
+// every todo child run its result lists (Attempts runs; restarts get
+// "-r<k>").
 func GoalWorkflowIDs(goalID string, res workflows.GoalResult) []string {
 	ids := []string{goalID}
 	for _, td := range res.Todos {
-		for a := 0; a <= td.Attempts; a++ {
+		for a := 0; a < max(td.Attempts, 1); a++ {
 			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
 			if a > 0 {
 				id = fmt.Sprintf("%s-r%d", id, a)

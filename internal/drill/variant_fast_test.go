@@ -10,6 +10,6 @@ const (
 	killCount          = 2
 	disconnectFor      = 5 * time.Second
 	modelFaultGoals    = 3
-	killRecovery       = 8 * time.Minute
+	killRecovery       = 3 * time.Minute
 	variantDescription = "fast"
 )

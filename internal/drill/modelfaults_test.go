@@ -1,0 +1,81 @@
+package drill
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// TestModelFaults runs goals against a model server that answers 10% 429,
+// 10% 500 and 10% malformed outputs. Every goal must complete with its one
+// message, and every injected fault must show in the histories: a 429 or
+// 500 as a failed activity attempt (retried, or the last one failed), a
+// malformed answer as a completed activity whose answer was rejected and
+// counted as a step.
+func TestModelFaults(t *testing.T) {
+	s := startStack(t, Options{Phones: modelFaultGoals, Model: modelserver.Config{
+		Seed: 3, RateLimit429: 0.1, Rate500: 0.1, RateMalformed: 0.1, RetryAfter: 500 * time.Millisecond,
+	}})
+	stop, err := s.StartWorker(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	began := time.Now()
+	ids := make([]string, modelFaultGoals)
+	texts := make([]string, modelFaultGoals)
+	for i := range ids {
+		var goal string
+		goal, texts[i] = messageGoal(i + 1)
+		ids[i] = startGoal(t, s, goal, s.Serials[i])
+	}
+	results := make([]workflows.GoalResult, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = waitResult(t, s, id, 8*time.Minute)
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d goals ended in %s", len(ids), time.Since(began).Round(time.Second))
+
+	var f Failures
+	steps := 0
+	for i, id := range ids {
+		checkDone(t, id, results[i])
+		if !checkOneMessage(t, s.Phones[i], texts[i]) {
+			t.Logf("steps of %s/todo-1:\n%s", id, stepTrail(s, id+"/todo-1"))
+		}
+		steps += results[i].Steps
+		for _, wid := range GoalWorkflowIDs(id, results[i]) {
+			evs, err := History(context.Background(), s.Client, wid)
+			if err != nil {
+				t.Errorf("history of %s: %v", wid, err)
+				continue
+			}
+			f.Add(CountFailures(evs))
+		}
+	}
+	st := s.Models.Stats()
+	t.Logf("model server: %d requests, %d 429, %d 500, %d malformed; histories: %d retried attempts, %d failed activities, %d counted rejections; %d steps",
+		st.Requests, st.Faults429, st.Faults500, st.Malformed, f.RetriedAttempts, f.FailedActivities, f.CountedRejections, steps)
+	if st.Faults429+st.Faults500 == 0 || st.Malformed == 0 {
+		t.Errorf("the model server injected no faults of some kind (%+v): the drill proves nothing; raise the rates or change the seed", st)
+	}
+	if got, want := int64(f.RetriedAttempts+f.FailedActivities), st.Faults429+st.Faults500; got != want {
+		t.Errorf("histories show %d failed activity attempts, the model server injected %d 429/500 answers: every one must be a visible failed attempt", got, want)
+	}
+	if got, want := int64(f.CountedRejections), st.Malformed; got != want {
+		t.Errorf("histories show %d rejected model answers, the model server injected %d malformed ones: every one must be a counted, fed-back step", got, want)
+	}
+}
