@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 			return err
 		}
 		if codecEndpoint == "" {
-			codecEndpoint = "http://" + addr
+			codecEndpoint = uiCodecEndpoint(addr, cfg.Encryption.CodecToken)
 		}
 		log.Info("serving the payload codec endpoint", "url", "http://"+addr)
 	}
@@ -102,6 +103,16 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	defer c.Close()
 	return app.RunWorker(ctx, cfg, c, app.Deps{Logger: log})
+}
+
+// uiCodecEndpoint is the codec endpoint handed to the embedded Web UI. The
+// UI cannot add an Authorization header, so a token goes in the path, where
+// the endpoint also accepts it. The result may hold the token: never log it.
+func uiCodecEndpoint(addr, token string) string {
+	if token == "" {
+		return "http://" + addr
+	}
+	return "http://" + addr + "/" + url.PathEscape(token)
 }
 
 // uiOrigins are the Web UI origins allowed to call the codec endpoint: the

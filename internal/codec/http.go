@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -31,7 +32,8 @@ type Options struct {
 	AllowUnauthenticated bool
 	// TokenInPath also accepts the token as the last path segment before
 	// /encode or /decode, for the Web UI, which cannot add headers of its
-	// own: set its codec endpoint to http://host:port/<prefix>/<token>.
+	// own: set its codec endpoint to http://host:port/<prefix>/<token>
+	// (path-escaped when the token holds "/" or other reserved characters).
 	// The token then shows in the browser's settings and any access log
 	// of a proxy in front; prefer Bearer where the client can send it.
 	TokenInPath bool
@@ -115,10 +117,12 @@ func (h *handler) authorized(r *http.Request) bool {
 		return true
 	}
 	if h.opts.TokenInPath {
-		p := r.URL.Path
+		// The escaped path keeps a token holding "/" in one segment.
+		p := r.URL.EscapedPath()
 		for _, suffix := range []string{"/encode", "/decode"} {
 			if rest, ok := strings.CutSuffix(p, suffix); ok {
-				return h.tokenMatches(rest[strings.LastIndexByte(rest, '/')+1:])
+				seg, err := url.PathUnescape(rest[strings.LastIndexByte(rest, '/')+1:])
+				return err == nil && h.tokenMatches(seg)
 			}
 		}
 	}
