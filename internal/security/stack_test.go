@@ -66,6 +66,9 @@ func (b *syncBuffer) Bytes() []byte {
 // level into a buffer.
 func newStack(t *testing.T, o stackOptions) *stack {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the embedded Temporal server and runs goals end to end")
+	}
 	s := &stack{logs: &syncBuffer{}}
 	logger := slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
