@@ -100,7 +100,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 		cancel:  cancel, done: make(chan struct{}),
 	}
 	if cfg.Metrics.Address != "" {
-		addr, err := metrics.Serve(wctx, cfg.Metrics.Address)
+		addr, err := metrics.Serve(wctx, LoopbackDefault(cfg.Metrics.Address))
 		if err != nil {
 			cancel()
 			return nil, err
