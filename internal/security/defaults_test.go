@@ -33,6 +33,7 @@ func TestLoopbackDefaults(t *testing.T) {
 		"model server empty address":  modelserver.LoopbackAddr(""),
 		"model server bare port":      modelserver.LoopbackAddr(":8090"),
 		"metrics (config default)":    def.Metrics.Address,
+		"metrics bare port":           app.LoopbackDefault(":9464"),
 		"embedded Temporal (client)":  app.TemporalAddress(def),
 		"ADB server (config default)": def.ADB.Address,
 	} {
