@@ -2,6 +2,7 @@ package drill
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -185,11 +187,22 @@ func stepTrail(s *Stack, id string) string {
 		}
 		if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil {
 			for _, p := range a.GetResult().GetPayloads() {
-				d := string(p.GetData())
-				if len(d) > 300 {
-					d = d[:300] + "..."
+				var r activities.StepResult
+				if err := json.Unmarshal(p.GetData(), &r); err != nil {
+					continue
 				}
-				fmt.Fprintf(&b, "    -> %s\n", d)
+				b.WriteString("    ->")
+				if r.Act != nil {
+					fmt.Fprintf(&b, " act %q;", r.Act.Result)
+				}
+				fmt.Fprintf(&b, " screen %s %s", r.Screen.App, r.Screen.Hash)
+				if r.Think != nil {
+					fmt.Fprintf(&b, "; next %q", r.Think.Action)
+					if r.Think.ParseError != "" {
+						fmt.Fprintf(&b, "; parse error %q", r.Think.ParseError)
+					}
+				}
+				b.WriteString("\n")
 			}
 		}
 	}
