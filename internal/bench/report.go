@@ -41,6 +41,7 @@ func (r Report) Render(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "- Repetitions per measurement: %d; figures are median (min–max) unless said otherwise\n", r.Runs)
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
+	b.WriteString("- Rerun: `go run ./starter bench --report BENCHMARKS.md` (needs the `adb` binary; `--quick` for a short check, `--only NAME` for one measurement)\n")
 	if r.Code != "" {
 		fmt.Fprintf(&b, "- Code: %s\n", r.Code)
 	}

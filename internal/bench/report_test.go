@@ -38,6 +38,7 @@ func TestRenderReport(t *testing.T) {
 		"Load average (1/5/15 min): 1.00 2.00 3.00 at start",
 		"Repetitions per measurement: 5",
 		"`go run ./starter bench`",
+		"- Rerun: `go run ./starter bench --report BENCHMARKS.md`",
 		"## 1. Overhead\n\nhow it was measured\n\n| latency | ratio |\n| --- | --- |\n| 200ms | 1.20 (1.10–1.30) |\n",
 		`| a\|b |  |`,
 		"- ratio is fine",
