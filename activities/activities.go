@@ -454,8 +454,12 @@ func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.A
 		return ActResult{Result: "ok", Touched: true}, nil
 	}
 	// Errors the model can act on go back to it as the action's result.
+	if errors.Is(err, device.ErrIMENotInstalled) {
+		// No model can fix this: a person must install the keyboard.
+		return ActResult{Result: err.Error(), NeedsHuman: err.Error()}, nil
+	}
 	var nf *device.AppNotFoundError
-	if errors.As(err, &nf) || errors.Is(err, device.ErrIMENotInstalled) {
+	if errors.As(err, &nf) {
 		return ActResult{Result: err.Error()}, nil
 	}
 	return ActResult{}, deviceError(act.Name, err)
@@ -515,10 +519,24 @@ func ParseWait(s string) time.Duration {
 func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error) {
 	d, err := a.device(ctx, in.Serial)
 	if err != nil {
-		return StepResult{}, err
+		return StepResult{}, handBackDeviceError(attempt(ctx), err)
 	}
 	defer keepAlive(ctx, StepHeartbeat)()
-	return a.step(ctx, d, attempt(ctx), in)
+	res, err := a.step(ctx, d, attempt(ctx), in)
+	return res, handBackDeviceError(attempt(ctx), err)
+}
+
+// handBackDeviceError lets Temporal retry a device error once (a passing
+// adb hiccup), then hands a phone that still does not answer back to the
+// workflow as a non-retryable DeviceError: the workflow waits for the phone
+// itself, so the goal can say what it waits for and ask the user to
+// reconnect the phone past its deadline.
+func handBackDeviceError(attempt int, err error) error {
+	var app *temporal.ApplicationError
+	if attempt < 2 || !errors.As(err, &app) || app.Type() != ErrTypeDevice || app.NonRetryable() {
+		return err
+	}
+	return temporal.NewNonRetryableApplicationError(app.Message(), ErrTypeDevice, nil)
 }
 
 // StepHeartbeat is how often a running Step heartbeats. Workflows set a

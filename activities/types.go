@@ -156,6 +156,9 @@ type ActInput struct {
 type ActResult struct {
 	Result  string `json:"result"` // "ok", ActAlreadyApplied, or an error text for the model
 	Touched bool   `json:"touched"`
+	// NeedsHuman is set when the action failed for a reason only a person
+	// can fix (the ADB Keyboard is not installed); it says what to do.
+	NeedsHuman string `json:"needs_human,omitempty"`
 }
 
 // StepInput is the input of Step, the activity a todo runs once per loop

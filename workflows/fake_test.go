@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -30,6 +31,12 @@ type fakeWorld struct {
 	// onReplan runs inside the Replan activity, before it answers: a test
 	// uses it to deliver signals at the goal's continue-as-new boundary.
 	onReplan func()
+	// deviceDown makes that many Step calls fail as a phone that does not
+	// answer (what Step hands back after its one Temporal retry); a
+	// negative value keeps failing until the test sets it to 0.
+	deviceDown int
+	// noIME makes Type actions fail as a phone without the ADB Keyboard.
+	noIME bool
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -105,8 +112,17 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
+	if f.deviceDown != 0 {
+		if f.deviceDown > 0 {
+			f.deviceDown--
+		}
+		return activities.StepResult{}, temporal.NewNonRetryableApplicationError("Tap: device emu-1 offline", activities.ErrTypeDevice, nil)
+	}
 	var res activities.StepResult
-	if in.Act != nil {
+	if in.Act != nil && f.noIME && in.Act.Name == autoglm.ActionType {
+		f.log = append(f.log, "no-ime "+actionKey(*in.Act))
+		res.Act = &activities.ActResult{Result: "ADB Keyboard is not installed", NeedsHuman: "ADB Keyboard is not installed"}
+	} else if in.Act != nil {
 		f.log = append(f.log, "act "+actionKey(*in.Act))
 		res.Act = &activities.ActResult{Result: "ok", Touched: in.Act.TouchesDevice()}
 		if !f.stuck {

@@ -71,6 +71,9 @@ type goalRun struct {
 	child    string // workflow ID of the running todo, "" when none
 	release  func(workflow.Context)
 	waiting  string
+	// todoWaiting is what the running todo waits for (a phone that does
+	// not answer), as it last told the goal.
+	todoWaiting string
 	todo     int // 1-based index of the current todo
 	todoStep int
 }
@@ -317,13 +320,14 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
+		DeviceWaitDeadline: g.opts.DeviceWaitDeadline,
 	}
 	g.st.Notes = nil
 	g.child = id
 	g.details(ctx)
 	var res TodoResult
 	err := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in).Get(ctx, &res)
-	g.child = ""
+	g.child, g.todoWaiting = "", ""
 	g.question, g.approval = nil, nil
 	if ctx.Err() != nil {
 		// The goal was cancelled: the todo ended cleanly (its result says
@@ -594,6 +598,9 @@ func (g *goalRun) status() Status {
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
 		WaitingFor: g.waiting,
+	}
+	if s.WaitingFor == "" {
+		s.WaitingFor = g.todoWaiting
 	}
 	if g.question != nil {
 		s.PendingQuestion = g.question.Text

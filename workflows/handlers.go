@@ -110,6 +110,8 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 		g.question = &question{Text: ev.Text, Todo: ev.Todo}
 	case TodoEventApproval:
 		g.approval = &Approval{Action: ev.Action, Reason: ev.Text}
+	case TodoEventWaiting:
+		g.todoWaiting = ev.Text
 	case TodoEventResolved:
 		if g.question != nil && g.question.Todo > 0 {
 			g.question = nil

@@ -127,6 +127,9 @@ func (in TodoInput) withDefaults() TodoInput {
 	def(&in.FailureThreshold, DefaultFailureThreshold)
 	def(&in.StuckThreshold, DefaultStuckThreshold)
 	def(&in.MaxStuckRetries, DefaultMaxStuckRetries)
+	if in.DeviceWaitDeadline <= 0 {
+		in.DeviceWaitDeadline = DefaultDeviceWaitDeadline
+	}
 	return in
 }
 
@@ -295,7 +298,7 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			}
 		}
 
-		res, err := t.step(ctx, act, think)
+		res, err := t.stepWaitingForDevice(ctx, act, think)
 		if err != nil {
 			if temporal.IsCanceledError(err) || ctx.Err() != nil {
 				return TodoResult{}, err
@@ -315,6 +318,70 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		if ok {
 			return stop, nil
 		}
+		if res.Act != nil && res.Act.NeedsHuman != "" {
+			// Only a person can fix this (e.g. install the ADB Keyboard):
+			// ask, then let the executor look at the screen again.
+			done := t.st.PreviousAction
+			ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Action: done,
+				Text: "The phone needs you: " + res.Act.NeedsHuman + ". Answer when it is fixed."})
+			if err != nil {
+				return TodoResult{}, err
+			}
+			t.handled(done, fmt.Sprintf("%s. The user was asked to fix it and answered: %s", res.Act.NeedsHuman, ans))
+			t.details(ctx)
+		}
+	}
+}
+
+// Device wait backoff between retries of a step whose phone does not answer.
+const (
+	deviceRetryFirst = 2 * time.Second
+	deviceRetryMax   = 30 * time.Second
+)
+
+// stepWaitingForDevice runs a step. A phone that keeps failing (the Step
+// activity hands such errors back after one Temporal retry) is waited for
+// here rather than failing the todo: the goal's status says what it waits
+// for, and past DeviceWaitDeadline the user is asked to reconnect the phone.
+// The step's input is unchanged on each try and Act checks the screen hash,
+// so an action the phone did apply is not applied twice.
+func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
+	var since time.Time
+	backoff := deviceRetryFirst
+	for {
+		res, err := t.step(ctx, act, think)
+		var app *temporal.ApplicationError
+		if err == nil || ctx.Err() != nil || !errors.As(err, &app) || app.Type() != activities.ErrTypeDevice {
+			if !since.IsZero() {
+				t.waiting = ""
+				if terr := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting}); terr != nil && err == nil {
+					err = terr
+				}
+			}
+			return res, err
+		}
+		now := workflow.Now(ctx)
+		if since.IsZero() {
+			since, backoff = now, deviceRetryFirst
+			t.waiting = fmt.Sprintf("device %s: not answering since %s, retrying (%s)", t.in.Device, now.UTC().Format("15:04:05"), truncate(app.Message(), 200))
+			if err := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting, Text: t.waiting}); err != nil {
+				return res, err
+			}
+			t.details(ctx)
+		}
+		if deadline := t.in.DeviceWaitDeadline; deadline > 0 && now.Sub(since) >= deadline {
+			q := fmt.Sprintf("The phone %s has not answered for %s (%s). Reconnect it (check the cable, or `adb connect` it again), then answer to retry.",
+				t.in.Device, now.Sub(since).Round(time.Second), truncate(app.Message(), 200))
+			if _, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q}); err != nil {
+				return res, err
+			}
+			since = time.Time{} // a fresh wait, told to the goal again
+			continue
+		}
+		if err := workflow.Sleep(ctx, backoff); err != nil {
+			return res, err
+		}
+		backoff = min(backoff*2, deviceRetryMax)
 	}
 }
 

@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"time"
+
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 )
@@ -26,6 +28,9 @@ const (
 	DefaultMaxStuckRetries   = 2
 	DefaultFeedbackHistory   = 2
 	DefaultHistoryEventLimit = 5000
+	// DefaultDeviceWaitDeadline is how long a todo waits for a phone that
+	// stopped answering before it asks the user.
+	DefaultDeviceWaitDeadline = 2 * time.Minute
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
 	MaxTodoRestarts = 1
@@ -51,6 +56,10 @@ type GoalOptions struct {
 	// HistoryEventLimit continues a run as new once its history reaches this
 	// many events, even before the server suggests it.
 	HistoryEventLimit int `json:"history_event_limit,omitempty"`
+	// DeviceWaitDeadline is how long a todo keeps retrying a phone that does
+	// not answer (disconnected, offline) before it asks the user to
+	// reconnect it. Zero means DefaultDeviceWaitDeadline.
+	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
 }
 
 // UseUITree reports the effective UITree setting.
@@ -70,6 +79,9 @@ func (o GoalOptions) WithDefaults() GoalOptions {
 	def(&o.MaxStuckRetries, DefaultMaxStuckRetries)
 	def(&o.FeedbackHistory, DefaultFeedbackHistory)
 	def(&o.HistoryEventLimit, DefaultHistoryEventLimit)
+	if o.DeviceWaitDeadline <= 0 {
+		o.DeviceWaitDeadline = DefaultDeviceWaitDeadline
+	}
 	if o.Mode == "" {
 		o.Mode = ModeLayered
 	}
@@ -171,6 +183,8 @@ type TodoInput struct {
 	StuckThreshold    int `json:"stuck_threshold"`
 	MaxStuckRetries   int `json:"max_stuck_retries"`
 	HistoryEventLimit int `json:"history_event_limit"`
+	// DeviceWaitDeadline: see GoalOptions.DeviceWaitDeadline.
+	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`
@@ -230,4 +244,5 @@ const (
 	TodoEventQuestion = "question" // Take_over / Interact: the user must act or answer (clarify)
 	TodoEventApproval = "approval" // a sensitive tap waits for approve
 	TodoEventResolved = "resolved" // the question or approval was answered
+	TodoEventWaiting  = "waiting"  // the todo waits for something other than a human (Text says what; "" when it no longer does)
 )
