@@ -74,8 +74,8 @@ type goalRun struct {
 	// todoWaiting is what the running todo waits for (a phone that does
 	// not answer), as it last told the goal.
 	todoWaiting string
-	todo     int // 1-based index of the current todo
-	todoStep int
+	todo        int // 1-based index of the current todo
+	todoStep    int
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
