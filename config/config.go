@@ -106,6 +106,9 @@ type Limits struct {
 	MaxExecutorFeedbackHistory int  `key:"max_executor_feedback_history"`
 	AutoApprove                bool `key:"auto_approve"` // run sensitive actions without asking
 	UITree                     bool `key:"ui_tree"`      // send the UI element list to the executor
+	// DeviceWaitDeadline is how long a todo retries a phone that does not
+	// answer before it asks the user to reconnect it.
+	DeviceWaitDeadline time.Duration `key:"device_wait_deadline"`
 }
 
 // Encryption configures payload encryption.
@@ -178,6 +181,7 @@ func Default() Config {
 		Limits: Limits{
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
+			DeviceWaitDeadline:         2 * time.Minute,
 			FailureThreshold:           3,
 			StuckThreshold:             3,
 			MaxStuckRetries:            2,

@@ -164,6 +164,7 @@ func (c Config) Validate() error {
 	l := c.Limits
 	positive("limits.max_steps", l.MaxSteps)
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
+	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
 	positive("limits.failure_threshold", l.FailureThreshold)
 	positive("limits.stuck_threshold", l.StuckThreshold)
 	if l.MaxStuckRetries < 0 {

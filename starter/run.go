@@ -93,6 +93,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		StuckThreshold:   cfg.Limits.StuckThreshold,
 		MaxStuckRetries:  cfg.Limits.MaxStuckRetries,
 		FeedbackHistory:  cfg.Limits.MaxExecutorFeedbackHistory,
+
+		DeviceWaitDeadline: cfg.Limits.DeviceWaitDeadline,
 	}
 	ui := cfg.Limits.UITree
 	o.UITree = &ui
