@@ -62,12 +62,40 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		return nil, err
 	}
 	var out []Info
-	for _, d := range devs {
+	for _, d := range dedupeEmulatorAliases(devs) {
 		if p.allowed(d.Serial) {
 			out = append(out, infoOf(d))
 		}
 	}
 	return out, nil
+}
+
+// dedupeEmulatorAliases drops "emulator-N" when the same phone is also
+// connected as "127.0.0.1:N+1" or "localhost:N+1": adb probes local ports
+// 5555-5585 for emulators, so a phone (or the simulator) listening there
+// shows up twice, and two serials for one phone would defeat the
+// one-goal-per-phone lease.
+func dedupeEmulatorAliases(devs []adb.DeviceInfo) []adb.DeviceInfo {
+	network := map[int]bool{}
+	for _, d := range devs {
+		host, port, err := net.SplitHostPort(d.Serial)
+		if err != nil || (host != "127.0.0.1" && host != "localhost") {
+			continue
+		}
+		if n, err := strconv.Atoi(port); err == nil {
+			network[n] = true
+		}
+	}
+	out := devs[:0:0]
+	for _, d := range devs {
+		if n, ok := strings.CutPrefix(d.Serial, "emulator-"); ok {
+			if console, err := strconv.Atoi(n); err == nil && network[console+1] {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func infoOf(d adb.DeviceInfo) Info {
