@@ -105,6 +105,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	planner, executor := deps.Planner, deps.Executor
 	if planner == nil {
 		pc := ModelConfig(cfg.Planner)
+		pc.KeySetting = "planner.api_key (PLANNER_MODEL_API_KEY)"
 		if err := pc.Validate(); err != nil {
 			return nil, fmt.Errorf("planner model: %w", err)
 		}
@@ -112,6 +113,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	}
 	if executor == nil {
 		ec := ModelConfig(cfg.Executor)
+		ec.KeySetting = "executor.api_key (MODEL_API_KEY)"
 		if err := ec.Validate(); err != nil {
 			return nil, fmt.Errorf("executor model: %w", err)
 		}

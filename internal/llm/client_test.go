@@ -237,7 +237,7 @@ func TestChatErrorClassification(t *testing.T) {
 		}, kind: Retryable, status: 503},
 		{name: "401 echoes the key", handler: func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			writeJSON(w, 401, apiError("Incorrect API key provided: "+testKey+". You can find your key at ...", "invalid_api_key"))
-		}, kind: Permanent, status: 401, msgHas: []string{"401", "check MODEL_API_KEY"}},
+		}, kind: Permanent, status: 401, msgHas: []string{"401", "check the API key configured for this endpoint"}},
 		{name: "401 echoes a key prefix", handler: func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			writeJSON(w, 401, apiError("Incorrect API key provided: "+testKey[:12]+"****CRET", "invalid_api_key"))
 		}, kind: Permanent, status: 401},
@@ -468,4 +468,15 @@ func FuzzParseRetryAfter(f *testing.F) {
 			t.Fatalf("Retry-After %q / %q ms gave %v, want 0..24h", after, afterMs, d)
 		}
 	})
+}
+
+func TestUnauthorizedNamesTheKeySetting(t *testing.T) {
+	cfg, _ := newServer(t, false, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		writeJSON(w, 401, apiError("bad key", "invalid_api_key"))
+	})
+	cfg.KeySetting = "planner.api_key (PLANNER_MODEL_API_KEY)"
+	_, err := New(cfg).Chat(context.Background(), []Message{{Role: RoleUser, Text: "hi"}})
+	if err == nil || !strings.Contains(err.Error(), "check planner.api_key (PLANNER_MODEL_API_KEY)") {
+		t.Fatalf("err = %v, want it to name the planner's key setting", err)
+	}
 }

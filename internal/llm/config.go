@@ -20,6 +20,9 @@ type Config struct {
 	MaxTokens        int           // sent when > 0
 	Timeout          time.Duration // whole-request limit including the streamed body; 0 = none
 	Stream           bool          // stream the answer (needed for TTFT and ThinkEnd)
+	// KeySetting names where the user sets APIKey, for error messages
+	// ("planner.api_key (PLANNER_MODEL_API_KEY)"); empty = a generic hint.
+	KeySetting string
 }
 
 // ExecutorDefaults returns the reference executor settings (DESIGN.md §3)

@@ -201,7 +201,11 @@ func (c *Client) classifyStatus(e *Error, detail string, h http.Header) {
 		e.Msg = fmt.Sprintf("%d prompt too long for model %q%s: shorten the request (drop the UI element list, lower max pixels) or use a model with a larger context", s, c.cfg.Model, suffix)
 	case s == http.StatusUnauthorized:
 		e.Kind = Permanent
-		e.Msg = fmt.Sprintf("401 unauthorized%s: check MODEL_API_KEY (the API key configured for this endpoint)", suffix)
+		where := c.cfg.KeySetting
+		if where == "" {
+			where = "the API key configured for this endpoint"
+		}
+		e.Msg = fmt.Sprintf("401 unauthorized%s: check %s", suffix, where)
 	case s == http.StatusForbidden:
 		e.Kind = Permanent
 		e.Msg = fmt.Sprintf("403 forbidden%s: check that the API key may use model %q", suffix, c.cfg.Model)
