@@ -162,7 +162,8 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 		p = *prev
 	}
 	tag := "[" + s.GoalID + "] "
-	if s.Phase != p.Phase {
+	final := isFinalPhase(s.Phase)
+	if s.Phase != p.Phase && !final {
 		out = append(out, tag+"phase "+s.Phase)
 	}
 	if len(s.Todos) > 0 && !sameTexts(p.Todos, s.Todos) {
@@ -191,6 +192,8 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 		out = append(out, l)
 	}
 	switch {
+	case final:
+		// The goal has ended: no more step lines.
 	case s.Action != "" && s.Action != p.Action:
 		out = append(out, fmt.Sprintf("%sstep %s: %s", tag, stepText(s), oneLine(s.Action, 120)))
 	case s.Action == "" && s.Steps != p.Steps && prev != nil && s.CurrentTodo > 0:
@@ -206,8 +209,14 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 	if s.Approval != p.Approval && s.Approval != "" {
 		out = append(out, tag+"needs approval: "+oneLine(s.Approval, 200))
 	}
+	if s.Phase != p.Phase && final {
+		// The end comes after the last todo's outcome.
+		out = append(out, tag+"phase "+s.Phase)
+	}
 	return out
 }
+
+func isFinalPhase(p string) bool { return p == "done" || p == "failed" || p == "cancelled" }
 
 func stepText(s Snapshot) string {
 	if s.MaxSteps > 0 {
