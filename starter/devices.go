@@ -35,7 +35,7 @@ adb.allow (when set) are marked as not served by this host's worker.`,
 			devs, err := listDevices(cmd.Context(), cfg)
 			if err != nil {
 				if errors.Is(err, adb.ErrServerNotRunning) {
-					return fmt.Errorf("%w (is `adb` installed? start it with `adb start-server`, or point --adb-address at a running one)", err)
+					return fmt.Errorf("%w (is `adb` installed? or point --adb-address at a running server)", err)
 				}
 				return err
 			}
