@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -113,5 +112,3 @@ func foldEvent(ev *historypb.HistoryEvent, st *HistoryStats, scheduled map[int64
 		// The next run is read when the id is queued without a run id.
 	}
 }
-
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

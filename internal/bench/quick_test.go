@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,7 +31,8 @@ func TestQuickBench(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, Options{Quick: true, Only: only, Command: "go test", Progress: func(s string) { t.Log(s) }})
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	rep, err := Run(ctx, Options{Quick: true, Only: only, Command: "go test", Logger: log, Progress: func(s string) { t.Log(s) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -117,7 +118,7 @@ func BuildCommit() string {
 
 // LoadAvg returns the first three fields of /proc/loadavg, or "".
 func LoadAvg() string {
-	data, err := readFile("/proc/loadavg")
+	data, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return ""
 	}

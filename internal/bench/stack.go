@@ -212,14 +212,13 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 		m.APIKey = ""
 	}
 	e.Config = cfg
-	quiet := slog.New(slog.NewTextHandler(discard{}, &slog.HandlerOptions{Level: slog.LevelError}))
-	if e.Acts, err = app.NewActivities(ctx, cfg, app.Deps{Logger: quiet}); err != nil {
+	if e.Acts, err = app.NewActivities(ctx, cfg, app.Deps{Logger: s.log}); err != nil {
 		return nil, err
 	}
 	if o.NoWorker {
 		return e, nil
 	}
-	w, err := app.StartWorker(ctx, cfg, s.Client, app.Deps{Logger: quiet, Activities: e.Acts}, app.WorkerOptions{RelistInterval: time.Second})
+	w, err := app.StartWorker(ctx, cfg, s.Client, app.Deps{Logger: s.log, Activities: e.Acts}, app.WorkerOptions{RelistInterval: time.Second})
 	if err != nil {
 		return nil, err
 	}
@@ -239,10 +238,6 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	}
 	return e, nil
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
