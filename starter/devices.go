@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,11 @@ adb.allow (when set) are marked as not served by this host's worker.`,
 			devs, err := listDevices(cmd.Context(), cfg)
 			if err != nil {
 				if errors.Is(err, adb.ErrServerNotRunning) {
-					return fmt.Errorf("%w (is `adb` installed? or point --adb-address at a running server)", err)
+					hint := "is `adb` installed? or point --adb-address at a running server"
+					if !strings.Contains(err.Error(), "adb start-server") {
+						hint = "is `adb` installed? start it with `adb start-server`, or point --adb-address at a running server"
+					}
+					return fmt.Errorf("%w (%s)", err, hint)
 				}
 				return err
 			}
