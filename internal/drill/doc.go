@@ -30,6 +30,10 @@
 // The drills need the adb binary (Debian/Ubuntu: apt-get install adb); without
 // it they skip, unless PHONEFLOW_REQUIRE_ADB=1 makes them fail.
 //
-// The helpers (Stack, Process, CountFailures, SendTaps) are plain code so a
-// `starter drill` command can run the same drills.
+// The drills share plain helpers, usable outside tests too: Stack (the
+// environment, with StopServer/RestartServer and an in-process worker),
+// BuildWorker and Process (the worker as a child process that can be
+// killed), History, GoalWorkflowIDs and CountFailures (what a history shows
+// of failed attempts and rejected model answers) and SendTaps (duplicate
+// Send taps in a phone's input log).
 package drill

@@ -94,9 +94,9 @@ func rejected(data []byte) bool {
 	return bytes.Contains(data, []byte(`"parse_error":"`)) || bytes.Contains(data, []byte(`"invalid":"`))
 }
 
-// SendTaps returns the taps a phone took on the Messages conversation page
-// after its last text entry, at the point of the tap that sent msg. More
-// than one means a Send was applied twice.
+// SendTaps returns the taps a phone took after its last text entry on the
+// page and at the point of the tap that sent msg (0 when no logged tap sent
+// it). More than one means a Send was applied twice to the same text.
 func SendTaps(st phonesim.State, msg phonesim.SentMessage) int {
 	var send *phonesim.InputEvent
 	lastText := 0
