@@ -97,7 +97,10 @@ func Encode(pngData []byte, cfg Config) (llm.Image, int, int, error) {
 		s := math.Sqrt(float64(cfg.MaxPixels) / float64(w*h))
 		nw, nh := max(int(float64(w)*s), 1), max(int(float64(h)*s), 1)
 		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+		// ApproxBiLinear: about 7x faster than CatmullRom on a 1080x2400
+		// screen (22 ms against 166 ms here) and still legible at the
+		// default 1 MP; encoding was the largest CPU cost of a step.
+		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
 		img, w, h = dst, nw, nh
 	} else if cfg.Format == "png" {
 		return llm.Image{MIME: "image/png", Data: pngData}, w, h, nil
