@@ -35,15 +35,23 @@ func TestModelFaults(t *testing.T) {
 		ids[i] = startGoal(t, s, goal, s.Serials[i])
 	}
 	results := make([]workflows.GoalResult, len(ids))
+	errs := make([]error, len(ids))
+	rctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
 	var wg sync.WaitGroup
 	for i, id := range ids {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = waitResult(t, s, id, 8*time.Minute)
+			results[i], errs[i] = s.Goals.Result(rctx, id)
 		}()
 	}
 	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("goal %s has no result: %v\n%s", ids[i], err, pending(s, ids[i]))
+		}
+	}
 	if t.Failed() {
 		return
 	}
