@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -82,6 +83,52 @@ type AcquireDeviceInput struct {
 	Request         LeaseRequest `json:"request"`
 	LeaseWorkflowID string       `json:"lease_workflow_id"`
 	TaskQueue       string       `json:"task_queue"`
+	// DeviceTaskQueue, when set, is the phone's task queue: the lease is
+	// only requested once a worker polls it, so a goal for a phone no
+	// worker serves (unknown serial, not on any allow-list) fails with a
+	// clear error instead of waiting forever.
+	DeviceTaskQueue string `json:"device_task_queue,omitempty"`
+}
+
+// taskQueueDescriber is the part of client.Client that tells whether a
+// worker polls a task queue.
+type taskQueueDescriber interface {
+	DescribeTaskQueue(ctx context.Context, taskQueue string, taskQueueType enumspb.TaskQueueType) (*workflowservice.DescribeTaskQueueResponse, error)
+}
+
+// ErrTypeDeviceNotServed is the error type of a goal whose phone no worker serves.
+const ErrTypeDeviceNotServed = "DeviceNotServed"
+
+// servedGrace is how long AcquireDevice looks for a worker on the phone's
+// queue before it gives up (a worker that just started may not have polled).
+const servedGrace = 15 * time.Second
+
+// checkServed fails when no worker polls the phone's task queue.
+func (a *LeaseActivities) checkServed(ctx context.Context, serial, queue string) error {
+	d, ok := a.Client.(taskQueueDescriber)
+	if !ok || queue == "" {
+		return nil
+	}
+	deadline := time.Now().Add(servedGrace)
+	for {
+		resp, err := d.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW)
+		if err != nil {
+			return fmt.Errorf("acquire device %s: describe task queue %s: %w", serial, queue, err)
+		}
+		if len(resp.GetPollers()) > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return temporal.NewNonRetryableApplicationError(fmt.Sprintf(
+				"no worker serves device %q: check the serial with `starter devices`, and that a worker runs on the phone's host, reaches its adb server and allows it (adb.allow)", serial),
+				ErrTypeDeviceNotServed, nil)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // HolderStatus is the result of DescribeLeaseHolder.
@@ -117,6 +164,9 @@ func (a *LeaseActivities) AcquireDevice(ctx context.Context, in AcquireDeviceInp
 		return temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("acquire device: serial, goal ID, lease workflow ID and task queue are all required (got %+v)", in),
 			"InvalidLeaseRequest", nil)
+	}
+	if err := a.checkServed(ctx, in.Request.Serial, in.DeviceTaskQueue); err != nil {
+		return err
 	}
 	opts := client.StartWorkflowOptions{
 		// Signal-with-start signals the running lease workflow or starts

@@ -433,6 +433,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		Request:         activities.LeaseRequest{Serial: serial, GoalID: goalID, Wait: wait, RequestID: reqID},
 		LeaseWorkflowID: LeaseWorkflowID(serial),
 		TaskQueue:       TaskQueue,
+		DeviceTaskQueue: DeviceTaskQueue(serial),
 	}
 	if err := workflow.ExecuteActivity(actx, activities.NameAcquireDevice, in).Get(ctx, nil); err != nil {
 		if ctx.Err() != nil {
