@@ -646,3 +646,19 @@ func TestGoalDoneWithNothingDoneIsFailed(t *testing.T) {
 		t.Fatalf("result = %+v, want failed with the planner's response kept", r)
 	}
 }
+
+func TestParseFailureKeepsTheLastAppliedAction(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"send": {tap(900, 950), badReply(), badReply(), finish("sent")}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "send", Device: "emu-1", Options: GoalOptions{Plan: []string{"send"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	for _, i := range []int{2, 3} {
+		in := f.steps[i].In
+		if !strings.Contains(in.PreviousAction, "Tap") || !strings.HasPrefix(in.PreviousResult, "ok. Then your last reply could not be parsed: ") ||
+			strings.Count(in.PreviousResult, "could not be parsed") != 1 {
+			t.Fatalf("step %d told the executor %q / %q, want the applied tap kept with one parse note", i, in.PreviousAction, in.PreviousResult)
+		}
+	}
+}

@@ -333,6 +333,9 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 	}
 }
 
+// parseFailedNote opens the feedback on an executor reply that did not parse.
+const parseFailedNote = "your last reply could not be parsed"
+
 // Device wait backoff between retries of a step whose phone does not answer.
 const (
 	deviceRetryFirst = 2 * time.Second
@@ -559,8 +562,18 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		}
 		if th.ParseError != "" || th.Response == nil {
 			t.st.Failures++
-			t.st.PreviousAction = "(reply not understood)"
-			t.st.PreviousResult = "your last reply could not be parsed: " + th.ParseError +
+			// Keep the last applied action and its result: dropping them made
+			// an executor that tracks its progress by them redo the action
+			// (a message sent twice).
+			prev, _, _ := strings.Cut(t.st.PreviousResult, parseFailedNote)
+			prev = strings.TrimSuffix(prev, ". Then ")
+			if t.st.PreviousAction == "" {
+				prev = ""
+			}
+			if prev != "" {
+				prev += ". Then "
+			}
+			t.st.PreviousResult = prev + parseFailedNote + ": " + th.ParseError +
 				`; answer exactly as <think>...</think><answer>do(action="...", ...)</answer> or finish(message="...")`
 			t.st.Lessons = appendLesson(t.st.Lessons, "reply format error: "+th.ParseError)
 		} else {
