@@ -23,7 +23,7 @@ type PoolOptions struct {
 	// Device holds the options every device gets.
 	Device Options
 	// ReconnectTimeout bounds re-attaching a network phone (serial
-	// host:port) that Get finds offline or gone; zero means 10 s,
+	// host:port) that Get finds offline or gone; zero means 3 s,
 	// negative turns re-attaching off.
 	ReconnectTimeout time.Duration
 }
@@ -183,7 +183,9 @@ func isNetworkSerial(serial string) bool {
 func (p *Pool) reconnect(ctx context.Context, serial string) error {
 	timeout := p.opts.ReconnectTimeout
 	if timeout == 0 {
-		timeout = 10 * time.Second
+		// Short: a phone that is really gone fails the attempt quickly and
+		// the todo's own device wait takes over (and tells the user).
+		timeout = 3 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -8,7 +8,7 @@ import "time"
 const (
 	killGoals          = 3
 	killCount          = 2
-	disconnectFor      = 5 * time.Second
+	disconnectFor      = 12 * time.Second // long enough that steps fail while the phone is away
 	modelFaultGoals    = 3
 	killRecovery       = 3 * time.Minute
 	variantDescription = "fast"
