@@ -15,6 +15,10 @@ import (
 // moves to a wrong point in the robustness measurement.
 const WrongTapRate = 0.2
 
+// HardWrongTapRate is a second, harsher setting of the robustness
+// measurement (full runs only), where one tap in two misses.
+const HardWrongTapRate = 0.5
+
 // GoalCase is one goal of the simulator's goal set and how to tell from
 // the phone (and the goal's answer) that it was reached.
 type GoalCase struct {
@@ -89,45 +93,55 @@ func (r *runner) robustness(ctx context.Context) ([]Table, error) {
 		seeds = []int64{1}
 	}
 	t := Table{
-		Title: "6. Robustness of the agent loop at 20% wrong taps",
-		Note: fmt.Sprintf("The offline executor moves %.0f%% of its taps to a wrong point (`modelserver.Config.RateWrongTap`). "+
+		Title: "6. Robustness of the agent loop at 20% wrong taps (and 50%)",
+		Note: fmt.Sprintf("The offline executor moves %.0f%% of its taps to a wrong point (`modelserver.Config.RateWrongTap`; full runs add a %.0f%% setting). "+
 			"The %d goals below run in layered mode (planner, todos, replans, stuck and failure guards) and in single-loop mode "+
 			"(`GoalOptions.Mode = \"single\"`: the executor runs the whole goal as one todo, as the reference design did), with model-server seeds %v. "+
 			"For each seed and mode a fresh model server with that seed and fresh phones (one per goal) run all goals at once, so the two modes start from the same "+
 			"random source; the goals' requests interleave, so the wrong taps do not hit the same steps in both modes. "+
 			"Success = the goal ended done AND the simulator's state (or, for reads, the goal's answer) shows the goal's effect.",
-			WrongTapRate*100, len(GoalSet), seeds),
-		Header: []string{"mode", "success", "success rate", "mean steps per goal", "failed goals (seed: goal)"},
+			WrongTapRate*100, HardWrongTapRate*100, len(GoalSet), seeds),
+		Header: []string{"wrong taps", "mode", "success", "success rate", "mean steps per goal", "failed goals (seed: goal)"},
 	}
-	per := map[string]map[string]int{} // mode -> goal name -> successes
-	for _, mode := range []string{workflows.ModeLayered, workflows.ModeSingle} {
-		per[mode] = map[string]int{}
-		okN, total, steps := 0, 0, 0
-		var failed, reasons []string
-		for _, seed := range seeds {
-			outs, err := r.runGoalSet(ctx, mode, seed)
-			if err != nil {
-				return []Table{t}, err
+	rates := []float64{WrongTapRate, HardWrongTapRate}
+	if r.o.Quick {
+		rates = rates[:1]
+	}
+	per := map[string]map[string]int{} // mode -> goal name -> successes at WrongTapRate
+	for _, rate := range rates {
+		for _, mode := range []string{workflows.ModeLayered, workflows.ModeSingle} {
+			if rate == WrongTapRate {
+				per[mode] = map[string]int{}
 			}
-			for i, o := range outs {
-				total++
-				steps += o.steps
-				if o.ok {
-					okN++
-					per[mode][GoalSet[i].Name]++
-				} else {
-					failed = append(failed, fmt.Sprintf("%d: %s", seed, GoalSet[i].Name))
-					reasons = append(reasons, fmt.Sprintf("%s, seed %d, %s: %s", mode, seed, GoalSet[i].Name, clip(o.why, 200)))
+			okN, total, steps := 0, 0, 0
+			var failed, reasons []string
+			for _, seed := range seeds {
+				outs, err := r.runGoalSet(ctx, mode, seed, rate)
+				if err != nil {
+					return []Table{t}, err
 				}
+				for i, o := range outs {
+					total++
+					steps += o.steps
+					if o.ok {
+						okN++
+						if rate == WrongTapRate {
+							per[mode][GoalSet[i].Name]++
+						}
+					} else {
+						failed = append(failed, fmt.Sprintf("%d: %s", seed, GoalSet[i].Name))
+						reasons = append(reasons, fmt.Sprintf("%s, seed %d, %s: %s", mode, seed, GoalSet[i].Name, clip(o.why, 200)))
+					}
+				}
+				r.o.Progress(fmt.Sprintf("robustness %s at %.0f%% wrong taps, seed %d done", mode, rate*100, seed))
 			}
-			r.o.Progress(fmt.Sprintf("robustness %s seed %d done", mode, seed))
+			t.Rows = append(t.Rows, []string{fmt.Sprintf("%.0f%%", rate*100), mode, fmt.Sprintf("%d/%d", okN, total), fmt.Sprintf("%.0f%%", 100*float64(okN)/float64(total)),
+				fmt.Sprintf("%.1f", float64(steps)/float64(total)), strings.Join(failed, ", ")})
+			t.Findings = append(t.Findings, reasons...)
 		}
-		t.Rows = append(t.Rows, []string{mode, fmt.Sprintf("%d/%d", okN, total), fmt.Sprintf("%.0f%%", 100*float64(okN)/float64(total)),
-			fmt.Sprintf("%.1f", float64(steps)/float64(total)), strings.Join(failed, ", ")})
-		t.Findings = append(t.Findings, reasons...)
 	}
 	g := Table{
-		Title:  "6b. Successes per goal",
+		Title:  "6b. Successes per goal at 20% wrong taps",
 		Header: []string{"goal", "layered", "single"},
 	}
 	for _, c := range GoalSet {
@@ -140,8 +154,8 @@ func (r *runner) robustness(ctx context.Context) ([]Table, error) {
 
 // runGoalSet runs every goal of GoalSet at once, each on its own fresh
 // phone, against a model server seeded with seed.
-func (r *runner) runGoalSet(ctx context.Context, mode string, seed int64) ([]goalOutcome, error) {
-	env, err := r.st.StartEnv(ctx, EnvOptions{Phones: len(GoalSet), Model: modelserver.Config{Seed: seed, RateWrongTap: WrongTapRate}})
+func (r *runner) runGoalSet(ctx context.Context, mode string, seed int64, wrongTaps float64) ([]goalOutcome, error) {
+	env, err := r.st.StartEnv(ctx, EnvOptions{Phones: len(GoalSet), Model: modelserver.Config{Seed: seed, RateWrongTap: wrongTaps}})
 	if err != nil {
 		return nil, err
 	}
