@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/adb"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
 // authPhone is a device that answers our CNXN with an AUTH challenge, as
@@ -30,10 +32,10 @@ func authPhone(t *testing.T) string {
 			go func() {
 				defer c.Close()
 				m, err := readMessage(c)
-				if err != nil || m.Command != cmdCNXN {
+				if err != nil || m.Command != adbwire.CmdCNXN {
 					return
 				}
-				_, _ = c.Write(message{Command: cmdAUTH, Arg0: 1, Data: []byte("01234567890123456789")}.encode())
+				_, _ = c.Write(message{Command: adbwire.CmdAUTH, Arg0: 1, Data: []byte("01234567890123456789")}.Encode())
 				_, _ = io.Copy(io.Discard, c) // a signature or RSA key would follow; we get neither
 			}()
 		}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
 // Connection states as `adb devices` prints them.
@@ -100,7 +102,7 @@ func (d *device) attach(nc net.Conn) *devConn {
 		defer d.s.wg.Done()
 		dc.run()
 	}()
-	if err := dc.send(message{Command: cmdCNXN, Arg0: hostVersion, Arg1: hostMaxData, Data: hostBanner}); err != nil {
+	if err := dc.send(message{Command: adbwire.CmdCNXN, Arg0: hostVersion, Arg1: hostMaxData, Data: hostBanner}); err != nil {
 		d.log.Debug("sending CNXN failed", "err", err)
 	}
 	return dc
@@ -188,7 +190,7 @@ type devConn struct {
 func (dc *devConn) send(m message) error {
 	dc.wmu.Lock()
 	defer dc.wmu.Unlock()
-	if _, err := dc.nc.Write(m.encode()); err != nil {
+	if _, err := dc.nc.Write(m.Encode()); err != nil {
 		dc.close()
 		return err
 	}
@@ -248,7 +250,7 @@ func (dc *devConn) run() {
 func (dc *devConn) handle(m message) error {
 	d := dc.d
 	switch m.Command {
-	case cmdCNXN:
+	case adbwire.CmdCNXN:
 		b := parseBanner(m.Data)
 		dc.mu.Lock()
 		dc.maxData = min(max(m.Arg1, 256), hostMaxData)
@@ -257,36 +259,36 @@ func (dc *devConn) handle(m message) error {
 		d.info = b
 		d.mu.Unlock()
 		d.setState(b.State)
-	case cmdAUTH:
+	case adbwire.CmdAUTH:
 		// We never sign: a device that asks for a key stays unauthorized.
 		d.setState(stateUnauthorized)
-	case cmdSTLS:
+	case adbwire.CmdSTLS:
 		return errors.New("device asks for TLS, which this server does not speak; pair it with Debian's adb instead")
-	case cmdOKAY:
+	case adbwire.CmdOKAY:
 		s := dc.stream(m.Arg1)
 		if s == nil {
 			// An OPEN we gave up on was accepted late: close it on the device.
-			return dc.send(message{Command: cmdCLSE, Arg0: 0, Arg1: m.Arg0})
+			return dc.send(message{Command: adbwire.CmdCLSE, Arg0: 0, Arg1: m.Arg0})
 		}
 		s.okay(m.Arg0)
-	case cmdWRTE:
+	case adbwire.CmdWRTE:
 		s := dc.stream(m.Arg1)
 		if s == nil {
 			// A stream we no longer know: tell the device it is gone.
-			return dc.send(message{Command: cmdCLSE, Arg0: 0, Arg1: m.Arg0})
+			return dc.send(message{Command: adbwire.CmdCLSE, Arg0: 0, Arg1: m.Arg0})
 		}
 		if !s.deliver(m.Data) {
 			return fmt.Errorf("device sent a second WRTE on stream %d before our OKAY", m.Arg1)
 		}
-	case cmdCLSE:
+	case adbwire.CmdCLSE:
 		if s := dc.stream(m.Arg1); s != nil {
 			dc.forget(s.local)
 			s.closeBy(false)
 		}
-	case cmdOPEN:
+	case adbwire.CmdOPEN:
 		// Reverse connections are not supported: refuse the stream.
-		return dc.send(message{Command: cmdCLSE, Arg0: 0, Arg1: m.Arg0})
-	case cmdSYNC:
+		return dc.send(message{Command: adbwire.CmdCLSE, Arg0: 0, Arg1: m.Arg0})
+	case adbwire.CmdSYNC:
 	default:
 		return fmt.Errorf("unknown command %s", cmdName(m.Command))
 	}
@@ -313,7 +315,7 @@ func (dc *devConn) open(ctx context.Context, service string) (*stream, error) {
 		inbox: make(chan []byte, 1), closed: make(chan struct{})}
 	dc.streams[s.local] = s
 	dc.mu.Unlock()
-	if err := dc.send(message{Command: cmdOPEN, Arg0: s.local, Arg1: 0, Data: append([]byte(service), 0)}); err != nil {
+	if err := dc.send(message{Command: adbwire.CmdOPEN, Arg0: s.local, Arg1: 0, Data: append([]byte(service), 0)}); err != nil {
 		dc.forget(s.local)
 		return nil, errOffline
 	}
@@ -394,7 +396,7 @@ func (s *stream) closeBy(local bool) {
 		s.dc.forget(s.local)
 		select {
 		case <-s.ready:
-			_ = s.dc.send(message{Command: cmdCLSE, Arg0: s.local, Arg1: s.remote})
+			_ = s.dc.send(message{Command: adbwire.CmdCLSE, Arg0: s.local, Arg1: s.remote})
 		default:
 			// Not open yet: the device's OKAY or CLSE will find no stream.
 		}
@@ -446,7 +448,7 @@ func (s *stream) toClient(client net.Conn, data []byte) bool {
 		s.closeBy(true)
 		return false
 	}
-	if err := s.dc.send(message{Command: cmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
+	if err := s.dc.send(message{Command: adbwire.CmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
 		return false
 	}
 	return true
@@ -458,7 +460,7 @@ func (s *stream) toDevice(data []byte) bool {
 		return false
 	default:
 	}
-	if err := s.dc.send(message{Command: cmdWRTE, Arg0: s.local, Arg1: s.remote, Data: data}); err != nil {
+	if err := s.dc.send(message{Command: adbwire.CmdWRTE, Arg0: s.local, Arg1: s.remote, Data: data}); err != nil {
 		return false
 	}
 	select {

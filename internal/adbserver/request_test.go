@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
 func TestReadRequest(t *testing.T) {
@@ -173,34 +175,34 @@ func FuzzParseBanner(f *testing.F) {
 }
 
 func TestMessageRoundTrip(t *testing.T) {
-	m := message{Command: cmdWRTE, Arg0: 3, Arg1: 9, Data: []byte("payload")}
-	got, err := readMessage(bytes.NewReader(m.encode()))
+	m := message{Command: adbwire.CmdWRTE, Arg0: 3, Arg1: 9, Data: []byte("payload")}
+	got, err := readMessage(bytes.NewReader(m.Encode()))
 	if err != nil || got.Command != m.Command || got.Arg0 != 3 || got.Arg1 != 9 || string(got.Data) != "payload" {
 		t.Fatalf("round trip = %v, %v", got, err)
 	}
-	bad := m.encode()
+	bad := m.Encode()
 	bad[20] ^= 1 // magic
 	if _, err := readMessage(bytes.NewReader(bad)); !errors.Is(err, errBadMessage) {
 		t.Fatalf("bad magic: %v", err)
 	}
-	sum := m.encode()
+	sum := m.Encode()
 	sum[16] ^= 1
 	if _, err := readMessage(bytes.NewReader(sum)); !errors.Is(err, errBadMessage) {
 		t.Fatalf("bad checksum: %v", err)
 	}
-	zero := m.encode()
+	zero := m.Encode()
 	binary.LittleEndian.PutUint32(zero[16:], 0) // version 0x01000001 devices send no checksum
 	if _, err := readMessage(bytes.NewReader(zero)); err != nil {
 		t.Fatalf("zero checksum: %v", err)
 	}
-	if _, err := readMessage(bytes.NewReader(m.encode()[:30])); !errors.Is(err, io.ErrUnexpectedEOF) {
+	if _, err := readMessage(bytes.NewReader(m.Encode()[:30])); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("truncated payload: %v", err)
 	}
 }
 
 func FuzzReadMessage(f *testing.F) {
-	f.Add(message{Command: cmdCNXN, Arg0: hostVersion, Arg1: hostMaxData, Data: hostBanner}.encode())
-	f.Add(message{Command: cmdOKAY, Arg0: 1, Arg1: 2}.encode())
+	f.Add(message{Command: adbwire.CmdCNXN, Arg0: hostVersion, Arg1: hostMaxData, Data: hostBanner}.Encode())
+	f.Add(message{Command: adbwire.CmdOKAY, Arg0: 1, Arg1: 2}.Encode())
 	f.Add([]byte("CNXN"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := readMessage(bytes.NewReader(b))
@@ -210,7 +212,7 @@ func FuzzReadMessage(f *testing.F) {
 		if len(m.Data) > int(readLimit) || len(b) < headerLen+len(m.Data) {
 			t.Fatalf("%v from %d bytes", m, len(b))
 		}
-		if !bytes.Equal(m.encode()[:12], b[:12]) {
+		if !bytes.Equal(m.Encode()[:12], b[:12]) {
 			t.Fatalf("header does not re-encode: %v", m)
 		}
 	})

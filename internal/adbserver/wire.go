@@ -1,112 +1,39 @@
 package adbserver
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
-// Device-protocol commands: the four ASCII letters read as a little-endian u32.
-const (
-	cmdCNXN uint32 = 0x4e584e43
-	cmdAUTH uint32 = 0x48545541
-	cmdOPEN uint32 = 0x4e45504f
-	cmdOKAY uint32 = 0x59414b4f
-	cmdCLSE uint32 = 0x45534c43
-	cmdWRTE uint32 = 0x45545257
-	cmdSYNC uint32 = 0x434e5953
-	cmdSTLS uint32 = 0x534c5453
-)
-
+// The device protocol's message layer is shared with the simulated phone
+// (package adbwire).
 const (
 	// hostVersion is the protocol version we announce; it lets a device
 	// skip payload checksums (we still send correct ones).
-	hostVersion uint32 = 0x01000001
+	hostVersion = adbwire.Version
 	// hostMaxData is the largest payload we accept and announce.
 	hostMaxData uint32 = 256 * 1024
 	// readLimit bounds a payload we read, with room for devices that
 	// ignore our maxdata.
 	readLimit uint32 = 1 << 20
-	headerLen        = 24
+	headerLen        = adbwire.HeaderLen
 )
 
 // hostBanner is the payload of our CNXN.
 var hostBanner = []byte("host::\x00")
 
 // message is one device-protocol packet.
-type message struct {
-	Command uint32
-	Arg0    uint32
-	Arg1    uint32
-	Data    []byte
-}
+type message = adbwire.Message
 
-func cmdName(c uint32) string {
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], c)
-	return fmt.Sprintf("%q", b[:])
-}
+var errBadMessage = adbwire.ErrBadMessage
 
-func (m message) String() string {
-	return fmt.Sprintf("%s(%d, %d, %d bytes)", cmdName(m.Command), m.Arg0, m.Arg1, len(m.Data))
-}
+func cmdName(c uint32) string { return fmt.Sprintf("%q", adbwire.CommandName(c)) }
 
-func checksum(data []byte) uint32 {
-	var s uint32
-	for _, b := range data {
-		s += uint32(b)
-	}
-	return s
-}
-
-// encode returns the 24-byte header followed by the payload.
-func (m message) encode() []byte {
-	buf := make([]byte, headerLen+len(m.Data))
-	le := binary.LittleEndian
-	le.PutUint32(buf[0:], m.Command)
-	le.PutUint32(buf[4:], m.Arg0)
-	le.PutUint32(buf[8:], m.Arg1)
-	le.PutUint32(buf[12:], uint32(len(m.Data)))
-	le.PutUint32(buf[16:], checksum(m.Data))
-	le.PutUint32(buf[20:], m.Command^0xffffffff)
-	copy(buf[headerLen:], m.Data)
-	return buf
-}
-
-var errBadMessage = errors.New("not an adb device-protocol message")
-
-// readMessage reads one message. A non-zero checksum is verified (devices
-// speaking version 0x01000001 may send zero).
-func readMessage(r io.Reader) (message, error) {
-	var h [headerLen]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return message{}, err
-	}
-	le := binary.LittleEndian
-	m := message{Command: le.Uint32(h[0:]), Arg0: le.Uint32(h[4:]), Arg1: le.Uint32(h[8:])}
-	n, sum, magic := le.Uint32(h[12:]), le.Uint32(h[16:]), le.Uint32(h[20:])
-	if magic != m.Command^0xffffffff {
-		return m, fmt.Errorf("%w: magic %#x does not match command %s", errBadMessage, magic, cmdName(m.Command))
-	}
-	if n > readLimit {
-		return m, fmt.Errorf("%w: %s payload of %d bytes exceeds %d", errBadMessage, cmdName(m.Command), n, readLimit)
-	}
-	if n > 0 {
-		m.Data = make([]byte, n)
-		if _, err := io.ReadFull(r, m.Data); err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return m, err
-		}
-	}
-	if sum != 0 && sum != checksum(m.Data) {
-		return m, fmt.Errorf("%w: %s checksum mismatch", errBadMessage, cmdName(m.Command))
-	}
-	return m, nil
-}
+// readMessage reads one message from a device.
+func readMessage(r io.Reader) (message, error) { return adbwire.ReadMessage(r, readLimit) }
 
 // banner is what a device says about itself in its CNXN payload:
 // "<type>:<serial>:<key>=<value>;...;features=a,b".

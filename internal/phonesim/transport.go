@@ -10,6 +10,8 @@ import (
 	"net"
 	"strings"
 	"sync"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
 // errStreamClosed is returned by stream writes after the host closed the stream.
@@ -55,7 +57,7 @@ func (t *transport) close() {
 func (t *transport) send(m message) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	_, err := t.conn.Write(m.encode())
+	_, err := t.conn.Write(m.Encode())
 	if err != nil {
 		t.close()
 	}
@@ -90,7 +92,7 @@ func (t *transport) run(ctx context.Context) {
 
 func (t *transport) handle(ctx context.Context, m message) error {
 	switch m.Command {
-	case cmdCNXN:
+	case adbwire.CmdCNXN:
 		// Answering the host's CNXN with our own skips authentication. An
 		// offline phone holds the answer back, which adb shows as "offline".
 		if !t.p.waitOnline(ctx, t.done) {
@@ -100,8 +102,8 @@ func (t *transport) handle(ctx context.Context, m message) error {
 		t.maxData = min(max(m.Arg1, 256), maxPayload)
 		t.connected = true
 		t.mu.Unlock()
-		return t.send(message{Command: cmdCNXN, Arg0: protocolVersion, Arg1: maxPayload, Data: t.p.banner()})
-	case cmdOPEN:
+		return t.send(message{Command: adbwire.CmdCNXN, Arg0: protocolVersion, Arg1: maxPayload, Data: t.p.banner()})
+	case adbwire.CmdOPEN:
 		t.mu.Lock()
 		ok := t.connected
 		t.mu.Unlock()
@@ -110,19 +112,19 @@ func (t *transport) handle(ctx context.Context, m message) error {
 		}
 		service := strings.TrimRight(string(m.Data), "\x00")
 		return t.open(m.Arg0, service)
-	case cmdOKAY:
+	case adbwire.CmdOKAY:
 		if s := t.stream(m.Arg1); s != nil {
 			s.acked()
 		}
-	case cmdWRTE:
+	case adbwire.CmdWRTE:
 		s := t.stream(m.Arg1)
 		if s == nil {
-			return t.send(message{Command: cmdCLSE, Arg0: 0, Arg1: m.Arg0})
+			return t.send(message{Command: adbwire.CmdCLSE, Arg0: 0, Arg1: m.Arg0})
 		}
 		if !s.deliver(m.Data) {
 			return fmt.Errorf("host sent a second WRTE on stream %d before our OKAY", m.Arg1)
 		}
-	case cmdCLSE:
+	case adbwire.CmdCLSE:
 		if s := t.stream(m.Arg1); s != nil {
 			s.remoteClosed()
 			t.forget(s.local)
@@ -148,7 +150,7 @@ func (t *transport) open(remote uint32, service string) error {
 	run := t.p.service(service)
 	if run == nil {
 		t.log.Debug("adb service refused", "service", service)
-		return t.send(message{Command: cmdCLSE, Arg0: 0, Arg1: remote})
+		return t.send(message{Command: adbwire.CmdCLSE, Arg0: 0, Arg1: remote})
 	}
 	t.mu.Lock()
 	t.nextID++
@@ -156,7 +158,7 @@ func (t *transport) open(remote uint32, service string) error {
 		inbox: make(chan []byte, 1), closed: make(chan struct{})}
 	t.streams[s.local] = s
 	t.mu.Unlock()
-	if err := t.send(message{Command: cmdOKAY, Arg0: s.local, Arg1: remote}); err != nil {
+	if err := t.send(message{Command: adbwire.CmdOKAY, Arg0: s.local, Arg1: remote}); err != nil {
 		return err
 	}
 	go func() {
@@ -210,7 +212,7 @@ func (s *stream) Read(p []byte) (int, error) {
 		select {
 		case d := <-s.inbox:
 			s.pending = d
-			if err := s.t.send(message{Command: cmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
+			if err := s.t.send(message{Command: adbwire.CmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
 				return 0, err
 			}
 			continue
@@ -219,7 +221,7 @@ func (s *stream) Read(p []byte) (int, error) {
 		select {
 		case d := <-s.inbox:
 			s.pending = d
-			if err := s.t.send(message{Command: cmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
+			if err := s.t.send(message{Command: adbwire.CmdOKAY, Arg0: s.local, Arg1: s.remote}); err != nil {
 				return 0, err
 			}
 		case <-s.closed:
@@ -247,7 +249,7 @@ func (s *stream) Write(p []byte) (int, error) {
 			return written, errStreamClosed
 		default:
 		}
-		if err := s.t.send(message{Command: cmdWRTE, Arg0: s.local, Arg1: s.remote, Data: bytes.Clone(p[:n])}); err != nil {
+		if err := s.t.send(message{Command: adbwire.CmdWRTE, Arg0: s.local, Arg1: s.remote, Data: bytes.Clone(p[:n])}); err != nil {
 			return written, err
 		}
 		select {
@@ -267,7 +269,7 @@ func (s *stream) finish() {
 	gone := s.remoteGone
 	s.mu.Unlock()
 	if !gone {
-		_ = s.t.send(message{Command: cmdCLSE, Arg0: s.local, Arg1: s.remote})
+		_ = s.t.send(message{Command: adbwire.CmdCLSE, Arg0: s.local, Arg1: s.remote})
 	}
 	s.closeOnce.Do(func() { close(s.closed) })
 	s.t.forget(s.local)

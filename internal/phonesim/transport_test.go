@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/adbwire"
 )
 
 // hostConn plays the ADB server's side of the device protocol.
@@ -46,9 +48,9 @@ func dialHost(t testing.TB, addr string, maxData uint32) (*hostConn, message) {
 	}
 	t.Cleanup(func() { c.Close() })
 	h := &hostConn{t: t, c: c}
-	h.send(message{Command: cmdCNXN, Arg0: protocolVersion, Arg1: maxData, Data: []byte("host::features=shell_v2,cmd\x00")})
+	h.send(message{Command: adbwire.CmdCNXN, Arg0: protocolVersion, Arg1: maxData, Data: []byte("host::features=shell_v2,cmd\x00")})
 	m := h.read()
-	if m.Command != cmdCNXN {
+	if m.Command != adbwire.CmdCNXN {
 		t.Fatalf("first answer %v, want CNXN", m)
 	}
 	return h, m
@@ -56,7 +58,7 @@ func dialHost(t testing.TB, addr string, maxData uint32) (*hostConn, message) {
 
 func (h *hostConn) send(m message) {
 	h.t.Helper()
-	if _, err := h.c.Write(m.encode()); err != nil {
+	if _, err := h.c.Write(m.Encode()); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -75,15 +77,15 @@ func (h *hostConn) read() message {
 func (h *hostConn) open(service string) (local, remote uint32) {
 	h.t.Helper()
 	h.nextID++
-	h.send(message{Command: cmdOPEN, Arg0: h.nextID, Data: []byte(service + "\x00")})
+	h.send(message{Command: adbwire.CmdOPEN, Arg0: h.nextID, Data: []byte(service + "\x00")})
 	m := h.read()
 	switch m.Command {
-	case cmdOKAY:
+	case adbwire.CmdOKAY:
 		if m.Arg1 != h.nextID || m.Arg0 == 0 {
 			h.t.Fatalf("OKAY for open = %v, want OKAY(x, %d)", m, h.nextID)
 		}
 		return h.nextID, m.Arg0
-	case cmdCLSE:
+	case adbwire.CmdCLSE:
 		return h.nextID, 0
 	}
 	h.t.Fatalf("answer to OPEN %q = %v", service, m)
@@ -99,14 +101,14 @@ func (h *hostConn) collect(local, remote uint32) ([]byte, int) {
 	for {
 		m := h.read()
 		switch m.Command {
-		case cmdWRTE:
+		case adbwire.CmdWRTE:
 			if m.Arg0 != remote || m.Arg1 != local {
 				h.t.Fatalf("WRTE ids %d,%d, want %d,%d", m.Arg0, m.Arg1, remote, local)
 			}
 			out = append(out, m.Data...)
 			biggest = max(biggest, len(m.Data))
-			h.send(message{Command: cmdOKAY, Arg0: local, Arg1: remote})
-		case cmdCLSE:
+			h.send(message{Command: adbwire.CmdOKAY, Arg0: local, Arg1: remote})
+		case adbwire.CmdCLSE:
 			return out, biggest
 		default:
 			h.t.Fatalf("unexpected %v", m)
@@ -171,7 +173,7 @@ func TestWriteChunkingAndFlowControl(t *testing.T) {
 	l, r := h.open("exec:screencap -p")
 	// The phone must not send a second WRTE before our OKAY.
 	first := h.read()
-	if first.Command != cmdWRTE || len(first.Data) != 4096 {
+	if first.Command != adbwire.CmdWRTE || len(first.Data) != 4096 {
 		t.Fatalf("first message %v, want a full 4096-byte WRTE", first)
 	}
 	_ = h.c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
@@ -180,7 +182,7 @@ func TestWriteChunkingAndFlowControl(t *testing.T) {
 	} else if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
 		t.Fatalf("read: %v", err)
 	}
-	h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+	h.send(message{Command: adbwire.CmdOKAY, Arg0: l, Arg1: r})
 	rest, biggest := h.collect(l, r)
 	if biggest > 4096 {
 		t.Fatalf("WRTE of %d bytes exceeds maxdata 4096", biggest)
@@ -198,10 +200,10 @@ func TestHostCloseStopsStream(t *testing.T) {
 	p := New(Config{})
 	h, _ := dialHost(t, servePhone(t, p), 4096)
 	l, r := h.open("exec:screencap -p")
-	if m := h.read(); m.Command != cmdWRTE {
+	if m := h.read(); m.Command != adbwire.CmdWRTE {
 		t.Fatalf("got %v", m)
 	}
-	h.send(message{Command: cmdCLSE, Arg0: l, Arg1: r})
+	h.send(message{Command: adbwire.CmdCLSE, Arg0: l, Arg1: r})
 	// The transport stays usable.
 	if got := h.shell("echo still here"); got != "still here\n" {
 		t.Fatalf("after CLSE: %q", got)
@@ -226,27 +228,27 @@ func TestSyncPushPullStatList(t *testing.T) {
 	exchange := func(data []byte, want int) []byte {
 		for len(data) > 0 {
 			n := min(len(data), 4096)
-			h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: data[:n]})
+			h.send(message{Command: adbwire.CmdWRTE, Arg0: l, Arg1: r, Data: data[:n]})
 			data = data[n:]
 			for {
 				m := h.read()
-				if m.Command == cmdOKAY {
+				if m.Command == adbwire.CmdOKAY {
 					break
 				}
-				if m.Command != cmdWRTE {
+				if m.Command != adbwire.CmdWRTE {
 					t.Fatalf("got %v while sending", m)
 				}
 				reply = append(reply, m.Data...)
-				h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+				h.send(message{Command: adbwire.CmdOKAY, Arg0: l, Arg1: r})
 			}
 		}
 		for len(reply) < want {
 			m := h.read()
-			if m.Command != cmdWRTE {
+			if m.Command != adbwire.CmdWRTE {
 				t.Fatalf("got %v, want reply data", m)
 			}
 			reply = append(reply, m.Data...)
-			h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+			h.send(message{Command: adbwire.CmdOKAY, Arg0: l, Arg1: r})
 		}
 		out := reply[:want]
 		reply = reply[want:]
@@ -308,8 +310,8 @@ func TestSyncPushPullStatList(t *testing.T) {
 	if strings.Join(names, ",") != "readme.txt,x.bin" {
 		t.Fatalf("LIST = %v", names)
 	}
-	h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: syncReq("QUIT", 0, nil)})
-	for m := h.read(); m.Command != cmdCLSE; m = h.read() {
+	h.send(message{Command: adbwire.CmdWRTE, Arg0: l, Arg1: r, Data: syncReq("QUIT", 0, nil)})
+	for m := h.read(); m.Command != adbwire.CmdCLSE; m = h.read() {
 	}
 }
 
@@ -357,14 +359,14 @@ func TestOfflineFaultHoldsCNXN(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	_, _ = c.Write(message{Command: cmdCNXN, Arg0: protocolVersion, Arg1: 4096, Data: []byte("host::\x00")}.encode())
+	_, _ = c.Write(message{Command: adbwire.CmdCNXN, Arg0: protocolVersion, Arg1: 4096, Data: []byte("host::\x00")}.Encode())
 	_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 	if _, err := readMessage(c, maxPayload); err == nil || !isTimeout(err) {
 		t.Fatalf("CNXN answered while offline (err %v)", err)
 	}
 	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	m, err := readMessage(c, maxPayload)
-	if err != nil || m.Command != cmdCNXN {
+	if err != nil || m.Command != adbwire.CmdCNXN {
 		t.Fatalf("after offline: %v %v, want CNXN", m, err)
 	}
 }
@@ -399,26 +401,26 @@ func TestInteractiveShell(t *testing.T) {
 		for !strings.Contains(string(got), want) {
 			m := h.read()
 			switch m.Command {
-			case cmdWRTE:
+			case adbwire.CmdWRTE:
 				got = append(got, m.Data...)
-				h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
-			case cmdOKAY:
+				h.send(message{Command: adbwire.CmdOKAY, Arg0: l, Arg1: r})
+			case adbwire.CmdOKAY:
 			default:
 				t.Fatalf("got %v waiting for %q; output so far %q", m, want, got)
 			}
 		}
 	}
 	readUntil("$ ")
-	h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: []byte("wm size\r")})
+	h.send(message{Command: adbwire.CmdWRTE, Arg0: l, Arg1: r, Data: []byte("wm size\r")})
 	readUntil("Physical size: 1080x2400\r\n")
-	h.send(message{Command: cmdWRTE, Arg0: l, Arg1: r, Data: []byte("exit\r")})
+	h.send(message{Command: adbwire.CmdWRTE, Arg0: l, Arg1: r, Data: []byte("exit\r")})
 	for {
 		m := h.read()
-		if m.Command == cmdCLSE {
+		if m.Command == adbwire.CmdCLSE {
 			break
 		}
-		if m.Command == cmdWRTE {
-			h.send(message{Command: cmdOKAY, Arg0: l, Arg1: r})
+		if m.Command == adbwire.CmdWRTE {
+			h.send(message{Command: adbwire.CmdOKAY, Arg0: l, Arg1: r})
 		}
 	}
 }
