@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/devserver"
+	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
@@ -63,7 +63,7 @@ func StartStack(ctx context.Context, adbPath string, log *slog.Logger) (_ *Stack
 	}
 	s.stops = append(s.stops, func() { _ = os.RemoveAll(s.Dir) })
 
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func StartStack(ctx context.Context, adbPath string, log *slog.Logger) (_ *Stack
 	}
 	s.stops = append(s.stops, s.Server.Stop)
 
-	aport, err := freePort()
+	aport, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +172,8 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	ms := modelserver.New(o.Model)
 	go func() { _ = ms.Serve(runCtx, mln) }()
 	e.ModelURL = "http://" + mln.Addr().String() + "/v1"
-	if err := waitHTTP(ctx, e.ModelURL+"/models"); err != nil {
-		return nil, err
+	if err := loopback.WaitHTTP(ctx, e.ModelURL+"/models", 10*time.Second); err != nil {
+		return nil, fmt.Errorf("bench: the offline model server: %w", err)
 	}
 
 	for range o.Phones {
@@ -237,29 +237,4 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 		}
 	}
 	return e, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("bench: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func waitHTTP(ctx context.Context, url string) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("bench: the model server at %s does not answer: %w", url, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

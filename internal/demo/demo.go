@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/adbserver"
 	"github.com/phoneflow/phoneflow/internal/devserver"
+	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
@@ -186,8 +186,8 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	}
 	cfg.Planner.Model = config.DefaultPlannerModel
 	cfg.Executor.Model = config.DefaultExecutorModel
-	if err := waitHTTP(ctx, env.ModelURL+"/models"); err != nil {
-		return nil, err
+	if err := loopback.WaitHTTP(ctx, env.ModelURL+"/models", 10*time.Second); err != nil {
+		return nil, fmt.Errorf("demo: the offline model server: %w", err)
 	}
 
 	// The simulated phone, on a free loopback port.
@@ -202,7 +202,7 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	// A private adb server, so the user's own adb server and phones are
 	// left alone.
 	if adbPath != "" {
-		port, err := freePort()
+		port, err := loopback.FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -298,30 +298,4 @@ func lock(dir string) (func(), error) {
 		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		_ = f.Close()
 	}, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("demo: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// waitHTTP waits until url answers.
-func waitHTTP(ctx context.Context, url string) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("demo: the model server at %s does not answer: %w", url, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
@@ -88,7 +89,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	}()
 
 	cfg := config.Default()
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		s.Serials = append(s.Serials, serial)
 	}
 
-	adbPort, err := freePort()
+	adbPort, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -238,13 +239,4 @@ func (s *Stack) Stop() {
 		s.stops[i]()
 	}
 	s.stops = nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("drill: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
