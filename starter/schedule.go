@@ -131,7 +131,7 @@ func nextRun(ts []time.Time) string {
 	if len(ts) == 0 {
 		return "-"
 	}
-	return ts[0].Local().Format("2006-01-02 15:04")
+	return ts[0].Local().Format("2006-01-02 15:04 MST")
 }
 
 func printSchedules(w io.Writer, list []goalctl.ScheduleInfo) {
@@ -193,7 +193,7 @@ func printSchedule(w io.Writer, s goalctl.ScheduleInfo) {
 			next = append(next, "…")
 			break
 		}
-		next = append(next, t.Local().Format("2006-01-02 15:04"))
+		next = append(next, t.Local().Format("2006-01-02 15:04 MST"))
 	}
 	if len(next) > 0 {
 		fmt.Fprintf(w, "next:     %s\n", strings.Join(next, ", "))
