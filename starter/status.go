@@ -192,7 +192,7 @@ steps used and result. A goal that does not exist is exit status 3.`,
 				return err
 			}
 			defer gc.close()
-			todos, err := gc.goals.Todos(cmd.Context(), args[0])
+			todos, err := gc.goals.LiveTodos(cmd.Context(), args[0])
 			if err != nil {
 				return cliErr(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -225,6 +226,25 @@ func (g *Client) Todos(ctx context.Context, id string) ([]workflows.TodoState, e
 	}
 	if err := v.Get(&todos); err != nil {
 		return nil, fmt.Errorf("todos %s: decode query answer: %w", id, err)
+	}
+	return todos, nil
+}
+
+// LiveTodos is Todos with the running todo's step count read from its own
+// workflow: the goal only counts a todo's steps when the todo ends.
+func (g *Client) LiveTodos(ctx context.Context, id string) ([]workflows.TodoState, error) {
+	todos, err := g.Todos(ctx, id)
+	if err != nil || !slices.ContainsFunc(todos, func(t workflows.TodoState) bool { return t.Status == workflows.TodoRunning }) {
+		return todos, err
+	}
+	st, err := g.Status(ctx, id)
+	if err != nil {
+		return todos, nil // the list itself is right; only the live count is missing
+	}
+	if child := runningChild(id, st, todos); child != "" {
+		if ts, err := g.Status(ctx, child); err == nil {
+			todos[st.CurrentTodo-1].Steps = ts.Steps
+		}
 	}
 	return todos, nil
 }

@@ -428,3 +428,16 @@ func TestCheckDevice(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestLiveTodosReadsTheRunningTodosSteps(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, []workflows.TodoState{
+		{Index: 1, Text: "a", Status: workflows.TodoDone, Steps: 3},
+		{Index: 2, Text: "b", Status: workflows.TodoRunning, Attempts: 2}}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{CurrentTodo: 2, Steps: 3}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-2-r1", "", workflows.QueryStatus).Return(value(t, workflows.Status{Steps: 5}), nil)
+	todos, err := New(mc, Options{}).LiveTodos(context.Background(), "goal-1")
+	if err != nil || len(todos) != 2 || todos[0].Steps != 3 || todos[1].Steps != 5 {
+		t.Fatalf("todos = %+v, err = %v; want the running todo's 5 live steps", todos, err)
+	}
+}
