@@ -44,14 +44,7 @@ adb.allow (when set) are marked as not served by this host's worker.`,
 				}
 				return err
 			}
-			if asJSON {
-				if devs == nil {
-					devs = []adb.DeviceInfo{}
-				}
-				return writeJSON(cmd.OutOrStdout(), devs)
-			}
-			printDevices(cmd.OutOrStdout(), cfg, devs)
-			return nil
+			return writeList(cmd.OutOrStdout(), asJSON, devs, func(w io.Writer, d []adb.DeviceInfo) { printDevices(w, cfg, d) })
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")

@@ -112,14 +112,7 @@ func newScheduleListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				if list == nil {
-					list = []goalctl.ScheduleInfo{}
-				}
-				return writeJSON(cmd.OutOrStdout(), list)
-			}
-			printSchedules(cmd.OutOrStdout(), list)
-			return nil
+			return writeList(cmd.OutOrStdout(), asJSON, list, printSchedules)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")

@@ -40,6 +40,18 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// writeList prints list as a JSON array (never null) or with print.
+func writeList[T any](w io.Writer, asJSON bool, list []T, print func(io.Writer, []T)) error {
+	if asJSON {
+		if list == nil {
+			list = []T{}
+		}
+		return writeJSON(w, list)
+	}
+	print(w, list)
+	return nil
+}
+
 // statusReport is the `status --json` object.
 type statusReport struct {
 	ID        string                `json:"workflow_id"`
@@ -196,14 +208,7 @@ steps used and result. A goal that does not exist is exit status 3.`,
 			if err != nil {
 				return cliErr(err)
 			}
-			if asJSON {
-				if todos == nil {
-					todos = []workflows.TodoState{}
-				}
-				return writeJSON(cmd.OutOrStdout(), todos)
-			}
-			printTodos(cmd.OutOrStdout(), todos)
-			return nil
+			return writeList(cmd.OutOrStdout(), asJSON, todos, printTodos)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
@@ -254,14 +259,7 @@ cancelled) or PhoneflowDevice search attributes.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				if goals == nil {
-					goals = []goalctl.GoalInfo{}
-				}
-				return writeJSON(cmd.OutOrStdout(), goals)
-			}
-			printGoals(cmd.OutOrStdout(), goals)
-			return nil
+			return writeList(cmd.OutOrStdout(), asJSON, goals, printGoals)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only goals with this status")
