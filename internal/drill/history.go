@@ -27,6 +27,16 @@ func History(ctx context.Context, c client.Client, id string) ([]*historypb.Hist
 	return evs, nil
 }
 
+// HistoryOf is History as one History message (the shape replay files and
+// size counts use). A workflow with no events is an error.
+func HistoryOf(ctx context.Context, c client.Client, id string) (*historypb.History, error) {
+	evs, err := History(ctx, c, id)
+	if err == nil && len(evs) == 0 {
+		err = fmt.Errorf("history of %s: no events", id)
+	}
+	return &historypb.History{Events: evs}, err
+}
+
 // GoalWorkflowIDs are the workflow IDs a finished goal ran: the goal and
 // every todo child run its result lists (Attempts runs; restarts get
 // "-r<k>").

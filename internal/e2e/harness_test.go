@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -119,16 +119,7 @@ func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok 
 func histories(t *testing.T, c client.Client, goalID string, todos []workflows.TodoState) map[string]*historypb.History {
 	t.Helper()
 	out := map[string]*historypb.History{}
-	ids := []string{goalID}
-	for _, td := range todos {
-		for attempt := 0; attempt <= td.Attempts; attempt++ {
-			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
-			if attempt > 0 {
-				id = fmt.Sprintf("%s-r%d", id, attempt)
-			}
-			ids = append(ids, id)
-		}
-	}
+	ids := drill.GoalWorkflowIDs(goalID, workflows.GoalResult{Todos: todos})
 	for _, id := range ids {
 		h, err := history(c, id)
 		if err != nil {
@@ -142,24 +133,11 @@ func histories(t *testing.T, c client.Client, goalID string, todos []workflows.T
 	return out
 }
 
-// history reads every run of one workflow ID (continue-as-new included is
-// not followed: each run's history is fetched by the latest run only).
+// history reads one workflow's history.
 func history(c client.Client, id string) (*historypb.History, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	it := c.GetWorkflowHistory(ctx, id, "", false, 0)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			return nil, err
-		}
-		h.Events = append(h.Events, ev)
-	}
-	if len(h.Events) == 0 {
-		return nil, fmt.Errorf("empty history for %s", id)
-	}
-	return h, nil
+	return drill.HistoryOf(ctx, c, id)
 }
 
 // imageBytes counts bytes in a history that look like image data: PNG or

@@ -3,7 +3,6 @@ package security
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -209,16 +209,7 @@ func (s *stack) waitStatus(t *testing.T, id string, d time.Duration, ok func(wor
 // child (restarts included) and of the phone's lease workflow.
 func histories(t *testing.T, c client.Client, goalID, serial string, todos []workflows.TodoState) map[string]*historypb.History {
 	t.Helper()
-	ids := []string{goalID, workflows.LeaseWorkflowID(serial)}
-	for _, td := range todos {
-		for attempt := 0; attempt <= td.Attempts; attempt++ {
-			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
-			if attempt > 0 {
-				id = fmt.Sprintf("%s-r%d", id, attempt)
-			}
-			ids = append(ids, id)
-		}
-	}
+	ids := append(drill.GoalWorkflowIDs(goalID, workflows.GoalResult{Todos: todos}), workflows.LeaseWorkflowID(serial))
 	out := map[string]*historypb.History{}
 	for _, id := range ids {
 		if h, err := history(c, id); err == nil {
@@ -245,19 +236,7 @@ func keys(m map[string]*historypb.History) []string {
 func history(c client.Client, id string) (*historypb.History, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	it := c.GetWorkflowHistory(ctx, id, "", false, 0)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			return nil, err
-		}
-		h.Events = append(h.Events, ev)
-	}
-	if len(h.Events) == 0 {
-		return nil, fmt.Errorf("empty history for %s", id)
-	}
-	return h, nil
+	return drill.HistoryOf(ctx, c, id)
 }
 
 // rawClient dials the stack's server without any data converter, so
