@@ -1,10 +1,13 @@
 package activities
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"log/slog"
 	"strings"
 	"time"
@@ -153,6 +156,7 @@ func (a *Activities) ListDevices(ctx context.Context) ([]device.Info, error) {
 type screen struct {
 	obs   Observation
 	png   []byte
+	img   image.Image // png decoded once, for the hash and the executor request
 	elems []uitree.Element
 }
 
@@ -207,10 +211,11 @@ func (a *Activities) observe(ctx context.Context, d device.Device, withTree bool
 		if s.obs.ScreenRef, err = a.put(ctx, shot.PNG, "image/png"); err != nil {
 			return s, err
 		}
-		s.obs.Hash, err = ScreenHash(shot.PNG)
+		s.img, err = png.Decode(bytes.NewReader(shot.PNG))
 		if err != nil {
-			return s, temporal.NewApplicationError("screenshot: "+err.Error(), ErrTypeDevice)
+			return s, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
 		}
+		s.obs.Hash = hashImage(s.img)
 	} else {
 		s.obs.Hash = sensitiveHash(s.obs.AppPackage, s.elems)
 	}
@@ -268,7 +273,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	}
 	si := autoglm.StepInput{
 		Task: in.Task, AppName: s.obs.App, AppPackage: s.obs.AppPackage,
-		Screenshot: s.png, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
+		Screenshot: s.png, Decoded: s.img, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
 		Width: s.obs.Width, Height: s.obs.Height, Elements: s.elems,
 		PreviousAction: in.PreviousAction, PreviousResult: in.PreviousResult, Notes: in.Notes,
 		TaskPrompt: a.taskPrompt(ctx, in.TaskType),

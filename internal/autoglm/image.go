@@ -82,11 +82,18 @@ func (c Config) Validate() error {
 // mapping back: the protocol's 0-999 grid is relative to the whole screen,
 // whatever the image size (see ToPixel).
 func Encode(pngData []byte, cfg Config) (llm.Image, int, int, error) {
-	cfg = cfg.withDefaults()
 	src, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
 		return llm.Image{}, 0, 0, fmt.Errorf("autoglm: screenshot is not a readable PNG (%w): check the device's screencap output", err)
 	}
+	return EncodeImage(src, pngData, cfg)
+}
+
+// EncodeImage is Encode for a screenshot already decoded from pngData
+// (pngData is sent as is when it needs neither scaling nor re-encoding).
+func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, int, error) {
+	cfg = cfg.withDefaults()
+	var err error
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w <= 0 || h <= 0 {

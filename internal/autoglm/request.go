@@ -3,6 +3,7 @@ package autoglm
 import (
 	"errors"
 	"fmt"
+	"image"
 	"strings"
 	"time"
 
@@ -19,10 +20,13 @@ type Turn struct {
 // StepInput is everything one executor request is built from. It is a
 // plain value so activities can build it from recorded state.
 type StepInput struct {
-	Task            string           // the todo text
-	AppName         string           // display name of the foreground app
-	AppPackage      string           // its package
-	Screenshot      []byte           // PNG; nil when Sensitive
+	Task       string // the todo text
+	AppName    string // display name of the foreground app
+	AppPackage string // its package
+	Screenshot []byte // PNG; nil when Sensitive
+	// Decoded is Screenshot already decoded, when the caller has it, so it
+	// is not decoded twice in one step; nil = decode Screenshot.
+	Decoded         image.Image
 	Sensitive       bool             // the screen could not be captured (FLAG_SECURE)
 	SensitiveReason string           // why, e.g. "secure screen"
 	Width, Height   int              // screen size in pixels
@@ -116,7 +120,13 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	}
 	user := llm.Message{Role: llm.RoleUser, Text: StepText(cfg, in)}
 	if !in.Sensitive {
-		img, _, _, err := Encode(in.Screenshot, cfg)
+		var img llm.Image
+		var err error
+		if in.Decoded != nil {
+			img, _, _, err = EncodeImage(in.Decoded, in.Screenshot, cfg)
+		} else {
+			img, _, _, err = Encode(in.Screenshot, cfg)
+		}
 		if err != nil {
 			return nil, err
 		}
