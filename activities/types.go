@@ -60,7 +60,7 @@ type ReplanInput struct {
 	Rejected     string     `json:"rejected,omitempty"`
 }
 
-// PlanDecision is the planner's answer (DESIGN.md §4). When the answer could
+// PlanDecision is the planner's answer (docs/design.md §4). When the answer could
 // not be parsed or failed validation, Invalid holds the feedback and the other
 // fields are empty: the workflow counts the attempt and asks again.
 type PlanDecision struct {

@@ -190,7 +190,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 }
 
 // plan fills the todo list: the single todo of single mode, the given plan,
-// or PlanOnce (not counted against the budget; DESIGN.md §2 rule 3).
+// or PlanOnce (not counted against the budget; docs/design.md §2 rule 3).
 func (g *goalRun) plan(ctx workflow.Context) error {
 	switch {
 	case g.opts.Mode == ModeSingle:
@@ -275,7 +275,7 @@ func (g *goalRun) nextPending() int {
 	return -1
 }
 
-// budgetStop implements DESIGN.md §2 rule 1 at the goal's loop head.
+// budgetStop implements docs/design.md §2 rule 1 at the goal's loop head.
 func (g *goalRun) budgetStop(ctx workflow.Context) (GoalResult, bool) {
 	if g.st.Steps < g.opts.MaxSteps {
 		return GoalResult{}, false

@@ -20,7 +20,7 @@ import (
 const (
 	maxNotes        = 5
 	sameActionLimit = 3
-	// Danger prompts (DESIGN.md §2): a warning at turn 7, a forced end at 30.
+	// Danger prompts (docs/design.md §2): a warning at turn 7, a forced end at 30.
 	dangerTurnWarn  = 7
 	dangerTurnForce = 30
 )
@@ -261,7 +261,7 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			logger.Info("todo continues as new", "steps", t.st.Steps)
 			return TodoResult{}, workflow.NewContinueAsNewError(ctx, TodoWorkflow, next)
 		}
-		// Budget at the loop head, before any think or act (DESIGN.md §2 rule 1).
+		// Budget at the loop head, before any think or act (docs/design.md §2 rule 1).
 		if stop, ok := t.budgetStop(); ok {
 			return stop, nil
 		}

@@ -1,6 +1,6 @@
 package autoglm
 
-// Action names as they appear in the protocol (DESIGN.md §3).
+// Action names as they appear in the protocol (docs/design.md §3).
 const (
 	ActionLaunch    = "Launch"
 	ActionTap       = "Tap"

@@ -25,7 +25,7 @@ type Config struct {
 	KeySetting string
 }
 
-// ExecutorDefaults returns the reference executor settings (DESIGN.md §3)
+// ExecutorDefaults returns the reference executor settings (docs/design.md §3)
 // for the given endpoint and model.
 func ExecutorDefaults(baseURL, apiKey, model string) Config {
 	return Config{

@@ -1,7 +1,7 @@
 // Package modelserver is an offline, deterministic, OpenAI-compatible model
 // server that plays both of phoneflow's models so the whole system runs
-// with no API key: the planner (JSON contracts of DESIGN.md §4) and the
-// vision executor (AutoGLM-Phone answers of DESIGN.md §3) for the
+// with no API key: the planner (JSON contracts of docs/design.md §4) and the
+// vision executor (AutoGLM-Phone answers of docs/design.md §3) for the
 // simulator's apps. Tests, the demo and the benchmarks point the model
 // clients at it; fault injection (latency, 429, 500, malformed answers,
 // wrong taps) exercises the clients' error handling and the workflows'

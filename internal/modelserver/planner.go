@@ -32,7 +32,7 @@ type answerPair struct {
 	Answer   string `json:"answer"`
 }
 
-// planAnswer is a planner answer (DESIGN.md §4).
+// planAnswer is a planner answer (docs/design.md §4).
 type planAnswer struct {
 	Status   string   `json:"status"`
 	Plan     []string `json:"plan,omitempty"`

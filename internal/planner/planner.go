@@ -8,7 +8,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
-// Decision statuses (DESIGN.md §4).
+// Decision statuses (docs/design.md §4).
 const (
 	StatusPlanned   = "planned"   // plan: the todos to run
 	StatusAskUser   = "ask_user"  // plan or replan: a question for the user

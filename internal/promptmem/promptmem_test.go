@@ -62,7 +62,7 @@ func TestRecordAndGet(t *testing.T) {
 	}
 }
 
-// The file has exactly the shape of DESIGN.md §2.
+// The file has exactly the shape of docs/design.md §2.
 func TestFileShape(t *testing.T) {
 	m := open(t)
 	m.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
