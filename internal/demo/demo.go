@@ -162,9 +162,11 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 		Logger:     log,
 	})
 	if err != nil {
-		if errors.Is(err, devserver.ErrLocked) || errors.Is(err, devserver.ErrPortInUse) {
+		if errors.Is(err, devserver.ErrLocked) {
 			return nil, fmt.Errorf("%w: %w (stop the other demo or worker, or pass --data-dir and --temporal-port)", ErrRunning, err)
 		}
+		// A taken port names its holder (devserver asks it); it is not
+		// necessarily another demo.
 		return nil, err
 	}
 	env.Server = srv

@@ -31,6 +31,7 @@ import (
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -233,9 +234,7 @@ func checkPort(port int, flag string) error {
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("%w: port %d is in use: a Temporal server may already be running there — "+
-			"use it with --temporal-address %s, or pick another port with %s (%v)",
-			ErrPortInUse, port, addr, flag, err)
+		return fmt.Errorf("%w: port %d is in use: %s (%v)", ErrPortInUse, port, loopback.InUseHint(addr, flag), err)
 	}
 	return l.Close()
 }
