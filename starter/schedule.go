@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -70,6 +72,12 @@ cancel-other or terminate-other. --paused creates it paused.`,
 				return usageError{err}
 			}
 			if err := gc.goals.CreateSchedule(cmd.Context(), r); err != nil {
+				var bad *serviceerror.InvalidArgument
+				if errors.As(err, &bad) {
+					// The server refused the timing or another value:
+					// bad input, like the checks above (exit status 2).
+					return usageError{err}
+				}
 				return err
 			}
 			state := ""

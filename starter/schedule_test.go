@@ -86,3 +86,23 @@ func TestScheduleCreateAndManage(t *testing.T) {
 		t.Errorf("delete missing: exit %d\n%s", code, out)
 	}
 }
+
+// A timing the local check lets through but the server refuses is bad
+// input too: exit status 2, with the server's reason.
+func TestScheduleCreateServerRefusalIsUsage(t *testing.T) {
+	mc := mocks.NewClient(t)
+	sc := &mocks.ScheduleClient{}
+	sc.Test(t)
+	mc.On("ScheduleClient").Return(sc)
+	sc.On("Create", mock.Anything, mock.Anything).Return(nil, serviceerror.NewInvalidArgument("invalid cron: bad year"))
+	out, code := execCLI(t, mc, "", scheduleCmds(), "schedule", "create", "y", "--goal", "g", "--device", "d", "--cron", "0 0 8 * * * 1900")
+	if code != exitUsage || !strings.Contains(out, "bad year") {
+		t.Fatalf("exit %d, want 2\n%s", code, out)
+	}
+	for _, cron := range []string{"0 25 * * *", "x y z w v"} {
+		out, code := execCLI(t, nil, "", scheduleCmds(), "schedule", "create", "y", "--goal", "g", "--device", "d", "--cron", cron)
+		if code != exitUsage || !strings.Contains(out, "field") {
+			t.Errorf("--cron %q: exit %d, want 2 naming the field\n%s", cron, code, out)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -109,13 +110,93 @@ func (r ScheduleRequest) Validate() error {
 func checkCron(c string) error {
 	c = strings.TrimSpace(c)
 	if strings.HasPrefix(c, "@") {
-		return nil
+		macro, arg, _ := strings.Cut(c, " ")
+		switch macro {
+		case "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
+			if arg == "" {
+				return nil
+			}
+		case "@every":
+			if d, err := time.ParseDuration(strings.TrimSpace(arg)); err == nil && d > 0 {
+				return nil
+			}
+			return fmt.Errorf("--cron %q: @every needs a duration such as \"@every 30m\"", c)
+		}
+		return fmt.Errorf("--cron %q is not a known macro: use @hourly, @daily, @weekly, @monthly, @yearly or \"@every 30m\"", c)
 	}
-	n := len(strings.Fields(c))
+	fields := strings.Fields(c)
+	n := len(fields)
 	if n < 5 || n > 7 {
 		return fmt.Errorf("--cron %q has %d fields: write five, \"minute hour day-of-month month day-of-week\", e.g. \"0 8 * * *\"", c, n)
 	}
+	if n > 5 {
+		return nil // seconds and years: the server checks these forms
+	}
+	for i, f := range fields {
+		if err := cronFields[i].check(f); err != nil {
+			return fmt.Errorf("--cron %q: %s field %q: %v; e.g. \"0 8 * * *\" runs at 08:00 every day", c, cronFields[i].name, f, err)
+		}
+	}
 	return nil
+}
+
+// cronField is one field of a five-field cron expression.
+type cronField struct {
+	name     string
+	min, max int
+	names    []string // names for min, min+1, … (months, weekdays)
+}
+
+var cronFields = []cronField{
+	{name: "minute", min: 0, max: 59},
+	{name: "hour", min: 0, max: 23},
+	{name: "day-of-month", min: 1, max: 31},
+	{name: "month", min: 1, max: 12, names: strings.Fields("JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC")},
+	{name: "day-of-week", min: 0, max: 7, names: strings.Fields("SUN MON TUE WED THU FRI SAT")},
+}
+
+// check accepts comma lists of *, ?, a value, a range a-b, each with an
+// optional /step.
+func (f cronField) check(s string) error {
+	for _, part := range strings.Split(s, ",") {
+		base, step, hasStep := strings.Cut(part, "/")
+		if hasStep {
+			if n, err := strconv.Atoi(step); err != nil || n <= 0 {
+				return fmt.Errorf("step %q is not a positive number", step)
+			}
+		}
+		if base == "*" || base == "?" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(base, "-")
+		a, err := f.value(lo)
+		if err != nil {
+			return err
+		}
+		if isRange {
+			b, err := f.value(hi)
+			if err != nil {
+				return err
+			}
+			if b < a {
+				return fmt.Errorf("range %s ends before it starts", base)
+			}
+		}
+	}
+	return nil
+}
+
+func (f cronField) value(s string) (int, error) {
+	for i, n := range f.names {
+		if strings.EqualFold(s, n) {
+			return f.min + i, nil
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < f.min || v > f.max {
+		return 0, fmt.Errorf("%q is not a number from %d to %d", s, f.min, f.max)
+	}
+	return v, nil
 }
 
 // SpecText is how a schedule's timing reads in list and describe.

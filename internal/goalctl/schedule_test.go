@@ -134,3 +134,27 @@ func TestDescribeSchedule(t *testing.T) {
 		t.Fatalf("describe = %+v", si)
 	}
 }
+
+func TestCheckCronFields(t *testing.T) {
+	for _, ok := range []string{"0 8 * * *", "*/15 9-17 * * MON-FRI", "0 0 1,15 * ?", "30 6 * JAN,JUL 0", "@daily", "@every 30m", "0 0 8 * * * 2027"} {
+		if err := checkCron(ok); err != nil {
+			t.Errorf("checkCron(%q) = %v", ok, err)
+		}
+	}
+	for in, want := range map[string]string{
+		"0 25 * * *":   "hour field",
+		"a b c d e":    "minute field",
+		"0 8 * 13 *":   "month field",
+		"0 8 * * FUN":  "day-of-week field",
+		"*/0 8 * * *":  "step",
+		"0 8 10-2 * *": "ends before",
+		"@often":       "macro",
+		"@every soon":  "@every",
+		"0 8 * *":      "has 4 fields",
+	} {
+		err := checkCron(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkCron(%q) = %v, want an error naming %q", in, err, want)
+		}
+	}
+}
