@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -96,6 +97,11 @@ Exit status: 0 when the goal is done, 1 otherwise.`,
 }
 
 func runDemo(cmd *cobra.Command, f demoFlags) error {
+	if cmd.Flags().Changed("goal") && strings.TrimSpace(f.goal) == "" {
+		// An empty --goal is a mistake whatever its whitespace, caught
+		// before anything starts; leave --goal out for the showcase.
+		return usageError{errors.New("--goal is empty: say what the phone should do, e.g. --goal \"Turn on Wi-Fi\", or leave --goal out to run the showcase goal")}
+	}
 	if f.ask && f.goal != "" {
 		return usageError{errors.New("--ask and --goal exclude each other: --ask runs its own goal")}
 	}

@@ -19,6 +19,8 @@ func TestDemoArgumentErrors(t *testing.T) {
 		{"demo", "extra"},
 		{"demo", "--ask", "--goal", "x"},
 		{"demo", "--temporal-port", "many"},
+		{"demo", "--goal", ""}, // empty and blank goals are refused alike, before anything starts
+		{"demo", "--goal", "   "},
 	} {
 		out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, args...)
 		if code != exitUsage {
