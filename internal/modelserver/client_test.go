@@ -195,7 +195,7 @@ func TestPlannerContract(t *testing.T) {
 	if err != nil {
 		t.Fatalf("plan answer invalid: %v", err)
 	}
-	if d.Status != planner.StatusPlanned || len(d.Plan) != 2 || d.Plan[1] != "Send Alice a message with {result}" {
+	if d.Status != planner.StatusPlanned || len(d.Plan) != 2 || d.Plan[1] != "Send Alice a message with what was read" {
 		t.Fatalf("plan = %+v", d)
 	}
 

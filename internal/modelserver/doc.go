@@ -43,7 +43,8 @@
 //     previous clause ("Open Notes and scroll down" → "… in Notes").
 //  3. A message clause after a reading clause whose text is missing or a
 //     pronoun ("send it to Alice") becomes "Send Alice a message with
-//     {result}", filled in at replan time.
+//     what was read" (plain words: people see the plan), filled in at
+//     replan time.
 //  4. Each user_messages entry is split the same way and appended.
 //  5. Missing details are taken from the answers (forms such as
 //     "to Alice: hello", "Alice: hello", "Alice, hello"; a time such as
@@ -64,7 +65,8 @@
 //     the user) and each todo that was not done.
 //  4. A remaining todo containing "{result}", "the time read" or "what was
 //     read" gets the result of the last successful todo substituted
-//     ("Send Alice a message with {result}" → "Send Alice a message: 07:00").
+//     ("Send Alice a message with what was read" → "Send Alice a message:
+//     07:00").
 //  5. Otherwise the remaining todos are replanned as they are (after the
 //     same answer/ask_user completion as in planning).
 //

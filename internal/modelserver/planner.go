@@ -275,13 +275,15 @@ var placeholderRe = regexp.MustCompile(`(?i)\{result\}|the time read|what was re
 func hasPlaceholder(todo string) bool { return placeholderRe.MatchString(todo) }
 
 // substitute puts the previous todo's result into a todo's placeholder:
-// "Send Alice a message with {result}" → "Send Alice a message: 07:00".
+// "Send Alice a message with what was read" → "Send Alice a message: 07:00".
 func substitute(todo, result string) string {
-	if i := strings.Index(todo, " with {result}"); i >= 0 {
-		return todo[:i] + ": " + result + todo[i+len(" with {result}"):]
+	if loc := withPlaceholderRe.FindStringIndex(todo); loc != nil {
+		return todo[:loc[0]] + ": " + result + todo[loc[1]:]
 	}
 	return placeholderRe.ReplaceAllLiteralString(todo, result)
 }
+
+var withPlaceholderRe = regexp.MustCompile(`(?i) with (\{result\}|the time read|what was read)`)
 
 // complete fills a todo's missing details from the user's answers, or
 // returns the question to ask when something needed is still missing.
@@ -487,7 +489,9 @@ func carry(clause, prev string) string {
 	in := parseIntent(clause)
 	if pin.Kind == kindRead && in.Kind == kindMessage && in.To != "" &&
 		(in.Text == "" || pronounRe.MatchString(in.Text) && len(strings.Fields(in.Text)) <= 3) {
-		return fmt.Sprintf("Send %s a message with {result}", in.To)
+		// Plain words, not a {result} placeholder: the plan is shown to
+		// people before the replan fills in the value.
+		return fmt.Sprintf("Send %s a message with what was read", in.To)
 	}
 	if in.Kind == kindGeneral && in.App == "" {
 		app := pin.App

@@ -21,7 +21,7 @@ func TestSplitGoal(t *testing.T) {
 		{"Send Alice a message saying salt and pepper", []string{"Send Alice a message saying salt and pepper"}},
 		{`Send Bob a message: "meet at 5; bring cake" and then open Clock`, []string{`Send Bob a message: "meet at 5; bring cake"`, "Open Clock"}},
 		{"Read the time of the first alarm in Clock and then send it to Alice",
-			[]string{"Read the time of the first alarm in Clock", "Send Alice a message with {result}"}},
+			[]string{"Read the time of the first alarm in Clock", "Send Alice a message with what was read"}},
 		{"打开设置然后打开蓝牙", []string{"打开设置", "打开蓝牙"}},
 		{"Create an alarm at 07:30 labelled Gym; Read the Android version", []string{"Create an alarm at 07:30 labelled Gym", "Read the Android version"}},
 		{"Open Notes and scroll down", []string{"Open Notes", "Scroll down in Notes"}},
@@ -56,7 +56,7 @@ func TestPlan(t *testing.T) {
 		{"user message", planContext{Goal: "Open Clock", UserMessages: []string{"also read the Android version"}},
 			planAnswer{Status: "planned", Plan: []string{"Open Clock", "Also read the Android version"}, TaskType: "alarm"}},
 		{"reading", planContext{Goal: "Read the time of the first alarm in Clock and then send it to Alice"},
-			planAnswer{Status: "planned", Plan: []string{"Read the time of the first alarm in Clock", "Send Alice a message with {result}"}, TaskType: "reading"}},
+			planAnswer{Status: "planned", Plan: []string{"Read the time of the first alarm in Clock", "Send Alice a message with what was read"}, TaskType: "reading"}},
 		{"empty", planContext{Goal: ""}, planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
