@@ -242,6 +242,7 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	view := progress.New(fio.out, fio.tty)
+	view.SetColor(fio.tty && os.Getenv("NO_COLOR") == "") // https://no-color.org
 	if fio.json {
 		view = progress.New(io.Discard, false)
 	}
@@ -295,6 +296,9 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 		}
 		return res, cliErr(err)
 	}
+	// The closing summary lists the todos again: erase the live checklist
+	// on a terminal so it is printed once.
+	_ = view.Clear()
 	return res, nil
 }
 

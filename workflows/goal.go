@@ -142,8 +142,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			if ctx.Err() != nil {
 				return GoalResult{}, ctx.Err()
 			}
-			return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: "device " + g.in.Device + " unavailable: " + err.Error(),
-				NextStep: "wait for the other goal on this phone to finish, or start with device_wait=wait"}), nil
+			return g.finish(ctx, deviceUnavailable(g.in.Device, err)), nil
 		}
 		g.release = rel
 	}
@@ -187,6 +186,25 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		// context before the replanner sees it.
 		g.st.NeedReplan = g.st.Todos[i].Status != TodoPending
 	}
+}
+
+// deviceUnavailable is the result of a goal that could not lease its phone:
+// the lease's own words, and a next step that fits why.
+func deviceUnavailable(serial string, err error) GoalResult {
+	r := GoalResult{Status: GoalFailed, Reason: "device " + serial + " unavailable: " + rootMessage(err)}
+	var busy *DeviceBusyError
+	var app *temporal.ApplicationError
+	switch {
+	case errors.As(err, &busy):
+		r.Reason = busy.Error()
+		r.NextStep = fmt.Sprintf("wait for goal %s to finish (or cancel it), or start this goal with the option device_wait=%q (the default) to queue behind it", busy.Holder, DeviceWaitWait)
+	case errors.As(err, &app) && app.Type() == activities.ErrTypeDeviceNotServed:
+		r.Reason = app.Message()
+		r.NextStep = "start a worker on the host the phone is plugged into (`go run ./worker`), check it lists the phone (`starter devices`, adb.allow), then start the goal again"
+	default:
+		r.NextStep = "check the worker's logs and the phone (`starter devices`), then start the goal again"
+	}
+	return r
 }
 
 // plan fills the todo list: the single todo of single mode, the given plan,
@@ -597,7 +615,7 @@ func (g *goalRun) status() Status {
 	s := Status{
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
-		WaitingFor: g.waiting,
+		WaitingFor: g.waiting, Todos: g.todos(),
 	}
 	if s.WaitingFor == "" {
 		s.WaitingFor = g.todoWaiting
@@ -610,4 +628,10 @@ func (g *goalRun) status() Status {
 		s.PendingApproval = &a
 	}
 	return s
+}
+
+// todos is the answer of the todos query: a copy of the list, empty (never
+// null) before planning.
+func (g *goalRun) todos() []TodoState {
+	return append([]TodoState{}, g.st.Todos...)
 }

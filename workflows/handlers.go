@@ -217,7 +217,7 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		return err
 	}
 	if err := workflow.SetQueryHandler(ctx, QueryTodos, func() ([]TodoState, error) {
-		return append([]TodoState(nil), g.st.Todos...), nil
+		return g.todos(), nil
 	}); err != nil {
 		return err
 	}
@@ -270,6 +270,13 @@ func (g *goalRun) markdown() string {
 		fmt.Fprintf(&b, " · todo %d/%d", s.CurrentTodo, len(g.st.Todos))
 	}
 	fmt.Fprintf(&b, " · device `%s`\n\n", g.in.Device)
+	if g.child != "" {
+		// The goal adds a todo's steps when it ends (docs/design.md §7).
+		fmt.Fprintf(&b, "The step count covers finished todos and replans; the running todo counts its own steps on its page (`%s`).\n\n", g.child)
+	}
+	if u := viewerLink(g.id); u != "" {
+		fmt.Fprintf(&b, "Screenshots of every step: [step viewer](%s)\n\n", u)
+	}
 	for _, t := range g.st.Todos {
 		box := " "
 		if t.Status == TodoDone {
@@ -277,7 +284,7 @@ func (g *goalRun) markdown() string {
 		}
 		fmt.Fprintf(&b, "- [%s] %d. %s — *%s*", box, t.Index, truncate(t.Text, 200), t.Status)
 		if t.Steps > 0 {
-			fmt.Fprintf(&b, ", %d steps", t.Steps)
+			fmt.Fprintf(&b, ", %s", plural(t.Steps, "step"))
 		}
 		if t.Result != "" && t.Status != TodoRunning {
 			fmt.Fprintf(&b, ": %s", truncate(t.Result, 200))

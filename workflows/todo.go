@@ -61,6 +61,12 @@ type todoRun struct {
 	approval *ApproveInput
 	answer   *string
 	waiting  string // what the todo waits for, for the status query
+	// thinking is the first line of the executor's latest reasoning, for
+	// the status query and the details (not carried across
+	// continue-as-new: the next think sets it again).
+	thinking string
+	// ended is the todo's outcome once it has one, for the details.
+	ended *TodoResult
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -91,6 +97,10 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		}
 		return TodoResult{}, err
 	}
+	// The details end with the outcome, not with the last decided action.
+	// SetCurrentDetails adds no command.
+	t.ended = &res
+	t.details(ctx)
 	t.optimize(ctx, res)
 	return res, nil
 }
@@ -142,12 +152,7 @@ func (t *todoRun) result(status, text string) TodoResult {
 // the goal's updates already validated them.
 func (t *todoRun) setHandlers(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) {
-		s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
-			TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting}
-		if t.st.Paused {
-			s.Phase = GoalPaused
-		}
-		return s, nil
+		return t.status(), nil
 	}); err != nil {
 		return err
 	}
@@ -162,6 +167,36 @@ func (t *todoRun) setHandlers(ctx workflow.Context) error {
 		}
 	})
 	return nil
+}
+
+// status answers the status query: counters, what the todo waits for, and
+// its latest action, result and reasoning (Feedback carries them as one
+// line, as the goal's feedback items do).
+func (t *todoRun) status() Status {
+	s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
+		TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting,
+		LastAction: t.st.PreviousAction, LastResult: t.st.PreviousResult, Thinking: t.thinking,
+		NextAction: t.st.NextText}
+	if t.st.Paused {
+		s.Phase = GoalPaused
+	}
+	if r := t.ended; r != nil {
+		s.Phase, s.NextAction = r.Status, ""
+	}
+	if s.LastAction != "" {
+		s.Feedback = []string{truncate(s.LastAction, 200) + " → " + truncate(s.LastResult, 300)}
+	}
+	return s
+}
+
+// firstLine returns the first non-empty line of s, cut to n bytes.
+func firstLine(s string, n int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return truncate(l, n)
+		}
+	}
+	return ""
 }
 
 func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChannel {
@@ -515,17 +550,30 @@ func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (a
 	if think {
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 	}
-	var summary []string
-	if act != nil {
-		summary = append(summary, ActionSummary(*act, t.st.Screen.Width, t.st.Screen.Height))
-	}
-	if think {
-		summary = append(summary, fmt.Sprintf("Think todo %d step %d", t.in.Index, t.st.Turns+1))
-	}
-	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(truncate(strings.Join(summary, ", then "), 380)))
+	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(t.stepSummary(act, think)))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
 	return res, err
+}
+
+// stepSummary is the Web UI summary of a Step activity. It numbers the
+// steps it takes the way the budget counts them (docs/design.md §7): the
+// device action (when it touches the phone, it was counted before the
+// step ran) and the think that follows, which will be the next step:
+// "todo 2 · step 5 Tap (540,1200) · step 6 Think".
+func (t *todoRun) stepSummary(act *autoglm.Action, think bool) string {
+	parts := []string{fmt.Sprintf("todo %d", t.in.Index)}
+	if act != nil {
+		a := ActionSummary(*act, t.st.Screen.Width, t.st.Screen.Height)
+		if act.TouchesDevice() {
+			a = fmt.Sprintf("step %d %s", t.st.Steps, a)
+		}
+		parts = append(parts, a)
+	}
+	if think {
+		parts = append(parts, fmt.Sprintf("step %d Think", t.st.Steps+1))
+	}
+	return truncate(strings.Join(parts, " · "), 380)
 }
 
 // afterStep folds a step's outcome into the executor context and applies
@@ -557,6 +605,10 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 	t.st.Next, t.st.NextText = nil, ""
 	if th := res.Think; th != nil {
 		t.oneShot = nil
+		t.thinking = ""
+		if th.Response != nil {
+			t.thinking = firstLine(th.Response.Thinking, 300)
+		}
 		if th.HistoryRef != "" {
 			t.st.HistoryRef = th.HistoryRef
 		}
@@ -617,12 +669,21 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 // details writes the Web UI's current details of the todo.
 func (t *todoRun) details(ctx workflow.Context) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**todo %d** · steps %d (cap %d, goal budget left %d) · turn %d\n\n", t.in.Index, t.st.Steps, t.in.MaxSteps, t.in.StepBudget-t.st.Steps, t.st.Turns)
+	fmt.Fprintf(&b, "**todo %d** · %s (cap %d, goal budget left %d) · turn %d\n\n", t.in.Index, plural(t.st.Steps, "step"), t.in.MaxSteps, t.in.StepBudget-t.st.Steps, t.st.Turns)
+	if r := t.ended; r != nil {
+		fmt.Fprintf(&b, "- **%s**: %s\n", r.Status, truncate(r.Result, 500))
+	}
 	if t.st.PreviousAction != "" {
 		fmt.Fprintf(&b, "- last: `%s` → %s\n", truncate(t.st.PreviousAction, 200), truncate(t.st.PreviousResult, 300))
 	}
-	if t.st.NextText != "" {
+	if t.thinking != "" && t.ended == nil {
+		fmt.Fprintf(&b, "- thinking: %s\n", t.thinking)
+	}
+	if t.st.NextText != "" && t.ended == nil {
 		fmt.Fprintf(&b, "- next: `%s`\n", truncate(t.st.NextText, 200))
+	}
+	if u := viewerLink(t.in.GoalID); u != "" {
+		fmt.Fprintf(&b, "- screenshots of every step: [step viewer](%s)\n", u)
 	}
 	if s := t.st.Screen; s.App != "" {
 		fmt.Fprintf(&b, "- screen: %s (%s)%s\n", s.App, s.AppPackage, map[bool]string{true: ", sensitive"}[s.Sensitive])

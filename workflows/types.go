@@ -144,6 +144,18 @@ type Status struct {
 	Feedback        []string  `json:"feedback,omitempty"` // last N executor feedback items
 	Device          string    `json:"device"`
 	WaitingFor      string    `json:"waiting_for,omitempty"`
+	// LastAction and LastResult are the todo's latest action and what it
+	// did; Thinking is the first line of the executor's latest reasoning
+	// and NextAction the action it decided on, not yet run. A todo fills
+	// them; a goal leaves them empty (its running todo knows them).
+	LastAction string `json:"last_action,omitempty"`
+	LastResult string `json:"last_result,omitempty"`
+	Thinking   string `json:"thinking,omitempty"`
+	NextAction string `json:"next_action,omitempty"`
+	// Todos is the goal's todo list at the same moment as the counters
+	// above, so a reader never pairs counters and todos from different
+	// moments. Empty in a todo's answer.
+	Todos []TodoState `json:"todos,omitempty"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.

@@ -255,9 +255,13 @@ func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, er
 	if err != nil {
 		return progress.Snapshot{}, err
 	}
-	todos, err := g.Todos(ctx, id)
-	if err != nil {
-		return progress.Snapshot{}, err
+	// The status answer carries the todos of the same moment; a second
+	// query could pair counters of one todo with the list of the next.
+	todos := st.Todos
+	if todos == nil {
+		if todos, err = g.Todos(ctx, id); err != nil { // a worker that predates Status.Todos
+			return progress.Snapshot{}, err
+		}
 	}
 	return g.SnapshotOf(ctx, id, st, todos), nil
 }
@@ -273,12 +277,27 @@ func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status,
 		if ts, err := g.Status(ctx, child); err == nil {
 			s.Steps = st.Steps + ts.Steps
 			s.Todos[st.CurrentTodo-1].Steps = ts.Steps
-			if n := len(ts.Feedback); n > 0 {
-				s.Action = ts.Feedback[n-1]
-			}
+			s.Action, s.Thinking = ActionLine(ts), ts.Thinking
 		}
 	}
 	return s
+}
+
+// ActionLine is a todo's latest action and its result ("Tap [500,212] →
+// ok"), or its latest feedback item from a worker that predates
+// Status.LastAction.
+func ActionLine(ts workflows.Status) string {
+	if ts.LastAction != "" {
+		r := ts.LastResult
+		if r == "" {
+			r = "ok"
+		}
+		return ts.LastAction + " → " + r
+	}
+	if n := len(ts.Feedback); n > 0 {
+		return ts.Feedback[n-1]
+	}
+	return ""
 }
 
 // runningChild returns the workflow ID of the goal's running todo

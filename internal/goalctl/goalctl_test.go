@@ -441,3 +441,41 @@ func TestLiveTodosReadsTheRunningTodosSteps(t *testing.T) {
 		t.Fatalf("todos = %+v, err = %v; want the running todo's 5 live steps", todos, err)
 	}
 }
+
+// The goal's status answer carries its todos, so no second query can pair
+// them with counters of another moment; the running todo's answer gives the
+// action, its result and the thinking.
+func TestSnapshotOneMomentWithTodoAction(t *testing.T) {
+	mc := mocks.NewClient(t)
+	st := workflows.Status{Phase: workflows.GoalRunning, CurrentTodo: 1, Steps: 0, MaxSteps: 100,
+		Todos: []workflows.TodoState{{Index: 1, Text: "Turn on Wi-Fi", Status: workflows.TodoRunning, Attempts: 1}}}
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, st), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{
+		Phase: workflows.GoalRunning, Steps: 2, LastAction: `do(action="Launch", app="Settings")`, LastResult: "ok",
+		Thinking: "Settings holds the Wi-Fi switch."}), nil)
+	s, err := New(mc, Options{}).Snapshot(ctx, "goal-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Steps != 2 || s.Todos[0].Steps != 2 || s.Action != `do(action="Launch", app="Settings") → ok` ||
+		s.Thinking != "Settings holds the Wi-Fi switch." {
+		t.Fatalf("snapshot = %+v", s)
+	}
+	mc.AssertNotCalled(t, "QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos)
+}
+
+func TestCountersNeverGoBack(t *testing.T) {
+	prev := progress.Snapshot{Steps: 14, Todos: []progress.Todo{{Text: "a", Steps: 3}, {Text: "b", Steps: 11}}}
+	// Between the todo's end and the goal counting it, a poll sees less.
+	s := progress.Snapshot{Steps: 4, Todos: []progress.Todo{{Text: "a", Steps: 3}, {Text: "b", Steps: 0}, {Text: "c"}}}
+	keepCounters(prev, &s)
+	if s.Steps != 14 || s.Todos[1].Steps != 11 || s.Todos[2].Steps != 0 {
+		t.Fatalf("after keepCounters: %+v", s)
+	}
+	// A replanned list with other texts keeps its own counts.
+	s = progress.Snapshot{Steps: 15, Todos: []progress.Todo{{Text: "a", Steps: 3}, {Text: "x", Steps: 0}}}
+	keepCounters(prev, &s)
+	if s.Steps != 15 || s.Todos[1].Steps != 0 {
+		t.Fatalf("replanned: %+v", s)
+	}
+}

@@ -63,6 +63,9 @@ func (g *Client) Watch(ctx context.Context, id string, opts WatchOptions) (workf
 			return nil
 		}
 		s.Goal = opts.Goal
+		if last != nil {
+			keepCounters(*last, &s)
+		}
 		if last == nil || !sameSnapshot(*last, s) {
 			if opts.OnUpdate != nil {
 				opts.OnUpdate(s)
@@ -148,7 +151,7 @@ func (g *Client) Answer(ctx context.Context, s progress.Snapshot, line string) (
 
 func sameSnapshot(a, b progress.Snapshot) bool {
 	if a.GoalID != b.GoalID || a.Goal != b.Goal || a.Phase != b.Phase || a.Steps != b.Steps ||
-		a.MaxSteps != b.MaxSteps || a.CurrentTodo != b.CurrentTodo || a.Action != b.Action ||
+		a.MaxSteps != b.MaxSteps || a.CurrentTodo != b.CurrentTodo || a.Action != b.Action || a.Thinking != b.Thinking ||
 		a.Question != b.Question || a.Approval != b.Approval || a.WaitingFor != b.WaitingFor ||
 		len(a.Todos) != len(b.Todos) {
 		return false
@@ -159,4 +162,18 @@ func sameSnapshot(a, b progress.Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// keepCounters stops counters from going backwards between two polls. The
+// goal adds a todo's steps to its own count only when the todo ends, and
+// reads of the goal and of its todo are not one transaction, so a poll
+// that lands between the two may see fewer steps than the one before;
+// steps are never given back (docs/design.md §7).
+func keepCounters(prev progress.Snapshot, s *progress.Snapshot) {
+	s.Steps = max(s.Steps, prev.Steps)
+	for i := range s.Todos {
+		if i < len(prev.Todos) && prev.Todos[i].Text == s.Todos[i].Text {
+			s.Todos[i].Steps = max(s.Todos[i].Steps, prev.Todos[i].Steps)
+		}
+	}
 }

@@ -26,7 +26,8 @@ type Snapshot struct {
 	MaxSteps    int
 	CurrentTodo int // 1-based index of the running todo; 0 = none
 	Todos       []Todo
-	Action      string // the latest executor action or feedback item
+	Action      string // the latest executor action and its result ("Tap [500,212] → ok")
+	Thinking    string // first line of the executor's latest reasoning
 	Question    string // pending clarification question
 	Approval    string // pending sensitive action that needs approve/deny
 	WaitingFor  string // e.g. "device busy: held by goal-x"
@@ -36,6 +37,7 @@ type Snapshot struct {
 type Renderer struct {
 	w     io.Writer
 	tty   bool
+	color bool
 	lines int       // lines of the block drawn last (TTY mode)
 	prev  *Snapshot // last snapshot seen (plain mode)
 }
@@ -44,6 +46,22 @@ type Renderer struct {
 // place; otherwise it prints one line per change.
 func New(w io.Writer, tty bool) *Renderer {
 	return &Renderer{w: w, tty: tty}
+}
+
+// SetColor turns ANSI colours on or off in the redrawn view (TTY mode
+// only; plain lines never carry colour). The CLI turns them on for a
+// terminal unless NO_COLOR is set.
+func (r *Renderer) SetColor(on bool) { r.color = on && r.tty }
+
+// Clear erases the block drawn last (TTY mode), so a closing summary that
+// repeats the checklist is not printed below a second copy of it.
+func (r *Renderer) Clear() error {
+	if !r.tty || r.lines == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(r.w, "\x1b[%dF\x1b[J", r.lines)
+	r.lines = 0
+	return err
 }
 
 // IsTerminal reports whether f is a terminal, which is how the CLI picks
@@ -92,6 +110,9 @@ func (r *Renderer) redraw(s Snapshot) error {
 		fmt.Fprintf(&b, "\x1b[%dF\x1b[J", r.lines)
 	}
 	block := Block(s)
+	if r.color {
+		block = colorize(block, s)
+	}
 	for _, l := range block {
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -134,12 +155,15 @@ func Block(s Snapshot) []string {
 	for i, t := range s.Todos {
 		l := fmt.Sprintf("  %s %d. %s", Mark(t.Status), i+1, oneLine(t.Text, 80))
 		if t.Steps > 0 {
-			l += fmt.Sprintf("  (%d steps)", t.Steps)
+			l += "  (" + Plural(t.Steps, "step") + ")"
 		}
 		out = append(out, l)
 	}
 	if s.Action != "" {
 		out = append(out, "  action: "+oneLine(s.Action, 100))
+	}
+	if s.Thinking != "" {
+		out = append(out, "  thinking: "+oneLine(s.Thinking, 100))
 	}
 	if s.WaitingFor != "" {
 		out = append(out, "  waiting: "+oneLine(s.WaitingFor, 100))
@@ -184,7 +208,7 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 		}
 		l := fmt.Sprintf("%stodo %d %s: %s", tag, i+1, t.Status, oneLine(t.Text, 100))
 		if t.Status != "running" && t.Status != "pending" {
-			l += fmt.Sprintf(" (%d steps)", t.Steps)
+			l += " (" + Plural(t.Steps, "step") + ")"
 			if t.Result != "" {
 				l += " → " + oneLine(t.Result, 120)
 			}
@@ -195,7 +219,15 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 	case final:
 		// The goal has ended: no more step lines.
 	case s.Action != "" && s.Action != p.Action:
-		out = append(out, fmt.Sprintf("%sstep %s: %s", tag, stepText(s), oneLine(s.Action, 120)))
+		l := fmt.Sprintf("%sstep %s", tag, stepText(s))
+		if s.CurrentTodo > 0 {
+			l += fmt.Sprintf(" (todo %d)", s.CurrentTodo)
+		}
+		l += ": " + oneLine(s.Action, 120)
+		if s.Thinking != "" {
+			l += " — " + oneLine(s.Thinking, 100)
+		}
+		out = append(out, l)
 	case s.Action == "" && s.Steps != p.Steps && prev != nil && s.CurrentTodo > 0:
 		// No action text to show: say that steps are being taken.
 		out = append(out, fmt.Sprintf("%sstep %s (todo %d)", tag, stepText(s), s.CurrentTodo))
@@ -245,4 +277,60 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// Plural writes a count with its noun: "1 step", "3 steps".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ANSI colours of the redrawn view.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// colorize colours the lines of Block(s): the head bold, each todo line
+// by its status, the question and approval lines yellow.
+func colorize(lines []string, s Snapshot) []string {
+	out := make([]string, len(lines))
+	copy(out, lines)
+	paint := func(i int, c string) { out[i] = c + out[i] + ansiReset }
+	paint(0, ansiBold)
+	first := 1
+	if s.Goal != "" {
+		first = 2
+	}
+	for i, t := range s.Todos {
+		if first+i >= len(out) {
+			break
+		}
+		switch t.Status {
+		case "done":
+			paint(first+i, ansiGreen)
+		case "running":
+			paint(first+i, ansiCyan)
+		case "failed", "stuck", "out_of_budget":
+			paint(first+i, ansiRed)
+		case "skipped", "cancelled":
+			paint(first+i, ansiDim)
+		}
+	}
+	for i := first + len(s.Todos); i < len(out); i++ {
+		switch {
+		case strings.HasPrefix(out[i], "  question:"), strings.HasPrefix(out[i], "  needs approval:"), strings.HasPrefix(out[i], "  waiting:"):
+			paint(i, ansiYellow)
+		case strings.HasPrefix(out[i], "  thinking:"):
+			paint(i, ansiDim)
+		}
+	}
+	return out
 }

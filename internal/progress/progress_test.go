@@ -182,3 +182,49 @@ func TestIsTerminal(t *testing.T) {
 		t.Error("nil counted as a terminal")
 	}
 }
+
+func TestSingularStepAndThinking(t *testing.T) {
+	lines := Summary(Result{GoalID: "g", Status: "done", Steps: 1, Todos: []Todo{{Text: "a", Status: "done", Steps: 1}}})
+	if lines[0] != "g done after 1 step" || !strings.Contains(lines[1], "(done, 1 step)") {
+		t.Fatalf("summary = %q", lines)
+	}
+	s := Snapshot{GoalID: "g", Phase: "running", Steps: 3, MaxSteps: 10, CurrentTodo: 1,
+		Todos: []Todo{{Text: "a", Status: "running", Steps: 1}}, Action: "Tap [1,2] → ok", Thinking: "the switch is off"}
+	got := Diff(nil, s)
+	if l := got[len(got)-1]; l != "[g] step 3/10 (todo 1): Tap [1,2] → ok — the switch is off" {
+		t.Fatalf("step line = %q", l)
+	}
+	b := Block(s)
+	if !strings.Contains(strings.Join(b, "\n"), "(1 step)") || b[len(b)-1] != "  thinking: the switch is off" {
+		t.Fatalf("block = %q", b)
+	}
+}
+
+func TestColorAndClear(t *testing.T) {
+	var buf bytes.Buffer
+	r := New(&buf, true)
+	r.SetColor(true)
+	s := Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "done"}, {Text: "b", Status: "running"}}}
+	if err := r.Update(s); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, ansiGreen+"  [x] 1. a"+ansiReset) || !strings.Contains(out, ansiCyan+"  [>] 2. b") {
+		t.Fatalf("coloured block = %q", out)
+	}
+	buf.Reset()
+	if err := r.Clear(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "\x1b[3F\x1b[J" {
+		t.Fatalf("clear wrote %q, want the 3 drawn lines erased", buf.String())
+	}
+	// Plain output never carries colour.
+	buf.Reset()
+	p := New(&buf, false)
+	p.SetColor(true)
+	_ = p.Update(s)
+	if strings.Contains(buf.String(), "\x1b[") {
+		t.Fatalf("plain output has escapes: %q", buf.String())
+	}
+}

@@ -18,9 +18,9 @@ type Result struct {
 
 // Summary returns the closing lines printed when a goal ends.
 func Summary(r Result) []string {
-	out := []string{fmt.Sprintf("%s %s after %d steps", r.GoalID, r.Status, r.Steps)}
+	out := []string{fmt.Sprintf("%s %s after %s", r.GoalID, r.Status, Plural(r.Steps, "step"))}
 	for i, t := range r.Todos {
-		l := fmt.Sprintf("  %s %d. %s  (%s, %d steps)", Mark(t.Status), i+1, oneLine(t.Text, 80), t.Status, t.Steps)
+		l := fmt.Sprintf("  %s %d. %s  (%s, %s)", Mark(t.Status), i+1, oneLine(t.Text, 80), t.Status, Plural(t.Steps, "step"))
 		if t.Result != "" {
 			l += " → " + oneLine(t.Result, 120)
 		}
