@@ -17,6 +17,7 @@ type Config struct {
 	Limits           Limits     `key:"limits"`
 	DataDir          string     `key:"data_dir"`
 	PromptMemoryPath string     `key:"prompt_memory_path"`
+	Blobs            Blobs      `key:"blobs"`
 	Encryption       Encryption `key:"encryption"`
 	Metrics          Metrics    `key:"metrics"`
 	Log              Log        `key:"log"`
@@ -111,6 +112,15 @@ type Limits struct {
 	DeviceWaitDeadline time.Duration `key:"device_wait_deadline"`
 }
 
+// Blobs configures how long screenshots and UI dumps are kept.
+type Blobs struct {
+	// Retention keeps the blobs of goals running or closed less than this
+	// long ago; 0 = the Temporal namespace's retention.
+	Retention time.Duration `key:"retention"`
+	// GCInterval is how often the worker removes older blobs; 0 = never.
+	GCInterval time.Duration `key:"gc_interval"`
+}
+
 // Encryption configures payload encryption.
 type Encryption struct {
 	// Keys is "id:base64key,id2:base64key2"; the first key encrypts, all
@@ -189,6 +199,7 @@ func Default() Config {
 			UITree:                     true,
 		},
 		DataDir: "./.phoneflow",
+		Blobs:   Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
 		Metrics: Metrics{Address: "127.0.0.1:9464"},
 		Log:     Log{Level: "info", Format: "text"},
 	}

@@ -180,6 +180,12 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.PromptMemoryPath) == "" {
 		bad("prompt_memory_path", "a file path")
 	}
+	if c.Blobs.Retention < 0 {
+		bad("blobs.retention", `a duration of 0 (the namespace's retention) or more, like "168h"`)
+	}
+	if c.Blobs.GCInterval < 0 {
+		bad("blobs.gc_interval", `a duration of 0 (no collection) or more, like "1h"`)
+	}
 	if c.Encryption.Keys != "" {
 		// codec owns the key format; its errors never contain key material.
 		if _, err := codec.ParseKeys(c.Encryption.Keys); err != nil {

@@ -14,8 +14,10 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/blob"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/metrics"
+	"github.com/phoneflow/phoneflow/internal/retention"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -61,6 +63,7 @@ type Worker struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+	bg     sync.WaitGroup // background passes such as blob retention
 	once   sync.Once
 }
 
@@ -68,7 +71,7 @@ type Worker struct {
 // the network phones of adb.connect, serves metrics on metrics.address,
 // starts the shared worker on workflows.TaskQueue and one worker per ready,
 // allowed phone on workflows.DeviceTaskQueue(serial), and keeps re-listing
-// phones until Stop.
+// phones and collecting old blobs (every blobs.gc_interval) until Stop.
 func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps Deps, o WorkerOptions) (*Worker, error) {
 	if o.RelistInterval <= 0 {
 		o.RelistInterval = DefaultRelistInterval
@@ -106,6 +109,14 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 			return nil, err
 		}
 		log.Info("serving metrics", "url", "http://"+addr+"/metrics")
+	}
+	if fs, ok := acts.Blobs.(*blob.FS); ok && cfg.Blobs.GCInterval > 0 {
+		col := &retention.Collector{
+			Store: fs, Goals: VisibilityGoals(c, cfg.Temporal.Namespace),
+			Retention: cfg.Blobs.Retention, Logger: log,
+		}
+		w.bg.Add(1)
+		go func() { defer w.bg.Done(); col.Run(wctx, cfg.Blobs.GCInterval) }()
 	}
 	w.main = worker.New(c, workflows.TaskQueue, w.opts)
 	Register(w.main, acts, c)
@@ -190,6 +201,7 @@ func (w *Worker) Stop() {
 	w.once.Do(func() {
 		w.cancel()
 		<-w.done
+		w.bg.Wait()
 		w.mu.Lock()
 		all := []worker.Worker{w.main}
 		for _, dw := range w.devices {

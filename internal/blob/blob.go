@@ -191,6 +191,7 @@ type GCStats struct {
 	Removed      int
 	RemovedBytes int64
 	Kept         int
+	KeptBytes    int64
 }
 
 // GC removes blobs last written or re-Put before now-olderThan, and stale
@@ -198,8 +199,14 @@ type GCStats struct {
 // removed if its previous copy was old; callers that need a blob to
 // survive GC should Put it again shortly before use.
 func (s *FS) GC(ctx context.Context, olderThan time.Duration) (GCStats, error) {
+	return s.Collect(ctx, time.Now().Add(-olderThan), nil)
+}
+
+// Collect removes blobs last written or re-Put before cutoff, except those
+// keep reports true for (nil keeps none), and temporary files older than
+// cutoff. Kept counts every blob left in place.
+func (s *FS) Collect(ctx context.Context, cutoff time.Time, keep func(ref string) bool) (GCStats, error) {
 	var st GCStats
-	cutoff := time.Now().Add(-olderThan)
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -225,9 +232,10 @@ func (s *FS) GC(ctx context.Context, olderThan time.Duration) (GCStats, error) {
 		if !isTmp && refErr != nil {
 			return nil // not ours: leave it alone
 		}
-		if fi.ModTime().After(cutoff) {
+		if fi.ModTime().After(cutoff) || (!isTmp && keep != nil && keep(RefPrefix+d.Name())) {
 			if !isTmp {
 				st.Kept++
+				st.KeptBytes += fi.Size()
 			}
 			return nil
 		}

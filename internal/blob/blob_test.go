@@ -288,3 +288,23 @@ func BenchmarkPut(b *testing.B) {
 		}
 	}
 }
+
+func TestCollectKeepsWhatKeepNames(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	kept, _ := s.Put(ctx, []byte("a routine's reference"), "")
+	gone, _ := s.Put(ctx, []byte("an old screenshot"), "")
+	st, err := s.Collect(ctx, time.Now().Add(time.Hour), func(ref string) bool { return ref == kept })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Removed != 1 || st.Kept != 1 || st.KeptBytes != int64(len("a routine's reference")) {
+		t.Fatalf("stats = %+v, want 1 removed, 1 kept", st)
+	}
+	if _, err := s.Get(ctx, kept); err != nil {
+		t.Fatalf("kept blob removed: %v", err)
+	}
+	if _, err := s.Get(ctx, gone); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unkept old blob still there: %v", err)
+	}
+}

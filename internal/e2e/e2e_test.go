@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -58,6 +59,38 @@ func TestShowcaseGoal(t *testing.T) {
 		t.Errorf("history per step = %.1f events / %.0f bytes, want < 12 events and < 4 KB", perStepEvents, perStepBytes)
 	}
 	recordHistories(t, "showcase", hs, id)
+	checkRetentionSeesGoal(t, env, id)
+}
+
+// checkRetentionSeesGoal asks the embedded server's visibility, as blob
+// retention does, for the goals closed in the last hour: the goal just run
+// must pin the cutoff at its start.
+func checkRetentionSeesGoal(t *testing.T, env *demo.Env, id string) {
+	t.Helper()
+	ctx := context.Background()
+	desc, err := env.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := desc.GetWorkflowExecutionInfo().GetStartTime().AsTime()
+	goals := app.VisibilityGoals(env.Client, env.Config.Temporal.Namespace)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		start, ok, err := goals.OldestStart(ctx, time.Now().Add(-time.Hour))
+		if err != nil {
+			t.Fatalf("retention's visibility query failed: %v", err)
+		}
+		if ok && !start.After(started) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("retention's visibility query found oldest start %v (found %t), want at most %v", start, ok, started)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if r, err := goals.Retention(ctx); err != nil || r <= 0 {
+		t.Fatalf("namespace retention = %v, %v; want a positive duration", r, err)
+	}
 }
 
 // TestClarifyRoundTrip runs a goal the planner cannot plan without asking,

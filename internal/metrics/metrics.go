@@ -39,6 +39,18 @@ var (
 		Help:    "Device action latency, settle wait included, by action and result (ok, error).",
 		Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2, 4, 8},
 	}, []string{"action", "result"})
+	blobsRemoved = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "phoneflow_blobs_removed_total",
+		Help: "Blobs removed by retention passes.",
+	})
+	blobsFreed = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "phoneflow_blobs_freed_bytes_total",
+		Help: "Bytes freed in the blob store by retention passes.",
+	})
+	blobsKept = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "phoneflow_blobs_kept_bytes",
+		Help: "Bytes left in the blob store after the last retention pass.",
+	})
 	devices = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "phoneflow_devices_served",
 		Help: "Phones this worker serves on their own task queues.",
@@ -52,6 +64,7 @@ func init() {
 		prometheus.NewGoCollector(),                                       //nolint:staticcheck
 		prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}), //nolint:staticcheck
 		steps, modelLatency, modelTokens, modelErrors, deviceAction, devices,
+		blobsRemoved, blobsFreed, blobsKept,
 	)
 }
 
@@ -88,6 +101,14 @@ func DeviceAction(action string, d time.Duration, err error) {
 		result = "error"
 	}
 	deviceAction.WithLabelValues(action, result).Observe(d.Seconds())
+}
+
+// BlobsCollected records one retention pass: blobs and bytes removed,
+// bytes left.
+func BlobsCollected(removed int, freed, kept int64) {
+	blobsRemoved.Add(float64(removed))
+	blobsFreed.Add(float64(freed))
+	blobsKept.Set(float64(kept))
 }
 
 // DevicesServed sets how many phones this worker serves.
