@@ -2,6 +2,8 @@ package workflows
 
 import (
 	"bytes"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,15 +14,18 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/phoneflow/phoneflow/activities"
 )
 
 // TestReplayRecordedHistories replays every history recorded under
-// testdata (`temporal workflow show --output json` format) against the
+// testdata and its release folders (`temporal workflow show --output json`
+// format) against the
 // current workflow code, so a change that breaks determinism fails here
 // before it breaks running goals. It also checks the recorded histories
 // carry no screenshots and no credentials, and reports their size.
 func TestReplayRecordedHistories(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	files, err := recordedHistories("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +37,8 @@ func TestReplayRecordedHistories(t *testing.T) {
 	r.RegisterWorkflow(TodoWorkflow)
 	r.RegisterWorkflow(DeviceLeaseWorkflow)
 	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
+		name, _ := filepath.Rel("testdata", path)
+		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -61,19 +67,45 @@ func TestReplayRecordedHistories(t *testing.T) {
 					t.Errorf("%s contains %q: images and credentials must stay out of history", path, bad)
 				}
 			}
-			t.Logf("%s: %d events, %d bytes", filepath.Base(path), len(h.Events), proto.Size(h))
+			t.Logf("%s: %d events, %d bytes", name, len(h.Events), proto.Size(h))
 		})
 	}
 }
 
+// recordedHistories lists the *.json files under dir and its release
+// folders (testdata/v1, testdata/v2, ...), in lexical order.
+func recordedHistories(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+			files = append(files, path)
+		}
+		return err
+	})
+	return files, err
+}
+
 // recordedGoalID returns the goal ID a history ran under, read from the
-// "<goal id>/todo-<n>" ID of the first todo child it started; "" when it
-// started none.
+// "<goal id>/todo-<n>" ID of the first todo child it started, else from
+// the goal's request for its phone's lease (a continued run that started
+// no todo); "" when it did neither.
 func recordedGoalID(h *historypb.History) string {
 	for _, ev := range h.Events {
 		if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil {
 			if i := strings.LastIndex(a.GetWorkflowId(), "/todo-"); i > 0 {
 				return a.GetWorkflowId()[:i]
+			}
+		}
+	}
+	for _, ev := range h.Events {
+		a := ev.GetActivityTaskScheduledEventAttributes()
+		if a == nil || a.GetActivityType().GetName() != activities.NameAcquireDevice {
+			continue
+		}
+		for _, p := range a.GetInput().GetPayloads() {
+			var in activities.AcquireDeviceInput
+			if json.Unmarshal(p.GetData(), &in) == nil && in.Request.GoalID != "" {
+				return in.Request.GoalID
 			}
 		}
 	}

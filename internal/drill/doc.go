@@ -27,6 +27,11 @@
 //
 //	go test -tags drills -timeout 60m ./internal/drill
 //
+// The replay corpus of workflows/testdata is recorded here too, behind its
+// own build tag (see workflows/testdata/README.md):
+//
+//	go test -tags record -run TestRecordHistories ./internal/drill -record.dir ../../workflows/testdata/v2
+//
 // The drills need the adb binary (Debian/Ubuntu: apt-get install adb); without
 // it they skip, unless PHONEFLOW_REQUIRE_ADB=1 makes them fail.
 //

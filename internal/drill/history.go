@@ -15,7 +15,11 @@ import (
 
 // History reads the events of the latest run of one workflow.
 func History(ctx context.Context, c client.Client, id string) ([]*historypb.HistoryEvent, error) {
-	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	return runHistory(ctx, c, id, "")
+}
+
+func runHistory(ctx context.Context, c client.Client, id, runID string) ([]*historypb.HistoryEvent, error) {
+	it := c.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var evs []*historypb.HistoryEvent
 	for it.HasNext() {
 		ev, err := it.Next()
@@ -35,6 +39,27 @@ func HistoryOf(ctx context.Context, c client.Client, id string) (*historypb.Hist
 		err = fmt.Errorf("history of %s: no events", id)
 	}
 	return &historypb.History{Events: evs}, err
+}
+
+// Runs reads every run of one workflow ID, oldest first: the latest run,
+// then each run it continued from (a continue-as-new chain, read through
+// the started event's continued_execution_run_id).
+func Runs(ctx context.Context, c client.Client, id string) ([]*historypb.History, error) {
+	var runs []*historypb.History
+	for runID := ""; ; {
+		evs, err := runHistory(ctx, c, id, runID)
+		if err == nil && len(evs) == 0 {
+			err = fmt.Errorf("history of %s (run %q): no events", id, runID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		runs = append([]*historypb.History{{Events: evs}}, runs...)
+		runID = evs[0].GetWorkflowExecutionStartedEventAttributes().GetContinuedExecutionRunId()
+		if runID == "" {
+			return runs, nil
+		}
+	}
 }
 
 // GoalWorkflowIDs are the workflow IDs a finished goal ran: the goal and

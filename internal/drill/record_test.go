@@ -1,0 +1,350 @@
+//go:build record
+
+package drill
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// recordDir is the release folder the recorded histories go to. A release
+// records once: files already there are never overwritten (histories of an
+// earlier release must stay as that release wrote them).
+var recordDir = flag.String("record.dir", filepath.Join("..", "..", "workflows", "testdata", "v1"),
+	"folder for the recorded histories (one per release, e.g. workflows/testdata/v2)")
+
+// recording is one path through the workflows: start it on the given
+// phone, steer it, and return the workflow IDs whose runs to record.
+type recording struct {
+	name string
+	run  func(t *testing.T, r *recorder, phone int) []string
+}
+
+// recorder runs recordings on one stack.
+type recorder struct {
+	s *Stack
+}
+
+// TestRecordHistories runs every workflow path the replay corpus covers
+// on the embedded server with the current code, and writes each run's
+// history (goal, todos, lease; every continue-as-new run) under
+// -record.dir:
+//
+//	go test -tags record -run TestRecordHistories -timeout 30m ./internal/drill -record.dir ../../workflows/testdata/v2
+//
+// TestReplayRecordedHistories in ./workflows then replays them all.
+func TestRecordHistories(t *testing.T) {
+	dir, err := filepath.Abs(*recordDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	recs := recordings()
+	s := startStack(t, Options{Phones: len(recs)})
+	// A lease whose history limit is tiny, started before any goal asks
+	// for the phone, so the corpus holds a lease's continue-as-new.
+	leasePhone := indexOf(recs, "continue-as-new")
+	if _, err := s.Client.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{
+		ID: workflows.LeaseWorkflowID(s.Serials[leasePhone]), TaskQueue: workflows.TaskQueue,
+	}, workflows.DeviceLeaseWorkflow, workflows.LeaseState{Serial: s.Serials[leasePhone], HistoryLimit: 25, CheckInterval: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := s.StartWorker(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	r := &recorder{s: s}
+	var mu sync.Mutex
+	written := map[string]int{}
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(rec.name, func(t *testing.T) {
+				ids := rec.run(t, r, i)
+				if t.Failed() {
+					return
+				}
+				ids = append(ids, workflows.LeaseWorkflowID(s.Serials[i]))
+				n := r.write(t, dir, rec.name, ids)
+				mu.Lock()
+				written[rec.name] = n
+				mu.Unlock()
+			})
+		}()
+	}
+	wg.Wait()
+	names := make([]string, 0, len(written))
+	for n := range written {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Logf("%s: %d histories", n, written[n])
+	}
+}
+
+func indexOf(recs []recording, name string) int {
+	for i, r := range recs {
+		if r.name == name {
+			return i
+		}
+	}
+	panic("no recording " + name)
+}
+
+// write records every run of every ID as <name>-<kind>[-run<n>].json.
+func (r *recorder) write(t *testing.T, dir, name string, ids []string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	n := 0
+	seen, used := map[string]bool{}, map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		runs, err := Runs(ctx, r.s.Client, id)
+		if err != nil {
+			if strings.HasPrefix(id, workflows.LeaseWorkflowIDPrefix) {
+				continue // the lease closed and is gone, or never ran
+			}
+			t.Errorf("read %s: %v", id, err)
+			continue
+		}
+		kind := kindOf(id)
+		for base, k := kind, 2; used[kind]; k++ {
+			kind = fmt.Sprintf("%s%d", base, k) // a second goal: goal2, todo-12
+		}
+		used[kind] = true
+		for k, h := range runs {
+			file := name + "-" + kind
+			if len(runs) > 1 {
+				file += fmt.Sprintf("-run%d", k+1)
+			}
+			if err := writeHistory(filepath.Join(dir, file+".json"), h); err != nil {
+				t.Error(err)
+				continue
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// kindOf names a workflow in a file name: goal, todo-1, todo-1-r1, lease.
+func kindOf(id string) string {
+	if strings.HasPrefix(id, workflows.LeaseWorkflowIDPrefix) {
+		return "lease"
+	}
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		return id[i+1:]
+	}
+	return "goal"
+}
+
+func writeHistory(path string, h *historypb.History) error {
+	data, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s exists: recorded histories are never overwritten; record this release into a new folder with -record.dir", path)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// start starts a goal with options on phone i.
+func (r *recorder) start(t *testing.T, i int, goal string, o workflows.GoalOptions) string {
+	t.Helper()
+	id, _, err := r.s.Goals.Start(context.Background(), goalctl.StartRequest{Goal: goal, Device: r.s.Serials[i], Options: o})
+	if err != nil {
+		t.Fatalf("start %q: %v", goal, err)
+	}
+	return id
+}
+
+// finish waits for the goal and returns the IDs of it and its todos.
+func (r *recorder) finish(t *testing.T, id string) []string {
+	t.Helper()
+	res := waitResult(t, r.s, id, 6*time.Minute)
+	t.Logf("%s ended %s after %d steps: %s%s", id, res.Status, res.Steps, res.Response, res.Reason)
+	return GoalWorkflowIDs(id, res)
+}
+
+// until waits for the workflow's status to satisfy ok.
+func (r *recorder) until(t *testing.T, id, what string, ok func(workflows.Status) bool) workflows.Status {
+	t.Helper()
+	st, good := waitStatus(r.s, id, 3*time.Minute, ok)
+	if !good {
+		t.Fatalf("%s never reached %s; last status %+v", id, what, st)
+	}
+	return st
+}
+
+// send sends a steering name (as an update unless asSignal) and fails on
+// an error.
+func (r *recorder) send(t *testing.T, id, name string, arg any, asSignal bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := r.s.Goals.Send(ctx, id, name, arg, asSignal); err != nil {
+		t.Fatalf("%s %s: %v", name, id, err)
+	}
+}
+
+func midTodo(st workflows.Status) bool { return st.Steps >= 2 }
+
+func asking(st workflows.Status) bool { return st.PendingQuestion != "" }
+
+// recordings are the paths of the corpus, one phone each.
+func recordings() []recording {
+	return []recording{
+		{"plan-replan", func(t *testing.T, r *recorder, i int) []string {
+			return r.finish(t, r.start(t, i, `Turn on Bluetooth and then send Alice Chen a message saying "hi"`, workflows.GoalOptions{}))
+		}},
+		{"ask-user-clarify", func(t *testing.T, r *recorder, i int) []string {
+			id := r.start(t, i, "Send a message", workflows.GoalOptions{})
+			r.until(t, id, "the planner's question", asking)
+			r.send(t, id, workflows.SignalClarify, "Alice Chen: see you at 8", false)
+			return r.finish(t, id)
+		}},
+		{"take-over-clarify", func(t *testing.T, r *recorder, i int) []string {
+			id := r.start(t, i, "Open the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
+			r.until(t, id, "the executor's question", asking)
+			r.send(t, id, workflows.SignalClarify, "I signed in myself", true)
+			return r.finish(t, id)
+		}},
+		{"approval", func(t *testing.T, r *recorder, i int) []string {
+			id := r.start(t, i, "Tap Sign in in the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
+			r.until(t, id, "an approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
+			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: true}, false)
+			r.until(t, id, "a second approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
+			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: false, Note: "not now"}, true)
+			r.until(t, id, "a third approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
+			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: true, Note: "finish now"}, false)
+			return r.finish(t, id)
+		}},
+		{"pause-resume", func(t *testing.T, r *recorder, i int) []string {
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, false)
+			r.until(t, id+"/todo-1", "paused", func(st workflows.Status) bool { return st.Paused })
+			time.Sleep(2 * time.Second)
+			r.send(t, id, workflows.SignalResume, nil, true)
+			return r.finish(t, id)
+		}},
+		{"inject", func(t *testing.T, r *recorder, i int) []string {
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalInject, "be brief", false)
+			r.send(t, id, workflows.SignalInject, "keep the text as given", true)
+			r.send(t, id, workflows.SignalUserInput, "then turn on Wi-Fi", false)
+			return r.finish(t, id)
+		}},
+		{"device-wait", func(t *testing.T, r *recorder, i int) []string {
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			if err := r.s.Phones[i].SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: 30 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			// Past the 3 s deadline the user is asked to reconnect; answer
+			// once the phone is back.
+			st := r.until(t, id, "the reconnect question or the end", func(st workflows.Status) bool {
+				return asking(st) || st.Phase == workflows.GoalDone || st.Phase == workflows.GoalFailed
+			})
+			if asking(st) {
+				time.Sleep(30 * time.Second)
+				r.send(t, id, workflows.SignalClarify, "reconnected", false)
+			} else {
+				t.Logf("the phone came back before the question: %+v", st)
+			}
+			return r.finish(t, id)
+		}},
+		{"stuck-restart", func(t *testing.T, r *recorder, i int) []string {
+			id := r.start(t, i, "Read the phone number of Zed Nobody in Contacts",
+				workflows.GoalOptions{StuckThreshold: 1, MaxStuckRetries: 1, MaxSteps: 60})
+			return r.finish(t, id)
+		}},
+		{"cancel", func(t *testing.T, r *recorder, i int) []string {
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			if err := r.s.Goals.Cancel(context.Background(), id); err != nil {
+				t.Fatal(err)
+			}
+			return r.finish(t, id)
+		}},
+		{"continue-as-new", func(t *testing.T, r *recorder, i int) []string {
+			// The lease of this phone was started with a tiny history limit.
+			return r.finish(t, r.start(t, i, `Turn on Wi-Fi and then send Alice Chen a message saying "on my way"`,
+				workflows.GoalOptions{HistoryEventLimit: 30}))
+		}},
+		{"lease-wait", func(t *testing.T, r *recorder, i int) []string {
+			goal, _ := messageGoal(i)
+			first := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, first+"/todo-1", "two steps", midTodo)
+			second := r.start(t, i, "Turn on Airplane mode", workflows.GoalOptions{})
+			r.until(t, second, "waiting for the phone", func(st workflows.Status) bool { return st.WaitingFor != "" })
+			return append(r.finish(t, first), r.finish(t, second)...)
+		}},
+		{"schedule", func(t *testing.T, r *recorder, i int) []string {
+			ctx := context.Background()
+			name := "record-schedule"
+			if err := r.s.Goals.CreateSchedule(ctx, goalctl.ScheduleRequest{Name: name, Goal: "Turn on Wi-Fi",
+				Device: r.s.Serials[i], Cron: "0 3 1 1 *", Paused: false}); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = r.s.Goals.DeleteSchedule(ctx, name) }()
+			if err := r.s.Goals.TriggerSchedule(ctx, name); err != nil {
+				t.Fatal(err)
+			}
+			var id string
+			deadline := time.Now().Add(time.Minute)
+			for id == "" && time.Now().Before(deadline) {
+				info, err := r.s.Goals.DescribeSchedule(ctx, name)
+				if err == nil && len(info.Recent) > 0 {
+					id = info.Recent[0].WorkflowID
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			if id == "" {
+				t.Fatal("the schedule started no goal")
+			}
+			return r.finish(t, id)
+		}},
+	}
+}
