@@ -296,7 +296,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		hist = hist[len(hist)-maxHistoryTurns:]
 	}
 	for _, t := range hist {
-		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant})
+		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant, Info: t.Info})
 	}
 	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
 	if err != nil {
@@ -307,13 +307,17 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		return ThinkResult{}, modelError("executor", err)
 	}
 	// The turn kept for later requests: the request text without the
-	// element list, and the answer with its reasoning trimmed.
+	// element list (and, in the autoglm layout, its screen info without
+	// it), and the answer with its reasoning trimmed.
 	cfg := a.Exec
 	cfg.IncludeElements = false
 	res := ThinkResult{
 		Turn:    Turn{User: clip(autoglm.StepText(cfg, si), maxTurnUser)},
 		Model:   ans.Model,
 		TotalMS: ans.Total.Milliseconds(),
+	}
+	if cfg.Protocol == autoglm.ProtocolAutoGLM {
+		res.Turn.Info = autoglm.ScreenInfo(cfg, si)
 	}
 	resp, err := autoglm.Parse(ans.Text)
 	if err != nil {
@@ -337,7 +341,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if res.HistoryRef, err = a.put(ctx, data, "application/json"); err != nil {
 		return ThinkResult{}, err
 	}
-	res.Turn.User = ""
+	res.Turn.User, res.Turn.Info = "", ""
 	return res, nil
 }
 

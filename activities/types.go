@@ -105,6 +105,9 @@ type ObserveInput struct {
 type Turn struct {
 	User      string `json:"user"`
 	Assistant string `json:"assistant"`
+	// Info is the turn's screen-info object in the autoglm layout, from
+	// which later requests rebuild the turn (docs/design.md §9).
+	Info string `json:"info,omitempty"`
 }
 
 // ThinkInput is the input of Think: the executor request, built inside the
@@ -129,8 +132,8 @@ type ThinkResult struct {
 	Response   *autoglm.Response `json:"response,omitempty"`
 	Action     string            `json:"action,omitempty"` // the action as written, for history and summaries
 	ParseError string            `json:"parse_error,omitempty"`
-	// Turn is this exchange, trimmed; its User text stays in the history
-	// blob only, to keep the result small.
+	// Turn is this exchange, trimmed; its User text and Info stay in the
+	// history blob only, to keep the result small.
 	Turn Turn `json:"turn"`
 	// HistoryRef is the blob of the todo's turns including this one, for
 	// the next Think.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -10,7 +11,7 @@ import (
 type Config struct {
 	Temporal         Temporal   `key:"temporal"`
 	Planner          Model      `key:"planner"`
-	Executor         Model      `key:"executor"`
+	Executor         Executor   `key:"executor"`
 	ADB              ADB        `key:"adb"`
 	Settle           Settle     `key:"settle"`
 	Screenshot       Screenshot `key:"screenshot"`
@@ -64,6 +65,46 @@ type Model struct {
 	MaxTokens        int           `key:"max_tokens"`
 	Timeout          time.Duration `key:"timeout"`
 	Stream           bool          `key:"stream"`
+}
+
+// Executor protocols: the conversation layout of executor requests
+// (docs/design.md §9).
+const (
+	// ProtocolAutoGLM is the layout AutoGLM-Phone was trained on.
+	ProtocolAutoGLM = "autoglm"
+	// ProtocolPhoneflow is phoneflow's richer layout for general vision models.
+	ProtocolPhoneflow = "phoneflow"
+)
+
+// Endpoint is Model under the name it has inside Executor, so Executor's
+// fields read cfg.Executor.Model as the model name.
+type Endpoint = Model
+
+// Executor configures the executor model endpoint and the layout of its
+// requests.
+type Executor struct {
+	Endpoint
+	// Protocol is ProtocolAutoGLM or ProtocolPhoneflow; empty means the
+	// default for the model name (see DefaultProtocol), filled in by Load.
+	Protocol string `key:"protocol"`
+}
+
+// DefaultProtocol is the executor protocol used when none is set: autoglm
+// for a model whose name contains "autoglm" (any case), else phoneflow.
+func DefaultProtocol(model string) string {
+	if strings.Contains(strings.ToLower(model), "autoglm") {
+		return ProtocolAutoGLM
+	}
+	return ProtocolPhoneflow
+}
+
+// EffectiveProtocol is the protocol in force: the set one, or the
+// default for the model name.
+func (e Executor) EffectiveProtocol() string {
+	if e.Protocol != "" {
+		return e.Protocol
+	}
+	return DefaultProtocol(e.Model)
 }
 
 // ADB says where the ADB server is and which phones this host may drive.
@@ -169,7 +210,7 @@ func Default() Config {
 			Timeout:     2 * time.Minute,
 		},
 		// The executor defaults are the AutoGLM-Phone reference settings.
-		Executor: Model{
+		Executor: Executor{Endpoint: Model{
 			BaseURL:          DefaultModelBaseURL,
 			Model:            DefaultExecutorModel,
 			Temperature:      0,
@@ -178,7 +219,7 @@ func Default() Config {
 			MaxTokens:        3000,
 			Timeout:          2 * time.Minute,
 			Stream:           true,
-		},
+		}},
 		ADB: ADB{Address: "127.0.0.1:5037"},
 		Settle: Settle{
 			Mode:     SettleWait,
@@ -220,6 +261,10 @@ func (c *Config) fillDerived() []string {
 	if c.PromptMemoryPath == "" {
 		c.PromptMemoryPath = filepath.Join(c.DataDir, "prompt_memory.json")
 		set = append(set, "prompt_memory_path")
+	}
+	if c.Executor.Protocol == "" {
+		c.Executor.Protocol = c.Executor.EffectiveProtocol()
+		set = append(set, "executor.protocol")
 	}
 	return set
 }

@@ -66,9 +66,41 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("sources cover %d keys, want %d", len(src), len(Keys()))
 	}
 	for k, s := range src {
-		if s != "default" {
-			t.Errorf("%s from %s, want default", k, s)
+		want := "default"
+		if k == "executor.protocol" {
+			want = `default for executor.model "offline-executor"`
 		}
+		if s != want {
+			t.Errorf("%s from %s, want %s", k, s, want)
+		}
+	}
+	if c.Executor.Protocol != ProtocolPhoneflow {
+		t.Errorf("executor.protocol %q for the offline executor, want %q", c.Executor.Protocol, ProtocolPhoneflow)
+	}
+}
+
+func TestProtocolDefaultFollowsModelName(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"MODEL_NAME": "autoglm-phone-9b"}, ProtocolAutoGLM},
+		{map[string]string{"MODEL_NAME": "ZhipuAI/AutoGLM-Phone-9B"}, ProtocolAutoGLM},
+		{map[string]string{"MODEL_NAME": "qwen2.5-vl-72b-instruct"}, ProtocolPhoneflow},
+		{map[string]string{"MODEL_NAME": "autoglm-phone", "PHONEFLOW_EXECUTOR_PROTOCOL": "phoneflow"}, ProtocolPhoneflow},
+		{map[string]string{"MODEL_NAME": "gpt-4o", "PHONEFLOW_EXECUTOR_PROTOCOL": "autoglm"}, ProtocolAutoGLM},
+	} {
+		got, _, err := Load(LoadOptions{Env: envMap(c.env), SearchDirs: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Executor.Protocol != c.want {
+			t.Errorf("%v: protocol %q, want %q", c.env, got.Executor.Protocol, c.want)
+		}
+	}
+	_, _, err := Load(LoadOptions{Env: envMap(map[string]string{"PHONEFLOW_EXECUTOR_PROTOCOL": "glm"}), SearchDirs: []string{}})
+	if err == nil || !strings.Contains(err.Error(), "executor.protocol") || !strings.Contains(err.Error(), "autoglm") {
+		t.Errorf("bad protocol: %v", err)
 	}
 }
 

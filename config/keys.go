@@ -54,6 +54,11 @@ var keys = func() []keyInfo {
 	walk = func(t reflect.Type, prefix string, index []int) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				// An embedded struct's keys sit beside the outer ones.
+				walk(f.Type, prefix, append(append([]int(nil), index...), i))
+				continue
+			}
 			name := f.Tag.Get("key")
 			if name == "" {
 				panic("config: field " + f.Name + " has no key tag")

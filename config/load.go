@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -146,7 +147,11 @@ func Load(opts LoadOptions) (Config, Sources, error) {
 		return Config{}, nil, errors.Join(errs...)
 	}
 
-	cfg.fillDerived()
+	for _, k := range cfg.fillDerived() {
+		if k == "executor.protocol" {
+			src[k] = "default for executor.model " + strconv.Quote(cfg.Executor.Model)
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, src, annotate(err, src)
 	}

@@ -102,7 +102,7 @@ func (c Config) Validate() error {
 	for _, m := range []struct {
 		name string
 		m    Model
-	}{{"planner", c.Planner}, {"executor", c.Executor}} {
+	}{{"planner", c.Planner}, {"executor", c.Executor.Endpoint}} {
 		p := m.name + "."
 		if !validHTTPURL(m.m.BaseURL) {
 			bad(p+"base_url", "an http:// or https:// URL such as "+DefaultModelBaseURL)
@@ -121,6 +121,10 @@ func (c Config) Validate() error {
 		}
 		positive(p+"max_tokens", m.m.MaxTokens)
 		positiveDur(p+"timeout", m.m.Timeout)
+	}
+
+	if p := c.Executor.Protocol; p != "" && p != ProtocolAutoGLM && p != ProtocolPhoneflow {
+		bad("executor.protocol", `autoglm (the AutoGLM-Phone layout), phoneflow (the layout for general vision models), or empty for the default by model name`)
 	}
 
 	hostPort("adb.address", c.ADB.Address, false)

@@ -82,6 +82,7 @@ func ExecConfig(cfg config.Config) autoglm.Config {
 	c.Format = cfg.Screenshot.Format
 	c.JPEGQuality = cfg.Screenshot.Quality
 	c.IncludeElements = cfg.Limits.UITree
+	c.Protocol = cfg.Executor.EffectiveProtocol()
 	return c
 }
 
@@ -112,7 +113,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		planner = llm.New(pc)
 	}
 	if executor == nil {
-		ec := ModelConfig(cfg.Executor)
+		ec := ModelConfig(cfg.Executor.Endpoint)
 		ec.KeySetting = "executor.api_key (MODEL_API_KEY)"
 		if err := ec.Validate(); err != nil {
 			return nil, fmt.Errorf("executor model: %w", err)

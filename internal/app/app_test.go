@@ -159,7 +159,7 @@ func TestConversions(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Errorf("converted settle policy invalid: %v", err)
 	}
-	m := ModelConfig(cfg.Executor)
+	m := ModelConfig(cfg.Executor.Endpoint)
 	if m.TopP != 0.85 || m.FrequencyPenalty != 0.2 || m.MaxTokens != 3000 || !m.Stream || m.Model != "offline-executor" {
 		t.Errorf("executor model: %+v", m)
 	}

@@ -35,6 +35,9 @@ type Config struct {
 	IncludeElements bool
 	// Lang of the system prompt: "en" (default) or "zh".
 	Lang string
+	// Protocol is the conversation layout: ProtocolPhoneflow (default) or
+	// ProtocolAutoGLM (docs/design.md §9).
+	Protocol string
 }
 
 // DefaultConfig returns the settings used when nothing is configured.
@@ -55,6 +58,9 @@ func (c Config) withDefaults() Config {
 	if c.Lang == "" {
 		c.Lang = "en"
 	}
+	if c.Protocol == "" {
+		c.Protocol = ProtocolPhoneflow
+	}
 	return c
 }
 
@@ -69,6 +75,9 @@ func (c Config) Validate() error {
 	}
 	if c.JPEGQuality < 0 || c.JPEGQuality > 100 {
 		errs = append(errs, fmt.Errorf("autoglm: JPEG quality %d is outside 1..100", c.JPEGQuality))
+	}
+	if c.Protocol != "" && c.Protocol != ProtocolPhoneflow && c.Protocol != ProtocolAutoGLM {
+		errs = append(errs, fmt.Errorf("autoglm: protocol %q: use %s or %s", c.Protocol, ProtocolAutoGLM, ProtocolPhoneflow))
 	}
 	if c.Lang != "" && c.Lang != "en" && c.Lang != "zh" {
 		errs = append(errs, fmt.Errorf("autoglm: prompt language %q: use en or zh", c.Lang))

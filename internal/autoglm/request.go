@@ -15,6 +15,9 @@ import (
 type Turn struct {
 	User      string `json:"user"`      // the text part of the request (StepText)
 	Assistant string `json:"assistant"` // the model's answer as received
+	// Info is the screen-info JSON of the turn in the autoglm layout
+	// (ScreenInfo); empty for turns recorded in the phoneflow layout.
+	Info string `json:"info,omitempty"`
 }
 
 // StepInput is everything one executor request is built from. It is a
@@ -43,6 +46,9 @@ type StepInput struct {
 // result, Screen, Notes, UI elements — lines left out when empty, order
 // kept. Store it as Turn.User for later requests.
 func StepText(cfg Config, in StepInput) string {
+	if cfg.Protocol == ProtocolAutoGLM {
+		return glmUserText(in.Task, ScreenInfo(cfg, in), len(in.History) == 0)
+	}
 	var b strings.Builder
 	line := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
@@ -112,6 +118,9 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	if !in.Sensitive && len(in.Screenshot) == 0 {
 		return nil, errors.New("autoglm: step input has no screenshot: capture one, or set Sensitive with a reason when the screen cannot be captured")
 	}
+	if cfg.Protocol == ProtocolAutoGLM {
+		return glmMessages(cfg, in, now)
+	}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Text: SystemPrompt(now, cfg.Lang, in.TaskPrompt)}}
 	for _, t := range in.History {
 		msgs = append(msgs,
@@ -120,19 +129,25 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	}
 	user := llm.Message{Role: llm.RoleUser, Text: StepText(cfg, in)}
 	if !in.Sensitive {
-		var img llm.Image
-		var err error
-		if in.Decoded != nil {
-			img, _, _, err = EncodeImage(in.Decoded, in.Screenshot, cfg)
-		} else {
-			img, _, _, err = Encode(in.Screenshot, cfg)
-		}
+		img, err := screenImage(cfg, in)
 		if err != nil {
 			return nil, err
 		}
 		user.Images = []llm.Image{img}
 	}
 	return append(msgs, user), nil
+}
+
+// screenImage encodes the current screenshot for the request.
+func screenImage(cfg Config, in StepInput) (llm.Image, error) {
+	var img llm.Image
+	var err error
+	if in.Decoded != nil {
+		img, _, _, err = EncodeImage(in.Decoded, in.Screenshot, cfg)
+	} else {
+		img, _, _, err = Encode(in.Screenshot, cfg)
+	}
+	return img, err
 }
 
 // SystemPrompt returns the executor's system prompt for the given date and

@@ -182,7 +182,7 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	ms := modelserver.New(modelserver.Config{})
 	go func() { _ = ms.Serve(runCtx, mln) }()
 	env.ModelURL = "http://" + mln.Addr().String() + "/v1"
-	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor} {
+	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
 		m.BaseURL = env.ModelURL
 		m.APIKey = ""
 	}

@@ -124,7 +124,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	s.Models = modelserver.New(o.Model)
 	go func() { _ = s.Models.Serve(runCtx, mln) }()
 	modelURL := "http://" + mln.Addr().String() + "/v1"
-	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor} {
+	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
 		m.BaseURL = modelURL
 		m.APIKey = ""
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -17,7 +18,13 @@ import (
 // carries what was read into the next todo, a message, a toggle) on the
 // embedded server and checks the phone, the result and the history.
 func TestShowcaseGoal(t *testing.T) {
-	env, g := stack(t)
+	for _, p := range protocols {
+		t.Run(p, func(t *testing.T) { showcaseGoal(t, p) })
+	}
+}
+
+func showcaseGoal(t *testing.T, protocol string) {
+	env, g := stack(t, protocol)
 	ctx := context.Background()
 	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.Showcase, Device: env.Serial})
 	if err != nil {
@@ -58,7 +65,9 @@ func TestShowcaseGoal(t *testing.T) {
 	if perStepEvents >= 12 || perStepBytes >= 4096 {
 		t.Errorf("history per step = %.1f events / %.0f bytes, want < 12 events and < 4 KB", perStepEvents, perStepBytes)
 	}
-	recordHistories(t, "showcase", hs, id)
+	if protocol == config.ProtocolPhoneflow {
+		recordHistories(t, "showcase", hs, id)
+	}
 	checkRetentionSeesGoal(t, env, id)
 }
 
@@ -96,7 +105,13 @@ func checkRetentionSeesGoal(t *testing.T, env *demo.Env, id string) {
 // TestClarifyRoundTrip runs a goal the planner cannot plan without asking,
 // answers through the clarify update, and checks the goal then completes.
 func TestClarifyRoundTrip(t *testing.T) {
-	env, g := stack(t)
+	for _, p := range protocols {
+		t.Run(p, func(t *testing.T) { clarifyRoundTrip(t, p) })
+	}
+}
+
+func clarifyRoundTrip(t *testing.T, protocol string) {
+	env, g := stack(t, protocol)
 	ctx := context.Background()
 	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.AskGoal, Device: env.Serial})
 	if err != nil {
@@ -129,5 +144,7 @@ func TestClarifyRoundTrip(t *testing.T) {
 	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != want {
 		t.Fatalf("messages sent = %+v", sent)
 	}
-	recordHistories(t, "clarify", histories(t, env.Client, id, res.Todos), id)
+	if protocol == config.ProtocolPhoneflow {
+		recordHistories(t, "clarify", histories(t, env.Client, id, res.Todos), id)
+	}
 }

@@ -26,9 +26,13 @@ import (
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
+// protocols are the executor layouts every end-to-end goal runs with.
+var protocols = []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM}
+
 // stack starts the demo environment in a temporary data directory on free
-// ports. It skips without adb unless PHONEFLOW_REQUIRE_ADB=1.
-func stack(t *testing.T) (*demo.Env, *goalctl.Client) {
+// ports, its executor requests in the given layout. It skips without adb
+// unless PHONEFLOW_REQUIRE_ADB=1.
+func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	t.Helper()
 	if _, err := exec.LookPath("adb"); err != nil {
 		msg := "adb is not installed (apt-get install adb): skipping the end-to-end run on the embedded server"
@@ -38,6 +42,7 @@ func stack(t *testing.T) (*demo.Env, *goalctl.Client) {
 		t.Skip(msg)
 	}
 	cfg := config.Default()
+	cfg.Executor.Protocol = protocol
 	port := freePort(t)
 	cfg.Temporal.Embedded.Port = port
 	cfg.Temporal.Embedded.UIPort = freePort(t)

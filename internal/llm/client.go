@@ -37,6 +37,9 @@ type Message struct {
 	Role   string  `json:"role"`
 	Text   string  `json:"text"`
 	Images []Image `json:"images,omitempty"`
+	// ImagesFirst puts the image parts before the text part, as the
+	// AutoGLM-Phone layout does; by default the text comes first.
+	ImagesFirst bool `json:"images_first,omitempty"`
 }
 
 // Answer is a model's reply with its timings and token usage.
@@ -109,9 +112,15 @@ func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) 
 				p.Messages = append(p.Messages, openai.UserMessage(m.Text))
 				continue
 			}
-			parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(m.Text)}
+			var parts []openai.ChatCompletionContentPartUnionParam
+			if !m.ImagesFirst {
+				parts = append(parts, openai.TextContentPart(m.Text))
+			}
 			for _, im := range m.Images {
 				parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: im.DataURL()}))
+			}
+			if m.ImagesFirst {
+				parts = append(parts, openai.TextContentPart(m.Text))
 			}
 			p.Messages = append(p.Messages, openai.UserMessage(parts))
 		default:

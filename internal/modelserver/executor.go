@@ -936,6 +936,15 @@ func decide(msgs []message) step {
 	}
 	obs := parseObservation(last)
 	hist := history(msgs[:n])
+	if o, h, ok := glmRequest(msgs); ok {
+		obs, hist = o, h
+	}
+	return decideOn(obs, hist)
+}
+
+// decideOn answers for an observation and the actions taken before it,
+// whichever layout they were read from.
+func decideOn(obs observation, hist []act) step {
 	if obs.Task == "" {
 		return finish("No task given", "The request has no Task line, so there is nothing to do.")
 	}

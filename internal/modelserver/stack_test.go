@@ -18,9 +18,10 @@ import (
 // from autoglm.BuildMessages (real screenshot, element list, history),
 // the llm client streaming over HTTP, and autoglm.Parse. It returns the
 // last action (finish or a hand-over) and the steps taken.
-func runWithStack(t *testing.T, c *llm.Client, p *phonesim.Phone, a *adbShell, task string, maxSteps int) (autoglm.Action, int) {
+func runWithStack(t *testing.T, protocol string, c *llm.Client, p *phonesim.Phone, a *adbShell, task string, maxSteps int) (autoglm.Action, int) {
 	t.Helper()
 	cfg := autoglm.DefaultConfig()
+	cfg.Protocol = protocol
 	var hist []autoglm.Turn
 	in := autoglm.StepInput{Task: task, Width: phonesim.DefaultWidth, Height: phonesim.DefaultHeight}
 	focus := regexp.MustCompile(`mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/`)
@@ -60,7 +61,13 @@ func runWithStack(t *testing.T, c *llm.Client, p *phonesim.Phone, a *adbShell, t
 		if resp.Action.Name == autoglm.ActionFinish || resp.Action.NeedsHuman() {
 			return resp.Action, step
 		}
-		hist = append(hist, autoglm.Turn{User: autoglm.StepText(cfg, in), Assistant: ans.Text})
+		turn := autoglm.Turn{User: autoglm.StepText(cfg, in), Assistant: ans.Text}
+		if protocol == autoglm.ProtocolAutoGLM {
+			noElems := cfg
+			noElems.IncludeElements = false
+			turn.Info = autoglm.ScreenInfo(noElems, in)
+		}
+		hist = append(hist, turn)
 		in.PreviousResult = apply(t, a, resp.Action)
 		in.PreviousAction = autoglm.FormatAction(resp.Action)
 	}
@@ -68,13 +75,19 @@ func runWithStack(t *testing.T, c *llm.Client, p *phonesim.Phone, a *adbShell, t
 	return autoglm.Action{}, 0
 }
 
-// TestProjectStackOnSimulator is the issue's "done when" on the simulator:
-// with only the offline server running, the project's request builder,
-// client and parser complete the showcase goals.
+// TestProjectStackOnSimulator: with only the offline server running, the
+// project's request builder (in each executor layout), client and parser
+// complete the showcase goals.
 func TestProjectStackOnSimulator(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders and encodes a screenshot per step (about 20 s on a busy machine); run without -short")
+		t.Skip("renders and encodes a screenshot per step (about 20 s per layout on a busy machine); run without -short")
 	}
+	for _, protocol := range []string{autoglm.ProtocolPhoneflow, autoglm.ProtocolAutoGLM} {
+		t.Run(protocol, func(t *testing.T) { projectStackOnSimulator(t, protocol) })
+	}
+}
+
+func projectStackOnSimulator(t *testing.T, protocol string) {
 	srv := httptest.NewServer(New(Config{}))
 	defer srv.Close()
 	cfg := llm.ExecutorDefaults(srv.URL+"/v1", "", "autoglm-phone-9b")
@@ -89,7 +102,7 @@ func TestProjectStackOnSimulator(t *testing.T) {
 		{"Create an alarm at 07:30 labelled Gym", "Alarm set for 07:30 (Gym)"},
 		{"Read the Android version", "Android version: 14"},
 	} {
-		act, steps := runWithStack(t, c, p, a, g.task, 15)
+		act, steps := runWithStack(t, protocol, c, p, a, g.task, 15)
 		if act.Name != autoglm.ActionFinish || act.Message != g.want {
 			t.Errorf("%q ended with %+v after %d steps, want finish %q", g.task, act, steps, g.want)
 		}
@@ -101,7 +114,7 @@ func TestProjectStackOnSimulator(t *testing.T) {
 
 	// The Bank screen cannot be captured: the request goes without an image
 	// and the persona hands over to the user.
-	act, _ := runWithStack(t, c, p, a, "Sign in to the bank", 5)
+	act, _ := runWithStack(t, protocol, c, p, a, "Sign in to the bank", 5)
 	if act.Name != autoglm.ActionTakeOver || !strings.Contains(act.Message, "sign in") {
 		t.Fatalf("bank: %+v", act)
 	}
