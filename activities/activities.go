@@ -315,6 +315,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		Turn:    Turn{User: clip(autoglm.StepText(cfg, si), maxTurnUser)},
 		Model:   ans.Model,
 		TotalMS: ans.Total.Milliseconds(),
+		Usage:   ans.Usage(),
 	}
 	if cfg.Protocol == autoglm.ProtocolAutoGLM {
 		res.Turn.Info = autoglm.ScreenInfo(cfg, si)

@@ -55,11 +55,12 @@ func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse 
 	if err != nil {
 		var ve *planner.ValidationError
 		if errors.As(err, &ve) {
-			return PlanDecision{Invalid: ve.Feedback(), Raw: clip(ans.Text, maxRejectedKept)}, nil
+			return PlanDecision{Invalid: ve.Feedback(), Raw: clip(ans.Text, maxRejectedKept), Usage: ans.Usage()}, nil
 		}
-		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept)}, nil
+		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept), Usage: ans.Usage()}, nil
 	}
-	return PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response}, nil
+	return PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
+		Usage: ans.Usage()}, nil
 }
 
 // withFeedback appends the rejected answer and the correction, so the next

@@ -1,6 +1,9 @@
 package activities
 
-import "github.com/phoneflow/phoneflow/internal/autoglm"
+import (
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
+)
 
 // Activity names as registered from the methods of Activities. Workflows
 // schedule activities by these names so workflow code never needs a live
@@ -71,6 +74,8 @@ type PlanDecision struct {
 	Response string   `json:"response,omitempty"`
 	Invalid  string   `json:"invalid,omitempty"`
 	Raw      string   `json:"raw,omitempty"` // the invalid answer, clipped
+	// Usage is the planner call's tokens and latency, invalid answers too.
+	Usage llm.Usage `json:"usage,omitzero"`
 }
 
 // Planner decision statuses.
@@ -140,6 +145,8 @@ type ThinkResult struct {
 	HistoryRef string `json:"history_ref,omitempty"`
 	Model      string `json:"model,omitempty"`
 	TotalMS    int64  `json:"total_ms,omitempty"`
+	// Usage is the executor call's tokens and latency.
+	Usage llm.Usage `json:"usage,omitzero"`
 }
 
 // ActInput is the input of Act.

@@ -65,6 +65,16 @@ type Model struct {
 	MaxTokens        int           `key:"max_tokens"`
 	Timeout          time.Duration `key:"timeout"`
 	Stream           bool          `key:"stream"`
+	Price            Price         `key:"price"`
+}
+
+// Price is what a model costs per million tokens, in any one currency, for
+// the cost estimates of `starter status` and `schedule describe`. All zero
+// = no estimate.
+type Price struct {
+	Input  float64 `key:"input"`  // per million uncached input tokens
+	Cached float64 `key:"cached"` // per million cached input tokens; 0 = the input price
+	Output float64 `key:"output"` // per million output tokens
 }
 
 // Executor protocols: the conversation layout of executor requests

@@ -116,6 +116,15 @@ func (c Config) Validate() error {
 		if m.m.TopP <= 0 || m.m.TopP > 1 {
 			bad(p+"top_p", "a number above 0 and at most 1")
 		}
+		if m.m.Price.Input < 0 {
+			bad(p+"price.input", "a price of 0 or more per million tokens")
+		}
+		if m.m.Price.Cached < 0 {
+			bad(p+"price.cached", "a price of 0 or more per million tokens")
+		}
+		if m.m.Price.Output < 0 {
+			bad(p+"price.output", "a price of 0 or more per million tokens")
+		}
 		if m.m.FrequencyPenalty < -2 || m.m.FrequencyPenalty > 2 {
 			bad(p+"frequency_penalty", "a number from -2 to 2")
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -51,6 +52,9 @@ type demoReport struct {
 	Result     string         `json:"result"`
 	WebURL     string         `json:"web_url,omitempty"`
 	SimState   phonesim.State `json:"sim_state"`
+	// Usage is the goal's model calls per role (calls, tokens, latency)
+	// and the steps replayed without a model call.
+	Usage llm.RoleUsage `json:"usage"`
 }
 
 func newDemoCmd() *cobra.Command {
@@ -248,7 +252,8 @@ func printResult(w io.Writer, id string, res workflows.GoalResult) {
 }
 
 func demoJSON(id, webURL string, res workflows.GoalResult, st phonesim.State) demoReport {
-	rep := demoReport{WorkflowID: id, Status: res.Status, Steps: res.Steps, Result: res.Response, WebURL: webURL, SimState: st, Todos: []demoTodo{}}
+	rep := demoReport{WorkflowID: id, Status: res.Status, Steps: res.Steps, Result: res.Response, WebURL: webURL, SimState: st, Todos: []demoTodo{},
+		Usage: res.Usage}
 	if rep.Result == "" {
 		rep.Result = res.Reason
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -31,6 +32,7 @@ func TestDemoArgumentErrors(t *testing.T) {
 
 func TestDemoJSONShape(t *testing.T) {
 	rep := demoJSON("goal-1", "http://ui/x", workflows.GoalResult{Status: "failed", Steps: 3, Reason: "step limit",
+		Usage: llm.RoleUsage{Planner: llm.Usage{Calls: 1, InputTokens: 10}, Executor: llm.Usage{Calls: 2, OutputTokens: 5}, ReplayedSteps: 1},
 		Todos: []workflows.TodoState{{Index: 1, Text: "a", Status: "done", Steps: 3, Result: "r"}}}, phonesim.State{Serial: "s"})
 	b, err := json.Marshal(rep)
 	if err != nil {
@@ -40,10 +42,14 @@ func TestDemoJSONShape(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"workflow_id", "status", "todos", "steps", "result", "sim_state"} {
+	for _, k := range []string{"workflow_id", "status", "todos", "steps", "result", "sim_state", "usage"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("report lacks %q: %s", k, b)
 		}
+	}
+	u := m["usage"].(map[string]any)
+	if u["planner"].(map[string]any)["calls"] != 1.0 || u["executor"].(map[string]any)["output_tokens"] != 5.0 || u["replayed_steps"] != 1.0 {
+		t.Errorf("usage = %v", u)
 	}
 	if m["result"] != "step limit" {
 		t.Errorf("an unfinished goal's result should carry the reason: %s", b)

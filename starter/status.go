@@ -14,6 +14,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -63,8 +64,27 @@ type statusReport struct {
 	Todos     []workflows.TodoState `json:"todos,omitempty"`
 	Result    *workflows.GoalResult `json:"result,omitempty"`
 	Error     string                `json:"error,omitempty"`
+	// Usage is every model call so far, the running todo's included;
+	// EstimatedCost is set when the config has model prices.
+	Usage         llm.RoleUsage `json:"usage"`
+	EstimatedCost *float64      `json:"estimated_cost,omitempty"`
 
-	live *progress.Snapshot // the view with the running todo's live counters
+	live   *progress.Snapshot // the view with the running todo's live counters
+	prices goalctl.Prices
+}
+
+// prices are the configured model prices.
+func prices(cfg config.Config) goalctl.Prices {
+	conv := func(p config.Price) llm.Price { return llm.Price{Input: p.Input, Cached: p.Cached, Output: p.Output} }
+	return goalctl.Prices{Planner: conv(cfg.Planner.Price), Executor: conv(cfg.Executor.Price)}
+}
+
+// withUsage sets the report's usage and cost estimate.
+func (r *statusReport) withUsage(u llm.RoleUsage, p goalctl.Prices) {
+	r.Usage, r.prices = u, p
+	if c, ok := p.Estimate(u); ok {
+		r.EstimatedCost = &c
+	}
 }
 
 func newStatusCmd() *cobra.Command {
@@ -103,7 +123,7 @@ commands that answer it. For a goal that has ended it shows the result.
 					})
 				}
 			}
-			rep, err := goalStatus(cmd.Context(), gc.goals, args[0])
+			rep, err := goalStatus(cmd.Context(), gc.goals, args[0], prices(gc.cfg))
 			if err != nil {
 				return cliErr(err)
 			}
@@ -123,7 +143,7 @@ commands that answer it. For a goal that has ended it shows the result.
 
 // goalStatus gathers what is known about a goal: visibility, the queries
 // while it runs, the result once it has ended.
-func goalStatus(ctx context.Context, goals *goalctl.Client, id string) (statusReport, error) {
+func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl.Prices) (statusReport, error) {
 	info, err := goals.Describe(ctx, id)
 	if err != nil {
 		return statusReport{}, err
@@ -135,6 +155,7 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string) (statusRe
 			rep.Error = err.Error()
 		} else {
 			rep.Result = &r
+			rep.withUsage(r.Usage, p)
 		}
 		return rep, nil
 	}
@@ -151,6 +172,7 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string) (statusRe
 	}
 	live := goals.SnapshotOf(qctx, id, st, rep.Todos)
 	rep.live = &live
+	rep.withUsage(goals.LiveUsage(qctx, id, st, rep.Todos), p)
 	return rep, nil
 }
 
@@ -182,6 +204,9 @@ func printStatus(w io.Writer, rep statusReport) {
 		}
 	default:
 		fmt.Fprintf(w, "%s  %s\n", rep.ID, rep.Execution)
+	}
+	for _, l := range goalctl.UsageLines(rep.Usage, rep.prices) {
+		fmt.Fprintln(w, l)
 	}
 	if rep.Error != "" {
 		fmt.Fprintf(w, "note: %s\n", rep.Error)

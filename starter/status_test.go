@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"go.temporal.io/sdk/mocks"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -152,5 +154,44 @@ func TestStatusFollowAndLiveSteps(t *testing.T) {
 	out, code = execCLI(t, mc, "", statusCmds(), "status", "--follow", "goal-1")
 	if code != 0 || !strings.Contains(out, "[goal-1] phase running") || !strings.Contains(out, "goal-1 done after 5 steps") {
 		t.Fatalf("--follow: exit %d\n%s", code, out)
+	}
+}
+
+// TestStatusUsageAndCost: a finished goal's model calls show in text and
+// JSON, with a cost estimate from the configured prices.
+func TestStatusUsageAndCost(t *testing.T) {
+	t.Setenv("PHONEFLOW_PLANNER_PRICE_INPUT", "1")
+	t.Setenv("PHONEFLOW_PLANNER_PRICE_OUTPUT", "2")
+	t.Setenv("PHONEFLOW_EXECUTOR_PRICE_INPUT", "3")
+	t.Setenv("PHONEFLOW_EXECUTOR_PRICE_CACHED", "1")
+	t.Setenv("PHONEFLOW_EXECUTOR_PRICE_OUTPUT", "10")
+	usage := llm.RoleUsage{
+		Planner:  llm.Usage{Calls: 2, InputTokens: 1000, OutputTokens: 100, LatencyMS: 800},
+		Executor: llm.Usage{Calls: 4, InputTokens: 20000, CachedTokens: 10000, OutputTokens: 400, LatencyMS: 6000},
+	}
+	mc := mocks.NewClient(t)
+	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-3", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
+		WorkflowExecutionInfo: execInfo(t, "goal-3", enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, "done")}, nil)
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Run(func(a mock.Arguments) {
+		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: "done", Steps: 7, Response: "ok", Usage: usage}
+	}).Return(nil)
+	mc.On("GetWorkflow", mock.Anything, "goal-3", "").Return(run)
+	// planner 1000×1 + 100×2; executor 10000×3 + 10000×1 + 400×10; per million.
+	const cost = (1000 + 200 + 30000 + 10000 + 4000) / 1e6
+	out, code := execCLI(t, mc, "", statusCmds(), "status", "goal-3")
+	for _, want := range []string{"model usage:", "planner:  2 calls, 1000 in / 100 out tokens, 800ms",
+		"executor: 4 calls, 20000 in (10000 cached) / 400 out tokens, 6s", "estimated cost: 0.0452"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; output lacks %q:\n%s", code, want, out)
+		}
+	}
+	out, code = execCLI(t, mc, "", statusCmds(), "status", "--json", "goal-3")
+	var rep statusReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+	if rep.Usage != usage || rep.EstimatedCost == nil || math.Abs(*rep.EstimatedCost-cost) > 1e-9 {
+		t.Errorf("--json usage = %+v, cost = %v; want %+v, %v\n%s", rep.Usage, rep.EstimatedCost, usage, cost, out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
 // fakeWorld scripts the planner and the executor and plays a phone whose
@@ -52,6 +53,12 @@ type stepCall struct {
 	In         activities.StepInput
 }
 
+// Usage the fake models report per call.
+var (
+	fakePlanUsage  = llm.Usage{Calls: 1, InputTokens: 500, OutputTokens: 40, LatencyMS: 300}
+	fakeThinkUsage = llm.Usage{Calls: 1, InputTokens: 1200, OutputTokens: 60, CachedTokens: 800, LatencyMS: 900}
+)
+
 // parseErrorAction marks a scripted reply that does not parse.
 const parseErrorAction = "!parse"
 
@@ -87,6 +94,7 @@ func (f *fakeWorld) PlanOnce(_ context.Context, in activities.PlanInput) (activi
 	}
 	d := f.plans[0]
 	f.plans = f.plans[1:]
+	d.Usage = fakePlanUsage
 	return d, nil
 }
 
@@ -98,13 +106,16 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 		f.onReplan()
 	}
 	if f.replanFn != nil {
-		return f.replanFn(in), nil
+		d := f.replanFn(in)
+		d.Usage = fakePlanUsage
+		return d, nil
 	}
 	if len(f.replans) == 0 {
-		return activities.PlanDecision{Status: activities.PlanDone, Response: "all done"}, nil
+		return activities.PlanDecision{Status: activities.PlanDone, Response: "all done", Usage: fakePlanUsage}, nil
 	}
 	d := f.replans[0]
 	f.replans = f.replans[1:]
+	d.Usage = fakePlanUsage
 	return d, nil
 }
 
@@ -151,6 +162,7 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 			res.Think = &activities.ThinkResult{Response: &autoglm.Response{Thinking: "ok", Action: a},
 				Action: actionKey(a), Turn: turn, Model: "fake", HistoryRef: histRef}
 		}
+		res.Think.Usage = fakeThinkUsage
 	}
 	b1, _ := json.Marshal(in)
 	b2, _ := json.Marshal(res)

@@ -229,6 +229,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 		if err := workflow.ExecuteActivity(actx, activities.NamePlanOnce, in).Get(ctx, &d); err != nil {
 			return err
 		}
+		g.st.Usage.Planner = g.st.Usage.Planner.Add(d.Usage)
 		if d.Invalid == "" && d.Status == activities.PlanPlanned && len(d.Plan) == 0 {
 			d.Invalid = "the plan is empty: answer with a non-empty plan or ask_user"
 		}
@@ -353,6 +354,8 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		// stop the goal either way.
 		t.Steps += res.Steps
 		g.st.Steps += res.Steps
+		t.Usage = t.Usage.Add(res.Usage)
+		g.st.Usage = g.st.Usage.Add(res.Usage)
 		return TodoResult{}, ctx.Err()
 	}
 	if err != nil {
@@ -370,6 +373,8 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	g.todoStep = tr.Steps
 	g.st.Steps += tr.Steps
 	t.Steps += tr.Steps
+	t.Usage = t.Usage.Add(tr.Usage)
+	g.st.Usage = g.st.Usage.Add(tr.Usage)
 	t.Result = tr.Result
 	g.st.Notes = append(g.st.Notes, tr.Notes...)
 	switch tr.Status {
@@ -444,6 +449,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		var d activities.PlanDecision
 		err := workflow.ExecuteActivity(actx, activities.NameReplan, in).Get(ctx, &d)
 		g.st.Steps++ // each replan attempt counts, failures too
+		g.st.Usage.Planner = g.st.Usage.Planner.Add(d.Usage)
 		if err != nil {
 			if temporal.IsCanceledError(err) || ctx.Err() != nil {
 				return GoalResult{}, true, err
@@ -565,6 +571,7 @@ func (g *goalRun) noneDone() bool {
 func (g *goalRun) finish(ctx workflow.Context, r GoalResult) GoalResult {
 	r.Todos = append([]TodoState(nil), g.st.Todos...)
 	r.Steps = g.st.Steps
+	r.Usage = g.st.Usage
 	g.question, g.approval = nil, nil
 	g.setPhase(ctx, r.Status)
 	return r
@@ -615,7 +622,7 @@ func (g *goalRun) status() Status {
 	s := Status{
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
-		WaitingFor: g.waiting, Todos: g.todos(),
+		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage,
 	}
 	if s.WaitingFor == "" {
 		s.WaitingFor = g.todoWaiting

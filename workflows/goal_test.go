@@ -15,6 +15,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
 const testGoalID = "goal-t1"
@@ -135,6 +136,21 @@ func TestGoalPlanTodosReplanDone(t *testing.T) {
 	// todo 1: 2 thinks + 1 act; todo 2: 2 thinks + 1 act; 2 replans. PlanOnce is free.
 	if r.Steps != 8 {
 		t.Fatalf("steps = %d, want 8", r.Steps)
+	}
+	// Usage: one plan and two replans, two thinks per todo.
+	times := func(u llm.Usage, n int) (s llm.Usage) {
+		for range n {
+			s = s.Add(u)
+		}
+		return s
+	}
+	if want := (llm.RoleUsage{Planner: times(fakePlanUsage, 3), Executor: times(fakeThinkUsage, 4)}); r.Usage != want {
+		t.Fatalf("usage = %+v, want %+v", r.Usage, want)
+	}
+	for _, td := range r.Todos {
+		if want := (llm.RoleUsage{Executor: times(fakeThinkUsage, 2)}); td.Usage != want {
+			t.Fatalf("todo %d usage = %+v, want %+v", td.Index, td.Usage, want)
+		}
 	}
 	if got := f.acts(); !slices.Equal(got, []string{`Launch "Settings"`, "Tap [500,212]"}) {
 		t.Fatalf("acts = %v", got)

@@ -303,5 +303,8 @@ func (g *goalRun) markdown() string {
 	if n := len(g.st.UserMessages); n > 0 {
 		fmt.Fprintf(&b, "\n%d user message(s) queued for the next replan\n", n)
 	}
+	if u := usageMarkdown(s.Usage); u != "" {
+		b.WriteString("\n" + u)
+	}
 	return truncate(b.String(), maxDetails)
 }

@@ -144,7 +144,7 @@ func (in TodoInput) withDefaults() TodoInput {
 }
 
 func (t *todoRun) result(status, text string) TodoResult {
-	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons}
+	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -176,7 +176,7 @@ func (t *todoRun) status() Status {
 	s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
 		TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting,
 		LastAction: t.st.PreviousAction, LastResult: t.st.PreviousResult, Thinking: t.thinking,
-		NextAction: t.st.NextText}
+		NextAction: t.st.NextText, Usage: t.st.Usage}
 	if t.st.Paused {
 		s.Phase = GoalPaused
 	}
@@ -553,6 +553,9 @@ func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (a
 	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(t.stepSummary(act, think)))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
+	if err == nil && res.Think != nil {
+		t.st.Usage.Executor = t.st.Usage.Executor.Add(res.Think.Usage)
+	}
 	return res, err
 }
 
@@ -690,6 +693,9 @@ func (t *todoRun) details(ctx workflow.Context) {
 	}
 	if t.waiting != "" {
 		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", truncate(t.waiting, 500))
+	}
+	if u := usageMarkdown(t.st.Usage); u != "" {
+		b.WriteString("\n" + u)
 	}
 	workflow.SetCurrentDetails(ctx, b.String())
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
 // Goal modes.
@@ -113,6 +114,8 @@ type TodoState struct {
 	Steps    int    `json:"steps"`
 	Result   string `json:"result,omitempty"`
 	Attempts int    `json:"attempts,omitempty"` // child runs started (restarts after being stuck add one)
+	// Usage is the todo's model calls (docs/design.md §10).
+	Usage llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -123,6 +126,8 @@ type GoalResult struct {
 	Response string      `json:"response,omitempty"`  // the planner's (or executor's) final answer
 	Reason   string      `json:"reason,omitempty"`    // why the goal stopped unfinished
 	NextStep string      `json:"next_step,omitempty"` // a suggested next step when unfinished
+	// Usage is every model call of the goal, planner and todos.
+	Usage llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // Approval is a sensitive action waiting for a human.
@@ -156,6 +161,9 @@ type Status struct {
 	// above, so a reader never pairs counters and todos from different
 	// moments. Empty in a todo's answer.
 	Todos []TodoState `json:"todos,omitempty"`
+	// Usage is the model calls so far: a goal's covers its plans and
+	// finished todos, a todo's its own calls.
+	Usage llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.
@@ -172,6 +180,7 @@ type GoalState struct {
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
 	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
+	Usage        llm.RoleUsage   `json:"usage,omitzero"`
 }
 
 // TodoInput starts a TodoWorkflow.
@@ -220,6 +229,7 @@ type TodoRunState struct {
 	Corrections    int                    `json:"corrections"`
 	Paused         bool                   `json:"paused,omitempty"`
 	Lessons        []string               `json:"lessons,omitempty"`
+	Usage          llm.RoleUsage          `json:"usage,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -238,7 +248,8 @@ type TodoResult struct {
 	Steps   int      `json:"steps"` // steps counted in this todo
 	Lessons []string `json:"lessons,omitempty"`
 	// Notes are inject texts the todo received but never used.
-	Notes []string `json:"notes,omitempty"`
+	Notes []string      `json:"notes,omitempty"`
+	Usage llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

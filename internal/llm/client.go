@@ -51,6 +51,7 @@ type Answer struct {
 	Total            time.Duration // time to the end of the answer
 	PromptTokens     int
 	CompletionTokens int
+	CachedTokens     int // prompt tokens served from the endpoint's cache, where reported
 	Streamed         bool
 	FinishReason     string // "stop", or "length" when max tokens cut the answer off
 }
@@ -175,7 +176,8 @@ func (c *Client) once(ctx context.Context, p openai.ChatCompletionNewParams, sta
 	}
 	total := time.Since(start)
 	ans := &Answer{Model: res.Model, TTFT: total, Total: total,
-		PromptTokens: int(res.Usage.PromptTokens), CompletionTokens: int(res.Usage.CompletionTokens)}
+		PromptTokens: int(res.Usage.PromptTokens), CompletionTokens: int(res.Usage.CompletionTokens),
+		CachedTokens: int(res.Usage.PromptTokensDetails.CachedTokens)}
 	if len(res.Choices) > 0 {
 		ans.FinishReason = res.Choices[0].FinishReason
 		msg := res.Choices[0].Message
@@ -200,6 +202,7 @@ func (c *Client) stream(ctx context.Context, p openai.ChatCompletionNewParams, s
 		if ch.JSON.Usage.Valid() && (ch.Usage.PromptTokens > 0 || ch.Usage.CompletionTokens > 0) {
 			ans.PromptTokens = int(ch.Usage.PromptTokens)
 			ans.CompletionTokens = int(ch.Usage.CompletionTokens)
+			ans.CachedTokens = int(ch.Usage.PromptTokensDetails.CachedTokens)
 		}
 		for _, choice := range ch.Choices {
 			if choice.Index != 0 {

@@ -107,7 +107,8 @@ func TestChatStreaming(t *testing.T) {
 		sse(w, map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "served-model",
 			"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}})
 		sse(w, map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "served-model",
-			"choices": []any{}, "usage": map[string]any{"prompt_tokens": 900, "completion_tokens": 42, "total_tokens": 942}})
+			"choices": []any{}, "usage": map[string]any{"prompt_tokens": 900, "completion_tokens": 42, "total_tokens": 942,
+				"prompt_tokens_details": map[string]any{"cached_tokens": 512}}})
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	})
 	ans, err := New(cfg).Chat(context.Background(), testMessages)
@@ -120,6 +121,9 @@ func TestChatStreaming(t *testing.T) {
 	}
 	if !ans.Streamed || ans.Model != "served-model" || ans.PromptTokens != 900 || ans.CompletionTokens != 42 || ans.FinishReason != "stop" {
 		t.Errorf("answer = %+v", ans)
+	}
+	if u := ans.Usage(); u.Calls != 1 || u.InputTokens != 900 || u.CachedTokens != 512 || u.OutputTokens != 42 || u.LatencyMS != ans.Total.Milliseconds() {
+		t.Errorf("usage = %+v, want 1 call, 900 in (512 cached), 42 out", u)
 	}
 	if !(ans.TTFT > 0 && ans.TTFT < ans.ThinkEnd && ans.ThinkEnd < ans.Total) {
 		t.Errorf("timings out of order: ttft=%v think_end=%v total=%v", ans.TTFT, ans.ThinkEnd, ans.Total)
