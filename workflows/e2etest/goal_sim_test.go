@@ -198,6 +198,13 @@ func TestGoalOnSimulator(t *testing.T) {
 		t.Logf("todo %d %s (%d steps): %s", td.Index, td.Status, td.Steps, td.Result)
 	}
 	t.Logf("goal done in %d steps: %s", r.Steps, r.Response)
+	// Usage, summed by the workflows from what the model server reported
+	// over HTTP: one executor call per think, and the planner's calls.
+	if r.Usage.Executor.Calls != thinks || r.Usage.Executor.InputTokens == 0 || r.Usage.Executor.OutputTokens == 0 ||
+		r.Usage.Planner.Calls < 1+len(r.Todos) || r.Usage.Planner.InputTokens == 0 {
+		t.Fatalf("usage = %+v, want %d executor calls with tokens and a planner call per plan and replan", r.Usage, thinks)
+	}
+	t.Logf("usage: planner %s; executor %s", r.Usage.Planner, r.Usage.Executor)
 	children := 0
 	for _, td := range r.Todos {
 		children += td.Attempts
