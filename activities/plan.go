@@ -24,7 +24,7 @@ func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, 
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return a.plannerCall(ctx, msgs, planner.ParsePlan)
+	return a.plannerCall(llm.WithJSON(ctx, planner.PlanSchema), msgs, planner.ParsePlan)
 }
 
 // Replan asks the planner what comes next after a todo.
@@ -40,9 +40,12 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return a.plannerCall(ctx, msgs, planner.ParseReplan)
+	return a.plannerCall(llm.WithJSON(ctx, planner.ReplanSchema), msgs, planner.ParseReplan)
 }
 
+// plannerCall asks for JSON in the best response format the endpoint
+// accepts (docs/design.md §4); the answer is validated the same way in
+// every format.
 func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse func(string) (planner.Decision, error)) (PlanDecision, error) {
 	if a.Planner == nil {
 		return PlanDecision{}, temporal.NewNonRetryableApplicationError("no planner model configured", ErrTypeConfig, nil)

@@ -64,6 +64,7 @@ malformed answers the protocol parsers must reject, and wrong tap points.`,
 	f.Float64Var(&cfg.RateWrongTap, "rate-wrong-tap", 0, "rate of executor taps on a wrong point (0..1)")
 	f.DurationVar(&cfg.RetryAfter, "retry-after", time.Second, "Retry-After announced with 429 answers")
 	f.StringVar(&cfg.APIKey, "api-key", "", "require this bearer API key (default: none)")
+	f.StringSliceVar(&cfg.RejectFormats, "reject-format", nil, "answer 400 to requests with this response_format type (json_schema or json_object; repeatable), like a server without structured output")
 	return cmd
 }
 

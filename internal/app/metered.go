@@ -32,6 +32,9 @@ func (m meteredModel) Chat(ctx context.Context, msgs []llm.Message) (*llm.Answer
 		metrics.ModelLatency(m.role, "think_end", a.ThinkEnd)
 		metrics.ModelLatency(m.role, "total", a.Total)
 		metrics.Tokens(m.role, a.PromptTokens, a.CompletionTokens)
+		if a.ResponseFormat != "" {
+			metrics.FormatUsage(m.role, a.ResponseFormat, a.Total, a.PromptTokens, a.CompletionTokens)
+		}
 	}
 	return a, err
 }

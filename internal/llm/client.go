@@ -54,6 +54,10 @@ type Answer struct {
 	CachedTokens     int // prompt tokens served from the endpoint's cache, where reported
 	Streamed         bool
 	FinishReason     string // "stop", or "length" when max tokens cut the answer off
+	// ResponseFormat is the format a JSON request was answered in
+	// (FormatJSONSchema, FormatJSONObject or FormatPlain); empty for other
+	// requests.
+	ResponseFormat string
 }
 
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent use.
@@ -139,34 +143,59 @@ func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) 
 
 // Chat sends msgs and returns the answer. Failures are *Error values (see
 // IsRetryable); if ctx ends first the context error is returned wrapped.
+// Under a context from WithJSON it asks for a JSON answer in the best
+// response format the endpoint accepts: json_schema, then json_object,
+// then none, stepping down when the endpoint refuses one and remembering
+// what worked (Format); Answer.ResponseFormat says which was used.
 func (c *Client) Chat(ctx context.Context, msgs []Message) (*Answer, error) {
 	p, err := c.params(msgs)
 	if err != nil {
 		return nil, &Error{Kind: Permanent, Endpoint: c.cfg.Endpoint(), Msg: "bad request: " + err.Error(), err: err}
 	}
-	parent := ctx
+	schema, wantJSON := jsonFrom(ctx)
+	format := ""
+	if wantJSON {
+		format = c.Format()
+	}
+	for {
+		if wantJSON {
+			setFormat(&p, format, schema)
+		}
+		ans, err := c.send(ctx, p)
+		if err != nil && wantJSON && format != FormatPlain && formatRefused(err) && ctx.Err() == nil {
+			slog.Debug("llm endpoint refused the response format; trying the next", "endpoint", c.cfg.Endpoint(), "model", c.cfg.Model, "format", format)
+			format = nextFormat(format)
+			continue
+		}
+		if err != nil {
+			return nil, c.classify(ctx, err)
+		}
+		if wantJSON {
+			formatMemory.Store(c.formatKey(), format)
+			ans.ResponseFormat = format
+		}
+		if strings.TrimSpace(ans.Text) == "" {
+			return nil, &Error{Kind: Retryable, Endpoint: c.cfg.Endpoint(), Msg: fmt.Sprintf("model %q returned an empty answer: retry; if it persists check max tokens and the prompt", c.cfg.Model)}
+		}
+		slog.Debug("llm answer", "endpoint", c.cfg.Endpoint(), "model", ans.Model, "ttft", ans.TTFT,
+			"think_end", ans.ThinkEnd, "total", ans.Total, "prompt_tokens", ans.PromptTokens,
+			"completion_tokens", ans.CompletionTokens, "streamed", ans.Streamed, "response_format", ans.ResponseFormat)
+		return ans, nil
+	}
+}
+
+// send makes one request under the configured timeout.
+func (c *Client) send(ctx context.Context, p openai.ChatCompletionNewParams) (*Answer, error) {
 	if c.cfg.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
 		defer cancel()
 	}
 	start := time.Now()
-	var ans *Answer
 	if c.cfg.Stream {
-		ans, err = c.stream(ctx, p, start)
-	} else {
-		ans, err = c.once(ctx, p, start)
+		return c.stream(ctx, p, start)
 	}
-	if err != nil {
-		return nil, c.classify(parent, err)
-	}
-	if strings.TrimSpace(ans.Text) == "" {
-		return nil, &Error{Kind: Retryable, Endpoint: c.cfg.Endpoint(), Msg: fmt.Sprintf("model %q returned an empty answer: retry; if it persists check max tokens and the prompt", c.cfg.Model)}
-	}
-	slog.Debug("llm answer", "endpoint", c.cfg.Endpoint(), "model", ans.Model, "ttft", ans.TTFT,
-		"think_end", ans.ThinkEnd, "total", ans.Total, "prompt_tokens", ans.PromptTokens,
-		"completion_tokens", ans.CompletionTokens, "streamed", ans.Streamed)
-	return ans, nil
+	return c.once(ctx, p, start)
 }
 
 func (c *Client) once(ctx context.Context, p openai.ChatCompletionNewParams, start time.Time) (*Answer, error) {

@@ -30,6 +30,19 @@ var (
 		Name: "phoneflow_model_tokens_total",
 		Help: "Tokens used by role (planner, executor) and direction (prompt, completion).",
 	}, []string{"role", "direction"})
+	formatRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "phoneflow_model_format_requests_total",
+		Help: "JSON model requests by role and the response format they were answered in (json_schema, json_object, plain).",
+	}, []string{"role", "format"})
+	formatTokens = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "phoneflow_model_format_tokens_total",
+		Help: "Tokens of JSON model requests by role, response format and direction (prompt, completion).",
+	}, []string{"role", "format", "direction"})
+	formatLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "phoneflow_model_format_latency_seconds",
+		Help:    "Total latency of JSON model requests by role and response format.",
+		Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 16, 32, 64},
+	}, []string{"role", "format"})
 	modelErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "phoneflow_model_errors_total",
 		Help: "Failed model requests by role and whether they will be retried.",
@@ -64,6 +77,7 @@ func init() {
 		prometheus.NewGoCollector(),                                       //nolint:staticcheck
 		prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}), //nolint:staticcheck
 		steps, modelLatency, modelTokens, modelErrors, deviceAction, devices,
+		formatRequests, formatTokens, formatLatency,
 		blobsRemoved, blobsFreed, blobsKept,
 	)
 }
@@ -86,6 +100,21 @@ func Tokens(role string, prompt, completion int) {
 	}
 	if completion > 0 {
 		modelTokens.WithLabelValues(role, "completion").Add(float64(completion))
+	}
+}
+
+// FormatUsage records one JSON request by the response format it was
+// answered in: its total latency and tokens.
+func FormatUsage(role, format string, total time.Duration, prompt, completion int) {
+	formatRequests.WithLabelValues(role, format).Inc()
+	if total > 0 {
+		formatLatency.WithLabelValues(role, format).Observe(total.Seconds())
+	}
+	if prompt > 0 {
+		formatTokens.WithLabelValues(role, format, "prompt").Add(float64(prompt))
+	}
+	if completion > 0 {
+		formatTokens.WithLabelValues(role, format, "completion").Add(float64(completion))
 	}
 }
 

@@ -109,10 +109,12 @@ func withinLimits(a planAnswer) planAnswer {
 	return a
 }
 
-func (s *Server) planAnswer(msgs []message, f faults) string {
+func (s *Server) planAnswer(msgs []message, f faults, format string) string {
 	if f.malformed {
-		s.count(func(st *Stats) { st.Malformed++ })
-		return malformedPlanner(f.variant)
+		if bad, ok := malformedUnder(format, f.variant); ok {
+			s.count(func(st *Stats) { st.Malformed++ })
+			return bad
+		}
 	}
 	pc, err := parsePlanContext(msgs)
 	var a planAnswer

@@ -199,7 +199,7 @@ func FuzzPlannerAnswers(f *testing.F) {
 		if !replan {
 			ctx, _ = json.Marshal(map[string]any{"goal": pc.Goal, "answers": pc.Answers, "user_messages": pc.UserMessages})
 		}
-		text := (&Server{}).planAnswer([]message{{Role: "user", Text: "```json\n" + string(ctx) + "\n```"}}, faults{})
+		text := (&Server{}).planAnswer([]message{{Role: "user", Text: "```json\n" + string(ctx) + "\n```"}}, faults{}, "")
 		var err error
 		if replan {
 			_, err = planner.ParseReplan(text)

@@ -49,6 +49,10 @@ type Config struct {
 	// RetryAfter is announced with 429 answers (Retry-After and
 	// retry-after-ms headers); 0 means one second.
 	RetryAfter time.Duration
+	// RejectFormats lists response_format types ("json_schema",
+	// "json_object") answered with 400, as servers without structured
+	// output answer them.
+	RejectFormats []string
 	// APIKey, when set, is required as "Authorization: Bearer <key>".
 	APIKey string
 	// Logger receives one line per request; nil discards.
@@ -274,6 +278,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if s.refuseFormat(w, req.ResponseFormat) {
+		return
+	}
 	f := s.draw()
 	if s.cfg.Latency > 0 && !req.Stream {
 		if !sleep(r.Context(), s.cfg.Latency) {
@@ -299,7 +306,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	role := roleFor(req.Model, msgs)
 	var content string
 	if role == rolePlanner {
-		content = s.planAnswer(msgs, f)
+		format := ""
+		if req.ResponseFormat != nil {
+			format = req.ResponseFormat.Type
+		}
+		content = s.planAnswer(msgs, f, format)
 		s.count(func(st *Stats) { st.Planner++ })
 	} else {
 		content = s.executorAnswer(msgs, f)

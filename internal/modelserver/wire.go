@@ -14,6 +14,8 @@ type chatRequest struct {
 	Messages      []chatMessage  `json:"messages"`
 	Stream        bool           `json:"stream"`
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+	// ResponseFormat asks for JSON answers (see format.go).
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 }
 
 type streamOptions struct {

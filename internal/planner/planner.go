@@ -164,3 +164,29 @@ or
 {"status":"done","response":"Wi-Fi and Bluetooth are on."}
 or
 {"status":"ask_user","question":"The contact was not found. What is the exact name?"}`
+
+// PlanSchema is the JSON Schema of a plan answer, sent as the request's
+// response format where the endpoint accepts one. It is not strict: the
+// fields a status does not use stay optional, and ParsePlan still checks
+// the contract.
+var PlanSchema = llm.JSONSchema{Name: "plan", Schema: decisionSchema(StatusPlanned, StatusAskUser)}
+
+// ReplanSchema is the JSON Schema of a replan answer (see PlanSchema).
+var ReplanSchema = llm.JSONSchema{Name: "replan", Schema: decisionSchema(StatusReplanned, StatusDone, StatusAskUser)}
+
+func decisionSchema(statuses ...string) map[string]any {
+	props := map[string]any{
+		"status":   map[string]any{"type": "string", "enum": statuses},
+		"plan":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "maxItems": MaxPlanItems},
+		"question": map[string]any{"type": "string"},
+	}
+	for _, s := range statuses {
+		switch s {
+		case StatusPlanned:
+			props["task_type"] = map[string]any{"type": "string"}
+		case StatusDone:
+			props["response"] = map[string]any{"type": "string"}
+		}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": []string{"status"}, "additionalProperties": false}
+}
