@@ -58,7 +58,7 @@ var flagKeys = []struct{ flag, key, usage string }{
 	{"max-steps", "limits.max_steps", "step budget of a goal"},
 	{"auto-approve", "limits.auto_approve", "run sensitive actions without asking for approval"},
 	{"codec-address", "encryption.codec_address", "host:port to serve the payload codec endpoint for the Web UI (empty: off)"},
-	{"metrics-address", "metrics.address", "host:port of the Prometheus endpoint (empty: off)"},
+	{"metrics-address", "metrics.address", "host:port of the worker's metrics and step viewer (empty: off)"},
 	{"log-level", "log.level", "log level: debug, info, warn or error"},
 	{"log-format", "log.format", "log format: text or json"},
 }

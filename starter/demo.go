@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -22,6 +24,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/viewer"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -51,6 +54,7 @@ type demoReport struct {
 	Steps      int            `json:"steps"`
 	Result     string         `json:"result"`
 	WebURL     string         `json:"web_url,omitempty"`
+	ViewerURL  string         `json:"viewer_url,omitempty"`
 	SimState   phonesim.State `json:"sim_state"`
 	// Usage is the goal's model calls per role (calls, tokens, latency)
 	// and the steps replayed without a model call.
@@ -76,7 +80,9 @@ with ` + "`starter clarify ID \"" + demo.AskExample + "\"`" + ` or
 ` + "`temporal workflow signal -w ID --name clarify --input '\"" + demo.AskExample + "\"'`" + `.
 --keep keeps the server and Web UI up after the goal until Ctrl-C. --json prints
 only one JSON object at the end: workflow_id, status, todos (text, status,
-steps), steps, result and sim_state (the simulated phone's state).
+steps), steps, result, web_url, viewer_url (the step viewer page) and sim_state
+(the simulated phone's state). The step viewer, on a free loopback port, shows
+every step with the screenshot the executor saw.
 
 Only one demo runs per data directory; a second one fails with a message.
 Exit status: 0 when the goal is done, 1 otherwise.`,
@@ -167,6 +173,10 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		env.Serial, env.ADBAddr, env.ADBServer, env.ModelURL, env.DataDir)
 
 	goals := goalctl.New(env.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: env.Server.UIURL()})
+	viewerBase, err := serveViewer(ctx, env.Config, env.Client, goals.WebURL, logger)
+	if err != nil {
+		return err
+	}
 	// Goals left running by an interrupted earlier demo are bound to a
 	// phone that no longer exists (each demo's phone gets a fresh port).
 	if left, err := goals.ListRunning(ctx); err == nil {
@@ -186,6 +196,8 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	}
 	say("goal %s: %s", id, goal)
 	say("Web UI: %s", goals.WebURL(id))
+	viewerURL := viewer.URL(viewerBase, id)
+	say("Step viewer: %s", viewerURL)
 	if f.ask {
 		hint := fmt.Sprintf("the goal will ask who to message and what to say; answer here, or from another terminal:\n"+
 			"  go run ./starter clarify %s %s\n"+
@@ -224,7 +236,9 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		return err
 	}
 	if f.json {
-		if err := writeJSON(out, demoJSON(id, goals.WebURL(id), res, env.Phone.State())); err != nil {
+		rep := demoJSON(id, goals.WebURL(id), res, env.Phone.State())
+		rep.ViewerURL = viewerURL
+		if err := writeJSON(out, rep); err != nil {
 			return err
 		}
 	} else {
@@ -236,7 +250,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		}
 	}
 	if f.keep {
-		say("Temporal and the Web UI stay up at %s — press Ctrl-C to stop", env.Server.UIURL())
+		say("Temporal and the Web UI stay up at %s, the step viewer at %s — press Ctrl-C to stop", env.Server.UIURL(), viewerURL)
 		<-ctx.Done()
 	}
 	if res.Status != workflows.GoalDone {
@@ -261,4 +275,26 @@ func demoJSON(id, webURL string, res workflows.GoalResult, st phonesim.State) de
 		rep.Todos = append(rep.Todos, demoTodo{Text: t.Text, Status: t.Status, Steps: t.Steps})
 	}
 	return rep
+}
+
+// serveViewer serves the step viewer on a free loopback port until ctx ends
+// and returns its base URL; workflows link to it from then on.
+func serveViewer(ctx context.Context, cfg config.Config, c client.Client, webURL func(string) string, log *slog.Logger) (string, error) {
+	vo, err := app.ViewerOptions(cfg, c, webURL, log)
+	if err != nil {
+		return "", err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("demo: listen for the step viewer: %w", err)
+	}
+	mux := http.NewServeMux()
+	app.MountViewer(mux, l.Addr().String(), vo)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(l) }()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	return "http://" + l.Addr().String(), nil
 }

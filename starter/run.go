@@ -32,6 +32,7 @@ type runFlags struct {
 	ui       string
 	// noDeviceCheck starts the goal even when no worker serves the phone.
 	noDeviceCheck bool
+	events        bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -53,6 +54,12 @@ Without --device the only phone of the ADB server is used. A phone that no
 worker serves is refused (exit status 3) unless --no-device-check is given.
 --plan FILE gives the todos (one per line, or a JSON array) and skips planning;
 --single runs the executor on the whole goal without a planner.
+
+--events prints, instead of the live view, one JSON object per line for each
+event of the goal (plan, todo_started, step, question, answer, approval,
+approved, denied, paused, resumed, todo_done, replanned, and last done, failed
+or cancelled); the README documents the fields. The step viewer link (the
+worker's metrics address, /goals/ID) shows each step with its screenshot.
 
 Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 		Example: `  starter run "Turn on Wi-Fi"
@@ -78,6 +85,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	fs.StringVar(&f.taskType, "task-type", "", "task type for the stored prompt (default: the planner's guess)")
 	fs.BoolVar(&f.noDeviceCheck, "no-device-check", false, "start even when no worker serves the phone yet (the goal waits for one)")
 	fs.StringVar(&f.ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
+	fs.BoolVar(&f.events, "events", false, eventsHelp)
 	config.BindFlags(fs)
 	return cmd
 }
@@ -187,13 +195,28 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
+	if f.events && !f.detach {
+		// stdout carries only the JSON lines; the links go to stderr.
+		out = cmd.ErrOrStderr()
+	}
 	fmt.Fprintf(out, "started %s on %s\n", id, f.device)
 	if u := gc.goals.WebURL(id); u != "" {
 		fmt.Fprintf(out, "Web UI: %s\n", u)
 	}
+	asked := ""
+	if !f.detach {
+		asked = askViewerURL(ctx, gc, id)
+	}
+	vu := viewerURL(gc, id, asked)
+	if vu != "" {
+		fmt.Fprintf(out, "Step viewer: %s\n", vu)
+	}
 	if f.detach {
 		fmt.Fprintf(out, "follow it with `starter status -f %s`; stop it with `starter cancel %s`\n", id, id)
 		return nil
+	}
+	if f.events {
+		return followEvents(ctx, gc, id, vu, cmd.OutOrStdout())
 	}
 	return follow(ctx, gc.goals, id, goal, followIO{
 		out:   out,

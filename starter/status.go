@@ -60,6 +60,7 @@ type statusReport struct {
 	Goal      string                `json:"goal,omitempty"`
 	Device    string                `json:"device,omitempty"`
 	WebURL    string                `json:"web_url,omitempty"`
+	ViewerURL string                `json:"viewer_url,omitempty"`
 	Status    *workflows.Status     `json:"status,omitempty"`
 	Todos     []workflows.TodoState `json:"todos,omitempty"`
 	Result    *workflows.GoalResult `json:"result,omitempty"`
@@ -88,7 +89,7 @@ func (r *statusReport) withUsage(u llm.RoleUsage, p goalctl.Prices) {
 }
 
 func newStatusCmd() *cobra.Command {
-	var asJSON, followLive bool
+	var asJSON, followLive, events bool
 	var ui string
 	cmd := &cobra.Command{
 		Use:   "status ID",
@@ -103,11 +104,17 @@ commands that answer it. For a goal that has ended it shows the result.
   starter status goal-1a2b3c4d --json | jq .status.phase`,
 		Args: oneID("status"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if events && !followLive {
+				return usageError{errors.New("--events needs --follow (-f): it prints the events as the goal runs")}
+			}
 			gc, err := openGoals(cmd, ui)
 			if err != nil {
 				return err
 			}
 			defer gc.close()
+			if events {
+				return followEvents(cmd.Context(), gc, args[0], viewerURL(gc, args[0], askViewerURL(cmd.Context(), gc, args[0])), cmd.OutOrStdout())
+			}
 			if followLive {
 				info, err := gc.goals.Describe(cmd.Context(), args[0])
 				if err != nil {
@@ -116,6 +123,9 @@ commands that answer it. For a goal that has ended it shows the result.
 				if info.State == "running" {
 					if u := gc.goals.WebURL(args[0]); u != "" {
 						fmt.Fprintf(cmd.OutOrStdout(), "Web UI: %s\n", u)
+					}
+					if u := viewerURL(gc, args[0], askViewerURL(cmd.Context(), gc, args[0])); u != "" {
+						fmt.Fprintf(cmd.OutOrStdout(), "Step viewer: %s\n", u)
 					}
 					return follow(cmd.Context(), gc.goals, args[0], info.Goal, followIO{
 						out: cmd.OutOrStdout(), in: cmd.InOrStdin(),
@@ -127,6 +137,11 @@ commands that answer it. For a goal that has ended it shows the result.
 			if err != nil {
 				return cliErr(err)
 			}
+			st := ""
+			if rep.Status != nil {
+				st = rep.Status.ViewerURL
+			}
+			rep.ViewerURL = viewerURL(gc, args[0], st)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
@@ -136,6 +151,7 @@ commands that answer it. For a goal that has ended it shows the result.
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVarP(&followLive, "follow", "f", false, "follow a running goal with the live view until it ends (like `run`)")
+	cmd.Flags().BoolVar(&events, "events", false, "with -f: "+eventsHelp)
 	cmd.Flags().StringVar(&ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
 	config.BindFlags(cmd.Flags())
 	return cmd
@@ -185,6 +201,9 @@ func printStatus(w io.Writer, rep statusReport) {
 	}
 	if rep.WebURL != "" {
 		fmt.Fprintf(w, "Web UI: %s\n", rep.WebURL)
+	}
+	if rep.ViewerURL != "" {
+		fmt.Fprintf(w, "Step viewer: %s\n", rep.ViewerURL)
 	}
 	switch {
 	case rep.Result != nil:

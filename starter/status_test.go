@@ -48,7 +48,7 @@ func execInfo(t *testing.T, id string, st enumspb.WorkflowExecutionStatus, statu
 }
 
 func TestStatusArgumentErrors(t *testing.T) {
-	for _, args := range [][]string{{"status"}, {"todos", "a", "b"}, {"cancel"}, {"list", "extra"}, {"list", "--status", "sleeping"}, {"list", "--limit", "x"}} {
+	for _, args := range [][]string{{"status"}, {"todos", "a", "b"}, {"cancel"}, {"list", "extra"}, {"list", "--status", "sleeping"}, {"list", "--limit", "x"}, {"status", "--events", "goal-1"}} {
 		out, code := execCLI(t, nil, "", statusCmds(), args...)
 		if code != exitUsage {
 			t.Errorf("%q: exit %d, want 2\n%s", args, code, out)

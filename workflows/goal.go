@@ -623,6 +623,7 @@ func (g *goalRun) status() Status {
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
 		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage,
+		ViewerURL: viewerLink(g.id),
 	}
 	if s.WaitingFor == "" {
 		s.WaitingFor = g.todoWaiting

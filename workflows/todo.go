@@ -29,7 +29,8 @@ const (
 const (
 	dangerWarnNote  = "You have spent 7 turns on this subtask. Do not repeat actions that had no effect; try a different approach."
 	dangerForceNote = "You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
-	correctionNote  = "You seem stuck: the screen did not change or you repeated the same action. Try something different (go Back, scroll, pick another element, or launch the app again)."
+	// CorrectionNote is the note a stuck executor gets with its next think.
+	CorrectionNote = "You seem stuck: the screen did not change or you repeated the same action. Try something different (go Back, scroll, pick another element, or launch the app again)."
 )
 
 // stepActivityOptions: the Step activity talks to a model and a phone. Model
@@ -664,7 +665,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		t.st.SameScreen, t.st.SameAction = 0, 0
 		// The correction replaces the decided action: think again with it.
 		t.st.Next, t.st.NextText = nil, ""
-		t.oneShot = append(t.oneShot, correctionNote)
+		t.oneShot = append(t.oneShot, CorrectionNote)
 	}
 	return TodoResult{}, false
 }

@@ -164,6 +164,8 @@ type Status struct {
 	// Usage is the model calls so far: a goal's covers its plans and
 	// finished todos, a todo's its own calls.
 	Usage llm.RoleUsage `json:"usage,omitzero"`
+	// ViewerURL is the goal's step viewer page, when its worker serves one.
+	ViewerURL string `json:"viewer_url,omitempty"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/retention"
+	"github.com/phoneflow/phoneflow/internal/viewer"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -103,12 +105,19 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 		cancel:  cancel, done: make(chan struct{}),
 	}
 	if cfg.Metrics.Address != "" {
-		addr, err := metrics.Serve(wctx, LoopbackDefault(cfg.Metrics.Address))
+		vo, err := ViewerOptions(cfg, c, nil, log)
 		if err != nil {
 			cancel()
 			return nil, err
 		}
-		log.Info("serving metrics", "url", "http://"+addr+"/metrics")
+		addr, err := metrics.Serve(wctx, LoopbackDefault(cfg.Metrics.Address), func(mux *http.ServeMux, addr string) {
+			MountViewer(mux, addr, vo)
+		})
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		log.Info("serving metrics and the step viewer", "metrics", "http://"+addr+"/metrics", "viewer", "http://"+linkHost(addr)+viewer.Path+"<goal id>")
 	}
 	if fs, ok := acts.Blobs.(*blob.FS); ok && cfg.Blobs.GCInterval > 0 {
 		col := &retention.Collector{

@@ -148,16 +148,20 @@ func Handler() http.Handler {
 	return promhttp.HandlerFor(Registry, promhttp.HandlerOpts{Registry: Registry})
 }
 
-// Serve listens on addr and serves /metrics until ctx ends. It returns once
-// listening, with the bound address (useful with port 0), or an error that
-// says how to fix a taken port.
-func Serve(ctx context.Context, addr string) (string, error) {
+// Serve listens on addr and serves /metrics until ctx ends, and under
+// other paths what mount adds (the worker's step viewer); mount may be nil.
+// It returns once listening, with the bound address (useful with port 0),
+// or an error that says how to fix a taken port.
+func Serve(ctx context.Context, addr string, mount func(mux *http.ServeMux, addr string)) (string, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("metrics: cannot listen on %s: %w — set another --metrics-address, or an empty one to turn metrics off", addr, err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", Handler())
+	if mount != nil {
+		mount(mux, l.Addr().String())
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()

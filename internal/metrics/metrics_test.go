@@ -69,7 +69,7 @@ func TestServe(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addr, err := Serve(ctx, "127.0.0.1:0")
+	addr, err := Serve(ctx, "127.0.0.1:0", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestServe(t *testing.T) {
 	}
 
 	// A taken address fails with the fix.
-	if _, err := Serve(ctx, addr); err == nil || !strings.Contains(err.Error(), "--metrics-address") {
+	if _, err := Serve(ctx, addr, nil); err == nil || !strings.Contains(err.Error(), "--metrics-address") {
 		t.Errorf("taken address: %v", err)
 	}
 }

@@ -1,0 +1,152 @@
+package viewer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// Event is one line of the event stream (`starter run --events`): the
+// moments the viewer shows, as JSON objects. Type is one of plan,
+// todo_started, step, question, answer, approval, approved, denied,
+// paused, resumed, inject, say, todo_done, replanned, and last done,
+// failed or cancelled.
+type Event struct {
+	Type   string    `json:"type"`
+	Time   time.Time `json:"time"`
+	GoalID string    `json:"goal_id"`
+	// Todo events.
+	Todo       int    `json:"todo,omitempty"`
+	WorkflowID string `json:"workflow_id,omitempty"`
+	// Step events: one per finished Step activity of a todo, in order.
+	Step          int      `json:"step,omitempty"` // the activity's place in its todo, from 1
+	Summary       string   `json:"summary,omitempty"`
+	Applied       string   `json:"applied,omitempty"`        // the action this step applied
+	AppliedResult string   `json:"applied_result,omitempty"` // what it did
+	ScreenRef     string   `json:"screen_ref,omitempty"`     // the screenshot the executor saw (blob ref)
+	Thinking      string   `json:"thinking,omitempty"`
+	Action        string   `json:"action,omitempty"` // the action decided next
+	Flags         []string `json:"flags,omitempty"`
+	Failure       string   `json:"failure,omitempty"`
+	ViewerURL     string   `json:"viewer_url,omitempty"`
+	// Plans, questions, results.
+	Todos  []string `json:"todos,omitempty"`
+	Text   string   `json:"text,omitempty"`
+	Status string   `json:"status,omitempty"`
+	Result string   `json:"result,omitempty"`
+	Steps  int      `json:"steps,omitempty"`
+}
+
+// key identifies an event across polls.
+func (e Event) key() string {
+	return fmt.Sprintf("%s|%s|%d|%d|%s|%d", e.Type, e.WorkflowID, e.Todo, e.Step, e.Text, e.Time.UnixNano())
+}
+
+// Events lists what happened in g, in time order. viewerURL, when set, is
+// put on step events with the step's anchor.
+func Events(g Goal, viewerURL string) []Event {
+	var out []Event
+	note := func(n Note, todo int, wf string) {
+		e := Event{Type: n.Kind, Time: n.Time, GoalID: g.ID, Todo: todo, WorkflowID: wf, Text: n.Text}
+		switch n.Kind {
+		case "plan", "replanned":
+			e.Todos, e.Text = planOf(n.Text), ""
+		case "done":
+			return // the goal's own end says it
+		case "invalid":
+			e.Type = "replan_invalid"
+		}
+		out = append(out, e)
+	}
+	for _, n := range g.Notes {
+		note(n, 0, "")
+	}
+	for _, t := range g.Todos {
+		out = append(out, Event{Type: "todo_started", Time: t.Started, GoalID: g.ID, Todo: t.Index, WorkflowID: t.WorkflowID, Text: t.Text})
+		for _, n := range t.Notes {
+			note(n, t.Index, t.WorkflowID)
+		}
+		for _, s := range t.Steps {
+			if s.Finished.IsZero() {
+				continue // still running
+			}
+			e := Event{Type: "step", Time: s.Finished, GoalID: g.ID, Todo: t.Index, WorkflowID: t.WorkflowID, Step: s.N,
+				Summary: s.Summary, Applied: s.Applied, AppliedResult: s.AppliedNote, ScreenRef: s.ScreenRef,
+				Thinking: s.Thinking, Action: s.Action, Flags: s.Flags, Failure: s.Failure}
+			if viewerURL != "" {
+				e.ViewerURL = viewerURL + "#" + StepAnchor(t.WorkflowID, s.N)
+			}
+			out = append(out, e)
+		}
+		if !t.Closed.IsZero() {
+			out = append(out, Event{Type: "todo_done", Time: t.Closed, GoalID: g.ID, Todo: t.Index, WorkflowID: t.WorkflowID,
+				Text: t.Text, Status: t.Status, Result: t.Result, Steps: t.BudgetSteps()})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Event) int { return a.Time.Compare(b.Time) })
+	if !g.Running {
+		res := g.Response
+		if res == "" {
+			res = g.Reason
+		}
+		out = append(out, Event{Type: g.Status, Time: g.Closed, GoalID: g.ID, Status: g.Status, Result: res, Steps: g.Steps})
+	}
+	return out
+}
+
+func planOf(text string) []string {
+	var out []string
+	for _, l := range splitLines(text) {
+		if _, rest, ok := cutNumber(l); ok {
+			l = rest
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Follow polls goal id every interval and calls emit with each event not
+// emitted before, until the goal has closed and its last event is out. It
+// returns the goal as last read.
+func (r *Reader) Follow(ctx context.Context, id string, interval time.Duration, viewerURL string, emit func(Event) error) (Goal, error) {
+	if interval <= 0 {
+		interval = 500 * time.Millisecond
+	}
+	seen := map[string]bool{}
+	for {
+		g, err := r.Load(ctx, id)
+		if err != nil {
+			return g, err
+		}
+		for _, e := range Events(g, viewerURL) {
+			if k := e.key(); !seen[k] {
+				seen[k] = true
+				if err := emit(e); err != nil {
+					return g, err
+				}
+			}
+		}
+		if !g.Running {
+			return g, nil
+		}
+		select {
+		case <-ctx.Done():
+			return g, ctx.Err()
+		case <-time.After(interval):
+		}
+	}
+}
+
+// WriteJSONLines writes each event as one JSON object per line.
+func WriteJSONLines(w io.Writer, evs []Event) error {
+	enc := json.NewEncoder(w)
+	for _, e := range evs {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
