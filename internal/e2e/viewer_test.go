@@ -94,7 +94,7 @@ func get(t *testing.T, url string) []byte {
 // finished goal shows every step with a screenshot that decodes and a
 // marker inside it, and the goal's status links to it.
 func TestViewerAndEventsOfShowcase(t *testing.T) {
-	env, g := stack(t)
+	env, g := stack(t, "")
 	base := serveViewer(t, env, g)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
