@@ -86,6 +86,7 @@ func openGoals(cmd *cobra.Command, ui string) (*goalCmd, error) {
 	return &goalCmd{cfg: cfg, c: c, goals: goalctl.New(c, goalctl.Options{
 		Namespace: cfg.Temporal.Namespace,
 		UIAddress: uiAddress(cfg, ui),
+		Prices:    prices(cfg),
 	})}, nil
 }
 

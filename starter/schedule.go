@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -23,9 +22,10 @@ func newScheduleCmd() *cobra.Command {
 		Short: "Run goals on a cron or interval with Temporal Schedules",
 		Long: `schedule manages Temporal Schedules whose action starts a goal on a phone.
 Each run is an ordinary goal (ID goal-sched-<name>-<time>) that shows up in
-` + "`starter list`" + ` and the Web UI. By default a run is skipped while the previous one is
-still going (--overlap skip), so one schedule never drives a phone twice at once.
-A schedule that does not exist is exit status 3.`,
+` + "`starter list`" + ` and the Web UI. By default a run that is due while the previous one is
+still going waits for it (--overlap buffer-one), so one schedule never drives a
+phone twice at once and no run is dropped unseen. A schedule that does not exist
+is exit status 3.`,
 		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
   starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h
   starter schedule list
@@ -42,16 +42,24 @@ A schedule that does not exist is exit status 3.`,
 func newScheduleCreateCmd() *cobra.Command {
 	var r goalctl.ScheduleRequest
 	var f runFlags
+	var noDeviceCheck bool
 	cmd := &cobra.Command{
 		Use:   "create NAME --goal TEXT --device SERIAL (--cron EXPR | --every DURATION)",
 		Short: "Create a schedule that starts a goal",
 		Long: `create makes schedule NAME: at every time of --cron (five fields: minute hour
 day-of-month month day-of-week, in --tz) or every --every, it starts a goal with
 --goal on --device. --overlap says what happens when a run is due while the
-previous one still runs: skip (default), buffer-one, buffer-all, allow-all,
-cancel-other or terminate-other. --paused creates it paused.`,
+previous one still runs: buffer-one (default: the run waits for the phone),
+skip, buffer-all, allow-all, cancel-other or terminate-other. --catchup is how
+late a run missed during an outage may still start (default 10m); --jitter
+delays each run by up to that long; --run-timeout ends a run that takes longer;
+--pause-on-failure pauses the schedule when a run fails or times out.
+--paused creates it paused.
+
+The phone must be served by a worker (checked like ` + "`starter run`" + `); pass
+--no-device-check to create the schedule anyway, e.g. before the worker starts.`,
 		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
-  starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h --overlap buffer-one --paused`,
+  starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h --jitter 2m --run-timeout 20m --pause-on-failure --paused`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{fmt.Errorf("schedule create needs exactly one NAME; got %d arguments", len(args))}
@@ -71,6 +79,15 @@ cancel-other or terminate-other. --paused creates it paused.`,
 			if r.Options, err = goalOptions(f, gc.cfg); err != nil {
 				return usageError{err}
 			}
+			if !noDeviceCheck {
+				if err := gc.goals.CheckDevice(cmd.Context(), r.Device); err != nil {
+					var nf *goalctl.NotFoundError
+					if errors.As(err, &nf) {
+						return notFoundError{fmt.Errorf("%w; or create the schedule anyway with --no-device-check (its runs fail until a worker serves the phone)", err)}
+					}
+					return err
+				}
+			}
 			if err := gc.goals.CreateSchedule(cmd.Context(), r); err != nil {
 				var bad *serviceerror.InvalidArgument
 				if errors.As(err, &bad) {
@@ -85,6 +102,9 @@ cancel-other or terminate-other. --paused creates it paused.`,
 				state = " (paused)"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s created%s: %s, goal %q on %s\n", r.Name, state, r.SpecText(), r.Goal, r.Device)
+			if noDeviceCheck {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: not checked that a worker serves %s; runs fail while none does (check with `starter devices`)\n", r.Device)
+			}
 			return nil
 		},
 	}
@@ -94,7 +114,12 @@ cancel-other or terminate-other. --paused creates it paused.`,
 	fs.StringVar(&r.Cron, "cron", "", `cron expression, e.g. "0 8 * * *"`)
 	fs.DurationVar(&r.Every, "every", 0, "interval between runs, e.g. 1h or 30m")
 	fs.StringVar(&r.TimeZone, "tz", "", "time zone of --cron, e.g. Asia/Shanghai (default UTC)")
-	fs.StringVar(&r.Overlap, "overlap", "skip", "when a run is due while one still runs: skip, buffer-one, buffer-all, allow-all, cancel-other, terminate-other")
+	fs.StringVar(&r.Overlap, "overlap", goalctl.DefaultOverlap, "when a run is due while one still runs: buffer-one, skip, buffer-all, allow-all, cancel-other, terminate-other")
+	fs.DurationVar(&r.Catchup, "catchup", goalctl.DefaultCatchup, "start a run missed during an outage only if at most this late (at least 10s)")
+	fs.DurationVar(&r.Jitter, "jitter", 0, "delay each run by a random time up to this long, e.g. 2m")
+	fs.DurationVar(&r.RunTimeout, "run-timeout", 0, "end a run that takes longer than this, e.g. 30m (0 = no limit)")
+	fs.BoolVar(&r.PauseOnFailure, "pause-on-failure", false, "pause the schedule when a run fails or times out")
+	fs.BoolVar(&noDeviceCheck, "no-device-check", false, "create the schedule even when no worker serves the phone (prints a warning)")
 	fs.BoolVar(&r.Paused, "paused", false, "create the schedule paused")
 	fs.StringVar(&r.Note, "note", "", "a note shown with the schedule")
 	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
@@ -177,35 +202,7 @@ func newScheduleDescribeCmd() *cobra.Command {
 	return cmd
 }
 
-func printSchedule(w io.Writer, s goalctl.ScheduleInfo) {
-	fmt.Fprintf(w, "schedule: %s\n", s.Name)
-	fmt.Fprintf(w, "goal:     %s\n", s.Goal)
-	fmt.Fprintf(w, "device:   %s\n", s.Device)
-	fmt.Fprintf(w, "when:     %s\n", s.Spec)
-	fmt.Fprintf(w, "overlap:  %s\n", s.Overlap)
-	fmt.Fprintf(w, "paused:   %v\n", s.Paused)
-	if s.Note != "" {
-		fmt.Fprintf(w, "note:     %s\n", s.Note)
-	}
-	fmt.Fprintf(w, "runs:     %d\n", s.Actions)
-	var next []string
-	for i, t := range s.NextTimes {
-		if i == 3 {
-			next = append(next, "…")
-			break
-		}
-		next = append(next, t.Local().Format("2006-01-02 15:04 MST"))
-	}
-	if len(next) > 0 {
-		fmt.Fprintf(w, "next:     %s\n", strings.Join(next, ", "))
-	}
-	for _, id := range s.Running {
-		fmt.Fprintf(w, "running:  %s\n", id)
-	}
-	for _, r := range s.Recent {
-		fmt.Fprintf(w, "recent:   %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.WorkflowID)
-	}
-}
+func printSchedule(w io.Writer, s goalctl.ScheduleInfo) { goalctl.WriteSchedule(w, s) }
 
 func scheduleName(verb string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {

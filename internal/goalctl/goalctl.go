@@ -43,6 +43,8 @@ type Options struct {
 	// DataConverter decodes memos and search attributes in list results;
 	// nil = the SDK default.
 	DataConverter converter.DataConverter
+	// Prices estimate the cost of schedules' runs; zero = no estimate.
+	Prices Prices
 }
 
 // Client runs goal operations against a Temporal cluster.

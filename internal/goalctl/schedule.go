@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -31,11 +32,32 @@ type ScheduleRequest struct {
 	Cron     string        // cron expression, e.g. "0 8 * * *"
 	Every    time.Duration // or a fixed interval
 	TimeZone string        // IANA name, e.g. "Asia/Shanghai"; empty = UTC
-	Overlap  string        // skip (default), buffer-one, buffer-all, allow-all, cancel-other, terminate-other
-	Paused   bool
-	Note     string
-	Options  workflows.GoalOptions
+	Overlap  string        // buffer-one (default), skip, buffer-all, allow-all, cancel-other, terminate-other
+	// Catchup is how late a run may still start after the server or the
+	// schedule was unavailable; zero means DefaultCatchup.
+	Catchup time.Duration
+	// Jitter delays each run by a random time up to this long.
+	Jitter time.Duration
+	// RunTimeout ends a run that takes longer (timed out); zero = no limit.
+	RunTimeout time.Duration
+	// PauseOnFailure pauses the schedule when a run fails.
+	PauseOnFailure bool
+	Paused         bool
+	Note           string
+	Options        workflows.GoalOptions
 }
+
+// Schedule policy defaults (docs/design.md §11).
+const (
+	// DefaultOverlap makes a run that is due while the previous one still
+	// holds the phone wait for it, instead of being skipped unseen.
+	DefaultOverlap = "buffer-one"
+	// DefaultCatchup starts runs missed during an outage only while they
+	// are at most this late.
+	DefaultCatchup = 10 * time.Minute
+	// MinCatchup is the shortest catch-up window Temporal accepts.
+	MinCatchup = 10 * time.Second
+)
 
 var scheduleName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$`)
 
@@ -49,11 +71,12 @@ var overlaps = map[string]enumspb.ScheduleOverlapPolicy{
 	"terminate-other": enumspb.SCHEDULE_OVERLAP_POLICY_TERMINATE_OTHER,
 }
 
-// ParseOverlap returns the overlap policy named s ("" = skip, so a phone is
-// never driven by two runs of one schedule at once).
+// ParseOverlap returns the overlap policy named s ("" = DefaultOverlap: a
+// phone is never driven by two runs of one schedule at once, and a run due
+// meanwhile waits rather than being skipped).
 func ParseOverlap(s string) (enumspb.ScheduleOverlapPolicy, error) {
 	if s == "" {
-		s = "skip"
+		s = DefaultOverlap
 	}
 	if p, ok := overlaps[s]; ok {
 		return p, nil
@@ -99,6 +122,16 @@ func (r ScheduleRequest) Validate() error {
 		if _, err := time.LoadLocation(r.TimeZone); err != nil {
 			return fmt.Errorf("--tz %q is not a known time zone: use an IANA name such as Asia/Shanghai or UTC", r.TimeZone)
 		}
+	}
+	switch {
+	case r.Catchup < 0 || (r.Catchup > 0 && r.Catchup < MinCatchup):
+		return fmt.Errorf("--catchup %s: use at least %s (the shortest window Temporal keeps), e.g. 10m", r.Catchup, MinCatchup)
+	case r.Jitter < 0:
+		return fmt.Errorf("--jitter %s is negative: use 0 (no jitter) or a duration such as 30s", r.Jitter)
+	case r.RunTimeout < 0:
+		return fmt.Errorf("--run-timeout %s is negative: use 0 (no limit) or a duration such as 30m", r.RunTimeout)
+	case r.Every > 0 && r.Jitter >= r.Every:
+		return fmt.Errorf("--jitter %s is not shorter than --every %s: runs would pile up; use a jitter below the interval", r.Jitter, r.Every)
 	}
 	_, err := ParseOverlap(r.Overlap)
 	return err
@@ -218,7 +251,11 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 		return client.ScheduleOptions{}, err
 	}
 	overlap, _ := ParseOverlap(r.Overlap)
-	spec := client.ScheduleSpec{TimeZoneName: r.TimeZone}
+	spec := client.ScheduleSpec{TimeZoneName: r.TimeZone, Jitter: r.Jitter}
+	catchup := r.Catchup
+	if catchup == 0 {
+		catchup = DefaultCatchup
+	}
 	if r.Cron != "" {
 		spec.CronExpressions = []string{r.Cron}
 	} else {
@@ -226,20 +263,25 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 	}
 	so := StartOptions("goal-sched-"+r.Name, r.Goal, r.Device)
 	return client.ScheduleOptions{
-		ID:      r.Name,
-		Spec:    spec,
-		Overlap: overlap,
-		Paused:  r.Paused,
-		Note:    r.Note,
-		Memo:    map[string]any{MemoGoal: r.Goal, MemoDevice: r.Device, MemoSpec: r.SpecText()},
+		ID:             r.Name,
+		Spec:           spec,
+		Overlap:        overlap,
+		CatchupWindow:  catchup,
+		PauseOnFailure: r.PauseOnFailure,
+		Paused:         r.Paused,
+		Note:           r.Note,
+		Memo:           map[string]any{MemoGoal: r.Goal, MemoDevice: r.Device, MemoSpec: r.SpecText()},
 		Action: &client.ScheduleWorkflowAction{
-			ID:                    so.ID, // the server appends the scheduled time
-			Workflow:              GoalWorkflowName,
-			Args:                  []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: r.Options}},
-			TaskQueue:             so.TaskQueue,
-			Memo:                  so.Memo,
-			TypedSearchAttributes: so.TypedSearchAttributes,
-			StaticSummary:         so.StaticSummary,
+			ID:       so.ID, // the server appends the scheduled time
+			Workflow: GoalWorkflowName,
+			Args:     []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: r.Options}},
+			// The goal continues as new between todos: the execution
+			// timeout bounds the whole run, the run timeout only one part.
+			WorkflowExecutionTimeout: r.RunTimeout,
+			TaskQueue:                so.TaskQueue,
+			Memo:                     so.Memo,
+			TypedSearchAttributes:    so.TypedSearchAttributes,
+			StaticSummary:            so.StaticSummary,
 		},
 	}, nil
 }
@@ -262,6 +304,7 @@ func (g *Client) CreateSchedule(ctx context.Context, r ScheduleRequest) error {
 // ScheduleRun is one start a schedule made.
 type ScheduleRun struct {
 	At         time.Time `json:"at"`
+	Scheduled  time.Time `json:"scheduled"`
 	WorkflowID string    `json:"workflow_id"`
 }
 
@@ -278,12 +321,22 @@ type ScheduleInfo struct {
 	Running   []string      `json:"running,omitempty"`
 	NextTimes []time.Time   `json:"next_times,omitempty"`
 	Recent    []ScheduleRun `json:"recent,omitempty"`
+	// Policies and run figures; describe fills them, list does not.
+	Catchup        time.Duration `json:"catchup,omitempty"`
+	Jitter         time.Duration `json:"jitter,omitempty"`
+	RunTimeout     time.Duration `json:"run_timeout,omitempty"`
+	PauseOnFailure bool          `json:"pause_on_failure,omitempty"`
+	Counts         *RunCounts    `json:"counts,omitempty"`
+	Outcomes       []RunOutcome  `json:"outcomes,omitempty"`
+	// Usage sums the model calls of the runs in Outcomes.
+	Usage         *llm.RoleUsage `json:"usage,omitempty"`
+	EstimatedCost *float64       `json:"estimated_cost,omitempty"`
 }
 
 func recent(rs []client.ScheduleActionResult) []ScheduleRun {
 	var out []ScheduleRun
 	for _, a := range rs {
-		run := ScheduleRun{At: a.ActualTime}
+		run := ScheduleRun{At: a.ActualTime, Scheduled: a.ScheduleTime}
 		if a.StartWorkflowResult != nil {
 			run.WorkflowID = a.StartWorkflowResult.WorkflowID
 		}
@@ -354,6 +407,30 @@ func (g *Client) DescribeSchedule(ctx context.Context, name string) (ScheduleInf
 	}
 	if p := d.Schedule.Policy; p != nil {
 		si.Overlap = OverlapName(p.Overlap)
+		si.Catchup, si.PauseOnFailure = p.CatchupWindow, p.PauseOnFailure
+	}
+	if sp := d.Schedule.Spec; sp != nil {
+		si.Jitter = sp.Jitter
+	}
+	if a, ok := d.Schedule.Action.(*client.ScheduleWorkflowAction); ok {
+		si.RunTimeout = a.WorkflowExecutionTimeout
+	}
+	counts := RunCounts{SkippedOverlap: d.Info.NumActionsSkippedOverlap, MissedCatchup: d.Info.NumActionsMissedCatchupWindow}
+	var usage llm.RoleUsage
+	si.Outcomes, usage = g.RecentOutcomes(ctx, si, si.Jitter)
+	for _, o := range si.Outcomes {
+		if o.Buffered {
+			counts.Buffered++
+		}
+	}
+	if n, err := g.CountFailedRuns(ctx, name); err == nil {
+		counts.Failed = n
+	} else {
+		counts.Failed = -1 // unknown: visibility did not answer
+	}
+	si.Counts, si.Usage = &counts, &usage
+	if c, ok := g.opts.Prices.Estimate(usage); ok {
+		si.EstimatedCost = &c
 	}
 	return si, nil
 }

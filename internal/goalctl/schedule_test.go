@@ -23,7 +23,7 @@ func TestScheduleOptionsStartGoalOnTaskQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if so.ID != "morning" || so.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_SKIP || !so.Paused {
+	if so.ID != "morning" || so.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_BUFFER_ONE || so.CatchupWindow != DefaultCatchup || !so.Paused {
 		t.Fatalf("options = %+v", so)
 	}
 	if len(so.Spec.CronExpressions) != 1 || so.Spec.CronExpressions[0] != "0 8 * * *" || so.Spec.TimeZoneName != "Asia/Shanghai" || len(so.Spec.Intervals) != 0 {
@@ -125,6 +125,8 @@ func TestDescribeSchedule(t *testing.T) {
 			RecentActions:    []client.ScheduleActionResult{{ActualTime: at, StartWorkflowResult: &client.ScheduleWorkflowExecution{WorkflowID: "goal-sched-morning-2026"}}}},
 		Memo: &commonpb.Memo{Fields: map[string]*commonpb.Payload{MemoGoal: payload(t, "read alarm"), MemoDevice: payload(t, "emu1"), MemoSpec: payload(t, "cron 0 8 * * *")}},
 	}, nil)
+	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-sched-morning-2026", "").Return(nil, serviceerror.NewNotFound("gone"))
+	mc.On("CountWorkflow", mock.Anything, mock.Anything).Return(nil, serviceerror.NewUnavailable("visibility down"))
 	si, err := New(mc, Options{}).DescribeSchedule(ctx, "morning")
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +134,10 @@ func TestDescribeSchedule(t *testing.T) {
 	if si.Goal != "read alarm" || si.Device != "emu1" || si.Spec != "cron 0 8 * * *" || !si.Paused || si.Note != "holiday" ||
 		si.Overlap != "skip" || si.Actions != 4 || len(si.Running) != 1 || len(si.Recent) != 1 || si.Recent[0].WorkflowID != "goal-sched-morning-2026" {
 		t.Fatalf("describe = %+v", si)
+	}
+	// A run past retention and an unanswered count are reported as unknown.
+	if si.Counts == nil || si.Counts.Failed != -1 || len(si.Outcomes) != 1 || si.Outcomes[0].State != "unknown" {
+		t.Fatalf("counts = %+v, outcomes = %+v", si.Counts, si.Outcomes)
 	}
 }
 
