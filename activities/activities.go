@@ -65,9 +65,12 @@ type Activities struct {
 const (
 	ErrTypeModelRetryable = "ModelRetryable"
 	ErrTypeModelPermanent = "ModelPermanent"
-	ErrTypeDevice         = "DeviceError"
-	ErrTypeConfig         = "ConfigError"
-	ErrTypeBlob           = "BlobError"
+	// ErrTypeModelUnavailable is a model outage handed back to the
+	// workflow (non-retryable here; details: ModelOutage).
+	ErrTypeModelUnavailable = "ModelUnavailable"
+	ErrTypeDevice           = "DeviceError"
+	ErrTypeConfig           = "ConfigError"
+	ErrTypeBlob             = "BlobError"
 )
 
 // Keep executor history small: it travels through workflow history.
@@ -108,11 +111,40 @@ func modelError(role string, err error) error {
 	}
 	msg := role + " model: " + err.Error()
 	if llm.IsRetryable(err) {
+		o := ModelOutage{Role: role, Error: err.Error()}
+		var le *llm.Error
+		if errors.As(err, &le) {
+			o.Endpoint, o.Error = le.Endpoint, le.Msg
+		}
 		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeModelRetryable, temporal.ApplicationErrorOptions{
 			NextRetryDelay: llm.RetryAfter(err), // 0 keeps the policy's backoff
+			Details:        []any{o},
 		})
 	}
 	return temporal.NewNonRetryableApplicationError(msg, ErrTypeModelPermanent, nil)
+}
+
+// OutageHandBackAttempt is the attempt from which a retryable model error
+// is handed back to a workflow that asked for it (HandBackOutages): two
+// quick Temporal retries ride out a blip, a longer outage is waited out
+// by the workflow, which says so in the goal's status.
+const OutageHandBackAttempt = 3
+
+// handBackOutage turns a retryable model error into a ModelUnavailable
+// error for the workflow once attempt reaches OutageHandBackAttempt, or at
+// once when the step already applied its action (applied != nil): retrying
+// the activity would send the action again. Other errors pass unchanged.
+func handBackOutage(attempt int, err error, applied *StepResult) error {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != ErrTypeModelRetryable || (attempt < OutageHandBackAttempt && applied == nil) {
+		return err
+	}
+	var o ModelOutage
+	if app.HasDetails() {
+		_ = app.Details(&o)
+	}
+	o.Applied = applied
+	return temporal.NewNonRetryableApplicationError(app.Message(), ErrTypeModelUnavailable, nil, o)
 }
 
 // deviceError maps a device failure: an unknown or refused serial is a
@@ -533,6 +565,16 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error)
 	}
 	defer keepAlive(ctx, StepHeartbeat)()
 	res, err := a.step(ctx, d, attempt(ctx), in)
+	if err != nil && in.HandBackOutages {
+		var applied *StepResult
+		if res.Act != nil {
+			applied = &StepResult{Act: res.Act, Screen: res.Screen}
+		}
+		err = handBackOutage(attempt(ctx), err, applied)
+	}
+	if err != nil {
+		res = StepResult{}
+	}
 	return res, handBackDeviceError(attempt(ctx), err)
 }
 
@@ -604,7 +646,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		Notes: in.Notes, HistoryRef: in.HistoryRef,
 	}, s)
 	if err != nil {
-		return StepResult{}, err
+		return res, err // what was applied and seen, for handBackOutage
 	}
 	res.Think = &th
 	return res, nil

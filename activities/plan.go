@@ -24,7 +24,7 @@ func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, 
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return a.plannerCall(llm.WithJSON(ctx, planner.PlanSchema), msgs, planner.ParsePlan)
+	return outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.PlanSchema), msgs, planner.ParsePlan))
 }
 
 // Replan asks the planner what comes next after a todo.
@@ -40,7 +40,18 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return a.plannerCall(llm.WithJSON(ctx, planner.ReplanSchema), msgs, planner.ParseReplan)
+	return outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.ReplanSchema), msgs, planner.ParseReplan))
+}
+
+// outageOr hands a planner outage back to the workflow when asked to
+// (see handBackOutage).
+func outageOr(ctx context.Context, handBack bool) func(PlanDecision, error) (PlanDecision, error) {
+	return func(d PlanDecision, err error) (PlanDecision, error) {
+		if err != nil && handBack {
+			err = handBackOutage(attempt(ctx), err, nil)
+		}
+		return d, err
+	}
 }
 
 // plannerCall asks for JSON in the best response format the endpoint

@@ -48,6 +48,8 @@ type PlanInput struct {
 	// itself.
 	Invalid  string `json:"invalid,omitempty"`
 	Rejected string `json:"rejected,omitempty"`
+	// HandBackOutages: see StepInput.HandBackOutages.
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 
 // ReplanInput is the input of Replan.
@@ -61,6 +63,8 @@ type ReplanInput struct {
 	UserMessages []string   `json:"user_messages,omitempty"`
 	Invalid      string     `json:"invalid,omitempty"`
 	Rejected     string     `json:"rejected,omitempty"`
+	// HandBackOutages: see StepInput.HandBackOutages.
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 
 // PlanDecision is the planner's answer (docs/design.md §4). When the answer could
@@ -195,6 +199,22 @@ type StepInput struct {
 	PreviousResult string   `json:"previous_result,omitempty"`
 	Notes          []string `json:"notes,omitempty"`
 	HistoryRef     string   `json:"history_ref,omitempty"` // blob of the todo's earlier turns
+	// HandBackOutages asks for a model that keeps failing with a retryable
+	// error to be handed back to the workflow as a ModelUnavailable error
+	// (details: ModelOutage) instead of being retried here, so the
+	// workflow can wait out the outage visibly (docs/design.md §10).
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+}
+
+// ModelOutage is the detail of a ModelUnavailable error: which model does
+// not answer, at which endpoint, with what error, and what the step did
+// before its model call failed (its action applied and the screen after
+// it), so a retry does not apply the action again.
+type ModelOutage struct {
+	Role     string      `json:"role"`     // planner | executor
+	Endpoint string      `json:"endpoint"` // chat completions URL, no credentials
+	Error    string      `json:"error"`
+	Applied  *StepResult `json:"applied,omitempty"`
 }
 
 // StepResult is what one Step did and saw.

@@ -161,6 +161,9 @@ type Limits struct {
 	// DeviceWaitDeadline is how long a todo retries a phone that does not
 	// answer before it asks the user to reconnect it.
 	DeviceWaitDeadline time.Duration `key:"device_wait_deadline"`
+	// ModelOutageWait is how long a goal waits out a planner or executor
+	// model that does not answer (unreachable, 5xx, 429) before it fails.
+	ModelOutageWait time.Duration `key:"model_outage_wait"`
 }
 
 // Blobs configures how long screenshots and UI dumps are kept.
@@ -243,6 +246,7 @@ func Default() Config {
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
 			DeviceWaitDeadline:         2 * time.Minute,
+			ModelOutageWait:            6 * time.Hour,
 			FailureThreshold:           3,
 			StuckThreshold:             3,
 			MaxStuckRetries:            2,

@@ -178,6 +178,7 @@ func (c Config) Validate() error {
 	positive("limits.max_steps", l.MaxSteps)
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
+	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
 	positive("limits.failure_threshold", l.FailureThreshold)
 	positive("limits.stuck_threshold", l.StuckThreshold)
 	if l.MaxStuckRetries < 0 {

@@ -103,6 +103,7 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		FeedbackHistory:  cfg.Limits.MaxExecutorFeedbackHistory,
 
 		DeviceWaitDeadline: cfg.Limits.DeviceWaitDeadline,
+		ModelOutageWait:    cfg.Limits.ModelOutageWait,
 	}
 	ui := cfg.Limits.UITree
 	o.UITree = &ui

@@ -47,56 +47,64 @@ func parseDuration(raw json.RawMessage) (time.Duration, error) {
 	return time.Duration(n), nil
 }
 
-// MarshalJSON writes DeviceWaitDeadline as duration text.
+// MarshalJSON writes DeviceWaitDeadline and ModelOutageWait as duration text.
 func (o GoalOptions) MarshalJSON() ([]byte, error) {
 	type plain GoalOptions
 	return json.Marshal(struct {
 		plain
 		DeviceWaitDeadline string `json:"device_wait_deadline,omitempty"`
-	}{plain(o), durationText(o.DeviceWaitDeadline)})
+		ModelOutageWait    string `json:"model_outage_wait,omitempty"`
+	}{plain(o), durationText(o.DeviceWaitDeadline), durationText(o.ModelOutageWait)})
 }
 
-// UnmarshalJSON reads DeviceWaitDeadline as text or nanoseconds.
+// UnmarshalJSON reads DeviceWaitDeadline and ModelOutageWait as text or nanoseconds.
 func (o *GoalOptions) UnmarshalJSON(b []byte) error {
 	type plain GoalOptions
 	aux := struct {
 		*plain
 		DeviceWaitDeadline json.RawMessage `json:"device_wait_deadline,omitempty"`
+		ModelOutageWait    json.RawMessage `json:"model_outage_wait,omitempty"`
 	}{plain: (*plain)(o)}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
-	d, err := parseDuration(aux.DeviceWaitDeadline)
-	if err != nil {
-		return fmt.Errorf("device_wait_deadline: %w", err)
-	}
-	o.DeviceWaitDeadline = d
-	return nil
+	return readDurations(aux.DeviceWaitDeadline, aux.ModelOutageWait, &o.DeviceWaitDeadline, &o.ModelOutageWait)
 }
 
-// MarshalJSON writes DeviceWaitDeadline as duration text.
+// MarshalJSON writes DeviceWaitDeadline and ModelOutageWait as duration text.
 func (in TodoInput) MarshalJSON() ([]byte, error) {
 	type plain TodoInput
 	return json.Marshal(struct {
 		plain
 		DeviceWaitDeadline string `json:"device_wait_deadline,omitempty"`
-	}{plain(in), durationText(in.DeviceWaitDeadline)})
+		ModelOutageWait    string `json:"model_outage_wait,omitempty"`
+	}{plain(in), durationText(in.DeviceWaitDeadline), durationText(in.ModelOutageWait)})
 }
 
-// UnmarshalJSON reads DeviceWaitDeadline as text or nanoseconds.
+// UnmarshalJSON reads DeviceWaitDeadline and ModelOutageWait as text or nanoseconds.
 func (in *TodoInput) UnmarshalJSON(b []byte) error {
 	type plain TodoInput
 	aux := struct {
 		*plain
 		DeviceWaitDeadline json.RawMessage `json:"device_wait_deadline,omitempty"`
+		ModelOutageWait    json.RawMessage `json:"model_outage_wait,omitempty"`
 	}{plain: (*plain)(in)}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
-	d, err := parseDuration(aux.DeviceWaitDeadline)
+	return readDurations(aux.DeviceWaitDeadline, aux.ModelOutageWait, &in.DeviceWaitDeadline, &in.ModelOutageWait)
+}
+
+// readDurations reads the two duration fields of GoalOptions and TodoInput.
+func readDurations(device, outage json.RawMessage, deviceTo, outageTo *time.Duration) error {
+	d, err := parseDuration(device)
 	if err != nil {
 		return fmt.Errorf("device_wait_deadline: %w", err)
 	}
-	in.DeviceWaitDeadline = d
+	o, err := parseDuration(outage)
+	if err != nil {
+		return fmt.Errorf("model_outage_wait: %w", err)
+	}
+	*deviceTo, *outageTo = d, o
 	return nil
 }

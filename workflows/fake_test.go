@@ -38,6 +38,12 @@ type fakeWorld struct {
 	deviceDown int
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
 	noIME bool
+	// plannerDown and executorDown make that many planner calls and
+	// executor thinks fail as a model outage handed back by the activity
+	// (after a Step's action was applied, as the real Step hands it back).
+	plannerDown, executorDown int
+	// executorDownOnAct sets executorDown at the first step that acts.
+	executorDownOnAct int
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -102,6 +108,10 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.replanInputs = append(f.replanInputs, in)
+	if f.plannerDown > 0 {
+		f.plannerDown--
+		return activities.PlanDecision{}, fakeOutage("planner", nil)
+	}
 	if f.onReplan != nil {
 		f.onReplan()
 	}
@@ -143,6 +153,17 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	res.Screen = activities.Observation{
 		ScreenRef: "sha256:" + strings.Repeat("ab", 32), Hash: fmt.Sprintf("%016x", f.screen),
 		App: "Settings", AppPackage: "com.android.settings", Width: 1080, Height: 2400,
+	}
+	if in.Act != nil && f.executorDownOnAct > 0 {
+		f.executorDown, f.executorDownOnAct = f.executorDownOnAct, 0
+	}
+	if in.Think && f.executorDown > 0 {
+		f.executorDown--
+		var applied *activities.StepResult
+		if res.Act != nil {
+			applied = &activities.StepResult{Act: res.Act, Screen: res.Screen}
+		}
+		return activities.StepResult{}, fakeOutage("executor", applied)
 	}
 	if in.Think {
 		script := f.scripts[in.Task]
@@ -217,4 +238,10 @@ func jsonSize(v any) int {
 //     three search attribute upserts.
 func estimateEvents(activities, local, children, signals int) int {
 	return activities*6 + local + children*14 + signals*4 + 5 + 3
+}
+
+// fakeOutage is the error a model activity hands back during an outage.
+func fakeOutage(role string, applied *activities.StepResult) error {
+	return temporal.NewNonRetryableApplicationError(role+" model: connection refused", activities.ErrTypeModelUnavailable, nil,
+		activities.ModelOutage{Role: role, Endpoint: "http://127.0.0.1:9/v1/chat/completions", Error: "connection refused", Applied: applied})
 }

@@ -71,6 +71,9 @@ type goalRun struct {
 	child    string // workflow ID of the running todo, "" when none
 	release  func(workflow.Context)
 	waiting  string
+	// modelWaiting says which model the goal waits for, and since when,
+	// while the planner does not answer ("" otherwise).
+	modelWaiting string
 	// todoWaiting is what the running todo waits for (a phone that does
 	// not answer), as it last told the goal.
 	todoWaiting string
@@ -224,9 +227,8 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	for {
 		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
 			Invalid: invalid, Rejected: rejected}
-		actx := workflow.WithActivityOptions(ctx, plannerActivityOptions("Plan the goal"))
 		var d activities.PlanDecision
-		if err := workflow.ExecuteActivity(actx, activities.NamePlanOnce, in).Get(ctx, &d); err != nil {
+		if err := g.callPlanner(ctx, "Plan the goal", activities.NamePlanOnce, &in, &in.HandBackOutages, &d); err != nil {
 			return err
 		}
 		g.st.Usage.Planner = g.st.Usage.Planner.Add(d.Usage)
@@ -340,6 +342,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
 		DeviceWaitDeadline: g.opts.DeviceWaitDeadline,
+		ModelOutageWait:    g.opts.ModelOutageWait,
 	}
 	g.st.Notes = nil
 	g.child = id
@@ -445,9 +448,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		if g.todo > 0 {
 			summary = fmt.Sprintf("Replan after todo %d", g.todo)
 		}
-		actx := workflow.WithActivityOptions(ctx, plannerActivityOptions(summary))
 		var d activities.PlanDecision
-		err := workflow.ExecuteActivity(actx, activities.NameReplan, in).Get(ctx, &d)
+		err := g.callPlanner(ctx, summary, activities.NameReplan, &in, &in.HandBackOutages, &d)
 		g.st.Steps++ // each replan attempt counts, failures too
 		g.st.Usage.Planner = g.st.Usage.Planner.Add(d.Usage)
 		if err != nil {
@@ -614,6 +616,8 @@ func (g *goalRun) effectivePhase() string {
 		return GoalPaused
 	case g.phase == GoalRunning && (g.question != nil || g.approval != nil):
 		return GoalWaitingUser
+	case (g.phase == GoalRunning || g.phase == GoalPlanning) && (g.modelWaiting != "" || modelWaitText(g.todoWaiting)):
+		return GoalWaitingModel
 	}
 	return g.phase
 }
@@ -624,6 +628,9 @@ func (g *goalRun) status() Status {
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
 		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage,
 		ViewerURL: viewerLink(g.id),
+	}
+	if g.modelWaiting != "" {
+		s.WaitingFor = g.modelWaiting
 	}
 	if s.WaitingFor == "" {
 		s.WaitingFor = g.todoWaiting

@@ -45,9 +45,12 @@ const (
 	GoalRunning     = "running"
 	GoalPaused      = "paused"
 	GoalWaitingUser = "waiting_user"
-	GoalDone        = "done"
-	GoalFailed      = "failed"
-	GoalCancelled   = "cancelled"
+	// GoalWaitingModel: the planner or executor model does not answer and
+	// the goal waits it out (status waiting_for says which and since when).
+	GoalWaitingModel = "waiting_model"
+	GoalDone         = "done"
+	GoalFailed       = "failed"
+	GoalCancelled    = "cancelled"
 )
 
 // Todo statuses.

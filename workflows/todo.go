@@ -62,6 +62,9 @@ type todoRun struct {
 	approval *ApproveInput
 	answer   *string
 	waiting  string // what the todo waits for, for the status query
+	// applied is the current step's action when it reached the phone
+	// before a model outage: later tries do not send it again.
+	applied *applied
 	// thinking is the first line of the executor's latest reasoning, for
 	// the status query and the details (not carried across
 	// continue-as-new: the next think sets it again).
@@ -140,6 +143,9 @@ func (in TodoInput) withDefaults() TodoInput {
 	def(&in.MaxStuckRetries, DefaultMaxStuckRetries)
 	if in.DeviceWaitDeadline <= 0 {
 		in.DeviceWaitDeadline = DefaultDeviceWaitDeadline
+	}
+	if in.ModelOutageWait <= 0 {
+		in.ModelOutageWait = DefaultModelOutageWait
 	}
 	return in
 }
@@ -538,14 +544,30 @@ func (t *todoRun) tell(ctx workflow.Context, ev TodoEvent) error {
 }
 
 func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
+	if waitsOutModels(ctx) {
+		return t.stepWaitingForModel(ctx, act, think)
+	}
+	return t.stepOnce(ctx, act, think, false)
+}
+
+// stepOnce runs one Step activity. With t.applied set (the action already
+// reached the phone) and act nil it only observes and thinks, telling the
+// executor about that action.
+func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, handBackOutages bool) (activities.StepResult, error) {
 	in := activities.StepInput{
 		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
-		Think: think, HistoryRef: t.st.HistoryRef,
+		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages,
 	}
-	if act != nil {
+	switch {
+	case act != nil:
 		in.Act = act
 		in.ScreenHash, in.Width, in.Height = t.st.Screen.Hash, t.st.Screen.Width, t.st.Screen.Height
-	} else {
+	case t.applied != nil:
+		in.PreviousAction = autoglm.FormatAction(t.applied.Action)
+		if r := t.applied.Result.Act; r != nil {
+			in.PreviousResult = r.Result
+		}
+	default:
 		in.PreviousAction, in.PreviousResult = t.st.PreviousAction, t.st.PreviousResult
 	}
 	if think {

@@ -32,6 +32,9 @@ const (
 	// DefaultDeviceWaitDeadline is how long a todo waits for a phone that
 	// stopped answering before it asks the user.
 	DefaultDeviceWaitDeadline = 2 * time.Minute
+	// DefaultModelOutageWait is how long a goal waits out a planner or
+	// executor model that does not answer before it fails.
+	DefaultModelOutageWait = 6 * time.Hour
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
 	MaxTodoRestarts = 1
@@ -61,6 +64,10 @@ type GoalOptions struct {
 	// not answer (disconnected, offline) before it asks the user to
 	// reconnect it. Zero means DefaultDeviceWaitDeadline.
 	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
+	// ModelOutageWait is how long a model that keeps failing with a
+	// retryable error (unreachable, 5xx, 429, timeouts) is waited for
+	// before the goal fails. Zero means DefaultModelOutageWait.
+	ModelOutageWait time.Duration `json:"model_outage_wait,omitempty"`
 }
 
 // UseUITree reports the effective UITree setting.
@@ -82,6 +89,9 @@ func (o GoalOptions) WithDefaults() GoalOptions {
 	def(&o.HistoryEventLimit, DefaultHistoryEventLimit)
 	if o.DeviceWaitDeadline <= 0 {
 		o.DeviceWaitDeadline = DefaultDeviceWaitDeadline
+	}
+	if o.ModelOutageWait <= 0 {
+		o.ModelOutageWait = DefaultModelOutageWait
 	}
 	if o.Mode == "" {
 		o.Mode = ModeLayered
@@ -208,6 +218,8 @@ type TodoInput struct {
 	HistoryEventLimit int `json:"history_event_limit"`
 	// DeviceWaitDeadline: see GoalOptions.DeviceWaitDeadline.
 	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
+	// ModelOutageWait: see GoalOptions.ModelOutageWait.
+	ModelOutageWait time.Duration `json:"model_outage_wait,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`

@@ -61,6 +61,53 @@ type Stack struct {
 	mu      sync.Mutex
 	server  *devserver.Server
 	stops   []func()
+
+	modelAddr string
+	// modelStop stops serving the model server (nil while it is down).
+	modelStop func()
+}
+
+// serveModels serves the model server on ln until StopModels or ctx.
+func (s *Stack) serveModels(ctx context.Context, ln net.Listener) {
+	mctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = s.Models.Serve(mctx, ln) }()
+	s.mu.Lock()
+	s.modelStop = func() { cancel(); <-done }
+	s.mu.Unlock()
+}
+
+// StopModels takes the model server down: its port refuses connections,
+// as an unreachable model endpoint does, until StartModels.
+func (s *Stack) StopModels() {
+	s.mu.Lock()
+	stop := s.modelStop
+	s.modelStop = nil
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// StartModels serves the model server again on the same address, retrying
+// for up to a minute while the port is not yet free.
+func (s *Stack) StartModels(ctx context.Context) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ln, err := net.Listen("tcp", s.modelAddr)
+		if err == nil {
+			s.serveModels(context.Background(), ln)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("drill: listen for the model server on %s again: %w", s.modelAddr, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Start brings a stack up on free loopback ports. On error everything
@@ -122,7 +169,8 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		return nil, fmt.Errorf("drill: listen for the model server: %w", err)
 	}
 	s.Models = modelserver.New(o.Model)
-	go func() { _ = s.Models.Serve(runCtx, mln) }()
+	s.modelAddr = mln.Addr().String()
+	s.serveModels(runCtx, mln)
 	modelURL := "http://" + mln.Addr().String() + "/v1"
 	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
 		m.BaseURL = modelURL
@@ -235,6 +283,7 @@ func (s *Stack) RestartServer(ctx context.Context) error {
 // Stop shuts everything down in reverse order of start. Safe to call more
 // than once.
 func (s *Stack) Stop() {
+	s.StopModels()
 	for i := len(s.stops) - 1; i >= 0; i-- {
 		s.stops[i]()
 	}

@@ -9,6 +9,7 @@ const (
 	killGoals          = 3
 	killCount          = 2
 	disconnectFor      = 12 * time.Second // long enough that steps fail while the phone is away
+	modelOutageFor     = 20 * time.Second // the model server down mid-goal
 	modelFaultGoals    = 3
 	killRecovery       = 3 * time.Minute
 	variantDescription = "fast"

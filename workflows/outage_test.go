@@ -1,0 +1,68 @@
+package workflows
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+func TestGoalWaitsOutPlannerOutage(t *testing.T) {
+	f := &fakeWorld{plannerDown: 6, scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}
+	env := newEnv(t, f)
+	var during Status
+	// Failed tries at 0s, 5s, 15s, 35s, 1m15s, 2m15s; the planner answers at 3m15s.
+	env.RegisterDelayedCallback(func() { during = status(t, env) }, time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	if during.Phase != GoalWaitingModel || !strings.Contains(during.WaitingFor, "waiting for the planner model at http://127.0.0.1:9/v1/chat/completions since ") ||
+		!strings.Contains(during.WaitingFor, "last error: connection refused") {
+		t.Fatalf("status during the outage = %+v", during)
+	}
+	if after := status(t, env); after.WaitingFor != "" {
+		t.Fatalf("waiting_for after the outage = %q", after.WaitingFor)
+	}
+	// The outage costs one replan step, not one per try.
+	if r.Steps != 4 {
+		t.Fatalf("steps = %d, want 4 (think, act, think, replan)", r.Steps)
+	}
+}
+
+func TestTodoWaitsOutExecutorOutageWithoutActingTwice(t *testing.T) {
+	// The think after the tap fails: the tap reached the phone.
+	f := &fakeWorld{executorDownOnAct: 4, scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}
+	env := newEnv(t, f)
+	var during Status
+	env.RegisterDelayedCallback(func() { during = status(t, env) }, 30*time.Second)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi"}}})
+	if r.Status != GoalDone || r.Todos[0].Result != "wifi on" {
+		t.Fatalf("result = %+v", r)
+	}
+	if !strings.Contains(during.WaitingFor, "waiting for the executor model at ") || during.Phase != GoalWaitingModel {
+		t.Fatalf("status during the outage = %+v", during)
+	}
+	if acts := f.acts(); len(acts) != 1 {
+		t.Fatalf("the phone received %q, want the tap once", acts)
+	}
+	// The think after the outage was told about the tap.
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	last := f.steps[len(f.steps)-1].In
+	if last.Act != nil || !strings.Contains(last.PreviousAction, "Tap") || last.PreviousResult != "ok" {
+		t.Fatalf("last step input = %+v, want a think told of the applied tap", last)
+	}
+}
+
+func TestGoalFailsAfterModelOutageWait(t *testing.T) {
+	f := &fakeWorld{plannerDown: 1 << 30, scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1",
+		Options: GoalOptions{Plan: []string{"wifi"}, ModelOutageWait: 10 * time.Minute}})
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, "the planner model at http://127.0.0.1:9/v1/chat/completions did not answer for") ||
+		!strings.Contains(r.Reason, "limits.model_outage_wait") {
+		t.Fatalf("result = %+v", r)
+	}
+}
