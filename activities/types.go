@@ -202,7 +202,7 @@ type StepInput struct {
 	// HandBackOutages asks for a model that keeps failing with a retryable
 	// error to be handed back to the workflow as a ModelUnavailable error
 	// (details: ModelOutage) instead of being retried here, so the
-	// workflow can wait out the outage visibly (docs/design.md §10).
+	// workflow can wait out the outage visibly (docs/design.md §12).
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 
