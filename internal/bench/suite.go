@@ -21,10 +21,11 @@ const (
 	MeasureScreenshot = "screenshot"
 	MeasureSettle     = "settle"
 	MeasureRobustness = "robustness"
+	MeasureCost       = "cost"
 )
 
 // Measurements lists every measurement in the order the report shows them.
-var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness}
+var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost}
 
 // Options configure Run.
 type Options struct {
@@ -90,6 +91,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		{MeasureScreenshot, r.screenshot},
 		{MeasureSettle, r.settle},
 		{MeasureRobustness, r.robustness},
+		{MeasureCost, r.cost},
 	}
 	for _, s := range steps {
 		if o.Only != "" && o.Only != s.name {
