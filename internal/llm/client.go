@@ -141,6 +141,27 @@ func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) 
 	return p, nil
 }
 
+// Models lists the model ids the endpoint serves (GET <base URL>/models).
+// Failures are *Error values; a 404 means the endpoint does not offer the
+// list.
+func (c *Client) Models(parent context.Context) ([]string, error) {
+	ctx := parent
+	if c.cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
+		defer cancel()
+	}
+	page, err := c.oc.Models.List(ctx)
+	if err != nil {
+		return nil, c.classify(parent, err)
+	}
+	var ids []string
+	for _, m := range page.Data {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}
+
 // Chat sends msgs and returns the answer. Failures are *Error values (see
 // IsRetryable); if ctx ends first the context error is returned wrapped.
 // Under a context from WithJSON it asks for a JSON answer in the best
