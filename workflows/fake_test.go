@@ -44,6 +44,9 @@ type fakeWorld struct {
 	plannerDown, executorDown int
 	// executorDownOnAct sets executorDown at the first step that acts.
 	executorDownOnAct int
+	// whileThinking runs inside a Step that thinks, before it answers,
+	// with the step's input (the world's lock not held).
+	whileThinking func(activities.StepInput)
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -130,6 +133,9 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 }
 
 func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activities.StepResult, error) {
+	if f.whileThinking != nil && in.Think {
+		f.whileThinking(in)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})

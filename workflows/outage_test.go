@@ -1,10 +1,12 @@
 package workflows
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 )
 
@@ -65,4 +67,36 @@ func TestGoalFailsAfterModelOutageWait(t *testing.T) {
 		!strings.Contains(r.Reason, "limits.model_outage_wait") {
 		t.Fatalf("result = %+v", r)
 	}
+}
+
+func TestInjectTheFinishingTodoDidNotUseGoesToTheNextTodo(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{
+		"wifi": {tap(500, 212), finish("wifi on")},
+		"bt":   {finish("bt on")},
+	}, replans: []activities.PlanDecision{{Status: activities.PlanReplanned, Plan: []string{"bt"}}}}
+	env := newEnv(t, f)
+	sent := false
+	// The inject arrives while the think that finishes the first todo runs.
+	f.whileThinking = func(in activities.StepInput) {
+		if in.Task == "wifi" && in.Act != nil && !sent {
+			sent = true
+			env.SignalWorkflow(SignalInject, "keep the screen on")
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	r := runGoal(t, env, GoalInput{Goal: "wifi then bt", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi", "bt"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.steps {
+		if s.In.Task == "bt" && s.In.Think {
+			if !slices.Contains(s.In.Notes, "keep the screen on") {
+				t.Fatalf("the second todo's think had notes %q, want the inject the first todo never used", s.In.Notes)
+			}
+			return
+		}
+	}
+	t.Fatal("the second todo never thought")
 }

@@ -151,7 +151,8 @@ func (in TodoInput) withDefaults() TodoInput {
 }
 
 func (t *todoRun) result(status, text string) TodoResult {
-	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage}
+	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
+		Notes: append([]string(nil), t.st.Unseen...)}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -261,6 +262,7 @@ func (t *todoRun) receive(ctx workflow.Context, name string, c workflow.ReceiveC
 			return
 		}
 		t.st.Notes = boundNotes(append(t.st.Notes, s))
+		t.st.Unseen = append(t.st.Unseen, s)
 	case SignalApprove:
 		var a ApproveInput
 		c.Receive(ctx, &a)
@@ -340,7 +342,11 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			}
 		}
 
+		unseen := len(t.st.Unseen) // the notes this step's think is sent with
 		res, err := t.stepWaitingForDevice(ctx, act, think)
+		if err == nil && think {
+			t.st.Unseen = append([]string(nil), t.st.Unseen[unseen:]...)
+		}
 		if err != nil {
 			if temporal.IsCanceledError(err) || ctx.Err() != nil {
 				return TodoResult{}, err

@@ -236,14 +236,17 @@ type TodoRunState struct {
 	PreviousAction string                 `json:"previous_action,omitempty"`
 	PreviousResult string                 `json:"previous_result,omitempty"`
 	Notes          []string               `json:"notes,omitempty"`
-	HistoryRef     string                 `json:"history_ref,omitempty"` // blob of the executor turns so far
-	Failures       int                    `json:"failures"`
-	SameScreen     int                    `json:"same_screen"`
-	SameAction     int                    `json:"same_action"`
-	Corrections    int                    `json:"corrections"`
-	Paused         bool                   `json:"paused,omitempty"`
-	Lessons        []string               `json:"lessons,omitempty"`
-	Usage          llm.RoleUsage          `json:"usage,omitzero"`
+	// Unseen are injected notes no think has been sent with yet; the
+	// todo's result hands them back to the goal for the next todo.
+	Unseen      []string      `json:"unseen,omitempty"`
+	HistoryRef  string        `json:"history_ref,omitempty"` // blob of the executor turns so far
+	Failures    int           `json:"failures"`
+	SameScreen  int           `json:"same_screen"`
+	SameAction  int           `json:"same_action"`
+	Corrections int           `json:"corrections"`
+	Paused      bool          `json:"paused,omitempty"`
+	Lessons     []string      `json:"lessons,omitempty"`
+	Usage       llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
