@@ -18,10 +18,13 @@ type Config struct {
 	Limits           Limits     `key:"limits"`
 	DataDir          string     `key:"data_dir"`
 	PromptMemoryPath string     `key:"prompt_memory_path"`
-	Blobs            Blobs      `key:"blobs"`
-	Encryption       Encryption `key:"encryption"`
-	Metrics          Metrics    `key:"metrics"`
-	Log              Log        `key:"log"`
+	// PromptMemory records every todo's outcome and lessons in prompt
+	// memory for its task type, so later runs of that type start from them.
+	PromptMemory bool       `key:"prompt_memory"`
+	Blobs        Blobs      `key:"blobs"`
+	Encryption   Encryption `key:"encryption"`
+	Metrics      Metrics    `key:"metrics"`
+	Log          Log        `key:"log"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.
@@ -253,10 +256,11 @@ func Default() Config {
 			MaxExecutorFeedbackHistory: 2,
 			UITree:                     true,
 		},
-		DataDir: "./.phoneflow",
-		Blobs:   Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
-		Metrics: Metrics{Address: "127.0.0.1:9464"},
-		Log:     Log{Level: "info", Format: "text"},
+		DataDir:      "./.phoneflow",
+		PromptMemory: true,
+		Blobs:        Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
+		Metrics:      Metrics{Address: "127.0.0.1:9464"},
+		Log:          Log{Level: "info", Format: "text"},
 	}
 }
 

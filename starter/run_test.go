@@ -224,6 +224,14 @@ func TestGoalOptionsFromFlags(t *testing.T) {
 	if strings.Join(o.Plan, "|") != "Open Clock|Read the first alarm" || o.TaskType != "alarm" || o.MaxSteps != 100 || o.UseUITree() {
 		t.Fatalf("options = %+v", o)
 	}
+	// Prompt memory learns from every todo by default, and can be turned off.
+	if !o.OptimizePrompt {
+		t.Fatal("prompt memory is off by default")
+	}
+	cfg.PromptMemory = false
+	if o, _ := goalOptions(runFlags{}, cfg); o.OptimizePrompt {
+		t.Fatal("prompt_memory: false left prompt memory on")
+	}
 	if o, _ := goalOptions(runFlags{single: true}, cfg); o.Mode != workflows.ModeSingle {
 		t.Fatalf("--single mode = %q", o.Mode)
 	}
