@@ -52,6 +52,9 @@ type Activities struct {
 	Devices  DevicePool
 	Planner  Model
 	Executor Model
+	// Verifier judges finished todos from the final screen; nil means
+	// the Executor (a vision model) does.
+	Verifier Model
 	Blobs    BlobStore
 	Prompts  PromptMemory // nil disables prompt memory
 	Exec     autoglm.Config

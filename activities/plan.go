@@ -34,7 +34,7 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 	}
 	for _, d := range in.Done {
-		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps})
+		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence})
 	}
 	msgs := planner.BuildReplanMessages(rc)
 	if in.Invalid != "" {
@@ -73,8 +73,12 @@ func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse 
 		}
 		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept), Usage: ans.Usage()}, nil
 	}
-	return PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
-		Usage: ans.Usage()}, nil
+	pd := PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
+		Usage: ans.Usage()}
+	for _, x := range d.Dropped {
+		pd.Dropped = append(pd.Dropped, Dropped{Todo: x.Todo, Reason: x.Reason})
+	}
+	return pd, nil
 }
 
 // withFeedback appends the rejected answer and the correction, so the next

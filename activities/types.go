@@ -36,6 +36,16 @@ type DoneTodo struct {
 	Status string `json:"status"` // done | failed | skipped
 	Result string `json:"result,omitempty"`
 	Steps  int    `json:"steps"`
+	// Evidence is the verification's evidence (docs/design.md §13): what
+	// showed the todo done, or what was missing.
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// Dropped is a todo the planner left out on purpose when it answered done,
+// with its reason.
+type Dropped struct {
+	Todo   string `json:"todo"`
+	Reason string `json:"reason"`
 }
 
 // PlanInput is the input of PlanOnce.
@@ -71,13 +81,14 @@ type ReplanInput struct {
 // not be parsed or failed validation, Invalid holds the feedback and the other
 // fields are empty: the workflow counts the attempt and asks again.
 type PlanDecision struct {
-	Status   string   `json:"status,omitempty"` // planned | replanned | done | ask_user
-	Plan     []string `json:"plan,omitempty"`
-	TaskType string   `json:"task_type,omitempty"`
-	Question string   `json:"question,omitempty"`
-	Response string   `json:"response,omitempty"`
-	Invalid  string   `json:"invalid,omitempty"`
-	Raw      string   `json:"raw,omitempty"` // the invalid answer, clipped
+	Status   string    `json:"status,omitempty"` // planned | replanned | done | ask_user
+	Plan     []string  `json:"plan,omitempty"`
+	TaskType string    `json:"task_type,omitempty"`
+	Question string    `json:"question,omitempty"`
+	Response string    `json:"response,omitempty"`
+	Dropped  []Dropped `json:"dropped,omitempty"` // done: todos left out on purpose
+	Invalid  string    `json:"invalid,omitempty"`
+	Raw      string    `json:"raw,omitempty"` // the invalid answer, clipped
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
 }
@@ -202,7 +213,7 @@ type StepInput struct {
 	// HandBackOutages asks for a model that keeps failing with a retryable
 	// error to be handed back to the workflow as a ModelUnavailable error
 	// (details: ModelOutage) instead of being retried here, so the
-	// workflow can wait out the outage visibly (docs/design.md §12).
+	// workflow can wait out the outage visibly (docs/design.md §13).
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 // fakeWorld scripts the planner and the executor and plays a phone whose
@@ -47,6 +48,10 @@ type fakeWorld struct {
 	// whileThinking runs inside a Step that thinks, before it answers,
 	// with the step's input (the world's lock not held).
 	whileThinking func(activities.StepInput)
+	// refute lists finish messages the verifier finds contradicted by the
+	// screen; any other finish that does not admit failure is verified.
+	refute   map[string]string
+	verifies []activities.VerifyInput
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -124,6 +129,10 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 		return d, nil
 	}
 	if len(f.replans) == 0 {
+		// A planner with nothing scripted keeps the remaining plan.
+		if len(in.Remaining) > 0 {
+			return activities.PlanDecision{Status: activities.PlanReplanned, Plan: in.Remaining, Usage: fakePlanUsage}, nil
+		}
 		return activities.PlanDecision{Status: activities.PlanDone, Response: "all done", Usage: fakePlanUsage}, nil
 	}
 	d := f.replans[0]
@@ -197,6 +206,19 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	return res, nil
 }
 
+func (f *fakeWorld) Verify(_ context.Context, in activities.VerifyInput) (activities.VerifyResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.verifies = append(f.verifies, in)
+	if p, ok := verify.Admits(in.Message); ok {
+		return activities.VerifyResult{Status: verify.Failed, By: verify.ByMessage, Evidence: "the message admits it: " + p}, nil
+	}
+	if why, ok := f.refute[in.Message]; ok {
+		return activities.VerifyResult{Status: verify.Failed, By: verify.ByModel, Evidence: why}, nil
+	}
+	return activities.VerifyResult{Status: verify.Done, By: verify.ByModel, Evidence: "the screen shows " + in.Message}, nil
+}
+
 func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -224,6 +246,7 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Replan, activity.RegisterOptions{Name: activities.NameReplan})
 	env.RegisterActivityWithOptions(f.Step, activity.RegisterOptions{Name: activities.NameStep})
 	env.RegisterActivityWithOptions(f.OptimizePrompt, activity.RegisterOptions{Name: activities.NameOptimizePrompt})
+	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
 }
 
 func jsonSize(v any) int {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -79,6 +80,9 @@ type goalRun struct {
 	todoWaiting string
 	todo        int // 1-based index of the current todo
 	todoStep    int
+	// lastVerdict is the verification of the last finished todo, for the
+	// status query.
+	lastVerdict string
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -379,6 +383,11 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Usage = t.Usage.Add(tr.Usage)
 	g.st.Usage = g.st.Usage.Add(tr.Usage)
 	t.Result = tr.Result
+	t.Verified, t.Evidence = tr.Verified, tr.Evidence
+	g.lastVerdict = ""
+	if tr.Evidence != "" {
+		g.lastVerdict = fmt.Sprintf("todo %d %s: %s", i+1, map[bool]string{true: "verified done", false: "not verified"}[tr.Verified], truncate(tr.Evidence, 300))
+	}
 	g.st.Notes = append(g.st.Notes, tr.Notes...)
 	switch tr.Status {
 	case TodoDone:
@@ -441,7 +450,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			case TodoPending:
 				in.Remaining = append(in.Remaining, t.Text)
 			case TodoDone, TodoFailed, TodoSkipped:
-				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps})
+				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps,
+					Evidence: truncate(t.Evidence, 500)})
 			}
 		}
 		summary := "Replan"
@@ -494,6 +504,13 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 				return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response,
 					Reason:   "no todo succeeded: " + d.Response,
 					NextStep: "check the phone, then retry the goal with clearer instructions"}), true, nil
+			}
+			if workflow.GetVersion(ctx, ChangeHonestGoalStatus, workflow.DefaultVersion, 1) >= 1 {
+				if missing := g.notDone(d.Dropped); len(missing) > 0 {
+					return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response,
+						Reason:   "not every todo was done: " + strings.Join(missing, "; "),
+						NextStep: "fix what the reason names (install the app, add the contact, adjust the goal), then run the goal again"}), true, nil
+				}
 			}
 			return g.finish(ctx, GoalResult{Status: GoalDone, Response: d.Response}), true, nil
 		case activities.PlanAskUser:
@@ -553,6 +570,51 @@ func (g *goalRun) continueAsNew(ctx workflow.Context) error {
 	next.State = &st
 	workflow.GetLogger(ctx).Info("goal continues as new", "steps", g.st.Steps, "run", st.Runs)
 	return workflow.NewContinueAsNewError(ctx, GoalWorkflow, next)
+}
+
+// notDone lists the todos that keep a goal from being done
+// (docs/design.md §13): a failed, skipped or cancelled todo counts unless a
+// later todo with the same text was done, or the planner dropped it with a
+// reason (recorded on the todo so the result shows it).
+func (g *goalRun) notDone(dropped []activities.Dropped) []string {
+	reasons := map[string]string{}
+	for _, d := range dropped {
+		if r := strings.TrimSpace(d.Reason); r != "" {
+			reasons[strings.TrimSpace(d.Todo)] = r
+		}
+	}
+	var out []string
+	for i := range g.st.Todos {
+		t := &g.st.Todos[i]
+		if t.Status == TodoDone {
+			continue
+		}
+		later := false
+		for _, u := range g.st.Todos[i+1:] {
+			if u.Text == t.Text && u.Status == TodoDone {
+				later = true
+				break
+			}
+		}
+		if later {
+			continue
+		}
+		if r, ok := reasons[strings.TrimSpace(t.Text)]; ok {
+			t.Dropped = r
+			continue
+		}
+		why := t.Status
+		switch {
+		case t.Evidence != "":
+			why += ": " + t.Evidence
+		case t.Result != "":
+			why += ": " + t.Result
+		case t.Status == TodoSkipped:
+			why += " without a reason"
+		}
+		out = append(out, fmt.Sprintf("todo %d %q %s", t.Index, t.Text, truncate(why, 300)))
+	}
+	return out
 }
 
 // noneDone reports whether todos ran and none of them succeeded.
@@ -626,7 +688,7 @@ func (g *goalRun) status() Status {
 	s := Status{
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
-		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage,
+		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage, Verdict: g.lastVerdict,
 		ViewerURL: viewerLink(g.id),
 	}
 	if g.modelWaiting != "" {

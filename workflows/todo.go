@@ -71,6 +71,8 @@ type todoRun struct {
 	thinking string
 	// ended is the todo's outcome once it has one, for the details.
 	ended *TodoResult
+	// verdict is the verification of the executor's finish (docs/design.md §13).
+	verdict *activities.VerifyResult
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -184,7 +186,7 @@ func (t *todoRun) status() Status {
 	s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
 		TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting,
 		LastAction: t.st.PreviousAction, LastResult: t.st.PreviousResult, Thinking: t.thinking,
-		NextAction: t.st.NextText, Usage: t.st.Usage}
+		NextAction: t.st.NextText, Usage: t.st.Usage, Verdict: verdictLine(t.verdict)}
 	if t.st.Paused {
 		s.Phase = GoalPaused
 	}
@@ -467,7 +469,8 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 	text := t.st.NextText
 	switch {
 	case a.Name == autoglm.ActionFinish:
-		return true, t.result(TodoDone, a.Message), nil
+		res, err := t.finished(ctx, a.Message)
+		return true, res, err
 	case a.NeedsHuman():
 		q := a.Message
 		if q == "" {
@@ -719,6 +722,9 @@ func (t *todoRun) details(ctx workflow.Context) {
 	}
 	if s := t.st.Screen; s.App != "" {
 		fmt.Fprintf(&b, "- screen: %s (%s)%s\n", s.App, s.AppPackage, map[bool]string{true: ", sensitive"}[s.Sensitive])
+	}
+	if t.verdict != nil {
+		fmt.Fprintf(&b, "- verified: %s\n", verdictLine(t.verdict))
 	}
 	if t.waiting != "" {
 		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", truncate(t.waiting, 500))

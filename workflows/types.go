@@ -126,6 +126,12 @@ type TodoState struct {
 	Attempts int    `json:"attempts,omitempty"` // child runs started (restarts after being stuck add one)
 	// Usage is the todo's model calls (docs/design.md §10).
 	Usage llm.RoleUsage `json:"usage,omitzero"`
+	// Verified and Evidence: the verification of the todo's last run
+	// (docs/design.md §13).
+	Verified bool   `json:"verified,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+	// Dropped is the planner's reason for leaving the todo out on purpose.
+	Dropped string `json:"dropped,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -176,6 +182,8 @@ type Status struct {
 	Usage llm.RoleUsage `json:"usage,omitzero"`
 	// ViewerURL is the goal's step viewer page, when its worker serves one.
 	ViewerURL string `json:"viewer_url,omitempty"`
+	// Verdict is the last verification: "failed (model): no travel app".
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.
@@ -264,6 +272,13 @@ type TodoResult struct {
 	Result  string   `json:"result,omitempty"`
 	Steps   int      `json:"steps"` // steps counted in this todo
 	Lessons []string `json:"lessons,omitempty"`
+	// Verified is true when the executor finished and the verification
+	// (docs/design.md §13) found the todo done; Evidence says what showed
+	// it, or what was missing, and VerifiedBy who judged (message, ui_tree,
+	// model). A todo that never finished is not verified.
+	Verified   bool   `json:"verified,omitempty"`
+	Evidence   string `json:"evidence,omitempty"`
+	VerifiedBy string `json:"verified_by,omitempty"`
 	// Notes are inject texts the todo received but never used.
 	Notes []string      `json:"notes,omitempty"`
 	Usage llm.RoleUsage `json:"usage,omitzero"`

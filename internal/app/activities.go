@@ -136,6 +136,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Devices:  meteredPool{pool},
 		Planner:  meteredModel{role: "planner", step: "plan", m: planner},
 		Executor: meteredModel{role: "executor", step: "think", m: executor},
+		Verifier: meteredModel{role: "executor", step: "verify", m: executor},
 		Blobs:    blobs,
 		Prompts:  prompts,
 		Exec:     exec,

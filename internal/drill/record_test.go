@@ -233,6 +233,11 @@ func recordings() []recording {
 		{"plan-replan", func(t *testing.T, r *recorder, i int) []string {
 			return r.finish(t, r.start(t, i, `Turn on Bluetooth and then send Alice Chen a message saying "hi"`, workflows.GoalOptions{}))
 		}},
+		{"verified", func(t *testing.T, r *recorder, i int) []string {
+			// One todo verified done by the verifier model, one impossible:
+			// the goal ends failed naming what is missing (docs/design.md §13).
+			return r.finish(t, r.start(t, i, "Set brightness to 80% and then book a train ticket in the travel app", workflows.GoalOptions{}))
+		}},
 		{"ask-user-clarify", func(t *testing.T, r *recorder, i int) []string {
 			id := r.start(t, i, "Send a message", workflows.GoalOptions{})
 			r.until(t, id, "the planner's question", asking)

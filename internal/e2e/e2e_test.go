@@ -148,3 +148,31 @@ func clarifyRoundTrip(t *testing.T, protocol string) {
 		recordHistories(t, "clarify", histories(t, env.Client, id, res.Todos), id)
 	}
 }
+
+// TestVerifiedGoal runs a goal whose first todo the verifier model confirms
+// on the screen and whose second is impossible on this phone: the goal ends
+// failed naming what is missing, with each todo's verdict in the result.
+func TestVerifiedGoal(t *testing.T) {
+	env, g := stack(t)
+	ctx := context.Background()
+	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: verifiedGoal, Device: env.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, g, id, 5*time.Minute)
+	if res.Status != workflows.GoalFailed || !strings.Contains(res.Reason, "travel") {
+		t.Fatalf("goal ended %s: %s (%s), want failed naming the travel app", res.Status, res.Reason, res.Response)
+	}
+	if b := env.Phone.State().Brightness; b != 80 {
+		t.Errorf("brightness = %d, want 80", b)
+	}
+	if len(res.Todos) != 2 || !res.Todos[0].Verified || res.Todos[0].Evidence == "" ||
+		res.Todos[1].Status != workflows.TodoFailed || res.Todos[1].Verified || !strings.Contains(res.Todos[1].Evidence, "travel") {
+		t.Fatalf("todos = %+v, want a verified first todo and a failed second one naming the travel app", res.Todos)
+	}
+	recordHistories(t, "verified", histories(t, env.Client, id, res.Todos), id)
+}
+
+// verifiedGoal: brightness is judged by the verifier model, the travel
+// booking by the executor's own admission.
+const verifiedGoal = "Set brightness to 80% and then book a train ticket in the travel app"

@@ -17,6 +17,9 @@ const (
 // planner or replanner (or whose last message holds a JSON context with a
 // "goal") is a planner request. Everything else goes to the executor.
 func roleFor(model string, msgs []message) roleName {
+	if isVerifier(msgs) {
+		return roleVerifier
+	}
 	m := strings.ToLower(model)
 	switch {
 	case strings.Contains(m, "planner"):

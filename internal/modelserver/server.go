@@ -53,6 +53,12 @@ type Config struct {
 	// "json_object") answered with 400, as servers without structured
 	// output answer them.
 	RejectFormats []string
+	// Naive makes the executor persona a weaker model that does not repair
+	// its own mistakes: after a tap it never goes back, scrolls away or
+	// re-taps a switch, and reports the task done instead. With
+	// RateWrongTap it measures what the planner layer, the stuck guard and
+	// verification add.
+	Naive bool
 	// APIKey, when set, is required as "Authorization: Bearer <key>".
 	APIKey string
 	// Logger receives one line per request; nil discards.
@@ -82,6 +88,7 @@ type Stats struct {
 	Streams      int64 `json:"streams"`      // of which streamed
 	Planner      int64 `json:"planner"`      // answered in the planner role
 	Executor     int64 `json:"executor"`     // answered in the executor role
+	Verifier     int64 `json:"verifier"`     // answered in the verifier role
 	Faults429    int64 `json:"faults_429"`   // injected 429 answers
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
@@ -305,14 +312,18 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 
 	role := roleFor(req.Model, msgs)
 	var content string
-	if role == rolePlanner {
+	switch role {
+	case rolePlanner:
 		format := ""
 		if req.ResponseFormat != nil {
 			format = req.ResponseFormat.Type
 		}
 		content = s.planAnswer(msgs, f, format)
 		s.count(func(st *Stats) { st.Planner++ })
-	} else {
+	case roleVerifier:
+		content = s.verifyAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Verifier++ })
+	default:
 		content = s.executorAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Executor++ })
 	}

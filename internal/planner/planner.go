@@ -48,6 +48,9 @@ type TodoResult struct {
 	Status string `json:"status"` // done, failed or skipped
 	Result string `json:"result"`
 	Steps  int    `json:"steps"`
+	// Evidence is the verification's evidence: what showed the todo done,
+	// or what was missing (docs/design.md §13).
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // ReplanContext is what the planner sees after each todo. Feedback holds
@@ -69,6 +72,14 @@ type Decision struct {
 	TaskType string   `json:"task_type,omitempty"`
 	Question string   `json:"question,omitempty"`
 	Response string   `json:"response,omitempty"`
+	// Dropped (done only): todos left out on purpose, each with a reason.
+	Dropped []Dropped `json:"dropped,omitempty"`
+}
+
+// Dropped is a todo a done answer leaves out on purpose.
+type Dropped struct {
+	Todo   string `json:"todo"`
+	Reason string `json:"reason"`
 }
 
 // BuildPlanMessages builds the first planning request. taskTypes lists the
@@ -153,7 +164,7 @@ const replanSystem = `You are the replanner of a phone automation system. An exe
 
 Decide:
 - "replanned" with the full remaining plan from now on (not the todos already done): keep the remaining todos if they still fit, fix or replace them when a todo failed or the user asked for something new, and never repeat a todo that is done;
-- "done" when the goal is reached (or cannot be reached and nothing else is worth trying), with a response for the user that reports the result and anything the user asked to read;
+- "done" when the goal is reached (or cannot be reached and nothing else is worth trying), with a response for the user that reports the result and anything the user asked to read. The goal only counts as achieved when every todo was verified done: a failed todo's evidence says what was missing. To leave a todo out on purpose, list it under "dropped" with the reason; otherwise say plainly in the response what was not done;
 - "ask_user" when you need the user to decide or to give missing information.
 
 An empty plan is not allowed: when nothing remains, answer done.
@@ -162,6 +173,8 @@ Answer with only one JSON object, no other text:
 {"status":"replanned","plan":["next todo","later todo"]}
 or
 {"status":"done","response":"Wi-Fi and Bluetooth are on."}
+or
+{"status":"done","response":"Wi-Fi is on; Bluetooth was already on.","dropped":[{"todo":"Turn on Bluetooth","reason":"it was already on"}]}
 or
 {"status":"ask_user","question":"The contact was not found. What is the exact name?"}`
 

@@ -63,6 +63,7 @@ var fieldUse = []struct {
 	{"task_type", []string{StatusPlanned}},
 	{"question", []string{StatusAskUser}},
 	{"response", []string{StatusDone}},
+	{"dropped", []string{StatusDone}},
 }
 
 func parse(text, phase string) (Decision, error) {
@@ -122,6 +123,17 @@ func parse(text, phase string) (Decision, error) {
 		d.Question = str("question")
 	case StatusDone:
 		d.Response = str("response")
+		if raw, ok := obj["dropped"]; ok {
+			if err := json.Unmarshal(raw, &d.Dropped); err != nil {
+				probs = append(probs, `"dropped" must be a list of {"todo":"...","reason":"..."}`)
+			}
+			for _, x := range d.Dropped {
+				if strings.TrimSpace(x.Todo) == "" || strings.TrimSpace(x.Reason) == "" {
+					probs = append(probs, `every "dropped" item needs a non-empty "todo" and "reason"`)
+					break
+				}
+			}
+		}
 	}
 	if len(probs) > 0 {
 		return bad(probs...)

@@ -131,7 +131,7 @@ func TestGoalOnSimulator(t *testing.T) {
 	// Payload bytes of every activity input and result, as history would
 	// store them, and the number of executor steps (thinks).
 	var mu sync.Mutex
-	var payload, thinks, activitiesRun, localRun int
+	var payload, thinks, verifyCalls, activitiesRun, localRun int
 	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, args converter.EncodedValues) {
 		var raw json.RawMessage
 		mu.Lock()
@@ -152,6 +152,11 @@ func TestGoalOnSimulator(t *testing.T) {
 			payload += len(raw)
 			if info.ActivityType.Name == activities.NameStep && strings.Contains(string(raw), `"think":{`) {
 				thinks++
+			}
+			if info.ActivityType.Name == activities.NameVerify {
+				var vr activities.VerifyResult
+				_ = json.Unmarshal(raw, &vr)
+				verifyCalls += vr.Usage.Calls
 			}
 			if os.Getenv("E2E_TRACE") != "" {
 				var sr activities.StepResult
@@ -199,10 +204,11 @@ func TestGoalOnSimulator(t *testing.T) {
 	}
 	t.Logf("goal done in %d steps: %s", r.Steps, r.Response)
 	// Usage, summed by the workflows from what the model server reported
-	// over HTTP: one executor call per think, and the planner's calls.
-	if r.Usage.Executor.Calls != thinks || r.Usage.Executor.InputTokens == 0 || r.Usage.Executor.OutputTokens == 0 ||
+	// over HTTP: one executor call per think and per verifier call, and
+	// the planner's calls.
+	if r.Usage.Executor.Calls != thinks+verifyCalls || r.Usage.Executor.InputTokens == 0 || r.Usage.Executor.OutputTokens == 0 ||
 		r.Usage.Planner.Calls < 1+len(r.Todos) || r.Usage.Planner.InputTokens == 0 {
-		t.Fatalf("usage = %+v, want %d executor calls with tokens and a planner call per plan and replan", r.Usage, thinks)
+		t.Fatalf("usage = %+v, want %d executor calls (%d thinks, %d verifier calls) with tokens and a planner call per plan and replan", r.Usage, thinks+verifyCalls, thinks, verifyCalls)
 	}
 	t.Logf("usage: planner %s; executor %s", r.Usage.Planner, r.Usage.Executor)
 	children := 0

@@ -1,0 +1,82 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+)
+
+// Change IDs of workflow.GetVersion (docs/design.md §13). Histories recorded
+// before a change replay on its DefaultVersion branch.
+const (
+	// ChangeVerifyFinish: a todo whose executor says finish runs the
+	// Verify activity, and the verdict decides done or failed. Before it,
+	// finish was done.
+	ChangeVerifyFinish = "verify-finish"
+	// ChangeHonestGoalStatus: the replanner's done ends the goal done only
+	// when every todo it kept was done (or it dropped the todo with a
+	// reason); otherwise the goal fails. Before it, done was done unless no
+	// todo had succeeded.
+	ChangeHonestGoalStatus = "honest-goal-status"
+)
+
+// verifyActivityOptions: one model call (two when the first answer breaks
+// the contract) on the phone's worker, where the screenshot blobs are.
+func verifyActivityOptions(summary string) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    2 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
+			MaximumAttempts:    5,
+		},
+		Summary: summary,
+	}
+}
+
+// finished ends the todo on the executor's finish. Under
+// ChangeVerifyFinish the finish is verified first: the todo is done only
+// when the verdict is done, and the verdict and its evidence go into the
+// result, the Web UI details and the status query.
+func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error) {
+	if workflow.GetVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return t.result(TodoDone, msg), nil
+	}
+	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen}
+	actx := workflow.WithActivityOptions(ctx, verifyActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
+	var v activities.VerifyResult
+	if err := workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v); err != nil {
+		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			return TodoResult{}, err
+		}
+		v = activities.VerifyResult{Status: TodoFailed, By: "error", Evidence: "could not verify: " + rootMessage(err)}
+	}
+	t.verdict = &v
+	t.st.Usage.Executor = t.st.Usage.Executor.Add(v.Usage)
+	t.details(ctx)
+	res := t.result(TodoDone, msg)
+	res.Verified, res.Evidence, res.VerifiedBy = v.Status == TodoDone, v.Evidence, v.By
+	if !res.Verified {
+		res.Status = TodoFailed
+		res.Result = "not done: " + v.Evidence
+		if msg != "" && !strings.Contains(v.Evidence, msg) {
+			res.Result += " (executor said: " + truncate(msg, 300) + ")"
+		}
+		res.Lessons = appendLesson(res.Lessons, "finish not verified: "+v.Evidence)
+	}
+	return res, nil
+}
+
+// verdictLine is the verdict as the Web UI details and status show it.
+func verdictLine(v *activities.VerifyResult) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s (%s): %s", v.Status, v.By, truncate(v.Evidence, 300))
+}
