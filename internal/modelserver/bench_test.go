@@ -13,7 +13,7 @@ import (
 func BenchmarkDecide(b *testing.B) {
 	msgs := []message{{Role: "system", Text: "x"}, {Role: "user", Text: screen("Read the Android version", "Settings", "", "", settingsList...), Images: 1}}
 	for b.Loop() {
-		_ = decide(msgs)
+		_ = decide(msgs, false)
 	}
 }
 

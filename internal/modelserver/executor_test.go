@@ -60,7 +60,7 @@ func answer(t *testing.T, text string, earlier ...string) autoglm.Action {
 		msgs = append(msgs, message{Role: "user", Text: "Task: earlier"}, message{Role: "assistant", Text: "<think>x</think><answer>" + e + "</answer>"})
 	}
 	msgs = append(msgs, message{Role: "user", Text: text, Images: 1})
-	st := decide(msgs)
+	st := decide(msgs, false)
 	raw := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
 	resp, err := autoglm.Parse(raw)
 	if err != nil {
@@ -142,7 +142,7 @@ func TestPersonaSteps(t *testing.T) {
 		{"failed action not repeated", screen("Tap Display", "Settings", `do(action="Tap", element=[500,442])`, "error: input failed", settingsList...),
 			[]string{`do(action="Tap", element=[500,442])`}, `do(action="Back")`},
 		{"unknown task", screen("Order a pizza", "Launcher", "", "", launcher...), nil,
-			`finish(message="I do not know how to do \"Order a pizza\" on this phone")`},
+			`finish(message="Cannot do \"Order a pizza\": no app on this phone (Settings, Contacts, Messages, Clock, Notes, Bank) does it")`},
 		{"stuck note", withNotes(screen("Turn off Wi-Fi", "Settings", `do(action="Tap", element=[500,142])`, "ok", settingsList...),
 			"You seem stuck: the screen did not change or you repeated the same action. Try something different."),
 			[]string{`do(action="Tap", element=[500,142])`}, `do(action="Back")`},
@@ -208,7 +208,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add(screen("Create an alarm at 7 labelled \"x\" and then open Notes; turn on wifi", "Launcher", "do(", "oops", settingsList...), "finish(message=")
 	f.Fuzz(func(t *testing.T, text, earlier string) {
 		msgs := []message{{Role: "assistant", Text: earlier}, {Role: "user", Text: text}}
-		st := decide(msgs)
+		st := decide(msgs, false)
 		raw := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
 		if _, err := autoglm.Parse(raw); err != nil {
 			t.Fatalf("persona answer does not parse: %v\n%s", err, raw)

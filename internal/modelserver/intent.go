@@ -79,13 +79,16 @@ var contacts = []string{"Alice Chen", "Bob Li", "Zhang San", "张三", "李四",
 var (
 	timeRe      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:[:.：](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?:\b|$)`)
 	percentRe   = regexp.MustCompile(`(\d{1,3})\s*%`)
-	quotedRe    = regexp.MustCompile(`"([^"]*)"|“([^”]*)”|'([^']+)'|「([^」]*)」`)
 	labelRe     = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label)\s+(.+)$`)
 	readVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:read|check|look up|find out|find|get|what is|what's|tell me|show me)\b|查看|读取|看看|告诉我)`)
 	sendVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:send|text|message|tell|reply|write to)\b|给|告诉|发)`)
 	openVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:open|launch|start|go to|switch to|打开|启动|进入)\s*(?:the\s+)?(.+?)(?:\s+app)?$`)
 	tapVerbRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:tap|click|press|点击)\s+(?:on\s+)?(?:the\s+)?(.+?)(?:\s+button)?$`)
 	toggleOffRe = regexp.MustCompile(`(?i)\b(?:off|disable|deactivate)\b|关`)
+	maxRe       = regexp.MustCompile(`(?i)\b(?:max(?:imum)?|highest|full|brightest)\b|最大|最高|最亮`)
+	minRe       = regexp.MustCompile(`(?i)\b(?:min(?:imum)?|lowest|darkest)\b|最小|最低|最暗`)
+	halfRe      = regexp.MustCompile(`(?i)\b(?:half(?:way)?)\b|一半`)
+	homeRe      = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:go|return|get|head|navigate)\s+(?:back\s+)?(?:to\s+)?(?:the\s+)?home(?:\s*screen|\s+page)?|press\s+home)$|^(?:回到|返回|回)(?:主屏幕|桌面|主页|首页)$`)
 	stepDownRe  = regexp.MustCompile(`(?i)\b(?:down|decrease|lower|reduce|dim|darker)\b|调低|降低`)
 )
 
@@ -144,6 +147,10 @@ func parseIntent(task string) intent {
 	lower := strings.ToLower(t)
 	in := intent{Kind: kindGeneral, Target: -1, App: appIn(t)}
 	switch {
+	case homeRe.MatchString(t):
+		in.Kind, in.App = kindOpen, "Launcher"
+	case openVerbRe.MatchString(t) && apps[strings.ToLower(openVerbRe.FindStringSubmatch(t)[1])] == "Bank":
+		in.Kind, in.App = kindOpen, "Bank"
 	case strings.Contains(lower, "bank") || strings.Contains(t, "银行"):
 		in.Kind, in.App = kindBank, "Bank"
 	case readVerbRe.MatchString(t):
@@ -162,6 +169,12 @@ func parseIntent(task string) intent {
 		if m := percentRe.FindStringSubmatch(t); m != nil {
 			in.Target, _ = strconv.Atoi(m[1])
 			in.Target = min(max((in.Target+5)/10*10, 0), 100)
+		} else if maxRe.MatchString(t) {
+			in.Target = 100
+		} else if minRe.MatchString(t) {
+			in.Target = 0
+		} else if halfRe.MatchString(t) {
+			in.Target = 50
 		} else if stepDownRe.MatchString(t) {
 			in.Step = -1
 		} else {
@@ -189,11 +202,11 @@ func parseIntent(task string) intent {
 func parseRead(t, lower string, in *intent) {
 	in.Kind = kindRead
 	switch {
-	case strings.Contains(lower, "android version") || strings.Contains(lower, "version"):
-		in.What, in.App = "Android version", "Settings"
-	case strings.Contains(lower, "build"):
+	case strings.Contains(lower, "build") || strings.Contains(t, "版本号"):
 		in.What, in.App = "Build number", "Settings"
-	case strings.Contains(lower, "model"):
+	case strings.Contains(lower, "android version") || strings.Contains(lower, "version") || strings.Contains(t, "版本"):
+		in.What, in.App = "Android version", "Settings"
+	case strings.Contains(lower, "model") || strings.Contains(t, "型号"):
 		in.What, in.App = "Model", "Settings"
 	case strings.Contains(lower, "alarm") || strings.Contains(t, "闹钟"):
 		in.What, in.App = "first alarm", "Clock"
@@ -231,15 +244,59 @@ func findContact(text string) string {
 
 func unquote(s string) string {
 	s = strings.TrimSpace(s)
-	if m := quotedRe.FindStringSubmatch(s); m != nil && len(m[0]) == len(s) {
-		for _, g := range m[1:] {
-			if g != "" {
-				return g
-			}
-		}
-		return ""
+	if q, ok := findQuoted(s); ok && q.start == 0 && q.end == len(s) {
+		return s[q.innerStart:q.innerEnd]
 	}
 	return s
+}
+
+// quoted is one quoted span of a text: s[start:end] with the quotes,
+// s[innerStart:innerEnd] without.
+type quoted struct{ start, end, innerStart, innerEnd int }
+
+// quotePairs are the quote marks the persona reads: straight and curly
+// double quotes, corner brackets, and single quotes that open after a
+// space (so "don't" and "I'll" are apostrophes, not quotes).
+var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"「", "」"}, {"‘", "’"}, {"'", "'"}}
+
+// findQuoted returns the first quoted span of s.
+func findQuoted(s string) (quoted, bool) {
+	for i := 0; i < len(s); i++ {
+		for _, p := range quotePairs {
+			if !strings.HasPrefix(s[i:], p[0]) {
+				continue
+			}
+			if p[0] == "'" && !singleQuoteOpens(s, i) {
+				continue
+			}
+			in := i + len(p[0])
+			for j := in; j < len(s); j++ {
+				if !strings.HasPrefix(s[j:], p[1]) || p[1] == "'" && !singleQuoteCloses(s, j) {
+					continue
+				}
+				return quoted{start: i, end: j + len(p[1]), innerStart: in, innerEnd: j}, true
+			}
+		}
+	}
+	return quoted{}, false
+}
+
+// singleQuoteOpens: a ' opens a quote at the start or after a space or
+// colon, and not right before a space.
+func singleQuoteOpens(s string, i int) bool {
+	if i+1 >= len(s) || s[i+1] == ' ' {
+		return false
+	}
+	return i == 0 || strings.ContainsRune(" :(\t", rune(s[i-1]))
+}
+
+// singleQuoteCloses: a ' closes a quote at the end or before a space or
+// punctuation, and not right after a space.
+func singleQuoteCloses(s string, j int) bool {
+	if s[j-1] == ' ' {
+		return false
+	}
+	return j+1 == len(s) || strings.ContainsRune(" ,.;:!?)", rune(s[j+1]))
 }
 
 var (
@@ -254,14 +311,9 @@ var (
 func parseMessage(t string) (to, text string) {
 	// Quoted text wins wherever it is.
 	rest := t
-	if m := quotedRe.FindStringSubmatchIndex(t); m != nil {
-		for g := 1; g < len(m)/2; g++ {
-			if m[2*g] >= 0 {
-				text = t[m[2*g]:m[2*g+1]]
-				break
-			}
-		}
-		rest = t[:m[0]] + t[m[1]:]
+	if q, ok := findQuoted(t); ok {
+		text = t[q.innerStart:q.innerEnd]
+		rest = t[:q.start] + t[q.end:]
 	} else {
 		lower := strings.ToLower(t)
 		for _, mk := range textMarkers {

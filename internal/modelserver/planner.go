@@ -21,10 +21,11 @@ type planContext struct {
 }
 
 type doneTodo struct {
-	Todo   string `json:"todo"`
-	Status string `json:"status"`
-	Result string `json:"result"`
-	Steps  int    `json:"steps"`
+	Todo     string `json:"todo"`
+	Status   string `json:"status"`
+	Result   string `json:"result"`
+	Steps    int    `json:"steps"`
+	Evidence string `json:"evidence"`
 }
 
 type answerPair struct {
@@ -181,10 +182,11 @@ func replanGoal(pc planContext) planAnswer {
 				tries++
 			}
 		}
-		if tries < 2 {
+		if tries < maxTodoTries && !impossible(last) {
 			return planAnswer{Status: "replanned", Plan: append([]string{strings.TrimSpace(last.Todo)}, remaining...)}
 		}
-		// Tried twice: skip it and go on; the summary reports the failure.
+		// Tried enough, or it cannot be done on this phone: skip it and go
+		// on; the summary says what is missing, and the goal is not done.
 	}
 
 	if len(remaining) == 0 {
@@ -203,6 +205,18 @@ func replanGoal(pc planContext) planAnswer {
 		remaining[i] = fixed
 	}
 	return planAnswer{Status: "replanned", Plan: remaining}
+}
+
+// maxTodoTries is how often the replanner runs a todo whose verification
+// failed before it gives the goal up.
+const maxTodoTries = 3
+
+var impossibleRe = regexp.MustCompile(`(?i)there is no|no app on this phone|no contact named|not found|could not open|is not installed|does not exist|the task does not say|gives no|cannot do`)
+
+// impossible reports a failed todo whose result or evidence says the phone
+// lacks what it needs (an app, a contact): trying again cannot help.
+func impossible(d doneTodo) bool {
+	return impossibleRe.MatchString(d.Result) || impossibleRe.MatchString(d.Evidence)
 }
 
 // placeholderValue is what a {result} placeholder stands for: the result
@@ -249,8 +263,8 @@ func summarise(done []doneTodo) string {
 			if !succeeded[d.Todo] && !seenFail[d.Todo] {
 				seenFail[d.Todo] = true
 				why := d.Status
-				if d.Result != "" {
-					why += " (" + d.Result + ")"
+				if r := firstNonEmpty(d.Evidence, d.Result); r != "" {
+					why += " (" + r + ")"
 				}
 				failed = append(failed, fmt.Sprintf("%s %s", d.Todo, why))
 			}
@@ -388,7 +402,7 @@ func taskType(clauses []string) string {
 var (
 	strongSeps = []string{", and then ", " and then ", ", then ", " then ", "; ", ";", "，然后", "然后", "并且", "，再", "；"}
 	weakSeps   = []string{", and ", " and ", ", ", "，"}
-	verbRe     = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:open|launch|start|turn|switch|enable|disable|send|text|message|tell|reply|create|set|add|make|write|edit|update|change|delete|remove|read|check|find|get|look|go|tap|click|press|increase|decrease|raise|lower|dim|call|show|search|take|sign|log|put|note|scroll|swipe|wait|play|pause|stop|save|share|copy|book|buy|order|pay|post|install|uninstall|clear|mute|select|choose|type|enter|fill|answer|accept|decline|block|close|exit|lock|unlock|restart|connect|disconnect|pair)\b|打开|关闭|开启|发|给|告诉|创建|设置|新建|查看|读取|添加|点击)`)
+	verbRe     = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:open|launch|start|return|head|navigate|turn|switch|enable|disable|send|text|message|tell|reply|create|set|add|make|write|edit|update|change|delete|remove|read|check|find|get|look|go|tap|click|press|increase|decrease|raise|lower|dim|call|show|search|take|sign|log|put|note|scroll|swipe|wait|play|pause|stop|save|share|copy|book|buy|order|pay|post|install|uninstall|clear|mute|select|choose|type|enter|fill|answer|accept|decline|block|close|exit|lock|unlock|restart|connect|disconnect|pair)\b|打开|关闭|开启|发|给|告诉|创建|设置|新建|查看|读取|添加|点击|回到|返回)`)
 	pronounRe  = regexp.MustCompile(`(?i)\b(?:it|that|this|the result|the time|the number|the version|them)\b`)
 )
 
@@ -509,41 +523,32 @@ func carry(clause, prev string) string {
 	return clause
 }
 
-// splitOutsideQuotes splits s at any of seps that stand outside quotes.
+// splitOutsideQuotes splits s at any of seps that stand outside quotes
+// (the quote marks findQuoted reads, apostrophes excepted).
 func splitOutsideQuotes(s string, seps []string) []string {
 	var out []string
 	start := 0
-	var quote rune
 	for i := 0; i < len(s); {
-		r := rune(s[i])
-		size := 1
-		if r >= 0x80 {
-			r, size = utf8.DecodeRuneInString(s[i:])
+		if q, ok := findQuoted(s[i:]); ok && q.start == 0 {
+			i += q.end
+			continue
 		}
-		switch {
-		case quote != 0:
-			if r == quote || quote == '“' && r == '”' {
-				quote = 0
-			}
-		case r == '"' || r == '“':
-			quote = r
-		default:
-			matched := false
-			for _, sep := range seps {
-				if len(s)-i >= len(sep) && strings.EqualFold(s[i:i+len(sep)], sep) {
-					if piece := strings.TrimSpace(s[start:i]); piece != "" {
-						out = append(out, piece)
-					}
-					i += len(sep)
-					start = i
-					matched = true
-					break
+		matched := false
+		for _, sep := range seps {
+			if len(s)-i >= len(sep) && strings.EqualFold(s[i:i+len(sep)], sep) {
+				if piece := strings.TrimSpace(s[start:i]); piece != "" {
+					out = append(out, piece)
 				}
-			}
-			if matched {
-				continue
+				i += len(sep)
+				start = i
+				matched = true
+				break
 			}
 		}
+		if matched {
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
 	if piece := strings.TrimSpace(s[start:]); piece != "" {
