@@ -133,6 +133,7 @@ type Env struct {
 	Phones   []*phonesim.Phone
 	Serials  []string
 	ModelURL string
+	Model    *modelserver.Server // its Stats count the model calls
 	Config   config.Config
 	Acts     *activities.Activities // the activity code, built like the worker's
 	Worker   *app.Worker
@@ -170,6 +171,7 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 		return nil, fmt.Errorf("bench: listen for the model server: %w", err)
 	}
 	ms := modelserver.New(o.Model)
+	e.Model = ms
 	go func() { _ = ms.Serve(runCtx, mln) }()
 	e.ModelURL = "http://" + mln.Addr().String() + "/v1"
 	if err := loopback.WaitHTTP(ctx, e.ModelURL+"/models", 10*time.Second); err != nil {
