@@ -153,7 +153,7 @@ func clarifyRoundTrip(t *testing.T, protocol string) {
 // on the screen and whose second is impossible on this phone: the goal ends
 // failed naming what is missing, with each todo's verdict in the result.
 func TestVerifiedGoal(t *testing.T) {
-	env, g := stack(t)
+	env, g := stack(t, protocols[0])
 	ctx := context.Background()
 	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: verifiedGoal, Device: env.Serial})
 	if err != nil {

@@ -52,6 +52,10 @@ type Case struct {
 	App    string `json:"app"`    // the simulator app it exercises, or "none"
 	Expect string `json:"expect"` // done | failed (impossible on this phone)
 	Check  Check  `json:"check"`
+	// Reply answers every question the goal asks (the planner's ask_user,
+	// the executor's Take_over), as a person would with clarify; empty
+	// means a question fails the case after a short wait.
+	Reply string `json:"reply,omitempty"`
 	// Fast marks the cases CI runs in `go test ./...`.
 	Fast bool `json:"fast,omitempty"`
 }
@@ -302,7 +306,9 @@ func runCase(ctx context.Context, c client.Client, env *bench.Env, i int, tc Cas
 		workflows.GoalWorkflow, workflows.GoalInput{Goal: tc.Goal, Device: env.Serials[i], Options: workflows.GoalOptions{Mode: mode, AutoApprove: true}})
 	var r workflows.GoalResult
 	if err == nil {
+		stop := answerQuestions(ctx, c, id, tc.Reply)
 		err = run.Get(ctx, &r)
+		stop()
 	}
 	if err != nil {
 		out.Status, out.Why = "error", err.Error()
@@ -324,6 +330,43 @@ func runCase(ctx context.Context, c client.Client, env *bench.Env, i int, tc Cas
 		out.Achieved = true
 	}
 	return out
+}
+
+// answerQuestions answers the goal's pending questions with reply until
+// stop is called. Without a reply a pending question cancels the goal after
+// a minute: nobody will answer it.
+func answerQuestions(ctx context.Context, c client.Client, id, reply string) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var asked time.Time
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+			v, err := c.QueryWorkflow(ctx, id, "", workflows.QueryStatus)
+			var st workflows.Status
+			if err != nil || v.Get(&st) != nil || st.PendingQuestion == "" {
+				asked = time.Time{}
+				continue
+			}
+			if reply == "" {
+				if asked.IsZero() {
+					asked = time.Now()
+				} else if time.Since(asked) > time.Minute {
+					_ = c.CancelWorkflow(ctx, id, "")
+					return
+				}
+				continue
+			}
+			_ = c.SignalWorkflow(ctx, id, "", workflows.SignalClarify, reply)
+			time.Sleep(time.Second) // let the goal take the answer before asking again
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 func firstNonEmpty(a, b string) string {

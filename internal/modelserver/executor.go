@@ -1008,12 +1008,12 @@ func decide(msgs []message, naive bool) step {
 	if o, h, ok := glmRequest(msgs); ok {
 		obs, hist = o, h
 	}
-	return decideOn(obs, hist)
+	return decideOn(obs, hist, naive)
 }
 
 // decideOn answers for an observation and the actions taken before it,
 // whichever layout they were read from.
-func decideOn(obs observation, hist []act) step {
+func decideOn(obs observation, hist []act, naive bool) step {
 	if obs.Task == "" {
 		return finish("No task given", "The request has no Task line, so there is nothing to do.")
 	}

@@ -38,7 +38,7 @@ func TestGLMRequestRead(t *testing.T) {
 	if _, _, ok := glmRequest([]message{{Role: "user", Text: "Task: Turn on Wi-Fi\nCurrent app: Settings (com.android.settings)\nScreen: normal"}}); ok {
 		t.Error("phoneflow layout read as autoglm")
 	}
-	if step := decide(msgs[:2]); step.action == "" || step.think == "" {
+	if step := decide(msgs[:2], false); step.action == "" || step.think == "" {
 		t.Errorf("decide on the first autoglm step: %+v", step)
 	}
 }

@@ -149,8 +149,6 @@ func parseIntent(task string) intent {
 	switch {
 	case homeRe.MatchString(t):
 		in.Kind, in.App = kindOpen, "Launcher"
-	case openVerbRe.MatchString(t) && apps[strings.ToLower(openVerbRe.FindStringSubmatch(t)[1])] == "Bank":
-		in.Kind, in.App = kindOpen, "Bank"
 	case strings.Contains(lower, "bank") || strings.Contains(t, "银行"):
 		in.Kind, in.App = kindBank, "Bank"
 	case readVerbRe.MatchString(t):
