@@ -3,7 +3,7 @@
 // said done but the phone does not show it, or the goal was impossible),
 // false failed (a possible goal that ended failed), steps and model calls.
 // The set is a JSONL file, one Case per line; the shipped set is Default.
-// `starter eval` prints the table; docs/design.md §12 says what a verdict
+// `starter eval` prints the table; docs/design.md §13 says what a verdict
 // is.
 package eval
 
