@@ -23,17 +23,40 @@ import (
 	"github.com/phoneflow/phoneflow/internal/adb/adbtest"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/devserver"
+	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
+// freePort is for ports that go to the worker as flag values, which can
+// only name a port number.
 func freePort(t *testing.T) int {
 	t.Helper()
+	p, err := loopback.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDevWebUIPortTakenIsAnError(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	taken := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	t.Setenv("HOME", t.TempDir())
+	t.Chdir(t.TempDir())
+	err = run(context.Background(), []string{"--dev", "--data-dir", t.TempDir(), "--temporal-port", strconv.Itoa(freePort(t)),
+		"--temporal-ui-port", taken, "--metrics-address", ""}, io.Discard)
+	if !errors.Is(err, devserver.ErrPortInUse) {
+		t.Fatalf("Web UI port taken: %v, want ErrPortInUse", err)
+	}
+	for _, want := range []string{"port " + taken + " is in use", "--temporal-ui-port"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
 }
 
 // syncBuffer is a log sink safe for the worker's goroutines.
@@ -160,7 +183,7 @@ func TestWorkerServesAllowedPhonesAndPicksUpNewOnes(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Port: freePort(t), UIPort: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := devserver.Start(ctx, devserver.Options{Port: devserver.AnyPort, UIPort: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

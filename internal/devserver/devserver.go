@@ -15,9 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	uiserver "github.com/temporalio/ui-server/v2/server"
 	uiconfig "github.com/temporalio/ui-server/v2/server/config"
-	uioptions "github.com/temporalio/ui-server/v2/server/server_options"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
@@ -25,6 +23,7 @@ import (
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
 	tlog "go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/log/tag"
 	"go.temporal.io/server/common/membership/static"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	"go.temporal.io/server/common/primitives"
@@ -38,12 +37,20 @@ import (
 // host is the only interface the embedded server listens on.
 const host = "127.0.0.1"
 
+// AnyPort as Options.Port lets Start pick a free frontend port (and, with
+// UIPort 0, a free Web UI port): what tests and private stacks use.
+const AnyPort = -1
+
 // Options configures the embedded server.
 type Options struct {
-	// Port is the frontend gRPC port; 0 means 7233.
+	// Port is the frontend gRPC port; 0 means 7233, AnyPort a free port.
 	Port int
-	// UIPort is the Web UI port; 0 means Port+1000, -1 means no Web UI.
+	// UIPort is the Web UI port; 0 means Port+1000 (a free port with
+	// AnyPort), -1 means no Web UI.
 	UIPort int
+	// UIListener, when set, is where the Web UI serves instead of UIPort;
+	// Start takes it over and closes it on Stop or on failure.
+	UIListener net.Listener
 	// DBFile is the SQLite file. An existing file is reused as is, so
 	// workflows survive a restart; a missing one is created with the schema.
 	// Empty means an in-memory store that is lost on Stop.
@@ -83,7 +90,7 @@ type Server struct {
 	frontend string
 	uiURL    string
 	srv      temporal.Server
-	ui       *uiserver.Server
+	ui       *webUI
 	lock     *os.File
 	stopOnce sync.Once
 }
@@ -107,7 +114,7 @@ func (s *Server) WorkflowURL(namespace, workflowID string) string {
 func (s *Server) Stop() {
 	s.stopOnce.Do(func() {
 		if s.ui != nil {
-			s.ui.Stop()
+			s.ui.stop()
 		}
 		s.srv.Stop()
 		if s.lock != nil {
@@ -117,19 +124,18 @@ func (s *Server) Stop() {
 	})
 }
 
-// Start checks the ports, prepares the SQLite file, starts the server and
+// Start binds the ports, prepares the SQLite file, starts the server and
 // the Web UI, and returns once the frontend answers and the namespaces have
-// their search attributes.
-func Start(ctx context.Context, opts Options) (*Server, error) {
+// their search attributes. A taken port is an error wrapping ErrPortInUse,
+// never a panic or an exit.
+func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
+	anyPort := opts.Port == AnyPort
 	if opts.Port == 0 {
 		opts.Port = 7233
-	}
-	if opts.UIPort == 0 {
-		opts.UIPort = opts.Port + 1000
 	}
 	if opts.LogLevel == "" {
 		opts.LogLevel = "warn"
@@ -141,14 +147,43 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		}
 	}
 
-	if err := checkPort(opts.Port, "--temporal-port"); err != nil {
-		return nil, err
+	// Every port is bound here before anything starts and held until the
+	// server binds it (docs/design.md §11).
+	uiLn := opts.UIListener
+	var held reservations
+	defer func() {
+		if err != nil {
+			held.release()
+			if uiLn != nil {
+				_ = uiLn.Close()
+			}
+		}
+	}()
+	frontendPort := opts.Port
+	if anyPort {
+		frontendPort = 0
 	}
-	if opts.UIPort > 0 {
-		if err := checkPort(opts.UIPort, "--temporal-ui-port"); err != nil {
-			return nil, err
+	front, err := reserve(frontendPort)
+	if err != nil {
+		return nil, portInUse(opts.Port, "--temporal-port", err)
+	}
+	held = append(held, front)
+	opts.Port = front.port
+	if uiLn == nil && opts.UIPort >= 0 {
+		uiPort := opts.UIPort
+		if uiPort == 0 && !anyPort {
+			uiPort = opts.Port + 1000
+		}
+		uiLn, err = net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(uiPort)))
+		if err != nil {
+			return nil, portInUse(uiPort, "--temporal-ui-port", err)
 		}
 	}
+	internal, err := reserveFree(4)
+	if err != nil {
+		return nil, err
+	}
+	held = append(held, internal...)
 
 	s := &Server{frontend: net.JoinHostPort(host, strconv.Itoa(opts.Port))}
 	if opts.DBFile != "" {
@@ -175,34 +210,17 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	conf, hosts, err := serverConfig(opts.Port, sqlConf)
+	conf, hosts := serverConfig(opts.Port, internal.ports(), sqlConf)
+	srv, err := startServer(held, conf, hosts, serverLogger(opts.LogFile, opts.LogLevel))
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := temporal.NewServer(
-		temporal.WithConfig(conf),
-		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithStaticHosts(hosts),
-		temporal.WithLogger(serverLogger(opts.LogFile, opts.LogLevel)),
-		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
-			// Search attributes added through the operator service are
-			// usable at once, not after the cache refresh.
-			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
-			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
-		}),
-	)
-	if err != nil {
-		return fail(fmt.Errorf("build the embedded Temporal server: %w", err))
-	}
-	if err := srv.Start(); err != nil {
-		return fail(fmt.Errorf("start the embedded Temporal server: %w", err))
-	}
 	s.srv = srv
 
-	if opts.UIPort > 0 {
-		s.ui = uiserver.NewServer(uioptions.WithConfigProvider(&uiconfig.Config{
+	if uiLn != nil {
+		ui, err := startWebUI(uiLn, &uiconfig.Config{
 			Host:                host,
-			Port:                opts.UIPort,
+			Port:                uiLn.Addr().(*net.TCPAddr).Port,
 			TemporalGRPCAddress: s.frontend,
 			EnableUI:            true,
 			DefaultNamespace:    namespaces[len(namespaces)-1],
@@ -210,14 +228,14 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			CORS:                uiconfig.CORS{CookieInsecure: true},
 			HideLogs:            true,
 			DisableNewsFetch:    true,
-		}))
-		// Start blocks until Stop; the port was checked above.
-		go func(ui *uiserver.Server) {
-			if err := ui.Start(); err != nil {
-				log.Error("Temporal Web UI stopped", "error", err)
-			}
-		}(s.ui)
-		s.uiURL = "http://" + net.JoinHostPort(host, strconv.Itoa(opts.UIPort))
+		}, func(err error) { log.Error("Temporal Web UI stopped", "error", err) })
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.ui = ui
+		s.uiURL = "http://" + uiLn.Addr().String()
+		uiLn = nil // the Web UI owns it now
 	}
 
 	if err := s.ensureSearchAttributes(ctx, namespaces); err != nil {
@@ -229,14 +247,68 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// checkPort fails with a message that says what to do when port is taken.
-func checkPort(port int, flag string) error {
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	l, err := net.Listen("tcp", addr)
+// startServer releases the held ports and builds and starts the server,
+// which binds them. The server library ends the process (Fatal) or panics
+// when a bind fails; both become an error here.
+func startServer(held reservations, conf *config.Config, hosts map[primitives.ServiceName]static.Hosts, logger tlog.Logger) (srv temporal.Server, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: the embedded Temporal server could not bind its ports %v: %v "+
+				"(another process took one in the moment between phoneflow releasing it and the server binding it: "+
+				"start again, or pick another --temporal-port)", ErrPortInUse, held.ports(), r)
+		}
+	}()
+	held.release()
+	srv, err = temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(hosts),
+		temporal.WithLogger(fatalPanics{logger}),
+		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
+			// Search attributes added through the operator service are
+			// usable at once, not after the cache refresh.
+			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
+			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
+		}),
+	)
 	if err != nil {
-		return fmt.Errorf("%w: port %d is in use: %s (%v)", ErrPortInUse, port, loopback.InUseHint(addr, flag), err)
+		return nil, fmt.Errorf("build the embedded Temporal server: %w", err)
 	}
-	return l.Close()
+	if err := srv.Start(); err != nil {
+		return nil, fmt.Errorf("start the embedded Temporal server: %w", err)
+	}
+	return srv, nil
+}
+
+// portInUse says what to do when port is taken.
+func portInUse(port int, flag string, err error) error {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	return fmt.Errorf("%w: port %d is in use: %s (%v)", ErrPortInUse, port, loopback.InUseHint(addr, flag), err)
+}
+
+// fatalPanics turns the server library's Fatal (which would end the
+// process) into a panic that startServer recovers as an error.
+type fatalPanics struct{ tlog.Logger }
+
+func (l fatalPanics) Fatal(msg string, tags ...tag.Tag) {
+	l.Logger.Error(msg, tags...)
+	for _, t := range tags {
+		if e, ok := t.Value().(error); ok {
+			msg += ": " + e.Error()
+		}
+	}
+	panic(msg)
+}
+
+func (l fatalPanics) With(tags ...tag.Tag) tlog.Logger {
+	return fatalPanics{tlog.With(l.Logger, tags...)}
+}
+
+func (l fatalPanics) Skip(extra int) tlog.Logger {
+	if s, ok := l.Logger.(tlog.SkipLogger); ok {
+		return fatalPanics{s.Skip(extra)}
+	}
+	return l
 }
 
 // lockFile takes an exclusive lock so two servers never share one SQLite file.
@@ -299,12 +371,9 @@ func prepareStore(dbFile string, namespaces []string, log *slog.Logger) (*config
 }
 
 // serverConfig builds the single-host server configuration: every service
-// on loopback, the frontend on port, the others on free ports.
-func serverConfig(port int, sqlConf *config.SQL) (*config.Config, map[primitives.ServiceName]static.Hosts, error) {
-	ports, err := freePorts(4)
-	if err != nil {
-		return nil, nil, err
-	}
+// on loopback, the frontend on port, history, matching, worker and the
+// frontend's HTTP API on ports[0..3].
+func serverConfig(port int, ports []int, sqlConf *config.SQL) (*config.Config, map[primitives.ServiceName]static.Hosts) {
 	httpPort := ports[3]
 	svc := func(grpc int) config.Service {
 		return config.Service{RPC: config.RPC{GRPCPort: grpc, BindOnIP: host}}
@@ -350,27 +419,7 @@ func serverConfig(port int, sqlConf *config.SQL) (*config.Config, map[primitives
 	for name, s := range conf.Services {
 		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(host, strconv.Itoa(s.RPC.GRPCPort)))
 	}
-	return conf, hosts, nil
-}
-
-// freePorts returns n distinct free loopback ports.
-func freePorts(n int) ([]int, error) {
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			_ = l.Close()
-		}
-	}()
-	var out []int
-	for range n {
-		l, err := net.Listen("tcp", host+":0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port for the embedded Temporal server: %w", err)
-		}
-		ls = append(ls, l)
-		out = append(out, l.Addr().(*net.TCPAddr).Port)
-	}
-	return out, nil
+	return conf, hosts
 }
 
 // serverLogger sends the server's log lines at level and above to file, or

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,13 +22,16 @@ import (
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
+// freePort is for the checks that need a port nobody listens on: the
+// tests never start a server on one.
 func freePort(t *testing.T) int {
 	t.Helper()
-	ps, err := freePorts(1)
+	r, err := reserve(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ps[0]
+	r.release()
+	return r.port
 }
 
 // greet is a trivial workflow: it answers a query until it gets a signal.
@@ -57,8 +61,7 @@ func TestServerSurvivesRestart(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	opts := Options{
-		Port:       freePort(t),
-		UIPort:     freePort(t),
+		Port:       AnyPort,
 		DBFile:     filepath.Join(dir, "temporal.db"),
 		Namespaces: []string{"phones"},
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -68,6 +71,9 @@ func TestServerSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
+	// Later starts use the ports this one picked.
+	opts.Port = addrPort(t, s.FrontendAddr())
+	opts.UIPort = urlPort(t, s.UIURL())
 
 	// A second server on the same ports or file fails cleanly.
 	if _, err := Start(ctx, opts); !errors.Is(err, ErrPortInUse) {
@@ -165,6 +171,20 @@ func TestServerSurvivesRestart(t *testing.T) {
 	}
 }
 
+func addrPort(t *testing.T, addr string) int {
+	t.Helper()
+	a, err := net.ResolveTCPAddr("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Port
+}
+
+func urlPort(t *testing.T, u string) int {
+	t.Helper()
+	return addrPort(t, strings.TrimPrefix(u, "http://"))
+}
+
 func queryWithRetry(ctx context.Context, c client.Client, id string, out *string) error {
 	var err error
 	for i := 0; i < 100; i++ {
@@ -196,10 +216,53 @@ func TestPortTakenError(t *testing.T) {
 		}
 	}
 
-	// The UI port is checked too, and nothing was created for a failed start.
-	ui := port
-	_, err = Start(context.Background(), Options{Port: freePort(t), UIPort: ui})
+	// The UI port is bound before anything starts: a taken one is an
+	// error, never the UI library's exit, and the frontend port is free
+	// again afterwards.
+	front := freePort(t)
+	_, err = Start(context.Background(), Options{Port: front, UIPort: port})
 	if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), "--temporal-ui-port") {
 		t.Fatalf("UI port taken: %v", err)
 	}
+	l2, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(front)))
+	if err != nil {
+		t.Fatalf("the frontend port stayed bound after a failed start: %v", err)
+	}
+	_ = l2.Close()
+}
+
+func TestReservationKeepsPortFromAnyPortBinds(t *testing.T) {
+	r, err := reserve(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Held: nobody else can bind it.
+	if l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(r.port))); err == nil {
+		_ = l.Close()
+		t.Fatal("a held port could be bound")
+	}
+	r.release()
+	// Released: an explicit bind (what the server does) gets it, while a
+	// few hundred "any port" binds in between do not.
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			_ = l.Close()
+		}
+	}()
+	for range 300 {
+		l, err := net.Listen("tcp", host+":0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		if l.Addr().(*net.TCPAddr).Port == r.port {
+			t.Fatalf("an any-port bind got the released port %d", r.port)
+		}
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(r.port)))
+	if err != nil {
+		t.Fatalf("explicit bind of the released port: %v", err)
+	}
+	_ = l.Close()
 }

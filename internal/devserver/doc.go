@@ -6,9 +6,13 @@
 // (one history shard), so goals survive a restart of the process; an
 // existing file is reused as is and never re-created. Namespaces get the
 // phoneflow search attributes when they are created. Every service listens
-// on 127.0.0.1 only; the Web UI listens on the frontend port + 1000. Both
-// ports are checked before anything starts, because the server library
-// panics and the UI library exits the process on a taken port.
+// on 127.0.0.1 only; the Web UI listens on the frontend port + 1000, or on a
+// listener the caller hands over. Start binds every port itself before
+// anything starts and holds it: the Web UI serves on its listener (the UI
+// library's own server would exit the process on a taken port), and the
+// server's ports, which the server library binds itself, are released just
+// before it does, so a taken port is an error, never a panic or an exit
+// (docs/design.md §11).
 //
 // The server's own logs go to temporal-server.log next to the database at
 // level warn, so they do not drown phoneflow's output.

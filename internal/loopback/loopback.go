@@ -11,13 +11,26 @@ import (
 	"time"
 )
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
+// the few places that can only be told a port number (a child process's
+// flags, `adb -P`). Everything in process binds its own listener instead.
+// The port is left with a connection in TIME_WAIT, closed from the
+// listening side, so for about a minute the kernel does not hand it to
+// anyone asking for any port, while an explicit bind with SO_REUSEADDR
+// still gets it (docs/design.md §11).
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("find a free loopback port: %w", err)
 	}
 	defer l.Close()
+	if c, err := net.DialTimeout("tcp", l.Addr().String(), time.Second); err == nil {
+		_ = l.(*net.TCPListener).SetDeadline(time.Now().Add(time.Second))
+		if s, err := l.Accept(); err == nil {
+			_ = s.Close()
+		}
+		_ = c.Close()
+	}
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
