@@ -39,6 +39,13 @@ func browser(t *testing.T) context.Context {
 		}
 		t.Skip(msg)
 	}
+	// The profile is not a t.TempDir: Chromium's helper processes may still
+	// write into it for a moment after the browser is stopped, and a
+	// TempDir that cannot be removed fails the test.
+	profile, err := os.MkdirTemp("", "phoneflow-browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -49,12 +56,22 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1300, 1400),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("browser profile %s left behind: still in use", profile)
+	})
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start %s: %v", path, err)
 	}
