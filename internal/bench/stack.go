@@ -126,6 +126,9 @@ type EnvOptions struct {
 	// NoWorker leaves the worker out (for measurements that call the
 	// activity code directly).
 	NoWorker bool
+	// Protocol is the executor request layout (config.ProtocolAutoGLM or
+	// config.ProtocolPhoneflow); empty keeps the configured default.
+	Protocol string
 }
 
 // Env is one measurement's phones, model server and worker.
@@ -212,6 +215,9 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
 		m.BaseURL = e.ModelURL
 		m.APIKey = ""
+	}
+	if o.Protocol != "" {
+		cfg.Executor.Protocol = o.Protocol
 	}
 	e.Config = cfg
 	if e.Acts, err = app.NewActivities(ctx, cfg, app.Deps{Logger: s.log}); err != nil {

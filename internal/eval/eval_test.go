@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -118,19 +119,24 @@ func TestFastSubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Stop()
-	sum, err := Run(ctx, st, Options{Cases: cases, Seed: 1, Batch: len(cases)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := Render(&b, "fast subset", sum); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
-	if sum.FalseDone != 0 || sum.Achieved != sum.Goals {
-		t.Fatalf("achieved %d of %d, false done %d:\n%s", sum.Achieved, sum.Goals, sum.FalseDone, b.String())
-	}
-	if sum.ModelCalls == 0 || sum.Steps == 0 {
-		t.Errorf("model calls %d, steps %d: want some of each", sum.ModelCalls, sum.Steps)
+	// Each executor request layout runs the same subset.
+	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM} {
+		t.Run(protocol, func(t *testing.T) {
+			sum, err := Run(ctx, st, Options{Cases: cases, Seed: 1, Batch: len(cases), Protocol: protocol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := Render(&b, "fast subset ("+protocol+" layout)", sum); err != nil {
+				t.Fatal(err)
+			}
+			t.Log("\n" + b.String())
+			if sum.FalseDone != 0 || sum.Achieved != sum.Goals {
+				t.Fatalf("achieved %d of %d, false done %d:\n%s", sum.Achieved, sum.Goals, sum.FalseDone, b.String())
+			}
+			if sum.ModelCalls == 0 || sum.Steps == 0 {
+				t.Errorf("model calls %d, steps %d: want some of each", sum.ModelCalls, sum.Steps)
+			}
+		})
 	}
 }
