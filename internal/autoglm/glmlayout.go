@@ -190,21 +190,7 @@ func pyList(items []string) string {
 // given date and language ("en" or "zh"), with the task-type prompt text
 // appended when set.
 func GLMSystemPrompt(now time.Time, lang, taskPrompt string) string {
-	var p string
-	if lang == "zh" {
-		weekdays := []string{"星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"}
-		p = fmt.Sprintf(glmSystemZH, now.Format("2006年01月02日"), weekdays[now.Weekday()])
-	} else {
-		p = fmt.Sprintf(glmSystemEN, now.Format("Monday, 2 January 2006"))
-	}
-	if t := strings.TrimSpace(taskPrompt); t != "" {
-		if lang == "zh" {
-			p += "\n\n本类任务的经验：\n" + t
-		} else {
-			p += "\n\nAdvice for this kind of task:\n" + t
-		}
-	}
-	return p
+	return datedPrompt(now, lang, taskPrompt, glmSystemEN, glmSystemZH)
 }
 
 // The wording is phoneflow's own; the action set, the coordinate grid and

@@ -153,12 +153,18 @@ func screenImage(cfg Config, in StepInput) (llm.Image, error) {
 // SystemPrompt returns the executor's system prompt for the given date and
 // language ("en" or "zh"), with the task-type prompt text appended when set.
 func SystemPrompt(now time.Time, lang, taskPrompt string) string {
+	return datedPrompt(now, lang, taskPrompt, systemEN, systemZH)
+}
+
+// datedPrompt fills a system prompt template pair with the date (and, in
+// Chinese, the weekday) and appends the task-type prompt text when set.
+func datedPrompt(now time.Time, lang, taskPrompt, en, zh string) string {
 	var p string
 	if lang == "zh" {
 		weekdays := []string{"星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"}
-		p = fmt.Sprintf(systemZH, now.Format("2006年01月02日"), weekdays[now.Weekday()])
+		p = fmt.Sprintf(zh, now.Format("2006年01月02日"), weekdays[now.Weekday()])
 	} else {
-		p = fmt.Sprintf(systemEN, now.Format("Monday, 2 January 2006"))
+		p = fmt.Sprintf(en, now.Format("Monday, 2 January 2006"))
 	}
 	if t := strings.TrimSpace(taskPrompt); t != "" {
 		if lang == "zh" {
