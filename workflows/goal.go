@@ -35,9 +35,9 @@ const (
 // scripted activities do. Workers and replayers must agree on it.
 var DeviceLease func(ctx workflow.Context, serial, goalID string, wait bool, waiting func(string)) (release func(workflow.Context), err error) = LeaseDevice
 
-// plannerActivityOptions: model calls retry with backoff (429 delays come
+// modelActivityOptions: planner and verifier calls retry with backoff (429 delays come
 // back as NextRetryDelay); permanent errors are non-retryable and fail fast.
-func plannerActivityOptions(summary string) workflow.ActivityOptions {
+func modelActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{

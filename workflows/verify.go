@@ -3,7 +3,6 @@ package workflows
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -25,21 +24,6 @@ const (
 	ChangeHonestGoalStatus = "honest-goal-status"
 )
 
-// verifyActivityOptions: one model call (two when the first answer breaks
-// the contract) on the phone's worker, where the screenshot blobs are.
-func verifyActivityOptions(summary string) workflow.ActivityOptions {
-	return workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    2 * time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    time.Minute,
-			MaximumAttempts:    5,
-		},
-		Summary: summary,
-	}
-}
-
 // finished ends the todo on the executor's finish. Under
 // ChangeVerifyFinish the finish is verified first: the todo is done only
 // when the verdict is done, and the verdict and its evidence go into the
@@ -49,7 +33,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 		return t.result(TodoDone, msg), nil
 	}
 	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen}
-	actx := workflow.WithActivityOptions(ctx, verifyActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
+	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
 	if err := workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v); err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
