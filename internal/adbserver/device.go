@@ -187,14 +187,17 @@ type devConn struct {
 	doneOnce sync.Once
 }
 
+// send writes one whole message. A failed write closes the connection,
+// but only after wmu is released: close ends every stream, and a stream
+// ending by its own side sends CLSE, which needs wmu.
 func (dc *devConn) send(m message) error {
 	dc.wmu.Lock()
-	defer dc.wmu.Unlock()
-	if _, err := dc.nc.Write(m.Encode()); err != nil {
+	_, err := dc.nc.Write(m.Encode())
+	dc.wmu.Unlock()
+	if err != nil {
 		dc.close()
-		return err
 	}
-	return nil
+	return err
 }
 
 func (dc *devConn) close() {
@@ -388,19 +391,23 @@ func (s *stream) deliver(data []byte) bool {
 // closeBy ends the stream once; when we close it (local) the device is
 // told with CLSE.
 func (s *stream) closeBy(local bool) {
+	first := false
 	s.closeOnce.Do(func() {
 		close(s.closed)
-		if !local {
-			return
-		}
-		s.dc.forget(s.local)
-		select {
-		case <-s.ready:
-			_ = s.dc.send(message{Command: adbwire.CmdCLSE, Arg0: s.local, Arg1: s.remote})
-		default:
-			// Not open yet: the device's OKAY or CLSE will find no stream.
-		}
+		first = true
 	})
+	// The CLSE goes out after closeOnce is released: a send that fails
+	// closes the connection, which ends every stream, this one included.
+	if !first || !local {
+		return
+	}
+	s.dc.forget(s.local)
+	select {
+	case <-s.ready:
+		_ = s.dc.send(message{Command: adbwire.CmdCLSE, Arg0: s.local, Arg1: s.remote})
+	default:
+		// Not open yet: the device's OKAY or CLSE will find no stream.
+	}
 }
 
 // relay copies bytes between the client socket and the stream until
