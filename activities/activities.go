@@ -18,6 +18,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -434,6 +435,7 @@ func (a *Activities) act(ctx context.Context, d device.Device, attempt int, act 
 			return ActResult{}, err
 		}
 		if s.obs.Hash != hash {
+			metrics.StepReplayed(strings.ReplaceAll(strings.ToLower(act.Name), " ", "_"))
 			return ActResult{Result: ActAlreadyApplied}, nil
 		}
 	}

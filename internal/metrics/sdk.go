@@ -5,153 +5,148 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/metric"
 	"go.temporal.io/sdk/client"
+	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 )
 
-// SDKHandler returns a client.MetricsHandler that records the Temporal
-// SDK's metrics in Registry.
-func SDKHandler() client.MetricsHandler { return NewSDKHandler(Registry) }
+// SDKHandler returns the client.MetricsHandler that records the Temporal
+// SDK's metrics through the SDK's OpenTelemetry handler into Provider,
+// with a fixed label set per metric (SDKLabels).
+func SDKHandler() client.MetricsHandler { return sdkHandlerOf }
 
-// NewSDKHandler returns a client.MetricsHandler recording into reg.
-// Prometheus needs a fixed label set per metric name: the tags seen at a
-// name's first use fix its labels; later tags outside that set are
-// dropped and missing ones are empty.
-func NewSDKHandler(reg prometheus.Registerer) client.MetricsHandler {
-	return &sdkHandler{vecs: &sdkVecs{reg: reg, m: map[string]*sdkVec{}}}
+var sdkHandlerOf = NewSDKHandler(Provider.Meter("temporal-sdk-go"))
+
+// NewSDKHandler returns a client.MetricsHandler recording into meter with
+// the label rule of SDKLabels.
+func NewSDKHandler(meter metric.Meter) client.MetricsHandler {
+	return &sdkHandler{
+		otel: temporalotel.NewMetricsHandler(temporalotel.MetricsHandlerOptions{
+			Meter:                meter,
+			UseMonotonicCounters: true,
+			// A name taken by another kind of instrument is recorded
+			// nowhere rather than crashing the worker.
+			OnError: func(error) {},
+		}),
+		dropped: &droppedKeys{m: map[string]struct{}{}},
+	}
+}
+
+// sdkBaseLabels are the labels of every SDK metric: the tags the SDK puts
+// on its root handler. The SDK fills those it does not know with "none".
+var sdkBaseLabels = []string{"namespace", "client_name", "worker_type", "workflow_type", "activity_type", "task_queue"}
+
+// sdkExtraLabels are the labels some SDK metrics carry beyond the base
+// ones, by metric name (read from the SDK's source, go.temporal.io/sdk
+// internal/common/metrics).
+var sdkExtraLabels = map[string][]string{
+	"temporal_request":                              {"operation"},
+	"temporal_request_latency":                      {"operation"},
+	"temporal_request_failure":                      {"operation", "status_code"},
+	"temporal_request_resource_exhausted":           {"operation", "status_code", "cause"},
+	"temporal_long_request":                         {"operation"},
+	"temporal_long_request_latency":                 {"operation"},
+	"temporal_long_request_failure":                 {"operation", "status_code"},
+	"temporal_long_request_resource_exhausted":      {"operation", "status_code", "cause"},
+	"temporal_num_pollers":                          {"poller_type"},
+	"temporal_workflow_task_execution_failed":       {"failure_reason"},
+	"temporal_activity_execution_failed":            {"failure_reason"},
+	"temporal_nexus_task_execution_failed":          {"nexus_service", "nexus_operation", "failure_reason"},
+	"temporal_nexus_task_execution_latency":         {"nexus_service", "nexus_operation"},
+	"temporal_nexus_task_endtoend_latency":          {"nexus_service", "nexus_operation"},
+	"temporal_nexus_task_schedule_to_start_latency": {"nexus_service", "nexus_operation"},
+}
+
+// SDKLabels returns the label keys every series of the SDK metric name
+// carries, sorted: the base labels plus the metric's own. A tag the SDK
+// leaves out is "none" (the SDK's own placeholder); a tag outside the set
+// is not recorded (see DroppedSDKLabels), so each metric keeps one label
+// set whatever the order in which the SDK first uses it.
+func SDKLabels(name string) []string {
+	return slices.Sorted(slices.Values(append(slices.Clone(sdkBaseLabels), extraLabels(name)...)))
+}
+
+// extraLabels looks name up in sdkExtraLabels; the SDK's per-attempt
+// request metrics ("…_attempt") carry what their request metric carries.
+func extraLabels(name string) []string {
+	return sdkExtraLabels[strings.TrimSuffix(name, "_attempt")]
+}
+
+// DroppedSDKLabels lists "metric/label" pairs the SDK tagged but
+// SDKLabels does not keep, for tests that check the table against a run.
+func DroppedSDKLabels(h client.MetricsHandler) []string {
+	s, ok := h.(*sdkHandler)
+	if !ok {
+		return nil
+	}
+	return s.dropped.list()
 }
 
 type sdkHandler struct {
-	vecs *sdkVecs
-	tags map[string]string
+	otel    client.MetricsHandler
+	tags    map[string]string
+	dropped *droppedKeys
 }
 
-type sdkVecs struct {
-	reg prometheus.Registerer
-	mu  sync.Mutex
-	m   map[string]*sdkVec
+type droppedKeys struct {
+	mu sync.Mutex
+	m  map[string]struct{}
 }
 
-type sdkVec struct {
-	labels    []string
-	counter   *prometheus.CounterVec
-	gauge     *prometheus.GaugeVec
-	histogram *prometheus.HistogramVec
+func (d *droppedKeys) add(k string) {
+	d.mu.Lock()
+	d.m[k] = struct{}{}
+	d.mu.Unlock()
 }
 
-const (
-	kindCounter = iota
-	kindGauge
-	kindTimer
-)
+func (d *droppedKeys) list() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Sorted(maps.Keys(d.m))
+}
 
 func (h *sdkHandler) WithTags(tags map[string]string) client.MetricsHandler {
 	merged := maps.Clone(h.tags)
 	if merged == nil {
-		merged = map[string]string{}
+		merged = make(map[string]string, len(tags))
 	}
-	for k, v := range tags {
-		merged[sanitize(k)] = v
+	maps.Copy(merged, tags)
+	return &sdkHandler{otel: h.otel, tags: merged, dropped: h.dropped}
+}
+
+// fixed returns the OpenTelemetry handler tagged with exactly name's
+// labels.
+func (h *sdkHandler) fixed(name string) client.MetricsHandler {
+	extra := extraLabels(name)
+	tags := make(map[string]string, len(sdkBaseLabels)+len(extra))
+	for _, k := range sdkBaseLabels {
+		tags[k] = "none"
 	}
-	return &sdkHandler{vecs: h.vecs, tags: merged}
+	for _, k := range extra {
+		tags[k] = "none"
+	}
+	for k, v := range h.tags {
+		if _, ok := tags[k]; !ok {
+			h.dropped.add(name + "/" + k)
+			continue
+		}
+		if v == "" {
+			v = "none"
+		}
+		tags[k] = v
+	}
+	return h.otel.WithTags(tags)
 }
 
 func (h *sdkHandler) Counter(name string) client.MetricsCounter {
-	v, vals := h.vec(name, kindCounter)
-	if v == nil || v.counter == nil {
-		return client.MetricsNopHandler.Counter(name)
-	}
-	c := v.counter.WithLabelValues(vals...)
-	return counterFunc(func(d int64) {
-		if d > 0 {
-			c.Add(float64(d))
-		}
-	})
+	return h.fixed(name).Counter(name)
 }
 
 func (h *sdkHandler) Gauge(name string) client.MetricsGauge {
-	v, vals := h.vec(name, kindGauge)
-	if v == nil || v.gauge == nil {
-		return client.MetricsNopHandler.Gauge(name)
-	}
-	g := v.gauge.WithLabelValues(vals...)
-	return gaugeFunc(g.Set)
+	return h.fixed(name).Gauge(name)
 }
 
 func (h *sdkHandler) Timer(name string) client.MetricsTimer {
-	v, vals := h.vec(name, kindTimer)
-	if v == nil || v.histogram == nil {
-		return client.MetricsNopHandler.Timer(name)
-	}
-	o := v.histogram.WithLabelValues(vals...)
-	return timerFunc(func(d time.Duration) { o.Observe(d.Seconds()) })
+	return h.fixed(name).Timer(name)
 }
-
-// vec returns the vector of name (creating it on first use) and the label
-// values of h's tags in its label order; nil when name cannot be
-// registered (taken by another metric).
-func (h *sdkHandler) vec(name string, kind int) (*sdkVec, []string) {
-	name = sanitize(name)
-	vs := h.vecs
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	v, ok := vs.m[name]
-	if !ok {
-		v = &sdkVec{labels: slices.Sorted(maps.Keys(h.tags))}
-		var c prometheus.Collector
-		switch kind {
-		case kindCounter:
-			v.counter = prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: "Temporal SDK counter " + name}, v.labels)
-			c = v.counter
-		case kindGauge:
-			v.gauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: "Temporal SDK gauge " + name}, v.labels)
-			c = v.gauge
-		default:
-			v.histogram = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-				Name: name, Help: "Temporal SDK timer " + name + " in seconds",
-				Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
-			}, v.labels)
-			c = v.histogram
-		}
-		if err := vs.reg.Register(c); err != nil {
-			v = nil
-		}
-		vs.m[name] = v
-	}
-	if v == nil {
-		return nil, nil
-	}
-	vals := make([]string, len(v.labels))
-	for i, l := range v.labels {
-		vals[i] = h.tags[l]
-	}
-	return v, vals
-}
-
-// sanitize maps a name to the Prometheus name alphabet.
-func sanitize(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
-		if ok {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-type counterFunc func(int64)
-
-func (f counterFunc) Inc(d int64) { f(d) }
-
-type gaugeFunc func(float64)
-
-func (f gaugeFunc) Update(v float64) { f(v) }
-
-type timerFunc func(time.Duration)
-
-func (f timerFunc) Record(d time.Duration) { f(d) }
