@@ -5,12 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -20,9 +14,9 @@ import (
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/devserver"
-	"github.com/phoneflow/phoneflow/internal/loopback"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack"
 )
 
 // ErrNoADB means the adb binary is missing; the suite drives its simulated
@@ -30,7 +24,7 @@ import (
 var ErrNoADB = errors.New("adb is not installed: the benchmarks drive simulated phones through a real adb server; install it (Debian/Ubuntu: `sudo apt-get install adb`) or pass --adb PATH")
 
 // Stack is the part shared by every measurement: an in-memory embedded
-// Temporal server, a client, and a private adb server.
+// Temporal server, a client, and a private adb server, from package stack.
 type Stack struct {
 	Server  *devserver.Server
 	Client  client.Client
@@ -38,6 +32,7 @@ type Stack struct {
 	ADBAddr string
 	Dir     string // scratch directory for blobs and prompt memory
 	log     *slog.Logger
+	st      *stack.Stack
 	stops   []func()
 }
 
@@ -46,58 +41,15 @@ func StartStack(ctx context.Context, adbPath string, log *slog.Logger) (_ *Stack
 	if log == nil {
 		log = slog.Default()
 	}
-	if adbPath == "" {
-		adbPath = "adb"
-	}
-	if adbPath, err = exec.LookPath(adbPath); err != nil {
+	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.RealADB, ADBPath: adbPath, Logger: log})
+	if errors.Is(err, stack.ErrNoADB) {
 		return nil, ErrNoADB
 	}
-	s := &Stack{log: log}
-	defer func() {
-		if err != nil {
-			s.Stop()
-		}
-	}()
-	if s.Dir, err = os.MkdirTemp("", "phoneflow-bench-"); err != nil {
-		return nil, err
-	}
-	s.stops = append(s.stops, func() { _ = os.RemoveAll(s.Dir) })
-
-	port, err := loopback.FreePort()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bench: %w", err)
 	}
-	s.Server, err = devserver.Start(ctx, devserver.Options{Port: port, UIPort: -1, Logger: log})
-	if err != nil {
-		return nil, fmt.Errorf("bench: start the embedded Temporal server: %w", err)
-	}
-	s.stops = append(s.stops, s.Server.Stop)
-
-	aport, err := loopback.FreePort()
-	if err != nil {
-		return nil, err
-	}
-	s.ADBAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(aport))
-	out, err := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(aport), "start-server").CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("bench: `adb -P %d start-server` failed: %v: %s", aport, err, strings.TrimSpace(string(out)))
-	}
-	s.ADB = adb.New(adb.Config{Addr: s.ADBAddr})
-	s.stops = append(s.stops, func() {
-		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = s.ADB.Kill(kctx)
-	})
-
-	cfg := s.baseConfig()
-	opts, err := app.ClientOptions(cfg, log)
-	if err != nil {
-		return nil, err
-	}
-	if s.Client, err = client.DialContext(ctx, opts); err != nil {
-		return nil, fmt.Errorf("bench: dial the embedded server: %w", err)
-	}
-	s.stops = append(s.stops, s.Client.Close)
+	s := &Stack{Server: st.Server(), Client: st.Client, ADB: st.ADB, ADBAddr: st.ADBAddr, Dir: st.Config.DataDir, log: log, st: st}
+	s.stops = append(s.stops, st.Stop)
 	return s, nil
 }
 
@@ -109,15 +61,7 @@ func (s *Stack) Stop() {
 	s.stops = nil
 }
 
-func (s *Stack) baseConfig() config.Config {
-	cfg := config.Default()
-	cfg.Temporal.Address = s.Server.FrontendAddr()
-	cfg.DataDir = s.Dir
-	cfg.PromptMemoryPath = filepath.Join(s.Dir, "prompt_memory.json")
-	cfg.ADB.Address = s.ADBAddr
-	cfg.Metrics.Address = ""
-	return cfg
-}
+func (s *Stack) baseConfig() config.Config { return s.st.Config }
 
 // EnvOptions describe one measurement's phones and models.
 type EnvOptions struct {
@@ -169,52 +113,25 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	runCtx, cancel := context.WithCancel(context.Background())
 	e.stops = append(e.stops, cancel)
 
-	mln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("bench: listen for the model server: %w", err)
+	if e.Model, e.ModelURL, err = s.st.ServeModels(ctx, runCtx, o.Model); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
 	}
-	ms := modelserver.New(o.Model)
-	e.Model = ms
-	go func() { _ = ms.Serve(runCtx, mln) }()
-	e.ModelURL = "http://" + mln.Addr().String() + "/v1"
-	if err := loopback.WaitHTTP(ctx, e.ModelURL+"/models", 10*time.Second); err != nil {
-		return nil, fmt.Errorf("bench: the offline model server: %w", err)
+	if e.Phones, e.Serials, err = s.st.AddPhones(ctx, runCtx, o.Phones); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
 	}
-
-	for range o.Phones {
-		ln, err := phonesim.Listen("127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("bench: listen for a simulated phone: %w", err)
-		}
-		serial := ln.Addr().String()
-		p := phonesim.New(phonesim.Config{Serial: serial})
-		go func() { _ = p.Serve(runCtx, ln) }()
-		e.Phones = append(e.Phones, p)
-		e.Serials = append(e.Serials, serial)
-	}
-	cctx, ccancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer ccancel()
 	for _, serial := range e.Serials {
-		if err := s.ADB.Connect(cctx, serial); err != nil {
-			return nil, fmt.Errorf("bench: adb connect %s: %w", serial, err)
-		}
 		e.stops = append(e.stops, func() {
 			dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			_ = s.ADB.Disconnect(dctx, serial)
 		})
 	}
-	for _, serial := range e.Serials {
-		if err := s.ADB.WaitForDevice(cctx, serial); err != nil {
-			return nil, fmt.Errorf("bench: simulated phone %s did not come up in adb: %w", serial, err)
-		}
-	}
 
 	cfg := s.baseConfig()
 	cfg.ADB.Allow = append([]string(nil), e.Serials...)
 	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
 		m.BaseURL = e.ModelURL
-		m.APIKey = ""
+		m.APIKey = o.Model.APIKey
 	}
 	if o.Protocol != "" {
 		cfg.Executor.Protocol = o.Protocol

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,12 +15,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/phoneflow/phoneflow/config"
-	"github.com/phoneflow/phoneflow/internal/adb"
-	"github.com/phoneflow/phoneflow/internal/adbserver"
 	"github.com/phoneflow/phoneflow/internal/devserver"
-	"github.com/phoneflow/phoneflow/internal/loopback"
-	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack"
 )
 
 // Showcase goals. The offline planner splits Showcase into three todos; the
@@ -72,6 +67,7 @@ type Env struct {
 	Config    config.Config
 	Client    client.Client
 	Server    *devserver.Server
+	Stack     *stack.Stack // everything above comes from it
 	Phone     *phonesim.Phone
 	Serial    string // the phone's serial as adb names it
 	ADBAddr   string // the private adb server
@@ -129,123 +125,56 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	env.stops = append(env.stops, unlock)
 
 	// Debian's adb when it is installed (or named); else the built-in
-	// server, which speaks the same protocols.
-	adbPath := ""
-	if !opts.BuiltinADB {
-		name := opts.ADBPath
-		if name == "" {
-			name = "adb"
-		}
-		if p, lerr := exec.LookPath(name); lerr == nil {
-			adbPath = p
-		} else if opts.ADBPath != "" {
-			return nil, fmt.Errorf("%w: %s", ErrNoADB, opts.ADBPath)
-		}
+	// server, which speaks the same protocols. Either way a private one, so
+	// the user's own adb server and phones are left alone.
+	mode := stack.AnyADB
+	switch {
+	case opts.BuiltinADB:
+		mode = stack.BuiltinADB
+	case opts.ADBPath != "":
+		mode = stack.RealADB
 	}
-
 	cfg := opts.Config
-	cfg.DataDir = dir
 	cfg.Temporal.Address = ""
-	cfg.Temporal.Embedded.DBFile = filepath.Join(dir, "temporal.db")
-	if cfg.Temporal.Embedded.UIPort == 0 {
-		cfg.Temporal.Embedded.UIPort = cfg.Temporal.Embedded.Port + 1000
+	port := cfg.Temporal.Embedded.Port
+	if port == devserver.AnyPort {
+		port = 0
 	}
-	cfg.PromptMemoryPath = filepath.Join(dir, "prompt_memory.json")
-	cfg.Metrics.Address = "" // a team worker may hold the default metrics port
-
-	log.Info("starting the embedded Temporal server", "port", cfg.Temporal.Embedded.Port, "db", cfg.Temporal.Embedded.DBFile)
-	srv, err := devserver.Start(ctx, devserver.Options{
-		Port:       cfg.Temporal.Embedded.Port,
-		UIPort:     cfg.Temporal.Embedded.UIPort,
-		DBFile:     cfg.Temporal.Embedded.DBFile,
-		Namespaces: []string{cfg.Temporal.Namespace},
-		Logger:     log,
+	log.Info("starting the embedded Temporal server", "port", port, "db", filepath.Join(dir, "temporal.db"))
+	st, err := stack.Start(ctx, stack.Options{
+		Config:  &cfg,
+		DataDir: dir,
+		FileDB:  true,
+		Port:    port,
+		WebUI:   cfg.Temporal.Embedded.UIPort >= 0,
+		UIPort:  max(cfg.Temporal.Embedded.UIPort, 0),
+		ADB:     mode,
+		ADBPath: opts.ADBPath,
+		Logger:  log,
 	})
 	if err != nil {
-		if errors.Is(err, devserver.ErrLocked) {
+		switch {
+		case errors.Is(err, devserver.ErrLocked):
 			return nil, fmt.Errorf("%w: %w (stop the other demo or worker, or pass --data-dir and --temporal-port)", ErrRunning, err)
-		}
-		// A taken port names its holder (devserver asks it); it is not
-		// necessarily another demo.
-		return nil, err
-	}
-	env.Server = srv
-	env.stops = append(env.stops, srv.Stop)
-
-	// The offline model server, on a free loopback port.
-	runCtx, cancelRun := context.WithCancel(context.Background())
-	env.stops = append(env.stops, cancelRun)
-	mln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("demo: listen for the model server: %w", err)
-	}
-	ms := modelserver.New(modelserver.Config{})
-	go func() { _ = ms.Serve(runCtx, mln) }()
-	env.ModelURL = "http://" + mln.Addr().String() + "/v1"
-	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
-		m.BaseURL = env.ModelURL
-		m.APIKey = ""
-	}
-	cfg.Planner.Model = config.DefaultPlannerModel
-	cfg.Executor.Model = config.DefaultExecutorModel
-	if err := loopback.WaitHTTP(ctx, env.ModelURL+"/models", 10*time.Second); err != nil {
-		return nil, fmt.Errorf("demo: the offline model server: %w", err)
-	}
-
-	// The simulated phone, on a free loopback port.
-	pln, err := phonesim.Listen("127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("demo: listen for the simulated phone: %w", err)
-	}
-	env.Serial = pln.Addr().String()
-	env.Phone = phonesim.New(phonesim.Config{Serial: env.Serial, Logger: log})
-	go func() { _ = env.Phone.Serve(runCtx, pln) }()
-
-	// A private adb server, so the user's own adb server and phones are
-	// left alone.
-	if adbPath != "" {
-		port, err := loopback.FreePort()
-		if err != nil {
+		case errors.Is(err, devserver.ErrPortInUse):
+			// A taken port names its holder (devserver asks it); it is not
+			// necessarily another demo.
 			return nil, err
+		case errors.Is(err, stack.ErrNoADB):
+			return nil, fmt.Errorf("%w: %s", ErrNoADB, opts.ADBPath)
 		}
-		env.ADBAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		out, err := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(port), "start-server").CombinedOutput()
-		if err != nil {
-			return nil, fmt.Errorf("demo: `adb -P %d start-server` failed: %v: %s", port, err, strings.TrimSpace(string(out)))
-		}
-		env.ADBServer = adbPath
-	} else {
-		aln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("demo: listen for the built-in adb server: %w", err)
-		}
-		as := adbserver.New(adbserver.Config{Logger: log})
-		go func() { _ = as.Serve(runCtx, aln) }()
-		env.stops = append(env.stops, func() { _ = as.Close() })
-		env.ADBAddr = aln.Addr().String()
-		env.ADBServer = "built-in"
+		return nil, fmt.Errorf("demo: %w", err)
 	}
-	ac := adb.New(adb.Config{Addr: env.ADBAddr})
-	if adbPath != "" {
-		env.stops = append(env.stops, func() {
-			kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := ac.Kill(kctx); err != nil {
-				log.Warn("could not stop the demo's adb server", "addr", env.ADBAddr, "err", err)
-			}
-		})
-	}
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := ac.Connect(cctx, env.Serial); err != nil {
-		return nil, fmt.Errorf("demo: adb connect %s: %w", env.Serial, err)
-	}
-	if err := ac.WaitForDevice(cctx, env.Serial); err != nil {
-		return nil, fmt.Errorf("demo: the simulated phone did not come up in adb: %w", err)
-	}
-	cfg.ADB.Address = env.ADBAddr
-	cfg.ADB.Allow = []string{env.Serial}
-	cfg.ADB.Connect = nil
+	env.Stack = st
+	env.stops = append(env.stops, st.Stop)
+	env.Server = st.Server()
+	env.ModelURL = st.ModelURL
+	env.Serial = st.Serials[0]
+	env.Phone = st.Phones[0]
+	env.ADBAddr = st.ADBAddr
+	env.ADBServer = st.ADBServer
+	cfg = st.Config
+	cfg.Temporal.Address = "" // the embedded server, as `worker --dev` names it
 	env.Config = cfg
 
 	c, err := opts.Dial(ctx, cfg)

@@ -148,7 +148,7 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	}
 
 	// Every port is bound here before anything starts and held until the
-	// server binds it (docs/design.md §11).
+	// server binds it (docs/design.md §16).
 	uiLn := opts.UIListener
 	var held reservations
 	defer func() {

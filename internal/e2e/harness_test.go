@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -43,9 +43,7 @@ func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	}
 	cfg := config.Default()
 	cfg.Executor.Protocol = protocol
-	port := freePort(t)
-	cfg.Temporal.Embedded.Port = port
-	cfg.Temporal.Embedded.UIPort = freePort(t)
+	cfg.Temporal.Embedded.Port = devserver.AnyPort // the Web UI gets a free port too
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -76,16 +74,6 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // waitResult waits for a goal's result.

@@ -18,6 +18,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
@@ -73,8 +74,7 @@ func newStack(t *testing.T, o stackOptions) *stack {
 	logger := slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	cfg := config.Default()
-	cfg.Temporal.Embedded.Port = freePort(t)
-	cfg.Temporal.Embedded.UIPort = freePort(t)
+	cfg.Temporal.Embedded.Port = devserver.AnyPort // the Web UI gets a free port too
 	cfg.Encryption.Keys = o.EncryptionKeys
 	cfg.Log.Level = "debug"
 
@@ -141,16 +141,6 @@ func tail(b []byte, n int) []byte {
 		return b[len(b)-n:]
 	}
 	return b
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // serverLog reads the embedded server's own log file in the data dir.

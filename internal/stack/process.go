@@ -1,0 +1,173 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/phoneflow/phoneflow/config"
+)
+
+// BuildWorker builds the worker command (./worker of the module that holds
+// the working directory) into dir and returns the binary's path.
+func BuildWorker(ctx context.Context, dir string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("stack: `go env GOMOD`: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("stack: not inside the phoneflow module: run the drills from the repository")
+	}
+	bin := filepath.Join(dir, "worker")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./worker")
+	cmd.Dir = filepath.Dir(gomod)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("stack: go build ./worker: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return bin, nil
+}
+
+// WriteConfig writes the worker-relevant keys of cfg as a phoneflow.yaml
+// file at path, for `worker --config path`.
+func WriteConfig(path string, cfg config.Config) error {
+	q := strconv.Quote
+	var allow []string
+	for _, s := range cfg.ADB.Allow {
+		allow = append(allow, q(s))
+	}
+	y := fmt.Sprintf(`temporal:
+  address: %s
+  namespace: %s
+adb:
+  address: %s
+  allow: [%s]
+planner:
+  base_url: %s
+  model: %s
+executor:
+  base_url: %s
+  model: %s
+data_dir: %s
+prompt_memory_path: %s
+metrics:
+  address: ""
+log:
+  level: info
+`, q(cfg.Temporal.Address), q(cfg.Temporal.Namespace), q(cfg.ADB.Address), strings.Join(allow, ", "),
+		q(cfg.Planner.BaseURL), q(cfg.Planner.Model), q(cfg.Executor.BaseURL), q(cfg.Executor.Model),
+		q(cfg.DataDir), q(cfg.PromptMemoryPath))
+	return os.WriteFile(path, []byte(y), 0o600)
+}
+
+// Process is a worker running as a child process, so a test or drill can kill it
+// with SIGKILL and start it again.
+type Process struct {
+	bin, configFile, logFile string
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{}
+	starts int
+}
+
+// NewProcess prepares a worker process for the stack's configuration; its
+// config file and log go into dir.
+func NewProcess(bin, dir string, cfg config.Config) (*Process, error) {
+	p := &Process{bin: bin, configFile: filepath.Join(dir, "worker.yaml"), logFile: filepath.Join(dir, "worker.log")}
+	if err := WriteConfig(p.configFile, cfg); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// LogFile is where every run of the worker appends its log.
+func (p *Process) LogFile() string { return p.logFile }
+
+// Start starts the worker; it must not be running.
+func (p *Process) Start() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd != nil {
+		return errors.New("stack: the worker is already running")
+	}
+	logf, err := os.OpenFile(p.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	p.starts++
+	fmt.Fprintf(logf, "=== stack: worker start %d at %s\n", p.starts, time.Now().UTC().Format(time.RFC3339Nano))
+	cmd := exec.Command(p.bin, "--config", p.configFile)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = os.Environ()
+	if err := cmd.Start(); err != nil {
+		_ = logf.Close()
+		return fmt.Errorf("stack: start the worker: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		_ = logf.Close()
+		close(exited)
+	}()
+	p.cmd, p.exited = cmd, exited
+	return nil
+}
+
+// Pid is the process ID of the running worker, or 0.
+func (p *Process) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
+// Kill sends SIGKILL and waits for the process to be gone.
+func (p *Process) Kill() error { return p.signal(syscall.SIGKILL) }
+
+// Stop sends SIGTERM (a graceful stop) and waits; safe when not running.
+func (p *Process) Stop() error { return p.signal(syscall.SIGTERM) }
+
+func (p *Process) signal(sig syscall.Signal) error {
+	p.mu.Lock()
+	cmd, exited := p.cmd, p.exited
+	p.cmd = nil
+	p.mu.Unlock()
+	if cmd == nil {
+		return nil
+	}
+	_ = cmd.Process.Signal(sig)
+	select {
+	case <-exited:
+		return nil
+	case <-time.After(45 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		return fmt.Errorf("stack: the worker (pid %d) ignored %v for 45s and was killed", cmd.Process.Pid, sig)
+	}
+}
+
+// Exited reports whether the running worker has exited on its own.
+func (p *Process) Exited() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.exited == nil {
+		return false
+	}
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
