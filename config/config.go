@@ -24,6 +24,7 @@ type Config struct {
 	Blobs        Blobs      `key:"blobs"`
 	Encryption   Encryption `key:"encryption"`
 	Metrics      Metrics    `key:"metrics"`
+	Telemetry    Telemetry  `key:"telemetry"`
 	Log          Log        `key:"log"`
 }
 
@@ -193,6 +194,14 @@ type Encryption struct {
 // Metrics configures the Prometheus endpoint.
 type Metrics struct {
 	Address string `key:"address"` // host:port; empty = no metrics endpoint
+}
+
+// Telemetry configures trace export.
+type Telemetry struct {
+	// OTLPEndpoint is the OpenTelemetry collector spans are exported to
+	// over OTLP/gRPC: host:port or http://host:port (plaintext), or
+	// https://host:port (TLS); empty = no tracing.
+	OTLPEndpoint string `key:"otlp_endpoint"`
 }
 
 // Log configures structured logging.

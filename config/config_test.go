@@ -272,6 +272,13 @@ func TestValidationMessages(t *testing.T) {
 		{map[string]string{"PHONEFLOW_TEMPORAL_EMBEDDED_PORT": "65000"}, `temporal.embedded.ui_port: 66000 is not allowed: a port 1–65535; it defaults to temporal.embedded.port + 1000`},
 		{map[string]string{"PHONEFLOW_TEMPORAL_TLS_CERT_FILE": "c.pem"}, `temporal.tls.key_file: "" is not allowed`},
 		{map[string]string{"PHONEFLOW_ADB_CONNECT": "phone"}, `adb.connect: ["phone"] is not allowed: a list of host:port`},
+		{map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": "collector"}, `telemetry.otlp_endpoint: "collector" is not allowed: the OTLP/gRPC collector as host:port`},
+		{map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": "grpc://collector:4317"}, `telemetry.otlp_endpoint: "grpc://collector:4317" is not allowed`},
+	}
+	for _, ok := range []string{"127.0.0.1:4317", "http://otel.internal:4317", "https://otel.example.com:443"} {
+		if _, _, err := load(t, "", map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": ok}); err != nil {
+			t.Errorf("telemetry.otlp_endpoint %q: %v", ok, err)
+		}
 	}
 	for _, tc := range cases {
 		c, src, err := load(t, "", tc.env)

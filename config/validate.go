@@ -211,6 +211,9 @@ func (c Config) Validate() error {
 		bad("encryption.codec_address", "empty unless encryption.keys is set (the endpoint decodes with those keys)")
 	}
 	hostPort("metrics.address", c.Metrics.Address, true)
+	if e := c.Telemetry.OTLPEndpoint; e != "" && !validHostPort(e) && !(validHTTPURL(e) && validHostPort(urlHost(e))) {
+		bad("telemetry.otlp_endpoint", "the OTLP/gRPC collector as host:port (like 127.0.0.1:4317), http://host:port or https://host:port; empty = no tracing")
+	}
 
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
@@ -237,4 +240,13 @@ func validHostPort(s string) bool {
 func validHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// urlHost is the host:port of an http(s) URL, or "".
+func urlHost(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }

@@ -7,11 +7,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/internal/tracing"
 )
 
 // Exit codes shared by every subcommand.
@@ -74,6 +78,10 @@ func exitCode(err error) int {
 func main() {
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	err := rootCmd.Execute()
+	// Export the client's spans still buffered (telemetry.otlp_endpoint).
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = tracing.Shutdown(sctx)
+	cancel()
 	var ee exitError
 	if err != nil && !errors.As(err, &ee) {
 		fmt.Fprintln(os.Stderr, "error:", err)

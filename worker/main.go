@@ -21,12 +21,14 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/devserver"
+	"github.com/phoneflow/phoneflow/internal/tracing"
 )
 
 func main() {
@@ -102,6 +104,14 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	defer c.Close()
+	defer func() {
+		// Export the spans still buffered (telemetry.otlp_endpoint).
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tracing.Shutdown(sctx); err != nil {
+			log.Warn("could not export the last spans", "otlp_endpoint", cfg.Telemetry.OTLPEndpoint, "error", err)
+		}
+	}()
 	return app.RunWorker(ctx, cfg, c, app.Deps{Logger: log})
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/metrics"
+	"github.com/phoneflow/phoneflow/internal/tracing"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -52,9 +53,17 @@ func TestClientOptions(t *testing.T) {
 	if opts.HostPort != "127.0.0.1:7233" || opts.Namespace != "default" {
 		t.Errorf("embedded default: %q %q", opts.HostPort, opts.Namespace)
 	}
-	if opts.ConnectionOptions.TLS != nil || opts.Credentials != nil || opts.DataConverter != nil || opts.MetricsHandler == nil {
+	if opts.ConnectionOptions.TLS != nil || opts.Credentials != nil || opts.DataConverter != nil || opts.MetricsHandler == nil || len(opts.Interceptors) != 0 {
 		t.Errorf("plain defaults: %+v", opts)
 	}
+
+	// An OTLP endpoint adds the SDK's tracing interceptor.
+	cfg.Telemetry.OTLPEndpoint = "127.0.0.1:4317"
+	t.Cleanup(func() { _ = tracing.Shutdown(context.Background()) })
+	if opts, err = ClientOptions(cfg, nil); err != nil || len(opts.Interceptors) != 1 {
+		t.Errorf("with telemetry.otlp_endpoint: %d interceptors, %v", len(opts.Interceptors), err)
+	}
+	cfg.Telemetry.OTLPEndpoint = ""
 
 	// An API key for a remote cluster turns TLS on; encryption keys install
 	// the encrypting data converter.

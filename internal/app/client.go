@@ -16,6 +16,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/codec"
 	"github.com/phoneflow/phoneflow/internal/metrics"
+	"github.com/phoneflow/phoneflow/internal/tracing"
 )
 
 // TemporalAddress is the frontend the configuration points at: the
@@ -29,7 +30,8 @@ func TemporalAddress(cfg config.Config) string {
 
 // ClientOptions builds the Temporal client options of cfg: address,
 // namespace, TLS or mTLS, API key, payload encryption when keys are
-// configured, SDK metrics into internal/metrics, and logger (nil means
+// configured, SDK metrics into internal/metrics, the SDK's tracing
+// interceptor when telemetry.otlp_endpoint is set, and logger (nil means
 // slog.Default()).
 func ClientOptions(cfg config.Config, logger *slog.Logger) (client.Options, error) {
 	if logger == nil {
@@ -55,6 +57,17 @@ func ClientOptions(cfg config.Config, logger *slog.Logger) (client.Options, erro
 		}
 	}
 	opts.ConnectionOptions.TLS = tlsConf
+	if cfg.Telemetry.OTLPEndpoint != "" {
+		tp, err := tracing.Provider(cfg.Telemetry.OTLPEndpoint)
+		if err != nil {
+			return client.Options{}, err
+		}
+		ic, err := tracing.Interceptor(tp)
+		if err != nil {
+			return client.Options{}, fmt.Errorf("telemetry.otlp_endpoint: %w", err)
+		}
+		opts.Interceptors = append(opts.Interceptors, ic)
+	}
 	if cfg.Encryption.Keys != "" {
 		keys, err := codec.ParseKeys(cfg.Encryption.Keys)
 		if err != nil {

@@ -4,14 +4,18 @@ import (
 	"context"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/metrics"
+	"github.com/phoneflow/phoneflow/internal/tracing"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// meteredModel records latency, tokens, errors and a step per request.
+// meteredModel records latency, tokens, errors and a step per request,
+// and traces each request as a child span of the activity's.
 type meteredModel struct {
 	role string // "planner" or "executor"
 	step string // step kind counted per successful request
@@ -21,7 +25,15 @@ type meteredModel struct {
 var _ activities.Model = meteredModel{}
 
 func (m meteredModel) Chat(ctx context.Context, msgs []llm.Message) (*llm.Answer, error) {
+	ctx, span := tracing.Start(ctx, "ModelCall:"+m.role, attribute.String("phoneflow.model.role", m.role))
 	a, err := m.m.Chat(ctx, msgs)
+	if a != nil && span.IsRecording() {
+		span.SetAttributes(attribute.String("gen_ai.response.model", a.Model),
+			attribute.Int("gen_ai.usage.input_tokens", a.PromptTokens),
+			attribute.Int("gen_ai.usage.output_tokens", a.CompletionTokens),
+			attribute.Int64("phoneflow.model.ttft_ms", a.TTFT.Milliseconds()))
+	}
+	tracing.End(span, err)
 	if err != nil {
 		metrics.ModelError(m.role, llm.IsRetryable(err))
 		return a, err
@@ -54,90 +66,95 @@ func (p meteredPool) Get(ctx context.Context, serial string) (device.Device, err
 
 func (p meteredPool) List(ctx context.Context) ([]device.Info, error) { return p.p.List(ctx) }
 
-// meteredDevice times every call; inputs also count as "act" steps.
+// meteredDevice times every call and traces it as a child span of the
+// activity's; inputs also count as "act" steps.
 type meteredDevice struct{ d device.Device }
 
 var _ device.Device = meteredDevice{}
 
-func observe(action string, start time.Time, err error) error {
-	metrics.DeviceAction(action, time.Since(start), err)
-	return err
-}
-
-func act(action string, start time.Time, err error) error {
-	if err == nil {
-		metrics.Step("act")
+// begin starts timing and tracing one device call; the returned func ends
+// both (counting a successful input as an "act" step) and returns err.
+func (m meteredDevice) begin(ctx context.Context, action string, input bool) (context.Context, func(error) error) {
+	t := time.Now()
+	ctx, span := tracing.Start(ctx, "DeviceAction:"+action,
+		attribute.String("phoneflow.device.action", action), attribute.String("phoneflow.device.serial", m.d.Serial()))
+	return ctx, func(err error) error {
+		metrics.DeviceAction(action, time.Since(t), err)
+		if input && err == nil {
+			metrics.Step("act")
+		}
+		tracing.End(span, err)
+		return err
 	}
-	return observe(action, start, err)
 }
 
 func (m meteredDevice) Serial() string { return m.d.Serial() }
 
 func (m meteredDevice) Screenshot(ctx context.Context) (device.Screenshot, error) {
-	t := time.Now()
+	ctx, done := m.begin(ctx, "screenshot", false)
 	s, err := m.d.Screenshot(ctx)
-	return s, observe("screenshot", t, err)
+	return s, done(err)
 }
 
 func (m meteredDevice) Tap(ctx context.Context, x, y int) error {
-	t := time.Now()
-	return act("tap", t, m.d.Tap(ctx, x, y))
+	ctx, done := m.begin(ctx, "tap", true)
+	return done(m.d.Tap(ctx, x, y))
 }
 
 func (m meteredDevice) DoubleTap(ctx context.Context, x, y int) error {
-	t := time.Now()
-	return act("double_tap", t, m.d.DoubleTap(ctx, x, y))
+	ctx, done := m.begin(ctx, "double_tap", true)
+	return done(m.d.DoubleTap(ctx, x, y))
 }
 
 func (m meteredDevice) LongPress(ctx context.Context, x, y int) error {
-	t := time.Now()
-	return act("long_press", t, m.d.LongPress(ctx, x, y))
+	ctx, done := m.begin(ctx, "long_press", true)
+	return done(m.d.LongPress(ctx, x, y))
 }
 
 func (m meteredDevice) Swipe(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error {
-	t := time.Now()
-	return act("swipe", t, m.d.Swipe(ctx, x1, y1, x2, y2, d))
+	ctx, done := m.begin(ctx, "swipe", true)
+	return done(m.d.Swipe(ctx, x1, y1, x2, y2, d))
 }
 
 func (m meteredDevice) Back(ctx context.Context) error {
-	t := time.Now()
-	return act("back", t, m.d.Back(ctx))
+	ctx, done := m.begin(ctx, "back", true)
+	return done(m.d.Back(ctx))
 }
 
 func (m meteredDevice) Home(ctx context.Context) error {
-	t := time.Now()
-	return act("home", t, m.d.Home(ctx))
+	ctx, done := m.begin(ctx, "home", true)
+	return done(m.d.Home(ctx))
 }
 
 func (m meteredDevice) Wake(ctx context.Context) error {
-	t := time.Now()
-	return observe("wake", t, m.d.Wake(ctx))
+	ctx, done := m.begin(ctx, "wake", false)
+	return done(m.d.Wake(ctx))
 }
 
 func (m meteredDevice) Launch(ctx context.Context, app string) error {
-	t := time.Now()
-	return act("launch", t, m.d.Launch(ctx, app))
+	ctx, done := m.begin(ctx, "launch", true)
+	return done(m.d.Launch(ctx, app))
 }
 
 func (m meteredDevice) Type(ctx context.Context, text string) error {
-	t := time.Now()
-	return act("type", t, m.d.Type(ctx, text))
+	ctx, done := m.begin(ctx, "type", true)
+	return done(m.d.Type(ctx, text))
 }
 
 func (m meteredDevice) CurrentApp(ctx context.Context) (device.App, error) {
-	t := time.Now()
+	ctx, done := m.begin(ctx, "current_app", false)
 	a, err := m.d.CurrentApp(ctx)
-	return a, observe("current_app", t, err)
+	return a, done(err)
 }
 
 func (m meteredDevice) ScreenSize(ctx context.Context) (int, int, error) {
-	t := time.Now()
+	ctx, done := m.begin(ctx, "screen_size", false)
 	w, h, err := m.d.ScreenSize(ctx)
-	return w, h, observe("screen_size", t, err)
+	return w, h, done(err)
 }
 
 func (m meteredDevice) UITree(ctx context.Context) ([]uitree.Element, error) {
-	t := time.Now()
+	ctx, done := m.begin(ctx, "ui_tree", false)
 	e, err := m.d.UITree(ctx)
-	return e, observe("ui_tree", t, err)
+	return e, done(err)
 }
