@@ -21,6 +21,7 @@ type benchFlags struct {
 	runs    int
 	quick   bool
 	only    string
+	fleet   int
 	adbPath string
 }
 
@@ -60,6 +61,7 @@ goes to stderr, the report to stdout or --report FILE.`,
 	fs.BoolVar(&f.quick, "quick", false, "one run, 1 and 5 phones, one seed: a short check that everything works")
 	fs.StringVar(&f.only, "only", "", "run only one measurement: "+strings.Join(bench.Measurements, ", "))
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
+	fs.IntVar(&f.fleet, "fleet", 0, "instead of the suite: goal throughput with N worker processes, each a phone host with its own ADB server and one phone (2 goals per phone, --runs repetitions)")
 	return cmd
 }
 
@@ -70,6 +72,9 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	runs := f.runs
 	if f.quick && !cmd.Flags().Changed("runs") {
 		runs = 1
+	}
+	if cmd.Flags().Changed("fleet") {
+		return runFleet(cmd, f, runs)
 	}
 	opts := bench.Options{
 		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath,
@@ -128,4 +133,22 @@ func benchCommand(f benchFlags, runs int, runsSet bool) string {
 		parts = append(parts, "--report "+f.report)
 	}
 	return strings.Join(parts, " ")
+}
+
+// runFleet measures goal throughput with --fleet worker processes.
+func runFleet(cmd *cobra.Command, f benchFlags, runs int) error {
+	if f.fleet < 1 {
+		return usageError{fmt.Errorf("--fleet %d: give 1 or more worker processes", f.fleet)}
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := bench.Fleet(ctx, bench.FleetOptions{
+		Workers: f.fleet, Runs: runs,
+		Logger:   slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError})),
+		Progress: func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "bench:", s) },
+	})
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return res.Render(cmd.OutOrStdout())
 }
