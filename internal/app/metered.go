@@ -25,7 +25,10 @@ type meteredModel struct {
 var _ activities.Model = meteredModel{}
 
 func (m meteredModel) Chat(ctx context.Context, msgs []llm.Message) (*llm.Answer, error) {
-	ctx, span := tracing.Start(ctx, "ModelCall:"+m.role, attribute.String("phoneflow.model.role", m.role))
+	span := tracing.None
+	if tracing.Active(ctx) {
+		ctx, span = tracing.Start(ctx, "ModelCall:"+m.role, attribute.String("phoneflow.model.role", m.role))
+	}
 	a, err := m.m.Chat(ctx, msgs)
 	if a != nil && span.IsRecording() {
 		span.SetAttributes(attribute.String("gen_ai.response.model", a.Model),
@@ -76,8 +79,11 @@ var _ device.Device = meteredDevice{}
 // both (counting a successful input as an "act" step) and returns err.
 func (m meteredDevice) begin(ctx context.Context, action string, input bool) (context.Context, func(error) error) {
 	t := time.Now()
-	ctx, span := tracing.Start(ctx, "DeviceAction:"+action,
-		attribute.String("phoneflow.device.action", action), attribute.String("phoneflow.device.serial", m.d.Serial()))
+	span := tracing.None
+	if tracing.Active(ctx) {
+		ctx, span = tracing.Start(ctx, "DeviceAction:"+action,
+			attribute.String("phoneflow.device.action", action), attribute.String("phoneflow.device.serial", m.d.Serial()))
+	}
 	return ctx, func(err error) error {
 		metrics.DeviceAction(action, time.Since(t), err)
 		if input && err == nil {

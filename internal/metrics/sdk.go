@@ -30,6 +30,7 @@ func NewSDKHandler(meter metric.Meter) client.MetricsHandler {
 			OnError: func(error) {},
 		}),
 		dropped: &droppedKeys{m: map[string]struct{}{}},
+		cache:   &sync.Map{},
 	}
 }
 
@@ -87,6 +88,9 @@ type sdkHandler struct {
 	otel    client.MetricsHandler
 	tags    map[string]string
 	dropped *droppedKeys
+	// cache holds the instruments already made, by kind, name and label
+	// values: the SDK asks for a fresh one on every request it records.
+	cache *sync.Map
 }
 
 type droppedKeys struct {
@@ -112,7 +116,35 @@ func (h *sdkHandler) WithTags(tags map[string]string) client.MetricsHandler {
 		merged = make(map[string]string, len(tags))
 	}
 	maps.Copy(merged, tags)
-	return &sdkHandler{otel: h.otel, tags: merged, dropped: h.dropped}
+	return &sdkHandler{otel: h.otel, tags: merged, dropped: h.dropped, cache: h.cache}
+}
+
+// instrument returns the cached instrument of kind and name for h's tags,
+// making it with mk on first use.
+func (h *sdkHandler) instrument(kind byte, name string, mk func(client.MetricsHandler) any) any {
+	extra := extraLabels(name)
+	for k := range h.tags {
+		if !slices.Contains(sdkBaseLabels, k) && !slices.Contains(extra, k) {
+			h.dropped.add(name + "/" + k)
+		}
+	}
+	var b strings.Builder
+	b.WriteByte(kind)
+	b.WriteString(name)
+	for _, k := range sdkBaseLabels {
+		b.WriteByte(0)
+		b.WriteString(h.tags[k])
+	}
+	for _, k := range extra {
+		b.WriteByte(0)
+		b.WriteString(h.tags[k])
+	}
+	key := b.String()
+	if v, ok := h.cache.Load(key); ok {
+		return v
+	}
+	v, _ := h.cache.LoadOrStore(key, mk(h.fixed(name)))
+	return v
 }
 
 // fixed returns the OpenTelemetry handler tagged with exactly name's
@@ -128,8 +160,7 @@ func (h *sdkHandler) fixed(name string) client.MetricsHandler {
 	}
 	for k, v := range h.tags {
 		if _, ok := tags[k]; !ok {
-			h.dropped.add(name + "/" + k)
-			continue
+			continue // listed by instrument
 		}
 		if v == "" {
 			v = "none"
@@ -140,13 +171,13 @@ func (h *sdkHandler) fixed(name string) client.MetricsHandler {
 }
 
 func (h *sdkHandler) Counter(name string) client.MetricsCounter {
-	return h.fixed(name).Counter(name)
+	return h.instrument('c', name, func(o client.MetricsHandler) any { return o.Counter(name) }).(client.MetricsCounter)
 }
 
 func (h *sdkHandler) Gauge(name string) client.MetricsGauge {
-	return h.fixed(name).Gauge(name)
+	return h.instrument('g', name, func(o client.MetricsHandler) any { return o.Gauge(name) }).(client.MetricsGauge)
 }
 
 func (h *sdkHandler) Timer(name string) client.MetricsTimer {
-	return h.fixed(name).Timer(name)
+	return h.instrument('t', name, func(o client.MetricsHandler) any { return o.Timer(name) }).(client.MetricsTimer)
 }

@@ -101,8 +101,12 @@ func all() []*sdktrace.TracerProvider {
 	return out
 }
 
-// noSpan is a span that records nothing.
-var noSpan = trace.SpanFromContext(context.Background())
+// None is a span that records nothing.
+var None = trace.SpanFromContext(context.Background())
+
+// Active reports whether ctx carries a recording span, so callers can skip
+// building span names and attributes when nothing is traced.
+func Active(ctx context.Context) bool { return trace.SpanFromContext(ctx).IsRecording() }
 
 // Start starts a child span of the span ctx carries (an activity's, from
 // the interceptor) with the provider that span came from. Without a
@@ -110,7 +114,7 @@ var noSpan = trace.SpanFromContext(context.Background())
 func Start(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
-		return ctx, noSpan
+		return ctx, None
 	}
 	return parent.TracerProvider().Tracer("phoneflow").Start(ctx, name,
 		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
