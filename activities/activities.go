@@ -63,6 +63,9 @@ type Activities struct {
 	Now func() time.Time
 	// MaxWait caps a Wait action; 0 means 10 seconds.
 	MaxWait time.Duration
+	// Notifier sends the notify.url webhook; nil sends nothing. It is
+	// registered as its own activity (NameNotify), not as a method here.
+	Notifier *Notifier
 }
 
 // Error types of the application errors activities return.

@@ -25,6 +25,7 @@ type Config struct {
 	Encryption   Encryption `key:"encryption"`
 	Metrics      Metrics    `key:"metrics"`
 	Telemetry    Telemetry  `key:"telemetry"`
+	Notify       Notify     `key:"notify"`
 	Log          Log        `key:"log"`
 }
 
@@ -168,6 +169,23 @@ type Limits struct {
 	// ModelOutageWait is how long a goal waits out a planner or executor
 	// model that does not answer (unreachable, 5xx, 429) before it fails.
 	ModelOutageWait time.Duration `key:"model_outage_wait"`
+	// AnswerDeadline is how long a question or an approval waits for a
+	// person before the goal fails (docs/design.md §16).
+	AnswerDeadline time.Duration `key:"answer_deadline"`
+	// DefaultAnswer answers a question nobody answered by the deadline;
+	// empty = the goal fails instead. Approvals never take it.
+	DefaultAnswer string `key:"default_answer"`
+}
+
+// Notify configures the webhook that tells people a goal waits for them
+// or failed.
+type Notify struct {
+	// URL receives a JSON POST per notification; empty = none. It may
+	// carry a token, so it is treated as a secret.
+	URL string `key:"url" secret:"true"`
+	// UIURL is the Temporal Web UI's base URL for the notification's link;
+	// empty = the embedded Web UI's when temporal.address is empty.
+	UIURL string `key:"ui_url"`
 }
 
 // Blobs configures how long screenshots and UI dumps are kept.
@@ -259,6 +277,7 @@ func Default() Config {
 			TodoMaxSteps:               30,
 			DeviceWaitDeadline:         2 * time.Minute,
 			ModelOutageWait:            6 * time.Hour,
+			AnswerDeadline:             24 * time.Hour,
 			FailureThreshold:           3,
 			StuckThreshold:             3,
 			MaxStuckRetries:            2,

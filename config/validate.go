@@ -67,6 +67,11 @@ func (c Config) Validate() error {
 			bad(key, "an integer of at least 1")
 		}
 	}
+	httpURL := func(key, v string) {
+		if v != "" && !validHTTPURL(v) {
+			bad(key, "an http:// or https:// URL, or empty")
+		}
+	}
 	positiveDur := func(key string, v time.Duration) {
 		if v <= 0 {
 			bad(key, `a duration above zero, like "500ms" or "30s"`)
@@ -179,6 +184,7 @@ func (c Config) Validate() error {
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
 	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
+	positiveDur("limits.answer_deadline", l.AnswerDeadline)
 	positive("limits.failure_threshold", l.FailureThreshold)
 	positive("limits.stuck_threshold", l.StuckThreshold)
 	if l.MaxStuckRetries < 0 {
@@ -214,6 +220,8 @@ func (c Config) Validate() error {
 	if e := c.Telemetry.OTLPEndpoint; e != "" && !validHostPort(e) && !(validHTTPURL(e) && validHostPort(urlHost(e))) {
 		bad("telemetry.otlp_endpoint", "the OTLP/gRPC collector as host:port (like 127.0.0.1:4317), http://host:port or https://host:port; empty = no tracing")
 	}
+	httpURL("notify.url", c.Notify.URL)
+	httpURL("notify.ui_url", c.Notify.UIURL)
 
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -18,6 +18,9 @@ func secretValue(key string) string {
 	if key == "encryption.keys" {
 		return "k1:" + base64.StdEncoding.EncodeToString([]byte("a-32-byte-key-for-the-leak-test!"))
 	}
+	if key == "notify.url" {
+		return "https://hooks.example.com/phoneflow?token=s3cr3t-notify-url-Zq81"
+	}
 	return "s3cr3t-" + strings.NewReplacer(".", "-", "_", "-").Replace(key) + "-Zq81"
 }
 

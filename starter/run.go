@@ -104,6 +104,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 
 		DeviceWaitDeadline: cfg.Limits.DeviceWaitDeadline,
 		ModelOutageWait:    cfg.Limits.ModelOutageWait,
+		AnswerDeadline:     cfg.Limits.AnswerDeadline,
+		DefaultAnswer:      cfg.Limits.DefaultAnswer,
 		// Prompt memory learns from every todo unless turned off.
 		OptimizePrompt: cfg.PromptMemory,
 	}

@@ -54,6 +54,9 @@ skip, buffer-all, allow-all, cancel-other or terminate-other. --catchup is how
 late a run missed during an outage may still start (default 10m); --jitter
 delays each run by up to that long; --run-timeout ends a run that takes longer;
 --pause-on-failure pauses the schedule when a run fails or times out.
+A run's question or approval waits for a person until the next run is due
+(the shortest gap between runs), then the run fails and frees the phone;
+--answer-deadline sets another limit.
 --paused creates it paused.
 
 The phone must be served by a worker (checked like ` + "`starter run`" + `); pass
@@ -68,6 +71,9 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r.Name = args[0]
+			if cmd.Flags().Changed("answer-deadline") && r.AnswerDeadline == 0 {
+				return usageError{errors.New("--answer-deadline 0s waits no time at all: give a duration such as 30m, or leave it out to wait until the next run is due")}
+			}
 			if err := r.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -119,6 +125,7 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 	fs.DurationVar(&r.Jitter, "jitter", 0, "delay each run by a random time up to this long, e.g. 2m")
 	fs.DurationVar(&r.RunTimeout, "run-timeout", 0, "end a run that takes longer than this, e.g. 30m (0 = no limit)")
 	fs.BoolVar(&r.PauseOnFailure, "pause-on-failure", false, "pause the schedule when a run fails or times out")
+	fs.DurationVar(&r.AnswerDeadline, "answer-deadline", 0, "how long a run's question or approval waits for a person, then the run fails (default: until the next run is due)")
 	fs.BoolVar(&noDeviceCheck, "no-device-check", false, "create the schedule even when no worker serves the phone (prints a warning)")
 	fs.BoolVar(&r.Paused, "paused", false, "create the schedule paused")
 	fs.StringVar(&r.Note, "note", "", "a note shown with the schedule")

@@ -38,6 +38,8 @@ func TestScheduleArgumentErrors(t *testing.T) {
 		append(append([]string{}, base...), "--every", "1h", "--jitter", "-1s"),
 		append(append([]string{}, base...), "--every", "1h", "--jitter", "1h"),
 		append(append([]string{}, base...), "--every", "1h", "--run-timeout", "-5m"),
+		append(append([]string{}, base...), "--every", "1h", "--answer-deadline", "-5m"),
+		append(append([]string{}, base...), "--every", "1h", "--answer-deadline", "0"),
 		{"schedule", "describe"},
 		{"schedule", "pause", "a", "b"},
 		{"schedule", "delete"},

@@ -57,6 +57,7 @@ type fakeWorld struct {
 	replanInputs []activities.ReplanInput
 	steps        []stepCall
 	optimized    []activities.OptimizeInput
+	notified     []activities.NotifyInput
 	log          []string
 	screen       int
 	stepBytes    int
@@ -219,6 +220,13 @@ func (f *fakeWorld) Verify(_ context.Context, in activities.VerifyInput) (activi
 	return activities.VerifyResult{Status: verify.Done, By: verify.ByModel, Evidence: "the screen shows " + in.Message}, nil
 }
 
+func (f *fakeWorld) Notify(_ context.Context, in activities.NotifyInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notified = append(f.notified, in)
+	return nil
+}
+
 func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -247,6 +255,7 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Step, activity.RegisterOptions{Name: activities.NameStep})
 	env.RegisterActivityWithOptions(f.OptimizePrompt, activity.RegisterOptions{Name: activities.NameOptimizePrompt})
 	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
+	env.RegisterActivityWithOptions(f.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 }
 
 func jsonSize(v any) int {

@@ -68,6 +68,9 @@ type goalRun struct {
 
 	question *question
 	answer   *string
+	// answerBy is when the pending question or approval stops waiting
+	// (zero: no deadline).
+	answerBy time.Time
 	approval *Approval
 	child    string // workflow ID of the running todo, "" when none
 	release  func(workflow.Context)
@@ -119,11 +122,18 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	if werr := workflow.Await(dctx, func() bool { return workflow.AllHandlersFinished(dctx) }); werr != nil {
 		workflow.GetLogger(ctx).Warn("goal closing with steering handlers still running", "error", werr)
 	}
+	var unanswered *unansweredError
+	if errors.As(err, &unanswered) {
+		res, err = g.finish(dctx, GoalResult{Status: GoalFailed, Reason: unanswered.Error(), NextStep: unanswered.nextStep()}), nil
+	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
 			return g.cancelled(dctx), nil
 		}
 		return GoalResult{}, err
+	}
+	if res.Status == GoalFailed {
+		g.notify(dctx, activities.NotifyInput{Kind: activities.NotifyFailed, Text: res.Reason}, true)
 	}
 	return res, nil
 }
@@ -347,6 +357,8 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
 		DeviceWaitDeadline: g.opts.DeviceWaitDeadline,
 		ModelOutageWait:    g.opts.ModelOutageWait,
+		AnswerDeadline:     g.opts.AnswerDeadline,
+		DefaultAnswer:      g.opts.DefaultAnswer,
 	}
 	g.st.Notes = nil
 	g.child = id
@@ -407,6 +419,11 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	}
 	g.addFeedback(fmt.Sprintf("todo %d %s after %d steps: %s", i+1, tr.Status, tr.Steps, truncate(tr.Result, 300)))
 	g.details(ctx)
+	if tr.Unanswered != "" {
+		// A person was needed and did not come: no replan can help.
+		un := &unansweredError{Text: tr.Unanswered}
+		return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: fmt.Sprintf("todo %d: %s", i+1, tr.Result), NextStep: un.nextStep()}), true
+	}
 	if tr.Status == TodoOutOfBudget {
 		r, _ := g.budgetStop(ctx)
 		if r.Status == "" {
@@ -534,11 +551,21 @@ func (g *goalRun) ask(ctx workflow.Context, text string, todo int) error {
 	if text == "" {
 		text = "The planner needs more information. What should I do?"
 	}
+	d := answerDeadline(ctx, g.opts.AnswerDeadline)
 	g.question, g.answer = &question{Text: text, Todo: todo}, nil
+	g.answerBy = answerBy(ctx, d)
 	g.setPhase(ctx, GoalWaitingUser)
-	err := workflow.Await(ctx, func() bool { return g.answer != nil })
+	g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyQuestion, Text: text, Deadline: g.answerBy}, false)
+	ok, err := awaitPerson(ctx, d, func() bool { return g.answer != nil })
 	if err != nil {
 		return err
+	}
+	if !ok {
+		if g.opts.DefaultAnswer == "" {
+			return &unansweredError{What: "question", Text: text, Deadline: g.opts.AnswerDeadline}
+		}
+		a := fmt.Sprintf("%s (nobody answered within %s; this is the configured default answer)", g.opts.DefaultAnswer, g.opts.AnswerDeadline)
+		g.answer = &a
 	}
 	g.st.Answers = append(g.st.Answers, activities.QA{Question: text, Answer: *g.answer})
 	if len(g.st.Answers) > maxAnswers {
@@ -703,6 +730,9 @@ func (g *goalRun) status() Status {
 	if g.approval != nil {
 		a := *g.approval
 		s.PendingApproval = &a
+	}
+	if g.question != nil || g.approval != nil {
+		s.AnswerBy = g.answerBy
 	}
 	return s
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
 )
 
 // validText rejects empty or oversized text payloads.
@@ -107,9 +109,15 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 	g.todoStep = ev.Steps
 	switch ev.Kind {
 	case TodoEventQuestion:
-		g.question = &question{Text: ev.Text, Todo: ev.Todo}
+		g.question, g.answerBy = &question{Text: ev.Text, Todo: ev.Todo}, ev.AnswerBy
+		g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyQuestion, Text: ev.Text, Todo: ev.Todo, Deadline: ev.AnswerBy}, false)
 	case TodoEventApproval:
-		g.approval = &Approval{Action: ev.Action, Reason: ev.Text}
+		g.approval, g.answerBy = &Approval{Action: ev.Action, Reason: ev.Text}, ev.AnswerBy
+		text := ev.Action
+		if ev.Text != "" {
+			text += ": " + ev.Text
+		}
+		g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyApproval, Text: text, Todo: ev.Todo, Deadline: ev.AnswerBy}, false)
 	case TodoEventWaiting:
 		g.todoWaiting = ev.Text
 	case TodoEventResolved:

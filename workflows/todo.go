@@ -93,6 +93,12 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		return TodoResult{}, err
 	}
 	res, err := t.loop(ctx)
+	var unanswered *unansweredError
+	if errors.As(err, &unanswered) {
+		// Nobody answered in time: the todo fails and the goal with it.
+		res, err = t.result(TodoFailed, unanswered.Error()), nil
+		res.Unanswered = unanswered.Text
+	}
 	if err != nil {
 		var can *workflow.ContinueAsNewError
 		if errors.As(err, &can) {
@@ -484,15 +490,22 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 		t.handled(text, "user answered: "+ans)
 	case a.Sensitive() && !t.in.AutoApprove:
 		t.approval = nil
-		if err := t.tell(ctx, TodoEvent{Kind: TodoEventApproval, Text: a.Message, Action: text}); err != nil {
+		d := answerDeadline(ctx, t.in.AnswerDeadline)
+		by := answerBy(ctx, d)
+		if err := t.tell(ctx, TodoEvent{Kind: TodoEventApproval, Text: a.Message, Action: text, AnswerBy: by}); err != nil {
 			return false, TodoResult{}, err
 		}
-		t.waiting = "approval: " + text
+		t.waiting = "approval: " + text + waitsUntil(by)
 		t.details(ctx)
-		err := workflow.Await(ctx, func() bool { return t.approval != nil })
+		ok, err := awaitPerson(ctx, d, func() bool { return t.approval != nil })
 		t.waiting = ""
 		if err != nil {
 			return false, TodoResult{}, err
+		}
+		if !ok {
+			// An action nobody approved is never run, whatever the
+			// default answer says.
+			return false, TodoResult{}, &unansweredError{What: "approval", Text: text, Deadline: t.in.AnswerDeadline}
 		}
 		ap := *t.approval
 		t.approval = nil
@@ -527,15 +540,24 @@ func (t *todoRun) handled(action, result string) {
 // askHuman tells the parent a question is pending and waits for clarify.
 func (t *todoRun) askHuman(ctx workflow.Context, ev TodoEvent) (string, error) {
 	t.answer = nil
+	d := answerDeadline(ctx, t.in.AnswerDeadline)
+	ev.AnswerBy = answerBy(ctx, d)
 	if err := t.tell(ctx, ev); err != nil {
 		return "", err
 	}
-	t.waiting = "user: " + ev.Text
+	t.waiting = "user: " + ev.Text + waitsUntil(ev.AnswerBy)
 	t.details(ctx)
-	err := workflow.Await(ctx, func() bool { return t.answer != nil })
+	ok, err := awaitPerson(ctx, d, func() bool { return t.answer != nil })
 	t.waiting = ""
 	if err != nil {
 		return "", err
+	}
+	if !ok {
+		if t.in.DefaultAnswer == "" {
+			return "", &unansweredError{What: "question", Text: ev.Text, Deadline: t.in.AnswerDeadline}
+		}
+		a := fmt.Sprintf("%s (nobody answered within %s; this is the configured default answer)", t.in.DefaultAnswer, t.in.AnswerDeadline)
+		t.answer = &a
 	}
 	ans := *t.answer
 	t.answer = nil

@@ -35,6 +35,9 @@ const (
 	// DefaultModelOutageWait is how long a goal waits out a planner or
 	// executor model that does not answer before it fails.
 	DefaultModelOutageWait = 6 * time.Hour
+	// DefaultAnswerDeadline is how long a question or an approval waits
+	// for a person before the goal gives up on it (docs/design.md §16).
+	DefaultAnswerDeadline = 24 * time.Hour
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
 	MaxTodoRestarts = 1
@@ -68,6 +71,13 @@ type GoalOptions struct {
 	// retryable error (unreachable, 5xx, 429, timeouts) is waited for
 	// before the goal fails. Zero means DefaultModelOutageWait.
 	ModelOutageWait time.Duration `json:"model_outage_wait,omitempty"`
+	// AnswerDeadline is how long a question or an approval waits for a
+	// person; past it the goal fails with the question in its reason, or
+	// a question takes DefaultAnswer. Zero means DefaultAnswerDeadline.
+	AnswerDeadline time.Duration `json:"answer_deadline,omitempty"`
+	// DefaultAnswer, when set, answers a question nobody answered by its
+	// deadline. Approvals never take it: an unapproved action is not run.
+	DefaultAnswer string `json:"default_answer,omitempty"`
 }
 
 // UseUITree reports the effective UITree setting.
@@ -92,6 +102,9 @@ func (o GoalOptions) WithDefaults() GoalOptions {
 	}
 	if o.ModelOutageWait <= 0 {
 		o.ModelOutageWait = DefaultModelOutageWait
+	}
+	if o.AnswerDeadline <= 0 {
+		o.AnswerDeadline = DefaultAnswerDeadline
 	}
 	if o.Mode == "" {
 		o.Mode = ModeLayered
@@ -184,6 +197,9 @@ type Status struct {
 	ViewerURL string `json:"viewer_url,omitempty"`
 	// Verdict is the last verification: "failed (model): no travel app".
 	Verdict string `json:"verdict,omitempty"`
+	// AnswerBy is when the pending question or approval stops waiting
+	// (docs/design.md §16); zero when nothing is pending or no deadline.
+	AnswerBy time.Time `json:"answer_by,omitzero"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.
@@ -228,6 +244,9 @@ type TodoInput struct {
 	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
 	// ModelOutageWait: see GoalOptions.ModelOutageWait.
 	ModelOutageWait time.Duration `json:"model_outage_wait,omitempty"`
+	// AnswerDeadline and DefaultAnswer: see GoalOptions.
+	AnswerDeadline time.Duration `json:"answer_deadline,omitempty"`
+	DefaultAnswer  string        `json:"default_answer,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`
@@ -280,8 +299,11 @@ type TodoResult struct {
 	Evidence   string `json:"evidence,omitempty"`
 	VerifiedBy string `json:"verified_by,omitempty"`
 	// Notes are inject texts the todo received but never used.
-	Notes []string      `json:"notes,omitempty"`
-	Usage llm.RoleUsage `json:"usage,omitzero"`
+	Notes []string `json:"notes,omitempty"`
+	// Unanswered is the question or approval nobody answered by the
+	// answer deadline; the goal fails with it (docs/design.md §16).
+	Unanswered string        `json:"unanswered,omitempty"`
+	Usage      llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
@@ -292,6 +314,9 @@ type TodoEvent struct {
 	Text   string `json:"text,omitempty"`
 	Action string `json:"action,omitempty"`
 	Steps  int    `json:"steps"`
+	// AnswerBy is when a question or an approval stops waiting (zero:
+	// no deadline).
+	AnswerBy time.Time `json:"answer_by,omitzero"`
 }
 
 // TodoEvent kinds.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
@@ -14,6 +16,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/workflows"
 )
 
 // Deps are optional replacements for what NewActivities and RunWorker
@@ -140,5 +143,32 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Blobs:    blobs,
 		Prompts:  prompts,
 		Exec:     exec,
+		Notifier: NewNotifier(cfg),
 	}, nil
+}
+
+// NewNotifier is the notify.url webhook of cfg (docs/design.md §16); nil
+// when no URL is set. Its links point at the Web UI of notify.ui_url (or
+// the embedded one) and at the step viewer this worker serves, if any.
+func NewNotifier(cfg config.Config) *activities.Notifier {
+	if cfg.Notify.URL == "" {
+		return nil
+	}
+	ui := strings.TrimRight(cfg.Notify.UIURL, "/")
+	if ui == "" && cfg.Embedded() {
+		ui = fmt.Sprintf("http://127.0.0.1:%d", cfg.Temporal.Embedded.UIPort)
+	}
+	n := &activities.Notifier{URL: cfg.Notify.URL, Viewer: func(id string) string {
+		if workflows.ViewerLink == nil {
+			return ""
+		}
+		return workflows.ViewerLink(id)
+	}}
+	if ui != "" {
+		ns := cfg.Temporal.Namespace
+		n.WebUI = func(id string) string {
+			return ui + "/namespaces/" + url.PathEscape(ns) + "/workflows/" + url.PathEscape(id)
+		}
+	}
+	return n
 }

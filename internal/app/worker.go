@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -31,6 +32,7 @@ func Register(r worker.Registry, acts *activities.Activities, c client.Client) {
 	r.RegisterWorkflow(workflows.TodoWorkflow)
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
 	r.RegisterActivity(acts)
+	r.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	r.RegisterActivity(&activities.LeaseActivities{Client: c})
 }
 

@@ -339,6 +339,16 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 			s.Approval += " — " + a.Reason
 		}
 	}
+	if by := st.AnswerBy; !by.IsZero() {
+		// Past this the goal fails (docs/design.md §16).
+		suffix := " (answer by " + by.UTC().Format("2006-01-02 15:04 UTC") + ")"
+		if s.Question != "" {
+			s.Question += suffix
+		}
+		if s.Approval != "" {
+			s.Approval += suffix
+		}
+	}
 	return s
 }
 

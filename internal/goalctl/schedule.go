@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robfig/cron/v3"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -44,6 +45,9 @@ type ScheduleRequest struct {
 	PauseOnFailure bool
 	Paused         bool
 	Note           string
+	// AnswerDeadline is how long a run's question or approval waits for a
+	// person; zero = until the next run is due (docs/design.md §16).
+	AnswerDeadline time.Duration
 	Options        workflows.GoalOptions
 }
 
@@ -130,6 +134,8 @@ func (r ScheduleRequest) Validate() error {
 		return fmt.Errorf("--jitter %s is negative: use 0 (no jitter) or a duration such as 30s", r.Jitter)
 	case r.RunTimeout < 0:
 		return fmt.Errorf("--run-timeout %s is negative: use 0 (no limit) or a duration such as 30m", r.RunTimeout)
+	case r.AnswerDeadline < 0:
+		return fmt.Errorf("--answer-deadline %s is negative: use a duration such as 30m, or leave it out to wait until the next run is due", r.AnswerDeadline)
 	case r.Every > 0 && r.Jitter >= r.Every:
 		return fmt.Errorf("--jitter %s is not shorter than --every %s: runs would pile up; use a jitter below the interval", r.Jitter, r.Every)
 	}
@@ -262,6 +268,17 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 		spec.Intervals = []client.ScheduleIntervalSpec{{Every: r.Every}}
 	}
 	so := StartOptions("goal-sched-"+r.Name, r.Goal, r.Device)
+	opts := r.Options
+	switch {
+	case r.AnswerDeadline > 0:
+		opts.AnswerDeadline = r.AnswerDeadline
+	case r.Every > 0:
+		opts.AnswerDeadline = r.Every
+	default:
+		if gap, ok := cronGap(r.Cron, r.TimeZone); ok {
+			opts.AnswerDeadline = gap
+		}
+	}
 	return client.ScheduleOptions{
 		ID:             r.Name,
 		Spec:           spec,
@@ -274,7 +291,7 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 		Action: &client.ScheduleWorkflowAction{
 			ID:       so.ID, // the server appends the scheduled time
 			Workflow: GoalWorkflowName,
-			Args:     []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: r.Options}},
+			Args:     []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: opts}},
 			// The goal continues as new between todos: the execution
 			// timeout bounds the whole run, the run timeout only one part.
 			WorkflowExecutionTimeout: r.RunTimeout,
@@ -457,4 +474,37 @@ func (g *Client) TriggerSchedule(ctx context.Context, name string) error {
 func (g *Client) DeleteSchedule(ctx context.Context, name string) error {
 	err := g.c.ScheduleClient().GetHandle(ctx, name).Delete(ctx)
 	return g.scheduleErr(name, "delete", err)
+}
+
+// cronGap is the shortest time between two of the next runs of a cron
+// schedule, its answer deadline when none is given: a question is not
+// left waiting past the next run. It reads the five-field and @-macro
+// forms; for the others (seconds, years) it reports false and the
+// configured deadline stays.
+func cronGap(expr, tz string) (time.Duration, bool) {
+	sched, err := cron.ParseStandard(strings.TrimSpace(expr))
+	if err != nil {
+		return 0, false
+	}
+	loc := time.UTC
+	if tz != "" {
+		if loc, err = time.LoadLocation(tz); err != nil {
+			return 0, false
+		}
+	}
+	// A fixed start keeps the answer the same for the same schedule; a
+	// year of runs covers every calendar pattern short of leap days.
+	t := sched.Next(time.Date(2026, 1, 1, 0, 0, 0, 0, loc))
+	var gap time.Duration
+	for range 400 {
+		n := sched.Next(t)
+		if n.IsZero() {
+			break
+		}
+		if d := n.Sub(t); gap == 0 || d < gap {
+			gap = d
+		}
+		t = n
+	}
+	return gap, gap > 0
 }

@@ -164,3 +164,40 @@ func TestCheckCronFields(t *testing.T) {
 		}
 	}
 }
+
+func TestScheduleRunsWaitForAnswersUntilTheNextRun(t *testing.T) {
+	deadline := func(r ScheduleRequest) time.Duration {
+		t.Helper()
+		r.Name, r.Goal, r.Device = "s", "g", "d"
+		r.Options.AnswerDeadline = 24 * time.Hour // the configured default
+		so, err := ScheduleOptions(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return so.Action.(*client.ScheduleWorkflowAction).Args[0].(workflows.GoalInput).Options.AnswerDeadline
+	}
+	for _, tc := range []struct {
+		r    ScheduleRequest
+		want time.Duration
+	}{
+		{ScheduleRequest{Every: time.Minute}, time.Minute},
+		{ScheduleRequest{Every: 3 * time.Hour}, 3 * time.Hour},
+		{ScheduleRequest{Every: time.Minute, AnswerDeadline: 10 * time.Minute}, 10 * time.Minute},
+		{ScheduleRequest{Cron: "0 8 * * *", TimeZone: "Asia/Shanghai"}, 24 * time.Hour},
+		{ScheduleRequest{Cron: "0 8,20 * * *"}, 12 * time.Hour},
+		{ScheduleRequest{Cron: "*/10 * * * *"}, 10 * time.Minute},
+		{ScheduleRequest{Cron: "30 9 * * 1-5"}, 24 * time.Hour},
+		{ScheduleRequest{Cron: "@hourly"}, time.Hour},
+		{ScheduleRequest{Cron: "@every 45m"}, 45 * time.Minute},
+		// Forms this side does not read keep the configured deadline.
+		{ScheduleRequest{Cron: "0 0 8 * * * *"}, 24 * time.Hour},
+	} {
+		if got := deadline(tc.r); got != tc.want {
+			t.Errorf("%+v: answer deadline %s, want %s", tc.r, got, tc.want)
+		}
+	}
+	err := ScheduleRequest{Name: "s", Goal: "g", Device: "d", Every: time.Hour, AnswerDeadline: -time.Minute}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "--answer-deadline -1m0s is negative") {
+		t.Fatalf("negative deadline: %v", err)
+	}
+}

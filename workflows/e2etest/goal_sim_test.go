@@ -115,6 +115,7 @@ func simEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *phonesim.Phone, 
 	env.RegisterWorkflow(workflows.GoalWorkflow)
 	env.RegisterWorkflow(workflows.TodoWorkflow)
 	env.RegisterActivity(acts)
+	env.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	saved := workflows.DeviceLease
 	workflows.DeviceLease = nil // no lease workflow in the test environment
 	t.Cleanup(func() { workflows.DeviceLease = saved })
