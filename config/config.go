@@ -170,7 +170,7 @@ type Limits struct {
 	// model that does not answer (unreachable, 5xx, 429) before it fails.
 	ModelOutageWait time.Duration `key:"model_outage_wait"`
 	// AnswerDeadline is how long a question or an approval waits for a
-	// person before the goal fails (docs/design.md §16).
+	// person before the goal fails (docs/design.md §17).
 	AnswerDeadline time.Duration `key:"answer_deadline"`
 	// DefaultAnswer answers a question nobody answered by the deadline;
 	// empty = the goal fails instead. Approvals never take it.

@@ -36,7 +36,7 @@ const (
 	// executor model that does not answer before it fails.
 	DefaultModelOutageWait = 6 * time.Hour
 	// DefaultAnswerDeadline is how long a question or an approval waits
-	// for a person before the goal gives up on it (docs/design.md §16).
+	// for a person before the goal gives up on it (docs/design.md §17).
 	DefaultAnswerDeadline = 24 * time.Hour
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
@@ -198,7 +198,7 @@ type Status struct {
 	// Verdict is the last verification: "failed (model): no travel app".
 	Verdict string `json:"verdict,omitempty"`
 	// AnswerBy is when the pending question or approval stops waiting
-	// (docs/design.md §16); zero when nothing is pending or no deadline.
+	// (docs/design.md §17); zero when nothing is pending or no deadline.
 	AnswerBy time.Time `json:"answer_by,omitzero"`
 }
 
@@ -301,7 +301,7 @@ type TodoResult struct {
 	// Notes are inject texts the todo received but never used.
 	Notes []string `json:"notes,omitempty"`
 	// Unanswered is the question or approval nobody answered by the
-	// answer deadline; the goal fails with it (docs/design.md §16).
+	// answer deadline; the goal fails with it (docs/design.md §17).
 	Unanswered string        `json:"unanswered,omitempty"`
 	Usage      llm.RoleUsage `json:"usage,omitzero"`
 }

@@ -147,7 +147,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	}, nil
 }
 
-// NewNotifier is the notify.url webhook of cfg (docs/design.md §16); nil
+// NewNotifier is the notify.url webhook of cfg (docs/design.md §17); nil
 // when no URL is set. Its links point at the Web UI of notify.ui_url (or
 // the embedded one) and at the step viewer this worker serves, if any.
 func NewNotifier(cfg config.Config) *activities.Notifier {

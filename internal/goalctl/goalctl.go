@@ -340,7 +340,7 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 		}
 	}
 	if by := st.AnswerBy; !by.IsZero() {
-		// Past this the goal fails (docs/design.md §16).
+		// Past this the goal fails (docs/design.md §17).
 		suffix := " (answer by " + by.UTC().Format("2006-01-02 15:04 UTC") + ")"
 		if s.Question != "" {
 			s.Question += suffix

@@ -46,7 +46,7 @@ type ScheduleRequest struct {
 	Paused         bool
 	Note           string
 	// AnswerDeadline is how long a run's question or approval waits for a
-	// person; zero = until the next run is due (docs/design.md §16).
+	// person; zero = until the next run is due (docs/design.md §17).
 	AnswerDeadline time.Duration
 	Options        workflows.GoalOptions
 }
