@@ -164,7 +164,13 @@ func checkGoalTrace(t *testing.T, recv *otlpReceiver, goalID string) {
 			t.Errorf("span %s is in trace %s, the goal's is %s", sp.name, sp.trace, goal.trace)
 		}
 	}
-	t.Logf("trace %s: %s → %s → %s → %s, %s (%d spans received)", goal.trace, goal.name, todo.name, step.name, model.name, device.name, len(spans))
+	names := map[string]int{}
+	for _, sp := range spans {
+		if sp.trace == goal.trace {
+			names[sp.name]++
+		}
+	}
+	t.Logf("trace %s: %s → %s → %s → %s, %s; spans in it: %v", goal.trace, goal.name, todo.name, step.name, model.name, device.name, names)
 }
 
 // findGoalSpans picks, among the received spans, the goal's workflow span,
