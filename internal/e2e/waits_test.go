@@ -1,0 +1,147 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// webhook records the notifications a worker POSTs to notify.url.
+type webhook struct {
+	mu   sync.Mutex
+	got  []activities.Notification
+	srv  *httptest.Server
+	fail int // answer this many requests with 503 first
+}
+
+func newWebhook(t *testing.T) *webhook {
+	w := &webhook{}
+	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.fail > 0 {
+			w.fail--
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		var n activities.Notification
+		if err := json.NewDecoder(r.Body).Decode(&n); err != nil {
+			t.Errorf("webhook body: %v", err)
+		}
+		w.got = append(w.got, n)
+	}))
+	t.Cleanup(w.srv.Close)
+	return w
+}
+
+// of returns the notifications of one goal, by kind.
+func (w *webhook) of(goalID string) map[string][]activities.Notification {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string][]activities.Notification{}
+	for _, n := range w.got {
+		if n.GoalID == goalID {
+			out[n.Kind] = append(out[n.Kind], n)
+		}
+	}
+	return out
+}
+
+// TestScheduledRunsNeverWaitForeverForAnAnswer runs a schedule every 20 s
+// whose goal always needs a person (the bank app wants its owner to sign
+// in) and nobody answers. Each run must end failed by its answer deadline
+// with the question in its reason, later runs must start (none skipped),
+// and the webhook must have seen each wait and each failure, even though
+// it refused the first notifications (503, retried).
+func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
+	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
+	}
+	hook := newWebhook(t)
+	hook.fail = 2
+	cfg := config.Default()
+	cfg.Notify.URL = hook.srv.URL + "/phoneflow?token=t0k3n"
+	cfg.Notify.UIURL = "http://127.0.0.1:8233" // only written into the links
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	s, err := localstack.Start(ctx, localstack.Options{Config: &cfg, ADB: localstack.AnyADB,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	stop, err := s.StartWorker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	const every, wait = 20 * time.Second, 8 * time.Second
+	req := goalctl.ScheduleRequest{Name: "bank", Goal: "Open the bank app", Device: s.Serials[0], Every: every,
+		AnswerDeadline: wait}
+	if err := s.Goals.CreateSchedule(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Goals.DeleteSchedule(context.Background(), "bank") }()
+
+	// Three runs are due in the first minute; wait for three to end.
+	var si goalctl.ScheduleInfo
+	var ended []goalctl.RunOutcome
+	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(time.Second) {
+		if time.Now().After(end) {
+			t.Fatalf("after 3 minutes %d runs ended (%+v)", len(ended), si.Recent)
+		}
+		if si, err = s.Goals.DescribeSchedule(ctx, "bank"); err != nil {
+			t.Fatal(err)
+		}
+		ended = ended[:0]
+		for _, o := range si.Outcomes {
+			if o.State != "running" {
+				ended = append(ended, o)
+			}
+		}
+		if len(ended) >= 3 {
+			break
+		}
+	}
+	if err := s.Goals.PauseSchedule(ctx, "bank", "test over"); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range ended {
+		if o.Status != workflows.GoalFailed || !strings.Contains(o.Reason, "no answer within 8s to the question: Please sign in") {
+			t.Errorf("run %s ended %s (%s): %q, want failed for the unanswered question", o.WorkflowID, o.State, o.Status, o.Reason)
+		}
+		n := hook.of(o.WorkflowID)
+		if len(n[activities.NotifyQuestion]) != 1 || len(n[activities.NotifyFailed]) != 1 {
+			t.Errorf("run %s: webhook saw %d questions and %d failures, want 1 and 1", o.WorkflowID,
+				len(n[activities.NotifyQuestion]), len(n[activities.NotifyFailed]))
+			continue
+		}
+		q := n[activities.NotifyQuestion][0]
+		if q.Schedule != "bank" || q.Device != s.Serials[0] || !strings.Contains(q.Text, "sign in") ||
+			q.Deadline.IsZero() || !strings.HasPrefix(q.WebUI, "http://127.0.0.1:8233/namespaces/default/workflows/goal-sched-bank-") {
+			t.Errorf("run %s: question notification = %+v", o.WorkflowID, q)
+		}
+	}
+	if si.Counts == nil || si.Counts.SkippedOverlap != 0 || si.Counts.MissedCatchup != 0 {
+		t.Errorf("counts = %+v, want no skipped run", si.Counts)
+	}
+	var b bytes.Buffer
+	goalctl.WriteSchedule(&b, si)
+	t.Logf("schedule describe:\n%s", strings.TrimSpace(b.String()))
+}
