@@ -1,0 +1,76 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/planner"
+)
+
+// NameCorrect is the activity in which the planner writes a stuck
+// executor's correction.
+const NameCorrect = "Correct"
+
+// CorrectInput describes a stuck todo (docs/design.md §15).
+type CorrectInput struct {
+	Task string `json:"task"`
+	// Why is what the stuck guard saw.
+	Why string `json:"why"`
+	// Recent are the latest actions with their results, oldest first.
+	Recent      []string    `json:"recent,omitempty"`
+	Screen      Observation `json:"screen"` // the screen now
+	Corrections int         `json:"corrections,omitempty"`
+}
+
+// CorrectResult is the planner's correction. An empty Correction means the
+// planner gave none that keeps the contract (Invalid says why); the
+// workflow then sends the fixed correction.
+type CorrectResult struct {
+	Correction string    `json:"correction,omitempty"`
+	Invalid    string    `json:"invalid,omitempty"`
+	Usage      llm.Usage `json:"usage,omitzero"`
+}
+
+// Correct asks the planner what a stuck executor should try differently,
+// from the todo, its recent actions and the current screen (app and UI
+// element list; no screenshot: the planner need not be a vision model). An
+// answer that breaks the contract is fed back once; a second bad answer is
+// a result with Invalid set, not an error.
+func (a *Activities) Correct(ctx context.Context, in CorrectInput) (CorrectResult, error) {
+	if a.Planner == nil {
+		return CorrectResult{}, temporal.NewNonRetryableApplicationError("no planner model configured", ErrTypeConfig, nil)
+	}
+	cc := planner.CorrectionContext{Todo: in.Task, Why: in.Why, Recent: in.Recent, Corrections: in.Corrections,
+		App: in.Screen.App, AppPackage: in.Screen.AppPackage, Sensitive: in.Screen.Sensitive,
+		Width: in.Screen.Width, Height: in.Screen.Height}
+	if in.Screen.TreeRef != "" {
+		data, err := a.get(ctx, in.Screen.TreeRef)
+		if err != nil {
+			return CorrectResult{}, err
+		}
+		if err := json.Unmarshal(data, &cc.Elements); err != nil {
+			return CorrectResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
+		}
+	}
+	msgs := planner.BuildCorrectionMessages(cc)
+	var res CorrectResult
+	for range 2 {
+		ans, err := a.Planner.Chat(llm.WithJSON(ctx, planner.CorrectionSchema), msgs)
+		if err != nil {
+			return CorrectResult{}, modelError("planner", err)
+		}
+		res.Usage = res.Usage.Add(ans.Usage())
+		c, err := planner.ParseCorrection(ans.Text)
+		if err == nil {
+			res.Correction, res.Invalid = c, ""
+			return res, nil
+		}
+		res.Invalid = err.Error()
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
+			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + res.Invalid})
+	}
+	return res, nil
+}
