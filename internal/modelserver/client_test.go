@@ -13,6 +13,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/planner"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // These tests use the project's model client and protocol parser against
@@ -238,5 +239,43 @@ func TestPlannerContract(t *testing.T) {
 	if d, err := planner.ParsePlan(ans.Text); err != nil || d.Status != planner.StatusAskUser ||
 		d.Question != "Who should I send the message to, and what should it say?" {
 		t.Fatalf("after correction: %+v, %v", d, err)
+	}
+}
+
+// The planner's stuck correction goes over real HTTP in the JSON response
+// format, and the answer keeps the contract.
+func TestCorrectionOverHTTP(t *testing.T) {
+	ms := modelserver.New(modelserver.Config{})
+	srv := httptest.NewServer(ms)
+	defer srv.Close()
+	sw := func(text, id string, y int) uitree.Element {
+		return uitree.Element{Class: "android.widget.Switch", Text: text, ResourceID: "com.android.settings:id/" + id,
+			Bounds: uitree.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 160}, Clickable: true, Checkable: true}
+	}
+	msgs := planner.BuildCorrectionMessages(planner.CorrectionContext{
+		Todo: "Turn on Bluetooth", Why: "the screen did not change after 3 actions",
+		Recent: []string{`do(action="Tap", element=[500,900]) → ok`, `do(action="Tap", element=[500,900]) → ok`},
+		App:    "Settings", AppPackage: "com.android.settings", Width: 1080, Height: 2400,
+		Elements: []uitree.Element{
+			{Class: "android.widget.TextView", Text: "Settings", Bounds: uitree.Bounds{X1: 0, Y1: 80, X2: 1080, Y2: 200}},
+			sw("Wi-Fi", "wifi_switch", 260), sw("Bluetooth", "bluetooth_switch", 440),
+		},
+	})
+	for _, stream := range []bool{false, true} {
+		c := client(t, srv.URL, modelserver.PlannerModel, "", stream)
+		ans, err := c.Chat(llm.WithJSON(context.Background(), planner.CorrectionSchema), msgs)
+		if err != nil {
+			t.Fatalf("stream=%v: %v", stream, err)
+		}
+		got, err := planner.ParseCorrection(ans.Text)
+		if err != nil {
+			t.Fatalf("stream=%v: answer %q: %v", stream, ans.Text, err)
+		}
+		if !strings.Contains(got, `do(action="Tap", element=[500,216])`) || !strings.Contains(got, "[500,900]") {
+			t.Errorf("stream=%v: correction %q does not name the Bluetooth switch instead of the missed point", stream, got)
+		}
+	}
+	if st := ms.Stats(); st.Corrector != 2 || st.Planner != 0 {
+		t.Errorf("stats = %+v, want 2 corrections answered in the corrector role", st)
 	}
 }

@@ -24,7 +24,10 @@
 // containing "executor" as the executor. Otherwise a request with an image
 // part is an executor request, and a request whose system prompt starts
 // with "You are the planner"/"You are the replanner" (or whose last message
-// carries a JSON context with a "goal") is a planner request.
+// carries a JSON context with a "goal") is a planner request. Before all
+// of these, a system prompt starting "You are the verifier" makes a
+// verifier request and one starting "You are the correction writer" a
+// stuck correction request (docs/design.md §13, §15), whatever the model id.
 //
 // # Planner rules
 //

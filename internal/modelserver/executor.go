@@ -545,6 +545,9 @@ func (c *solver) solve(task string) step {
 	// Never repeat an action that just failed or that the system saw had no
 	// effect: go back instead.
 	if (c.isErr() || c.noted("stuck")) && !s.finish && s.action == strings.TrimSpace(c.obs.PrevAction) {
+		if sug, ok := c.suggested(); ok && sug != s.action {
+			return step{think: "I was told I am stuck and to try " + sug + " instead; I do that.", action: sug}
+		}
 		if s.action == `do(action="Back")` {
 			return finish(fmt.Sprintf("Gave up: %s", c.obs.PrevResult), "Even going back failed; I stop here.")
 		}

@@ -20,6 +20,9 @@ func roleFor(model string, msgs []message) roleName {
 	if isVerifier(msgs) {
 		return roleVerifier
 	}
+	if isCorrector(msgs) {
+		return roleCorrector
+	}
 	m := strings.ToLower(model)
 	switch {
 	case strings.Contains(m, "planner"):

@@ -89,6 +89,7 @@ type Stats struct {
 	Planner      int64 `json:"planner"`      // answered in the planner role
 	Executor     int64 `json:"executor"`     // answered in the executor role
 	Verifier     int64 `json:"verifier"`     // answered in the verifier role
+	Corrector    int64 `json:"corrector"`    // stuck corrections written in the planner's name
 	Faults429    int64 `json:"faults_429"`   // injected 429 answers
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
@@ -323,6 +324,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case roleVerifier:
 		content = s.verifyAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Verifier++ })
+	case roleCorrector:
+		content = s.correctAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Corrector++ })
 	default:
 		content = s.executorAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Executor++ })
