@@ -52,6 +52,10 @@ type fakeWorld struct {
 	// screen; any other finish that does not admit failure is verified.
 	refute   map[string]string
 	verifies []activities.VerifyInput
+	// correctFail makes the planner's correction fail as an unreachable
+	// model; correctInvalid makes it answer outside the contract.
+	correctFail, correctInvalid bool
+	corrects                    []activities.CorrectInput
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -227,6 +231,22 @@ func (f *fakeWorld) Notify(_ context.Context, in activities.NotifyInput) error {
 	return nil
 }
 
+// fakeCorrection is the correction the fake planner writes.
+const fakeCorrection = "Tapping [500,500] did nothing; go Back with do(action=\"Back\") and open the page again."
+
+func (f *fakeWorld) Correct(_ context.Context, in activities.CorrectInput) (activities.CorrectResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.corrects = append(f.corrects, in)
+	switch {
+	case f.correctFail:
+		return activities.CorrectResult{}, temporal.NewApplicationError("planner model: connection refused", activities.ErrTypeModelRetryable)
+	case f.correctInvalid:
+		return activities.CorrectResult{Invalid: `"correction" must be a non-empty string`, Usage: fakePlanUsage}, nil
+	}
+	return activities.CorrectResult{Correction: fakeCorrection, Usage: fakePlanUsage}, nil
+}
+
 func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -256,6 +276,7 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.OptimizePrompt, activity.RegisterOptions{Name: activities.NameOptimizePrompt})
 	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
 	env.RegisterActivityWithOptions(f.Notify, activity.RegisterOptions{Name: activities.NameNotify})
+	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})
 }
 
 func jsonSize(v any) int {

@@ -437,7 +437,7 @@ func TestGoalStuckCorrectionRestartFail(t *testing.T) {
 		if len(ids) == 0 || ids[len(ids)-1] != s.WorkflowID {
 			ids = append(ids, s.WorkflowID)
 		}
-		if slices.Contains(s.In.Notes, CorrectionNote) {
+		if slices.Contains(s.In.Notes, correctionPrefix+fakeCorrection) {
 			corrections++
 		}
 	}

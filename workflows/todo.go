@@ -73,6 +73,11 @@ type todoRun struct {
 	ended *TodoResult
 	// verdict is the verification of the executor's finish (docs/design.md §13).
 	verdict *activities.VerifyResult
+	// stuck is set by afterStep when the stuck guard asks for a
+	// correction: what it saw. correction is the latest correction given,
+	// for the details.
+	stuck      string
+	correction string
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -374,6 +379,13 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		if ok {
 			return stop, nil
 		}
+		if why := t.stuck; why != "" {
+			t.stuck = ""
+			if err := t.correct(ctx, why); err != nil {
+				return TodoResult{}, err
+			}
+			t.details(ctx)
+		}
 		if res.Act != nil && res.Act.NeedsHuman != "" {
 			// Only a person can fix this (e.g. install the ADB Keyboard):
 			// ask, then let the executor look at the screen again.
@@ -644,6 +656,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			result = res.Act.Result
 		}
 		t.st.PreviousAction, t.st.PreviousResult = prevText, result
+		t.addRecent(prevText, result)
 		if result == "ok" || result == activities.ActAlreadyApplied {
 			t.st.Failures = 0
 		} else {
@@ -714,11 +727,16 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			t.st.Lessons = appendLesson(t.st.Lessons, "stuck: "+t.st.PreviousAction+" had no effect")
 			return t.result(TodoStuck, fmt.Sprintf("stuck after %d corrections: %s had no effect", t.st.Corrections, t.st.PreviousAction)), true
 		}
+		why := fmt.Sprintf("the same action was decided %d times in a row: %s", t.st.SameAction, truncate(t.st.NextText, 200))
+		if t.st.SameScreen >= t.in.StuckThreshold {
+			why = fmt.Sprintf("the screen did not change after %d actions; the last was %s", t.st.SameScreen, truncate(t.st.PreviousAction, 200))
+		}
 		t.st.Corrections++
 		t.st.SameScreen, t.st.SameAction = 0, 0
-		// The correction replaces the decided action: think again with it.
+		// The correction replaces the decided action: think again with it
+		// (the loop adds it before the next step, see correct).
 		t.st.Next, t.st.NextText = nil, ""
-		t.oneShot = append(t.oneShot, CorrectionNote)
+		t.stuck = why
 	}
 	return TodoResult{}, false
 }
@@ -744,6 +762,9 @@ func (t *todoRun) details(ctx workflow.Context) {
 	}
 	if s := t.st.Screen; s.App != "" {
 		fmt.Fprintf(&b, "- screen: %s (%s)%s\n", s.App, s.AppPackage, map[bool]string{true: ", sensitive"}[s.Sensitive])
+	}
+	if t.correction != "" && t.ended == nil {
+		fmt.Fprintf(&b, "- correction: %s\n", truncate(t.correction, 300))
 	}
 	if t.verdict != nil {
 		fmt.Fprintf(&b, "- verified: %s\n", verdictLine(t.verdict))

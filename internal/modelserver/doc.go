@@ -27,7 +27,7 @@
 // carries a JSON context with a "goal") is a planner request. Before all
 // of these, a system prompt starting "You are the verifier" makes a
 // verifier request and one starting "You are the correction writer" a
-// stuck correction request (docs/design.md §13, §15), whatever the model id.
+// stuck correction request (docs/design.md §13, §18), whatever the model id.
 //
 // # Planner rules
 //

@@ -3,7 +3,6 @@ package viewer
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -44,7 +43,7 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			if in.Act != nil {
 				s.Applied = autoglm.FormatAction(*in.Act)
 			}
-			if slices.ContainsFunc(in.Notes, func(n string) bool { return strings.HasPrefix(n, workflows.CorrectionNote) }) {
+			if slices.ContainsFunc(in.Notes, workflows.IsCorrection) {
 				s.Flags = append(s.Flags, FlagCorrected)
 			}
 			if pendingApproval != "" && len(t.Steps) > 0 {
