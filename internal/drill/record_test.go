@@ -300,8 +300,16 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"stuck-restart", func(t *testing.T, r *recorder, i int) []string {
-			id := r.start(t, i, "Read the phone number of Zed Nobody in Contacts",
-				workflows.GoalOptions{StuckThreshold: 1, MaxStuckRetries: 1, MaxSteps: 60})
+			// The display shows the old screen for a while after every
+			// input, so no action seems to change it: stuck, corrected,
+			// restarted with a fresh context, then replanned.
+			phone := r.s.Phones[i]
+			if err := phone.SetFault(phonesim.Fault{Kind: phonesim.FaultScreenDelay, Duration: 8 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = phone.SetFault(phonesim.Fault{Kind: phonesim.FaultClear}) }()
+			id := r.start(t, i, "Turn on Bluetooth",
+				workflows.GoalOptions{StuckThreshold: 1, MaxStuckRetries: 1, MaxSteps: 40})
 			return r.finish(t, id)
 		}},
 		{"cancel", func(t *testing.T, r *recorder, i int) []string {
