@@ -68,3 +68,13 @@ func TestExecutorFollowsTheCorrection(t *testing.T) {
 		t.Fatalf("executor = %s, want the proposed Swipe (without a proposal it goes Back)", st.action)
 	}
 }
+
+// A question naming the contact with a possessive names that contact, so
+// an honest failure says who is missing.
+func TestPossessiveQuestionNamesTheContact(t *testing.T) {
+	for _, q := range []string{"What is Dave's phone number?", "what's Dave's number", "Read Dave's phone number"} {
+		if in := parseIntent(q); in.Kind != kindRead || in.Contact != "Dave" {
+			t.Errorf("%q: intent = %+v, want reading Dave's number", q, in)
+		}
+	}
+}

@@ -434,7 +434,7 @@ func parseNote(t string, in *intent) {
 // Patterns used by the functions above.
 var (
 	ofWhomRe       = regexp.MustCompile(`(?i)(?:of|for)\s+(.+?)$`)
-	possessiveRe   = regexp.MustCompile(`(?i)(?:read|check|get|find)\s+(.+?)'s`)
+	possessiveRe   = regexp.MustCompile(`(?i)(?:read|check|get|find|what is|what's|tell me)\s+(.+?)'s`)
 	toWhomRe       = regexp.MustCompile(`(?i)\bto\s+(\D.*?)(?:\s+(?:in|on|via|using)\s+\S+)?$`)
 	zhToWhomRe     = regexp.MustCompile(`^给(.+?)发`)
 	msgNounAfterRe = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)\b`)
