@@ -66,6 +66,12 @@ type Activities struct {
 	// Notifier sends the notify.url webhook; nil sends nothing. It is
 	// registered as its own activity (NameNotify), not as a method here.
 	Notifier *Notifier
+	// Journal records device actions by ID so each is applied at most
+	// once (docs/design.md §15); nil keeps the screen-hash guard only.
+	Journal *Journal
+	// Fault, when set, runs between an action reaching the phone and its
+	// journal record (crash drills).
+	Fault ActionFault
 }
 
 // Error types of the application errors activities return.
@@ -633,7 +639,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	var res StepResult
 	prevAction, prevResult := in.PreviousAction, in.PreviousResult
 	if in.Act != nil {
-		ar, err := a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
+		var ar ActResult
+		var err error
+		if in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice() {
+			ar, err = a.actOnce(ctx, d, in)
+		} else {
+			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
+		}
 		if err != nil {
 			return StepResult{}, err
 		}

@@ -184,6 +184,12 @@ type ActResult struct {
 	// NeedsHuman is set when the action failed for a reason only a person
 	// can fix (the ADB Keyboard is not installed); it says what to do.
 	NeedsHuman string `json:"needs_human,omitempty"`
+	// Recovered says why an action whose result a crash kept from the
+	// journal was judged applied from the screen (docs/design.md §15).
+	Recovered string `json:"recovered,omitempty"`
+	// Uncertain is the question for the user when the screen could not
+	// tell whether such an action was applied (Result is ActUncertain).
+	Uncertain string `json:"uncertain,omitempty"`
 }
 
 // StepInput is the input of Step, the activity a todo runs once per loop
@@ -195,12 +201,20 @@ type StepInput struct {
 	Task     string `json:"task"`
 	TaskType string `json:"task_type,omitempty"`
 	UITree   bool   `json:"ui_tree"`
-	// Act, when set, runs first; ScreenHash/Width/Height are from the
-	// observation the decision was based on.
+	// Act, when set, runs first; ScreenHash/Width/Height (and the Screen*
+	// fields below) are from the observation the decision was based on.
 	Act        *autoglm.Action `json:"act,omitempty"`
 	ScreenHash string          `json:"screen_hash,omitempty"`
 	Width      int             `json:"width,omitempty"`
 	Height     int             `json:"height,omitempty"`
+	// ActionID names Act for the phone's action journal: the same ID is
+	// applied at most once, whatever retries and re-runs happen
+	// (docs/design.md §15). Empty in runs from before the journal, which
+	// keep the screen-hash guard.
+	ActionID        string `json:"action_id,omitempty"`
+	ScreenTreeRef   string `json:"screen_tree_ref,omitempty"`
+	ScreenApp       string `json:"screen_app,omitempty"`
+	ScreenSensitive bool   `json:"screen_sensitive,omitempty"`
 	// Think asks for the next decision after observing. False when the step
 	// budget only allows the action.
 	Think bool `json:"think"`

@@ -397,6 +397,11 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			}
 			t.handled(done, fmt.Sprintf("%s. The user was asked to fix it and answered: %s", res.Act.NeedsHuman, ans))
 			t.details(ctx)
+		} else if res.Act != nil && res.Act.Uncertain != "" {
+			// Only runs with the action journal get this result.
+			if err := t.askUncertain(ctx, res.Act.Uncertain); err != nil {
+				return TodoResult{}, err
+			}
 		}
 	}
 }
@@ -603,8 +608,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	}
 	switch {
 	case act != nil:
-		in.Act = act
-		in.ScreenHash, in.Width, in.Height = t.st.Screen.Hash, t.st.Screen.Width, t.st.Screen.Height
+		t.withAction(ctx, &in, act)
 	case t.applied != nil:
 		in.PreviousAction = autoglm.FormatAction(t.applied.Action)
 		if r := t.applied.Result.Act; r != nil {
@@ -657,7 +661,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		}
 		t.st.PreviousAction, t.st.PreviousResult = prevText, result
 		t.addRecent(prevText, result)
-		if result == "ok" || result == activities.ActAlreadyApplied {
+		if result == "ok" || result == activities.ActAlreadyApplied || result == activities.ActUncertain {
 			t.st.Failures = 0
 		} else {
 			t.st.Failures++

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
@@ -135,6 +138,14 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err != nil {
 		return nil, fmt.Errorf("prompt_memory_path %s: %w", cfg.PromptMemoryPath, err)
 	}
+	journal, err := activities.OpenJournal(filepath.Join(cfg.DataDir, "actions"))
+	if err != nil {
+		return nil, fmt.Errorf("action journal under data_dir %s: %w", cfg.DataDir, err)
+	}
+	fault, err := faultHook(deps.logger())
+	if err != nil {
+		return nil, err
+	}
 	return &activities.Activities{
 		Devices:  meteredPool{pool},
 		Planner:  meteredModel{role: "planner", step: "plan", m: planner},
@@ -144,6 +155,26 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Prompts:  prompts,
 		Exec:     exec,
 		Notifier: NewNotifier(cfg),
+		Journal:  journal,
+		Fault:    fault,
+	}, nil
+}
+
+// faultHook is the crash drills' fault (config.FaultExitAfterActionEnv):
+// SIGKILL this process right after its Nth device action, before the
+// journal records it. Nil when unset.
+func faultHook(log *slog.Logger) (activities.ActionFault, error) {
+	n, err := config.FaultExitAfterAction(nil)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	var count atomic.Int64
+	return func(serial, id string) {
+		if count.Add(1) == int64(n) {
+			log.Warn("fault hook: killing the worker between an action and its journal record", "serial", serial, "action_id", id, "action", n)
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // SIGKILL cannot be caught; wait for it
+		}
 	}, nil
 }
 

@@ -1,0 +1,352 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// formPhone is a fakePhone with a message field: a tap focuses it, typing
+// appends to it, and its UI tree shows both. secure hides the screen and
+// the tree, as FLAG_SECURE does.
+type formPhone struct {
+	*fakePhone
+	fmu     sync.Mutex
+	focused bool
+	text    string
+	secure  bool
+}
+
+var _ device.Device = (*formPhone)(nil)
+
+func newFormPhone() *formPhone { return &formPhone{fakePhone: newFakePhone()} }
+
+func (p *formPhone) Tap(ctx context.Context, x, y int) error {
+	if err := p.fakePhone.Tap(ctx, x, y); err != nil {
+		return err
+	}
+	p.fmu.Lock()
+	p.focused = true
+	p.fmu.Unlock()
+	return nil
+}
+
+func (p *formPhone) Type(ctx context.Context, text string) error {
+	if err := p.fakePhone.Type(ctx, text); err != nil {
+		return err
+	}
+	p.fmu.Lock()
+	p.text += text
+	p.fmu.Unlock()
+	return nil
+}
+
+func (p *formPhone) Screenshot(ctx context.Context) (device.Screenshot, error) {
+	p.fmu.Lock()
+	secure := p.secure
+	p.fmu.Unlock()
+	p.fakePhone.mu.Lock()
+	p.fakePhone.sensitive = secure
+	p.fakePhone.mu.Unlock()
+	return p.fakePhone.Screenshot(ctx)
+}
+
+func (p *formPhone) UITree(context.Context) ([]uitree.Element, error) {
+	p.fmu.Lock()
+	defer p.fmu.Unlock()
+	if p.secure {
+		return nil, errors.New("uiautomator: could not get idle state")
+	}
+	return []uitree.Element{
+		{Class: "android.widget.TextView", Text: "Alice Chen", Bounds: uitree.Bounds{X1: 0, Y1: 100, X2: 1080, Y2: 200}},
+		{Class: "android.widget.EditText", Text: p.text, ResourceID: "app:id/compose", Focused: p.focused, Clickable: true,
+			Bounds: uitree.Bounds{X1: 0, Y1: 2000, X2: 900, Y2: 2200}},
+	}, nil
+}
+
+type formPool struct{ p *formPhone }
+
+func (f formPool) Get(_ context.Context, serial string) (device.Device, error) { return f.p, nil }
+func (f formPool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}
+
+// newJournalled returns activities with a journal over a form phone.
+func newJournalled(t *testing.T) (*Activities, *formPhone) {
+	t.Helper()
+	a, _, _ := newActivities(t)
+	p := newFormPhone()
+	a.Devices = formPool{p}
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Journal = j
+	return a, p
+}
+
+// crash is what a fault hook panics with to stop an action between the
+// phone and the journal, as a killed worker would.
+type crash struct{}
+
+// stepAct runs a Step that only acts, decided on the phone's current
+// screen; with crashAfter the Step stops between the action and its
+// record.
+func stepAct(t *testing.T, a *Activities, act autoglm.Action, id string, before Observation, crashAfter bool) (res StepResult, err error, crashed bool) {
+	t.Helper()
+	a.Fault = nil
+	if crashAfter {
+		a.Fault = func(string, string) { panic(crash{}) }
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(crash); !ok {
+				panic(r)
+			}
+			crashed = true
+		}
+		a.Fault = nil
+	}()
+	res, err = a.Step(context.Background(), StepInput{Serial: "fake-1", UITree: true, Act: &act, ActionID: id,
+		ScreenHash: before.Hash, Width: before.Width, Height: before.Height,
+		ScreenTreeRef: before.TreeRef, ScreenApp: before.AppPackage, ScreenSensitive: before.Sensitive})
+	return res, err, false
+}
+
+func observeTree(t *testing.T, a *Activities) Observation {
+	t.Helper()
+	obs, err := a.Observe(context.Background(), ObserveInput{Serial: "fake-1", UITree: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs
+}
+
+func TestActOnceRetryOfAnAppliedActionIsNotSent(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 900}}
+	for i := range 3 { // the first try and two re-runs of the same step
+		res, err, _ := stepAct(t, a, tap, "goal/todo-1/run/4", before, false)
+		if err != nil || res.Act == nil || res.Act.Result != "ok" {
+			t.Fatalf("try %d: %+v, %v", i+1, res.Act, err)
+		}
+	}
+	if got := p.got(); !slices.Equal(got, []string{"tap 540 2160"}) {
+		t.Fatalf("inputs = %v, want one tap", got)
+	}
+	// Another step number is another action.
+	if _, err, _ := stepAct(t, a, tap, "goal/todo-1/run/5", before, false); err != nil || len(p.got()) != 2 {
+		t.Fatalf("next step: %v, inputs %v", err, p.got())
+	}
+}
+
+func TestActOnceCrashBetweenActionAndRecord(t *testing.T) {
+	a, p := newJournalled(t)
+	ctx := context.Background()
+	if err := p.fakePhone.Tap(ctx, 1, 1); err != nil { // some earlier input
+		t.Fatal(err)
+	}
+	p.focused = true
+	before := observeTree(t, a)
+	typ := autoglm.Action{Name: autoglm.ActionType, Text: "see you at 7"}
+	if _, _, crashed := stepAct(t, a, typ, "g/t/r/3", before, true); !crashed {
+		t.Fatal("the fault hook did not run")
+	}
+	// The worker restarts: the step runs again, attempt 1 of a new Step.
+	res, err, _ := stepAct(t, a, typ, "g/t/r/3", before, false)
+	if err != nil || res.Act.Result != "ok" || !strings.Contains(res.Act.Recovered, "typed text") {
+		t.Fatalf("re-run = %+v, %v", res.Act, err)
+	}
+	if p.text != "see you at 7" || len(p.got()) != 2 {
+		t.Fatalf("field %q, inputs %v: the text was typed twice", p.text, p.got())
+	}
+	// Once decided, the decision is the journal's: no new look.
+	e, ok, err := a.Journal.Lookup(ctx, "fake-1", "g/t/r/3")
+	if err != nil || !ok || e.Applied == nil || e.Applied.Recovered == "" {
+		t.Fatalf("journal = %+v %v %v", e, ok, err)
+	}
+
+	// A tap that reached the phone changes the UI tree (focus here), even
+	// where the coarse hash might not tell.
+	p.focused = false
+	before = observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 950}}
+	stepAct(t, a, tap, "g/t/r/4", before, true)
+	res, err, _ = stepAct(t, a, tap, "g/t/r/4", before, false)
+	if err != nil || res.Act.Recovered != "the UI tree changed" || len(p.got()) != 3 {
+		t.Fatalf("tap re-run = %+v, %v, inputs %v", res.Act, err, p.got())
+	}
+}
+
+func TestActOnceIntentWithoutActionSendsIt(t *testing.T) {
+	a, p := newJournalled(t)
+	p.focused = true
+	before := observeTree(t, a)
+	typ := autoglm.Action{Name: autoglm.ActionType, Text: "hello"}
+	// The worker died after writing the intent, before the phone got it.
+	pj := a.Journal.phone("fake-1")
+	unlock, err := pj.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := a.beforeEvidence(context.Background(), StepInput{ScreenTreeRef: before.TreeRef, ScreenHash: before.Hash, ScreenApp: before.AppPackage}, typ)
+	if err == nil {
+		err = pj.write(journalRecord{ID: "g/t/r/2", Intent: &ActionIntent{Action: typ, Before: ev}})
+	}
+	unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err, _ := stepAct(t, a, typ, "g/t/r/2", before, false)
+	if err != nil || res.Act.Result != "ok" || res.Act.Recovered != "" || p.text != "hello" {
+		t.Fatalf("re-run = %+v, %v, field %q", res.Act, err, p.text)
+	}
+}
+
+func TestActOnceSecureScreenAsksInsteadOfSkipping(t *testing.T) {
+	a, p := newJournalled(t)
+	p.focused = true
+	before := observeTree(t, a)
+	typ := autoglm.Action{Name: autoglm.ActionType, Text: "1234"}
+	stepAct(t, a, typ, "g/t/r/7", before, true)
+	p.secure = true // e.g. a PIN pad came up
+	res, err, _ := stepAct(t, a, typ, "g/t/r/7", before, false)
+	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "answer whether it happened") {
+		t.Fatalf("re-run on a secure screen = %+v, %v", res.Act, err)
+	}
+	if len(p.got()) != 1 {
+		t.Fatalf("inputs = %v", p.got())
+	}
+}
+
+func TestDecide(t *testing.T) {
+	s := func(v string) *string { return &v }
+	typ := autoglm.Action{Name: autoglm.ActionType, Text: "hi"}
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{1, 1}}
+	home := autoglm.Action{Name: autoglm.ActionHome}
+	cases := []struct {
+		name        string
+		act         autoglm.Action
+		before, now Evidence
+		want        Verdict
+	}{
+		{"typed text in the focused field", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "b", Focused: s("hi")}, Applied},
+		{"field without the text", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "a", Focused: s("")}, NotApplied},
+		{"text there before and after, unchanged", typ, Evidence{Tree: "a", Focused: s("hi")}, Evidence{Tree: "a", Focused: s("hi")}, Uncertain},
+		{"appended to earlier text", typ, Evidence{Tree: "a", Focused: s("hi")}, Evidence{Tree: "b", Focused: s("hihi")}, Applied},
+		{"password field", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "b", Focused: s("••"), FocusedPassword: true}, Uncertain},
+		{"text appeared, nothing focused", typ, Evidence{Tree: "a"}, Evidence{Tree: "b", TextCount: 1}, Applied},
+		{"text nowhere", typ, Evidence{Tree: "a"}, Evidence{Tree: "b"}, NotApplied},
+		{"no tree now", typ, Evidence{Tree: "a"}, Evidence{Hash: "x"}, Uncertain},
+		{"secure screen now", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Sensitive: true, Hash: "s"}, Uncertain},
+		{"secure screen for a type", typ, Evidence{Tree: "a"}, Evidence{Sensitive: true}, Uncertain},
+		{"tree changed, hash the same", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Tree: "b", Hash: "1"}, Applied},
+		{"tree the same, hash changed (animation)", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Tree: "a", Hash: "2"}, NotApplied},
+		{"app changed", tap, Evidence{App: "a", Tree: "t"}, Evidence{App: "b", Tree: "t"}, Applied},
+		{"secure screen gone", tap, Evidence{Sensitive: true}, Evidence{Tree: "t"}, Applied},
+		{"decided on a secure screen, still secure", tap, Evidence{Sensitive: true}, Evidence{Sensitive: true, Tree: "t"}, Uncertain},
+		{"screenshot only, changed", tap, Evidence{Hash: "1"}, Evidence{Hash: "2", Tree: "t"}, Applied},
+		{"screenshot only, unchanged", tap, Evidence{Hash: "1"}, Evidence{Hash: "1", Tree: "t"}, NotApplied},
+		{"home on the home screen", home, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "t"}, NotApplied},
+	}
+	for _, c := range cases {
+		if got, why := decide(c.act, c.before, c.now); got != c.want {
+			t.Errorf("%s: %v (%s), want %v", c.name, got, why, c.want)
+		}
+	}
+}
+
+func TestJournalSurvivesReopenAndSharing(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	j1, err := OpenJournal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j2, _ := OpenJournal(dir) // another process on the same host
+	act := autoglm.Action{Name: autoglm.ActionBack}
+	write := func(j *Journal, rec journalRecord) {
+		t.Helper()
+		p := j.phone("127.0.0.1:5555")
+		unlock, err := p.lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		if err := p.write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(j1, journalRecord{ID: "a", Intent: &ActionIntent{Action: act}})
+	if e, ok, err := j2.Lookup(ctx, "127.0.0.1:5555", "a"); err != nil || !ok || e.Intent == nil || e.Applied != nil {
+		t.Fatalf("other journal sees %+v %v %v", e, ok, err)
+	}
+	// A crash cut the next write short: the fragment is ignored and the
+	// next record starts on its own line.
+	path := filepath.Join(dir, "127.0.0.1%3a5555.jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"id":"a","applied":{"res`)
+	_ = f.Close()
+	write(j2, journalRecord{ID: "a", Applied: &ActResult{Result: "ok", Touched: true}})
+	j3, _ := OpenJournal(dir) // after a restart
+	e, ok, err := j3.Lookup(ctx, "127.0.0.1:5555", "a")
+	if err != nil || !ok || e.Intent == nil || e.Applied == nil || e.Applied.Result != "ok" {
+		t.Fatalf("after reopen: %+v %v %v", e, ok, err)
+	}
+	if _, ok, _ := j1.Lookup(ctx, "other", "a"); ok {
+		t.Fatal("phones share entries")
+	}
+}
+
+func TestJournalCompactionKeepsTheNewest(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	j, _ := OpenJournal(dir)
+	j.Keep = 4
+	p := j.phone("s")
+	for i := range 9 {
+		unlock, err := p.lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := string(rune('a' + i))
+		err = p.write(journalRecord{ID: id, Intent: &ActionIntent{Action: autoglm.Action{Name: autoglm.ActionBack}}})
+		if err == nil {
+			err = p.write(journalRecord{ID: id, Applied: &ActResult{Result: "ok"}})
+		}
+		unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	j2, _ := OpenJournal(dir)
+	for i := range 9 {
+		id := string(rune('a' + i))
+		e, ok, err := j2.Lookup(ctx, "s", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// At least the last Keep (4) are kept; compaction runs at 2×Keep
+		// records, so the oldest ones are gone.
+		if (i >= 5 && !ok) || (i < 4 && ok) || (ok && (e.Intent == nil || e.Applied == nil)) {
+			t.Errorf("%s: kept %v (%+v)", id, ok, e)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "s.jsonl"))
+	if n := strings.Count(string(data), "\n"); n > 8 {
+		t.Errorf("journal has %d lines after compaction", n)
+	}
+}
