@@ -2,11 +2,18 @@ package drill
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"math/rand"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -14,9 +21,12 @@ import (
 const killSeed = 6
 
 // TestWorkerKill runs the worker as a child process, starts one message
-// goal per phone, kills the worker with SIGKILL at seeded random points
-// and starts it again each time. Every goal must complete and every phone
-// must show its message exactly once, sent by one Send tap.
+// goal per phone, kills the worker (SIGKILL) at seeded random points,
+// every other time with the fault hook right between an action reaching
+// the phone and its journal record, and starts it again each time. Every
+// goal must complete, every phone must show its message exactly once, sent
+// by one Send tap, and its input log must hold each action the todos
+// decided exactly once (docs/design.md §15).
 func TestWorkerKill(t *testing.T) {
 	s := startStack(t, Options{Phones: killGoals})
 	ctx := context.Background()
@@ -27,10 +37,22 @@ func TestWorkerKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("built the worker in %s", time.Since(began).Round(time.Second))
+	rng := rand.New(rand.NewSource(killSeed))
 	w, err := NewProcess(bin, dir, s.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Even-numbered kills are the fault hook's: the worker's Nth device
+	// action (N random) reaches the phone and the process dies before the
+	// journal records it. The last start runs without the hook.
+	setFault := func(k int) {
+		if k < killCount && k%2 == 0 {
+			w.SetEnv(fmt.Sprintf("%s=%d", config.FaultExitAfterActionEnv, 1+rng.Intn(6)))
+			return
+		}
+		w.SetEnv()
+	}
+	setFault(0)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -58,22 +80,46 @@ func TestWorkerKill(t *testing.T) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
-	rng := rand.New(rand.NewSource(killSeed))
 	started := time.Now()
+	hookKills := 0
 	for k := range killCount {
-		delay := time.Duration(3000+rng.Intn(7000)) * time.Millisecond
-		select {
-		case <-done:
-			t.Logf("all goals ended before kill %d", k+1)
-		case <-time.After(delay):
-		}
-		if w.Exited() {
-			t.Fatalf("the worker exited on its own before kill %d; see %s", k+1, w.LogFile())
+		if k%2 == 0 {
+			// The worker kills itself with the fault hook, right after an
+			// action reached a phone and before the journal recorded it.
+			wait := time.NewTimer(killHookWait)
+		poll:
+			for !w.Exited() {
+				select {
+				case <-done:
+					break poll
+				case <-wait.C:
+					break poll
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			wait.Stop()
+			if w.Exited() {
+				hookKills++
+				t.Logf("kill %d: the worker killed itself between an action and its journal record %s after it started", k+1, time.Since(started).Round(time.Millisecond))
+			} else {
+				t.Logf("kill %d: the fault hook did not fire within %s; kill -9 instead", k+1, killHookWait)
+			}
+		} else {
+			delay := time.Duration(3000+rng.Intn(7000)) * time.Millisecond
+			select {
+			case <-done:
+				t.Logf("all goals ended before kill %d", k+1)
+			case <-time.After(delay):
+			}
+			if w.Exited() {
+				t.Fatalf("the worker exited on its own before kill %d; see %s", k+1, w.LogFile())
+			}
+			t.Logf("kill -9 %d at %s after the worker started", k+1, time.Since(started).Round(time.Millisecond))
 		}
 		if err := w.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("kill -9 %d at %s after the worker started", k+1, time.Since(started).Round(time.Millisecond))
+		setFault(k + 1)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -93,5 +139,36 @@ func TestWorkerKill(t *testing.T) {
 		if !checkOneMessage(t, s.Phones[i], texts[i]) {
 			t.Logf("steps of %s/todo-1:\n%s", id, stepTrail(s, id+"/todo-1"))
 		}
+		checkEachActionOnce(t, s, id, results[i], s.Phones[i])
+	}
+	log, _ := os.ReadFile(w.LogFile())
+	t.Logf("%s variant: %d goals, %d kills (%d between an action and its record); journal decisions after a crash: %d applied, %d not applied, %d uncertain",
+		variantDescription, killGoals, killCount, hookKills,
+		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=uncertain"))
+	if hookKills == 0 {
+		t.Error("the fault hook never fired: no crash between an action and its record was drilled")
+	}
+}
+
+// checkEachActionOnce compares the actions a goal's todos decided (once
+// per action ID) with the phone's input log: every intended action
+// applied once, none skipped, none repeated.
+func checkEachActionOnce(t *testing.T, s *Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	acts, err := IntendedActions(ctx, s.Client, id, res)
+	if err != nil {
+		t.Errorf("%s: %v", id, err)
+		return
+	}
+	st := p.State()
+	want, got := ActionCounts(acts), InputCounts(st)
+	if !maps.Equal(want, got) {
+		var b strings.Builder
+		for _, a := range acts {
+			fmt.Fprintf(&b, "  %s %s\n", a.ActionID, autoglm.FormatAction(*a.Act))
+		}
+		t.Errorf("phone %s: input log counts %v, intended actions %v\nintended:\n%sinput log:\n%s", st.Serial, got, want, b.String(), inputLog(st))
 	}
 }

@@ -6,11 +6,12 @@ import "time"
 
 // Sizes of the fast variants, run by the default `go test`.
 const (
-	killGoals          = 3
-	killCount          = 2
+	killGoals          = 4
+	killCount          = 3
 	disconnectFor      = 12 * time.Second // long enough that steps fail while the phone is away
 	modelOutageFor     = 20 * time.Second // the model server down mid-goal
 	modelFaultGoals    = 3
-	killRecovery       = 3 * time.Minute
+	killRecovery       = 5 * time.Minute
+	killHookWait       = 2 * time.Minute // the fault hook fires on the Nth action after a start
 	variantDescription = "fast"
 )

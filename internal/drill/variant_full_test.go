@@ -6,11 +6,12 @@ import "time"
 
 // Sizes of the full variants, run with `go test -tags drills`.
 const (
-	killGoals          = 10
-	killCount          = 3
+	killGoals          = 20
+	killCount          = 6
 	disconnectFor      = 30 * time.Second
 	modelOutageFor     = 90 * time.Second // the model server down mid-goal
 	modelFaultGoals    = 10
-	killRecovery       = 15 * time.Minute
+	killRecovery       = 20 * time.Minute
+	killHookWait       = 2 * time.Minute // the fault hook fires on the Nth action after a start
 	variantDescription = "full"
 )

@@ -77,6 +77,15 @@ type Process struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	starts int
+	env    []string
+}
+
+// SetEnv sets extra environment variables ("NAME=value") for the next
+// starts of the worker; SetEnv() clears them.
+func (p *Process) SetEnv(env ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.env = append([]string(nil), env...)
 }
 
 // NewProcess prepares a worker process for the stack's configuration; its
@@ -104,10 +113,10 @@ func (p *Process) Start() error {
 		return err
 	}
 	p.starts++
-	fmt.Fprintf(logf, "=== stack: worker start %d at %s\n", p.starts, time.Now().UTC().Format(time.RFC3339Nano))
+	fmt.Fprintf(logf, "=== stack: worker start %d at %s %s\n", p.starts, time.Now().UTC().Format(time.RFC3339Nano), strings.Join(p.env, " "))
 	cmd := exec.Command(p.bin, "--config", p.configFile)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), p.env...)
 	if err := cmd.Start(); err != nil {
 		_ = logf.Close()
 		return fmt.Errorf("stack: start the worker: %w", err)
