@@ -67,7 +67,7 @@ type Activities struct {
 	// registered as its own activity (NameNotify), not as a method here.
 	Notifier *Notifier
 	// Journal records device actions by ID so each is applied at most
-	// once (docs/design.md §15); nil keeps the screen-hash guard only.
+	// once (docs/design.md §19); nil keeps the screen-hash guard only.
 	Journal *Journal
 	// Fault, when set, runs between an action reaching the phone and its
 	// journal record (crash drills).

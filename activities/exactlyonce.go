@@ -15,7 +15,7 @@ import (
 
 // Evidence is what a screen shows that bears on whether an action took
 // effect: enough to compare the screen an action was decided on with a
-// fresh one after a crash (docs/design.md §15).
+// fresh one after a crash (docs/design.md §19).
 type Evidence struct {
 	App       string `json:"app,omitempty"`  // package in front
 	Hash      string `json:"hash,omitempty"` // coarse screen hash
@@ -150,7 +150,7 @@ func decideType(act autoglm.Action, before, now Evidence) (Verdict, string) {
 	return Uncertain, "the typed text is on the screen but no field is focused"
 }
 
-// Act results of the journal (docs/design.md §15).
+// Act results of the journal (docs/design.md §19).
 const (
 	// ActUncertain is the result when a crash left an action's effect
 	// unknown and the screen cannot tell: the todo asks the user.
@@ -162,7 +162,7 @@ const (
 // exactly that point. Nil in production.
 type ActionFault func(serial, actionID string)
 
-// actOnce applies an action at most once per ID (docs/design.md §15). The
+// actOnce applies an action at most once per ID (docs/design.md §19). The
 // phone's journal is locked from the intent to the result, so the phone
 // runs one action at a time.
 func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {

@@ -18,7 +18,7 @@ import (
 )
 
 // Journal is the per-phone record of device actions on the worker's host
-// (docs/design.md §15): for each action ID, the intent written before the
+// (docs/design.md §19): for each action ID, the intent written before the
 // action touches the phone and the result written after it. Both writes
 // are fsynced. A phone belongs to one host, so the journal lives beside it.
 //
@@ -38,7 +38,7 @@ type Journal struct {
 
 // DefaultJournalKeep is how many actions a phone's journal remembers: an
 // action retried after this many later actions on the same phone is not
-// recognised (docs/design.md §15).
+// recognised (docs/design.md §19).
 const DefaultJournalKeep = 4096
 
 // OpenJournal opens (creating) the journal directory.

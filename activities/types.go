@@ -185,7 +185,7 @@ type ActResult struct {
 	// can fix (the ADB Keyboard is not installed); it says what to do.
 	NeedsHuman string `json:"needs_human,omitempty"`
 	// Recovered says why an action whose result a crash kept from the
-	// journal was judged applied from the screen (docs/design.md §15).
+	// journal was judged applied from the screen (docs/design.md §19).
 	Recovered string `json:"recovered,omitempty"`
 	// Uncertain is the question for the user when the screen could not
 	// tell whether such an action was applied (Result is ActUncertain).
@@ -209,7 +209,7 @@ type StepInput struct {
 	Height     int             `json:"height,omitempty"`
 	// ActionID names Act for the phone's action journal: the same ID is
 	// applied at most once, whatever retries and re-runs happen
-	// (docs/design.md §15). Empty in runs from before the journal, which
+	// (docs/design.md §19). Empty in runs from before the journal, which
 	// keep the screen-hash guard.
 	ActionID        string `json:"action_id,omitempty"`
 	ScreenTreeRef   string `json:"screen_tree_ref,omitempty"`

@@ -9,7 +9,7 @@ import (
 // FaultExitAfterActionEnv names the crash drills' fault hook: set to N > 0,
 // the worker process kills itself (SIGKILL) right after its Nth device
 // action reached the phone and before the action journal recorded it
-// (docs/design.md §15). Unset or 0 is off; it is not a configuration key
+// (docs/design.md §19). Unset or 0 is off; it is not a configuration key
 // because no deployment should ever set it.
 const FaultExitAfterActionEnv = "PHONEFLOW_FAULT_EXIT_AFTER_ACTION"
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -65,7 +66,7 @@ func newSignalCmds() []*cobra.Command {
 
 func newSignalCmd(s signalSpec) *cobra.Command {
 	var asSignal bool
-	var note string
+	var note, updateID string
 	verb := strings.Fields(s.use)[0]
 	cmd := &cobra.Command{
 		Use:   s.use,
@@ -75,7 +76,9 @@ func newSignalCmd(s signalSpec) *cobra.Command {
 By default the command runs a Temporal update and waits for the goal's answer,
 so a refusal ("` + verb + `: …") is reported and the exit status is 1; --signal
 sends a plain signal instead (fire and forget). A goal that does not exist is
-exit status 3.`,
+exit status 3. The update has an ID, kept when the command retries through an
+unreachable frontend, so it is applied once; give --update-id to make a
+re-run of the command (a script retrying after a timeout) apply once too.`,
 		Example: s.example,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
@@ -99,6 +102,12 @@ exit status 3.`,
 			defer gc.close()
 			id := args[0]
 			ctx := cmd.Context()
+			if updateID != "" {
+				if asSignal {
+					return usageError{fmt.Errorf("%s: --update-id applies to updates; drop it or --signal", verb)}
+				}
+				ctx = goalctl.WithUpdateID(ctx, updateID)
+			}
 			switch {
 			case s.text:
 				err = gc.goals.SendText(ctx, id, s.name, strings.Join(args[1:], " "), asSignal)
@@ -119,6 +128,7 @@ exit status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asSignal, "signal", false, "send a plain signal instead of an update (no answer from the goal)")
+	cmd.Flags().StringVar(&updateID, "update-id", "", "ID of the update: running the command again with the same ID applies it once (default: a fresh ID, kept across the command's own retries)")
 	if s.approve != nil {
 		cmd.Flags().StringVar(&note, "note", "", "a note for the executor (why)")
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // changeActionJournal versions exactly-once device actions
-// (docs/design.md §15): each Step that applies an action names it with an
+// (docs/design.md §19): each Step that applies an action names it with an
 // action ID, and the worker's journal applies an ID at most once. Runs that
 // recorded no marker for it keep the screen-hash guard.
 const changeActionJournal = "action-journal"

@@ -128,6 +128,9 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			if ctx.Err() != nil {
+				return closeCanceled(dctx, g.cancelled(dctx))
+			}
 			return g.cancelled(dctx), nil
 		}
 		return GoalResult{}, err
@@ -365,6 +368,10 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	g.details(ctx)
 	var res TodoResult
 	err := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in).Get(ctx, &res)
+	if err != nil {
+		// A todo that closed as Canceled carries its partial result.
+		CanceledResult(err, &res)
+	}
 	g.child, g.todoWaiting = "", ""
 	g.question, g.approval = nil, nil
 	if ctx.Err() != nil {

@@ -10,6 +10,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -498,7 +499,14 @@ func TestGoalCancel(t *testing.T) {
 				opts = GoalOptions{Mode: ModeSingle}
 				want = []string{TodoCancelled}
 			}
-			r := runGoal(t, env, GoalInput{Goal: "pay", Device: "emu-1", Options: opts})
+			env.ExecuteWorkflow(GoalWorkflow, GoalInput{Goal: "pay", Device: "emu-1", Options: opts})
+			// The goal closes as Canceled, its partial result in the
+			// cancellation's details.
+			err := env.GetWorkflowError()
+			var r GoalResult
+			if !temporal.IsCanceledError(err) || !CanceledResult(err, &r) {
+				t.Fatalf("goal ended with %v, want a cancellation carrying the result", err)
+			}
 			if r.Status != GoalCancelled || !slices.Equal(todoStatuses(r), want) {
 				t.Fatalf("result = %+v", r)
 			}

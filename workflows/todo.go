@@ -109,7 +109,12 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		if errors.As(err, &can) {
 			return TodoResult{}, err
 		}
-		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			dctx, cancel := workflow.NewDisconnectedContext(ctx)
+			defer cancel()
+			return closeCanceled(dctx, t.result(TodoCancelled, "cancelled"))
+		}
+		if temporal.IsCanceledError(err) {
 			return t.result(TodoCancelled, "cancelled"), nil
 		}
 		return TodoResult{}, err

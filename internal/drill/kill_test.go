@@ -26,7 +26,7 @@ const killSeed = 6
 // the phone and its journal record, and starts it again each time. Every
 // goal must complete, every phone must show its message exactly once, sent
 // by one Send tap, and its input log must hold each action the todos
-// decided exactly once (docs/design.md §15).
+// decided exactly once (docs/design.md §19).
 func TestWorkerKill(t *testing.T) {
 	s := startStack(t, Options{Phones: killGoals})
 	ctx := context.Background()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -373,6 +374,11 @@ func ToResult(id string, r workflows.GoalResult) progress.Result {
 // By default it runs the update and waits for it to complete, so a
 // validator rejection comes back as the error; with asSignal it sends a
 // plain signal, which is accepted even when the goal will ignore it.
+//
+// The update carries an update ID (WithUpdateID's, else a fresh one) and
+// is retried with that same ID while the frontend is unreachable, so a
+// retried update is applied once: Temporal returns the first outcome of an
+// ID instead of running the handler again.
 func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bool) error {
 	if asSignal {
 		return wrap(id, name, g.c.SignalWorkflow(ctx, id, "", name, arg))
@@ -381,14 +387,31 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 	if arg != nil {
 		args = []any{arg}
 	}
-	h, err := g.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID:   id,
-		UpdateName:   name,
-		Args:         args,
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err == nil {
-		err = h.Get(ctx, nil)
+	updateID := updateIDFrom(ctx)
+	if updateID == "" {
+		updateID = NewUpdateID(name)
+	}
+	var err error
+	for try, wait := 1, updateRetryFirst; ; try, wait = try+1, 2*wait {
+		var h client.WorkflowUpdateHandle
+		h, err = g.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+			WorkflowID:   id,
+			UpdateID:     updateID,
+			UpdateName:   name,
+			Args:         args,
+			WaitForStage: client.WorkflowUpdateStageCompleted,
+		})
+		if err == nil {
+			err = h.Get(ctx, nil)
+		}
+		if err == nil || try >= updateTries || !transient(err) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return wrap(id, name, err)
+		case <-time.After(wait):
+		}
 	}
 	if err == nil {
 		return nil
@@ -400,6 +423,42 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 		return &RejectedError{Name: name, Message: app.Message()}
 	}
 	return wrap(id, name, err)
+}
+
+// How often Send tries an update while the frontend does not answer.
+const (
+	updateTries      = 4
+	updateRetryFirst = 500 * time.Millisecond
+)
+
+// transient reports errors after which the same update may be sent again:
+// the frontend was unreachable or busy, or the call timed out.
+func transient(err error) bool {
+	var un *serviceerror.Unavailable
+	var re *serviceerror.ResourceExhausted
+	var de *serviceerror.DeadlineExceeded
+	return errors.As(err, &un) || errors.As(err, &re) || errors.As(err, &de)
+}
+
+type updateIDKey struct{}
+
+// WithUpdateID makes Send use updateID for its update: a command retried
+// with the same ID (a script that re-runs `starter inject --update-id X`
+// after a timeout) is applied once.
+func WithUpdateID(ctx context.Context, updateID string) context.Context {
+	return context.WithValue(ctx, updateIDKey{}, updateID)
+}
+
+func updateIDFrom(ctx context.Context) string {
+	s, _ := ctx.Value(updateIDKey{}).(string)
+	return s
+}
+
+// NewUpdateID returns a fresh update ID, the update's name and 16 hex digits.
+func NewUpdateID(name string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return name + "-" + hex.EncodeToString(b[:])
 }
 
 // RejectedError is an update the goal refused.
@@ -464,7 +523,12 @@ func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, e
 	if err != nil {
 		var canceled *temporal.CanceledError
 		if errors.As(err, &canceled) {
-			return workflows.GoalResult{Status: workflows.GoalCancelled, Reason: "cancelled"}, nil
+			// A goal closed as Canceled carries its partial result.
+			r = workflows.GoalResult{}
+			if !workflows.CanceledResult(err, &r) || r.Status == "" {
+				r = workflows.GoalResult{Status: workflows.GoalCancelled, Reason: "cancelled"}
+			}
+			return r, nil
 		}
 		return r, wrap(id, "result", err)
 	}

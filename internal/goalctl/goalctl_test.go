@@ -330,6 +330,15 @@ func TestResultCancelled(t *testing.T) {
 	if err != nil || r.Status != workflows.GoalCancelled {
 		t.Fatalf("result = %+v, %v", r, err)
 	}
+	// A goal closed as Canceled carries its partial result.
+	partial := workflows.GoalResult{Status: workflows.GoalCancelled, Steps: 7, Todos: []workflows.TodoState{{Text: "open Messages", Status: workflows.TodoDone}}}
+	run2 := mocks.NewWorkflowRun(t)
+	run2.On("Get", mock.Anything, mock.Anything).Return(temporal.NewCanceledError(partial))
+	mc.On("GetWorkflow", mock.Anything, "goal-2", "").Return(run2)
+	r, err = New(mc, Options{}).Result(ctx, "goal-2")
+	if err != nil || r.Status != workflows.GoalCancelled || r.Steps != 7 || len(r.Todos) != 1 {
+		t.Fatalf("partial result = %+v, %v", r, err)
+	}
 }
 
 func TestListQueryAndDecoding(t *testing.T) {
@@ -477,5 +486,37 @@ func TestCountersNeverGoBack(t *testing.T) {
 	keepCounters(prev, &s)
 	if s.Steps != 15 || s.Todos[1].Steps != 0 {
 		t.Fatalf("replanned: %+v", s)
+	}
+}
+
+func TestSendRetriesAnUnreachableFrontendWithTheSameUpdateID(t *testing.T) {
+	mc := mocks.NewClient(t)
+	h := mocks.NewWorkflowUpdateHandle(t)
+	var ids []string
+	calls := 0
+	mc.On("UpdateWorkflow", mock.Anything, mock.Anything).
+		Run(func(a mock.Arguments) { ids = append(ids, a.Get(1).(client.UpdateWorkflowOptions).UpdateID) }).
+		Return(func(context.Context, client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+			calls++
+			if calls == 1 {
+				return nil, serviceerror.NewUnavailable("connection refused")
+			}
+			return h, nil
+		})
+	h.On("Get", mock.Anything, nil).Return(nil)
+	if err := New(mc, Options{}).SendText(ctx, "goal-1", workflows.SignalInject, "use the search box", false); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] || !strings.HasPrefix(ids[0], "inject-") {
+		t.Fatalf("update IDs = %q, want one ID sent twice", ids)
+	}
+
+	// A given ID (a script re-running the command) is the update's ID.
+	ids = nil
+	if err := New(mc, Options{}).Send(WithUpdateID(ctx, "retry-42"), "goal-1", workflows.SignalPause, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 1 || ids[0] != "retry-42" {
+		t.Fatalf("update IDs = %q", ids)
 	}
 }
