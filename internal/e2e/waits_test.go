@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -144,4 +146,48 @@ func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
 	var b bytes.Buffer
 	goalctl.WriteSchedule(&b, si)
 	t.Logf("schedule describe:\n%s", strings.TrimSpace(b.String()))
+}
+
+// TestCancelledGoalClosesCanceled cancels a goal while its todo waits for
+// the user, and checks on the server that the goal and its todo both closed
+// as Canceled (what the Web UI shows as CANCELED), with the partial result
+// still readable.
+func TestCancelledGoalClosesCanceled(t *testing.T) {
+	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	s, err := localstack.Start(ctx, localstack.Options{ADB: localstack.AnyADB,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	stop, err := s.StartWorker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	id, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: "Open the bank app", Device: s.Serials[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, s.Goals, id, 2*time.Minute, func(st workflows.Status) bool { return st.PendingQuestion != "" })
+	if err := s.Goals.Cancel(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	res := waitResult(t, s.Goals, id, time.Minute)
+	if res.Status != workflows.GoalCancelled || len(res.Todos) != 1 || res.Todos[0].Status != workflows.TodoCancelled || res.Steps == 0 {
+		t.Fatalf("partial result = %+v", res)
+	}
+	for _, wid := range []string{id, id + "/todo-1"} {
+		d, err := s.Client.DescribeWorkflowExecution(ctx, wid, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := d.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED {
+			t.Errorf("%s closed %s, want CANCELED", wid, st)
+		}
+	}
 }
