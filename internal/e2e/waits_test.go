@@ -64,6 +64,28 @@ func (w *webhook) of(goalID string) map[string][]activities.Notification {
 	return out
 }
 
+// workerStack starts a local stack for cfg (nil: the defaults) with one
+// phone and a worker in this process, both stopped when the test ends. It
+// uses the adb binary when there is one; PHONEFLOW_REQUIRE_ADB=1 insists.
+func workerStack(ctx context.Context, t *testing.T, cfg *config.Config) *localstack.Stack {
+	t.Helper()
+	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
+	}
+	s, err := localstack.Start(ctx, localstack.Options{Config: cfg, ADB: localstack.AnyADB,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	stop, err := s.StartWorker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return s
+}
+
 // TestScheduledRunsNeverWaitForeverForAnAnswer runs a schedule every 20 s
 // whose goal always needs a person (the bank app wants its owner to sign
 // in) and nobody answers. Each run must end failed by its answer deadline
@@ -71,9 +93,6 @@ func (w *webhook) of(goalID string) map[string][]activities.Notification {
 // and the webhook must have seen each wait and each failure, even though
 // it refused the first notifications (503, retried).
 func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
 	hook := newWebhook(t)
 	hook.fail = 2
 	cfg := config.Default()
@@ -81,17 +100,7 @@ func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
 	cfg.Notify.UIURL = "http://127.0.0.1:8233" // only written into the links
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	s, err := localstack.Start(ctx, localstack.Options{Config: &cfg, ADB: localstack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	s := workerStack(ctx, t, &cfg)
 
 	const every, wait = 20 * time.Second, 8 * time.Second
 	req := goalctl.ScheduleRequest{Name: "bank", Goal: "Open the bank app", Device: s.Serials[0], Every: every,
@@ -103,6 +112,7 @@ func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
 
 	// Three runs are due in the first minute; wait for three to end.
 	var si goalctl.ScheduleInfo
+	var err error
 	var ended []goalctl.RunOutcome
 	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(time.Second) {
 		if time.Now().After(end) {
@@ -153,22 +163,9 @@ func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
 // as Canceled (what the Web UI shows as CANCELED), with the partial result
 // still readable.
 func TestCancelledGoalClosesCanceled(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	s, err := localstack.Start(ctx, localstack.Options{ADB: localstack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	s := workerStack(ctx, t, nil)
 	id, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: "Open the bank app", Device: s.Serials[0]})
 	if err != nil {
 		t.Fatal(err)
