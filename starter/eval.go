@@ -51,17 +51,20 @@ The set is a JSONL file, one goal per line (id, goal, lang, app, expect, check;
 see internal/eval/goals.jsonl, the shipped set used when --set is not given).
 --wrong-taps moves that share of the executor's taps to a wrong point; --naive
 makes the offline executor a weaker model that does not repair its own
-mistakes. Exit status: 0 when every goal is achieved, 1 otherwise.`,
+mistakes. --mode bare runs the single loop with the stuck guard and the finish
+verification off (the plain loop of other phone agents, whose done is the
+executor's word), to measure what those guards add; goals cannot be started in
+that mode outside eval. Exit status: 0 when every goal is achieved, 1 otherwise.`,
 		Example: `  starter eval
   starter eval --mode both --fast
-  starter eval --naive --wrong-taps 0.2 --mode both --seed 1
+  starter eval --naive --wrong-taps 0.2 --mode all --seed 1
   starter eval --set my-goals.jsonl --only msg-comma,bt-on`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.set, "set", "", "JSONL goal set (default: the shipped set)")
-	fs.StringVar(&f.mode, "mode", workflows.ModeLayered, "layered, single, or both")
+	fs.StringVar(&f.mode, "mode", workflows.ModeLayered, "layered, single, bare (single without the stuck guard and verification), both (layered and single) or all three")
 	fs.StringVar(&f.only, "only", "", "comma-separated goal ids to run")
 	fs.BoolVar(&f.fast, "fast", false, "run only the goals marked fast (the CI subset)")
 	fs.Int64Var(&f.seed, "seed", 1, "model server seed (faults and wrong-tap points)")
@@ -75,12 +78,14 @@ mistakes. Exit status: 0 when every goal is achieved, 1 otherwise.`,
 func runEval(cmd *cobra.Command, f evalFlags) error {
 	var modes []string
 	switch f.mode {
-	case workflows.ModeLayered, workflows.ModeSingle:
+	case workflows.ModeLayered, workflows.ModeSingle, workflows.ModeBare:
 		modes = []string{f.mode}
 	case "both":
 		modes = []string{workflows.ModeLayered, workflows.ModeSingle}
+	case "all":
+		modes = []string{workflows.ModeLayered, workflows.ModeSingle, workflows.ModeBare}
 	default:
-		return fmt.Errorf("--mode %q: use layered, single or both", f.mode)
+		return fmt.Errorf("--mode %q: use layered, single, bare, both or all", f.mode)
 	}
 	if f.wrongTaps < 0 || f.wrongTaps > 1 {
 		return fmt.Errorf("--wrong-taps %v: give a share between 0 and 1, e.g. 0.2", f.wrongTaps)

@@ -194,7 +194,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		if r, stop := g.afterTodo(ctx, i, tr); stop {
 			return r, nil
 		}
-		if g.opts.Mode == ModeSingle {
+		if g.opts.singleLoop() {
 			t := g.st.Todos[i]
 			if t.Status == TodoDone {
 				return g.finish(ctx, GoalResult{Status: GoalDone, Response: t.Result}), nil
@@ -231,7 +231,7 @@ func deviceUnavailable(serial string, err error) GoalResult {
 // or PlanOnce (not counted against the budget; docs/design.md §2 rule 3).
 func (g *goalRun) plan(ctx workflow.Context) error {
 	switch {
-	case g.opts.Mode == ModeSingle:
+	case g.opts.singleLoop():
 		g.setTodos([]string{g.in.Goal})
 		g.st.TaskType = g.opts.TaskType
 		return nil
@@ -362,6 +362,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		ModelOutageWait:    g.opts.ModelOutageWait,
 		AnswerDeadline:     g.opts.AnswerDeadline,
 		DefaultAnswer:      g.opts.DefaultAnswer,
+		Unguarded:          g.opts.Mode == ModeBare,
 	}
 	g.st.Notes = nil
 	g.child = id

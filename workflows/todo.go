@@ -731,7 +731,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		return t.result(TodoFailed, fmt.Sprintf("%d consecutive failures; last: %s", t.st.Failures, t.st.PreviousResult)), true
 	}
 	stuck := t.st.SameScreen >= t.in.StuckThreshold || t.st.SameAction >= sameActionLimit
-	if stuck && (t.st.Next == nil || t.st.Next.Name != autoglm.ActionFinish) {
+	if stuck && !t.in.Unguarded && (t.st.Next == nil || t.st.Next.Name != autoglm.ActionFinish) {
 		if t.st.Corrections >= t.in.MaxStuckRetries {
 			t.st.Lessons = appendLesson(t.st.Lessons, "stuck: "+t.st.PreviousAction+" had no effect")
 			return t.result(TodoStuck, fmt.Sprintf("stuck after %d corrections: %s had no effect", t.st.Corrections, t.st.PreviousAction)), true

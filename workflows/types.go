@@ -12,6 +12,12 @@ import (
 const (
 	ModeLayered = "layered" // planner plans todos, executor runs each, planner replans
 	ModeSingle  = "single"  // no planner: the executor runs the whole goal as one todo
+	// ModeBare is the single loop without the stuck guard and without
+	// verifying the finish: the plain thought-act-observe loop of the
+	// reference phone agents, kept to measure what the guards add
+	// (`starter eval --mode bare`, docs/design.md §13). Its done is the
+	// executor's word, so goals cannot be started in it from the CLI.
+	ModeBare = "bare"
 )
 
 // Device wait policies when the phone is held by another goal.
@@ -79,6 +85,9 @@ type GoalOptions struct {
 	// deadline. Approvals never take it: an unapproved action is not run.
 	DefaultAnswer string `json:"default_answer,omitempty"`
 }
+
+// singleLoop reports whether the executor runs the whole goal as one todo.
+func (o GoalOptions) singleLoop() bool { return o.Mode == ModeSingle || o.Mode == ModeBare }
 
 // UseUITree reports the effective UITree setting.
 func (o GoalOptions) UseUITree() bool { return o.UITree == nil || *o.UITree }
@@ -247,6 +256,9 @@ type TodoInput struct {
 	// AnswerDeadline and DefaultAnswer: see GoalOptions.
 	AnswerDeadline time.Duration `json:"answer_deadline,omitempty"`
 	DefaultAnswer  string        `json:"default_answer,omitempty"`
+	// Unguarded turns the stuck guard and the finish verification off
+	// (ModeBare).
+	Unguarded bool `json:"unguarded,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`

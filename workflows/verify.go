@@ -29,7 +29,7 @@ const (
 // when the verdict is done, and the verdict and its evidence go into the
 // result, the Web UI details and the status query.
 func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error) {
-	if workflow.GetVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if workflow.GetVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion || t.in.Unguarded {
 		return t.result(TodoDone, msg), nil
 	}
 	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen}

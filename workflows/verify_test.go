@@ -101,3 +101,19 @@ func TestSingleModeUnverifiedFinishFails(t *testing.T) {
 		t.Fatalf("result = %+v", r)
 	}
 }
+
+// Bare mode is the single loop without the guards: a stuck executor is not
+// corrected and its finish is not verified, so its word is the status. It
+// exists to measure what the guards add.
+func TestBareModeTakesTheExecutorsWord(t *testing.T) {
+	f := &fakeWorld{stuck: true, scripts: map[string][]autoglm.Action{"open the travel app": {
+		tap(500, 500), tap(500, 500), tap(500, 500), tap(500, 500), finish("Could not open travel: app not found")}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "open the travel app", Device: "emu-1", Options: GoalOptions{Mode: ModeBare}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v, want done on the executor's word", r)
+	}
+	if len(f.verifies) != 0 || len(f.corrects) != 0 {
+		t.Fatalf("verifications = %d, corrections = %d, want none in bare mode", len(f.verifies), len(f.corrects))
+	}
+}

@@ -204,7 +204,7 @@ func clip(s string, n int) string {
 // Options configure one evaluation run.
 type Options struct {
 	Cases     []Case
-	Mode      string  // workflows.ModeLayered (default) or ModeSingle
+	Mode      string  // workflows.ModeLayered (default), ModeSingle or ModeBare
 	Seed      int64   // model server seed
 	WrongTaps float64 // share of executor taps moved to a wrong point
 	Naive     bool    // the executor does not repair its own mistakes
