@@ -86,6 +86,8 @@ type goalRun struct {
 	// lastVerdict is the verification of the last finished todo, for the
 	// status query.
 	lastVerdict string
+	// steer is ordered steering's state (docs/design.md §21).
+	steer steering
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -98,8 +100,15 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	if in.State != nil {
 		g.st = *in.State
 	}
+	// Decided before any handler runs, so every command of this run takes
+	// the same path.
+	g.steer.ordered = workflow.GetVersion(ctx, ChangeSteeringOrder, workflow.DefaultVersion, 1) >= 1
+	g.steer.settled = g.st.SteerSeq
 	if err := g.setHandlers(ctx); err != nil {
 		return GoalResult{}, err
+	}
+	if g.steer.ordered {
+		workflow.Go(ctx, g.deliverSteering)
 	}
 	phase := GoalPlanning
 	if g.st.Planned { // a continued run
@@ -363,16 +372,20 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		AnswerDeadline:     g.opts.AnswerDeadline,
 		DefaultAnswer:      g.opts.DefaultAnswer,
 		Unguarded:          g.opts.Mode == ModeBare,
+		SteerSeq:           g.st.SteerSeq,
 	}
 	g.st.Notes = nil
 	g.child = id
 	g.details(ctx)
 	var res TodoResult
-	err := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in).Get(ctx, &res)
+	fut := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in)
+	g.startSteering(fut)
+	err := fut.Get(ctx, &res)
 	if err != nil {
 		// A todo that closed as Canceled carries its partial result.
 		CanceledResult(err, &res)
 	}
+	g.endSteering(res)
 	g.child, g.todoWaiting = "", ""
 	g.question, g.approval = nil, nil
 	if ctx.Err() != nil {
@@ -470,6 +483,16 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
 			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected}
+		queued := len(in.UserMessages)
+		if g.steer.ordered {
+			// Inject text no todo has taken yet reaches the replanner too
+			// (it still waits for the next todo): an instruction is never
+			// lost when the planner ends the goal.
+			in.UserMessages = append([]string(nil), in.UserMessages...)
+			for _, n := range g.st.Notes {
+				in.UserMessages = append(in.UserMessages, executorNotePrefix+n)
+			}
+		}
 		for _, t := range g.st.Todos {
 			switch t.Status {
 			case TodoPending:
@@ -546,7 +569,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		default:
 			g.setTodos(d.Plan)
 			g.st.NeedReplan = false
-			g.consumeUserMessages(len(in.UserMessages))
+			g.consumeUserMessages(queued)
 			g.details(ctx)
 			return GoalResult{}, false, nil
 		}
@@ -724,7 +747,7 @@ func (g *goalRun) status() Status {
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
 		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage, Verdict: g.lastVerdict,
-		ViewerURL: viewerLink(g.id),
+		ViewerURL: viewerLink(g.id), SteerSeq: g.st.SteerSeq,
 	}
 	if g.modelWaiting != "" {
 		s.WaitingFor = g.modelWaiting

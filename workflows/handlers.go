@@ -60,7 +60,7 @@ func (g *goalRun) onClarify(ctx workflow.Context, s string) error {
 	if q.Todo > 0 && g.child != "" {
 		g.question = nil
 		g.refresh(ctx)
-		return g.forward(ctx, SignalClarify, s)
+		return g.pass(ctx, Steer{Kind: SteerClarify, Text: s})
 	}
 	g.answer = &s
 	return nil
@@ -69,24 +69,26 @@ func (g *goalRun) onClarify(ctx workflow.Context, s string) error {
 func (g *goalRun) onApprove(ctx workflow.Context, a ApproveInput) error {
 	g.approval = nil
 	g.refresh(ctx)
-	return g.forward(ctx, SignalApprove, a)
+	return g.pass(ctx, Steer{Kind: SteerApprove, Approve: &a})
 }
 
 func (g *goalRun) onPause(ctx workflow.Context) error {
 	g.st.Paused = true
 	g.refresh(ctx)
-	return g.forward(ctx, SignalPause, nil)
+	return g.pass(ctx, Steer{Kind: SteerPause})
 }
 
 func (g *goalRun) onResume(ctx workflow.Context) error {
 	g.st.Paused = false
 	g.refresh(ctx)
-	return g.forward(ctx, SignalResume, nil)
+	return g.pass(ctx, Steer{Kind: SteerResume})
 }
 
 func (g *goalRun) onInject(ctx workflow.Context, s string) error {
-	if g.child != "" {
-		return g.forward(ctx, SignalInject, s)
+	if g.child != "" || g.steer.ordered {
+		// Ordered runs number the text even with no todo running, so it
+		// takes its place among the other commands.
+		return g.pass(ctx, Steer{Kind: SteerInject, Text: s})
 	}
 	g.st.Notes = boundNotes(append(g.st.Notes, s)) // for the next todo
 	return nil
@@ -129,8 +131,9 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 	g.refresh(ctx)
 }
 
-// forward passes a steering signal to the running todo. A todo that just
-// ended cannot receive it; the goal's own state still holds it.
+// forward passes a steering signal to the running todo in runs from before
+// ordered steering (pass). A todo that just ended cannot receive it; the
+// goal's own state still holds it.
 func (g *goalRun) forward(ctx workflow.Context, name string, arg any) error {
 	if g.child == "" {
 		return nil
@@ -234,12 +237,25 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		handler   any
 		validator any
 	}
+	// An update that steers returns once the todo has its command (or the
+	// goal took it back): the caller's answer means the todo knows.
+	steered := func(err error, ctx workflow.Context) error {
+		if err != nil {
+			return err
+		}
+		return g.awaitSteered(ctx)
+	}
 	for _, u := range []upd{
-		{SignalClarify, g.onClarify, func(ctx workflow.Context, s string) error { return g.validClarify(s) }},
-		{SignalApprove, g.onApprove, func(ctx workflow.Context, a ApproveInput) error { return g.validApprove(a) }},
-		{SignalPause, g.onPause, func(ctx workflow.Context) error { return g.validPause() }},
-		{SignalResume, g.onResume, func(ctx workflow.Context) error { return g.validResume() }},
-		{SignalInject, g.onInject, func(ctx workflow.Context, s string) error { return validText(SignalInject, s) }},
+		{SignalClarify, func(ctx workflow.Context, s string) error { return steered(g.onClarify(ctx, s), ctx) },
+			func(ctx workflow.Context, s string) error { return g.validClarify(s) }},
+		{SignalApprove, func(ctx workflow.Context, a ApproveInput) error { return steered(g.onApprove(ctx, a), ctx) },
+			func(ctx workflow.Context, a ApproveInput) error { return g.validApprove(a) }},
+		{SignalPause, func(ctx workflow.Context) error { return steered(g.onPause(ctx), ctx) },
+			func(ctx workflow.Context) error { return g.validPause() }},
+		{SignalResume, func(ctx workflow.Context) error { return steered(g.onResume(ctx), ctx) },
+			func(ctx workflow.Context) error { return g.validResume() }},
+		{SignalInject, func(ctx workflow.Context, s string) error { return steered(g.onInject(ctx, s), ctx) },
+			func(ctx workflow.Context, s string) error { return validText(SignalInject, s) }},
 		{SignalUserInput, g.onUserInput, func(ctx workflow.Context, s string) error { return validText(SignalUserInput, s) }},
 	} {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler,

@@ -93,6 +93,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	} else {
 		t.st.Paused = in.Paused
 		t.st.Notes = boundNotes(in.Notes)
+		t.st.SteerSeq = in.SteerSeq
 	}
 	if err := t.setHandlers(ctx); err != nil {
 		return TodoResult{}, err
@@ -170,7 +171,7 @@ func (in TodoInput) withDefaults() TodoInput {
 
 func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
-		Notes: append([]string(nil), t.st.Unseen...)}
+		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -202,7 +203,7 @@ func (t *todoRun) status() Status {
 	s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
 		TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting,
 		LastAction: t.st.PreviousAction, LastResult: t.st.PreviousResult, Thinking: t.thinking,
-		NextAction: t.st.NextText, Usage: t.st.Usage, Verdict: verdictLine(t.verdict)}
+		NextAction: t.st.NextText, Usage: t.st.Usage, Verdict: verdictLine(t.verdict), SteerSeq: t.st.SteerSeq}
 	if t.st.Paused {
 		s.Phase = GoalPaused
 	}
@@ -232,12 +233,16 @@ func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChan
 		SignalInject:  workflow.GetSignalChannel(ctx, SignalInject),
 		SignalApprove: workflow.GetSignalChannel(ctx, SignalApprove),
 		SignalClarify: workflow.GetSignalChannel(ctx, SignalClarify),
+		SignalSteer:   workflow.GetSignalChannel(ctx, SignalSteer),
 	}
 }
 
 // signalOrder fixes the iteration order over channels (map order is random
-// and workflow code must be deterministic).
-var todoSignalOrder = []string{SignalPause, SignalResume, SignalInject, SignalApprove, SignalClarify}
+// and workflow code must be deterministic). SignalSteer carries a goal's
+// numbered commands in order (docs/design.md §21); the others are what a
+// person signals to a todo directly, and what goals from before ordered
+// steering forward.
+var todoSignalOrder = []string{SignalPause, SignalResume, SignalInject, SignalApprove, SignalClarify, SignalSteer}
 
 func (t *todoRun) addSignalCases(ctx workflow.Context, sel workflow.Selector) {
 	chs := t.channels(ctx)
@@ -289,6 +294,10 @@ func (t *todoRun) receive(ctx workflow.Context, name string, c workflow.ReceiveC
 		var s string
 		c.Receive(ctx, &s)
 		t.answer = &s
+	case SignalSteer:
+		var batch []Steer
+		c.Receive(ctx, &batch)
+		t.applySteer(ctx, batch)
 	}
 }
 

@@ -209,6 +209,10 @@ type Status struct {
 	// AnswerBy is when the pending question or approval stops waiting
 	// (docs/design.md §17); zero when nothing is pending or no deadline.
 	AnswerBy time.Time `json:"answer_by,omitzero"`
+	// SteerSeq is the last steering command taken (a goal) or applied
+	// (its todo), in runs with ordered steering (docs/design.md §21): when
+	// the two are equal the todo has every command the goal took.
+	SteerSeq int `json:"steer_seq,omitempty"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.
@@ -225,7 +229,10 @@ type GoalState struct {
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
 	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
-	Usage        llm.RoleUsage   `json:"usage,omitzero"`
+	// SteerSeq is the sequence number of the last steering command the
+	// goal took (docs/design.md §21).
+	SteerSeq int           `json:"steer_seq,omitempty"`
+	Usage    llm.RoleUsage `json:"usage,omitzero"`
 }
 
 // TodoInput starts a TodoWorkflow.
@@ -244,6 +251,9 @@ type TodoInput struct {
 	// memory for TaskType when the todo ends.
 	OptimizePrompt bool     `json:"optimize_prompt,omitempty"`
 	Notes          []string `json:"notes,omitempty"`
+	// SteerSeq is the goal's last steering command when the todo started:
+	// Paused and Notes already hold everything up to it (docs/design.md §21).
+	SteerSeq int `json:"steer_seq,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -289,6 +299,8 @@ type TodoRunState struct {
 	Paused  bool          `json:"paused,omitempty"`
 	Lessons []string      `json:"lessons,omitempty"`
 	Usage   llm.RoleUsage `json:"usage,omitzero"`
+	// SteerSeq is the last steering command from the goal applied.
+	SteerSeq int `json:"steer_seq,omitempty"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -319,6 +331,9 @@ type TodoResult struct {
 	// answer deadline; the goal fails with it (docs/design.md §17).
 	Unanswered string        `json:"unanswered,omitempty"`
 	Usage      llm.RoleUsage `json:"usage,omitzero"`
+	// SteerSeq is the last steering command from the goal the todo
+	// applied; the goal takes back the commands after it.
+	SteerSeq int `json:"steer_seq,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
