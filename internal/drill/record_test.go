@@ -279,6 +279,23 @@ func recordings() []recording {
 			r.send(t, id, workflows.SignalUserInput, "then turn on Wi-Fi", false)
 			return r.finish(t, id)
 		}},
+		{"steering-order", func(t *testing.T, r *recorder, i int) []string {
+			// Ordered steering (docs/design.md §21): a burst of signals and
+			// updates mid-todo, numbered by the goal and passed to the todo
+			// in one queue; then the goal and the todo agree.
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, true)
+			r.send(t, id, workflows.SignalInject, "be brief", true)
+			r.send(t, id, workflows.SignalInject, "keep the text as given", false)
+			st := r.until(t, id, "the burst taken", func(st workflows.Status) bool { return st.SteerSeq >= 3 })
+			r.until(t, id+"/todo-1", "the burst applied", func(c workflows.Status) bool { return c.SteerSeq == st.SteerSeq })
+			if st.Paused {
+				r.send(t, id, workflows.SignalResume, nil, false)
+			}
+			return r.finish(t, id)
+		}},
 		{"device-wait", func(t *testing.T, r *recorder, i int) []string {
 			goal, _ := messageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second})
