@@ -20,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/internal/routine"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -72,6 +73,9 @@ type Activities struct {
 	// Fault, when set, runs between an action reaching the phone and its
 	// journal record (crash drills).
 	Fault ActionFault
+	// Routines is the learned routines of this host's phones
+	// (docs/design.md §22); nil records and replays none.
+	Routines *routine.Store
 }
 
 // Error types of the application errors activities return.
@@ -316,32 +320,9 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if a.Executor == nil {
 		return ThinkResult{}, temporal.NewNonRetryableApplicationError("no executor model configured", ErrTypeConfig, nil)
 	}
-	si := autoglm.StepInput{
-		Task: in.Task, AppName: s.obs.App, AppPackage: s.obs.AppPackage,
-		Screenshot: s.png, Decoded: s.img, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
-		Width: s.obs.Width, Height: s.obs.Height, Elements: s.elems,
-		PreviousAction: in.PreviousAction, PreviousResult: in.PreviousResult, Notes: in.Notes,
-		TaskPrompt: a.taskPrompt(ctx, in.TaskType),
-	}
-	if si.Sensitive && si.SensitiveReason == "" {
-		si.SensitiveReason = "secure screen"
-	}
-	hist := in.History
-	if in.HistoryRef != "" {
-		data, err := a.get(ctx, in.HistoryRef)
-		if err != nil {
-			return ThinkResult{}, err
-		}
-		hist = nil
-		if err := json.Unmarshal(data, &hist); err != nil {
-			return ThinkResult{}, temporal.NewNonRetryableApplicationError("history blob "+in.HistoryRef+" is not valid JSON", ErrTypeBlob, err)
-		}
-	}
-	if len(hist) > maxHistoryTurns {
-		hist = hist[len(hist)-maxHistoryTurns:]
-	}
-	for _, t := range hist {
-		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant, Info: t.Info})
+	si, hist, err := a.request(ctx, in, s)
+	if err != nil {
+		return ThinkResult{}, err
 	}
 	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
 	if err != nil {
@@ -351,20 +332,8 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if err != nil {
 		return ThinkResult{}, modelError("executor", err)
 	}
-	// The turn kept for later requests: the request text without the
-	// element list (and, in the autoglm layout, its screen info without
-	// it), and the answer with its reasoning trimmed.
-	cfg := a.Exec
-	cfg.IncludeElements = false
-	res := ThinkResult{
-		Turn:    Turn{User: clip(autoglm.StepText(cfg, si), maxTurnUser)},
-		Model:   ans.Model,
-		TotalMS: ans.Total.Milliseconds(),
-		Usage:   ans.Usage(),
-	}
-	if cfg.Protocol == autoglm.ProtocolAutoGLM {
-		res.Turn.Info = autoglm.ScreenInfo(cfg, si)
-	}
+	res := a.turn(si)
+	res.Model, res.TotalMS, res.Usage = ans.Model, ans.Total.Milliseconds(), ans.Usage()
 	resp, err := autoglm.Parse(ans.Text)
 	if err != nil {
 		var pe *autoglm.ParseError
@@ -379,7 +348,25 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		res.Action = autoglm.FormatAction(resp.Action)
 		res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
 	}
-	// The todo's turns live in the blob store; history keeps the ref.
+	return a.keepTurn(ctx, hist, res)
+}
+
+// turn starts the result of a think with the turn kept for later requests:
+// the request text without the element list (and, in the autoglm layout,
+// its screen info without it).
+func (a *Activities) turn(si autoglm.StepInput) ThinkResult {
+	cfg := a.Exec
+	cfg.IncludeElements = false
+	res := ThinkResult{Turn: Turn{User: clip(autoglm.StepText(cfg, si), maxTurnUser)}}
+	if cfg.Protocol == autoglm.ProtocolAutoGLM {
+		res.Turn.Info = autoglm.ScreenInfo(cfg, si)
+	}
+	return res
+}
+
+// keepTurn stores the todo's turns with this one in the blob store;
+// history keeps the ref.
+func (a *Activities) keepTurn(ctx context.Context, hist []Turn, res ThinkResult) (ThinkResult, error) {
 	data, err := json.Marshal(append(hist, res.Turn))
 	if err != nil {
 		return ThinkResult{}, err
@@ -389,6 +376,39 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	}
 	res.Turn.User, res.Turn.Info = "", ""
 	return res, nil
+}
+
+// request is the executor request's content for a think on screen s, with
+// the todo's earlier turns.
+func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (autoglm.StepInput, []Turn, error) {
+	si := autoglm.StepInput{
+		Task: in.Task, AppName: s.obs.App, AppPackage: s.obs.AppPackage,
+		Screenshot: s.png, Decoded: s.img, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
+		Width: s.obs.Width, Height: s.obs.Height, Elements: s.elems,
+		PreviousAction: in.PreviousAction, PreviousResult: in.PreviousResult, Notes: in.Notes,
+		TaskPrompt: a.taskPrompt(ctx, in.TaskType),
+	}
+	if si.Sensitive && si.SensitiveReason == "" {
+		si.SensitiveReason = "secure screen"
+	}
+	hist := in.History
+	if in.HistoryRef != "" {
+		data, err := a.get(ctx, in.HistoryRef)
+		if err != nil {
+			return si, nil, err
+		}
+		hist = nil
+		if err := json.Unmarshal(data, &hist); err != nil {
+			return si, nil, temporal.NewNonRetryableApplicationError("history blob "+in.HistoryRef+" is not valid JSON", ErrTypeBlob, err)
+		}
+	}
+	if len(hist) > maxHistoryTurns {
+		hist = hist[len(hist)-maxHistoryTurns:]
+	}
+	for _, t := range hist {
+		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant, Info: t.Info})
+	}
+	return si, hist, nil
 }
 
 func (a *Activities) taskPrompt(ctx context.Context, taskType string) string {
@@ -660,6 +680,20 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	if !in.Think {
 		return res, nil
 	}
+	var miss string
+	if in.Replay != nil {
+		rin := in
+		rin.PreviousAction, rin.PreviousResult = prevAction, prevResult
+		th, why, err := a.replay(ctx, rin, s)
+		if err != nil {
+			return res, err
+		}
+		if why == "" {
+			res.Think = &th
+			return res, nil
+		}
+		miss = why
+	}
 	th, err := a.think(ctx, ThinkInput{
 		Task: in.Task, TaskType: in.TaskType, Screen: s.obs,
 		PreviousAction: prevAction, PreviousResult: prevResult,
@@ -668,6 +702,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	if err != nil {
 		return res, err // what was applied and seen, for handBackOutage
 	}
+	th.ReplayMiss = miss
 	res.Think = &th
 	return res, nil
 }

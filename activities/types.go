@@ -3,6 +3,7 @@ package activities
 import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/routine"
 )
 
 // Activity names as registered from the methods of Activities. Workflows
@@ -162,6 +163,11 @@ type ThinkResult struct {
 	TotalMS    int64  `json:"total_ms,omitempty"`
 	// Usage is the executor call's tokens and latency.
 	Usage llm.Usage `json:"usage,omitzero"`
+	// Replayed is set when the decision came from the todo's routine, not
+	// from the model (no call, no usage); ReplayMiss says why the model
+	// decided although the step asked for a replay (docs/design.md §22).
+	Replayed   bool   `json:"replayed,omitempty"`
+	ReplayMiss string `json:"replay_miss,omitempty"`
 }
 
 // ActInput is the input of Act.
@@ -229,6 +235,10 @@ type StepInput struct {
 	// (details: ModelOutage) instead of being retried here, so the
 	// workflow can wait out the outage visibly (docs/design.md §13).
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+	// Replay, when set with Think, is the routine step to replay: its
+	// action is decided without the model when the observed screen matches
+	// the recorded one (docs/design.md §22).
+	Replay *routine.ReplayStep `json:"replay,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

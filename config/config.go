@@ -20,13 +20,17 @@ type Config struct {
 	PromptMemoryPath string     `key:"prompt_memory_path"`
 	// PromptMemory records every todo's outcome and lessons in prompt
 	// memory for its task type, so later runs of that type start from them.
-	PromptMemory bool       `key:"prompt_memory"`
-	Blobs        Blobs      `key:"blobs"`
-	Encryption   Encryption `key:"encryption"`
-	Metrics      Metrics    `key:"metrics"`
-	Telemetry    Telemetry  `key:"telemetry"`
-	Notify       Notify     `key:"notify"`
-	Log          Log        `key:"log"`
+	PromptMemory bool `key:"prompt_memory"`
+	// Routines learns a routine from every todo verified done and replays
+	// it for later todos of the same task on the same kind of phone
+	// (docs/design.md §22); they live in <data_dir>/routines.
+	Routines   bool       `key:"routines"`
+	Blobs      Blobs      `key:"blobs"`
+	Encryption Encryption `key:"encryption"`
+	Metrics    Metrics    `key:"metrics"`
+	Telemetry  Telemetry  `key:"telemetry"`
+	Notify     Notify     `key:"notify"`
+	Log        Log        `key:"log"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.
@@ -286,6 +290,7 @@ func Default() Config {
 		},
 		DataDir:      "./.phoneflow",
 		PromptMemory: true,
+		Routines:     true,
 		Blobs:        Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
 		Metrics:      Metrics{Address: "127.0.0.1:9464"},
 		Log:          Log{Level: "info", Format: "text"},

@@ -108,6 +108,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		DefaultAnswer:      cfg.Limits.DefaultAnswer,
 		// Prompt memory learns from every todo unless turned off.
 		OptimizePrompt: cfg.PromptMemory,
+		// Routines are learned and replayed unless turned off.
+		Routines: cfg.Routines,
 	}
 	ui := cfg.Limits.UITree
 	o.UITree = &ui

@@ -364,6 +364,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
+		Routines:         g.opts.Routines,
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,

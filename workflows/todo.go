@@ -98,6 +98,12 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	if err := t.setHandlers(ctx); err != nil {
 		return TodoResult{}, err
 	}
+	// A continued run carries its routine state; only the first run looks
+	// the routine up (docs/design.md §22).
+	if in.Routines && in.State == nil && workflow.GetVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {
+		t.findRoutine(ctx)
+		t.details(ctx)
+	}
 	res, err := t.loop(ctx)
 	var unanswered *unansweredError
 	if errors.As(err, &unanswered) {
@@ -122,6 +128,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	}
 	// The details end with the outcome, not with the last decided action.
 	// SetCurrentDetails adds no command.
+	t.recordRoutine(ctx, res)
 	t.ended = &res
 	t.details(ctx)
 	t.optimize(ctx, res)
@@ -203,7 +210,8 @@ func (t *todoRun) status() Status {
 	s := Status{Phase: GoalRunning, CurrentTodo: t.in.Index, Steps: t.st.Steps, MaxSteps: t.in.StepBudget,
 		TodoSteps: t.st.Steps, Paused: t.st.Paused, Device: t.in.Device, WaitingFor: t.waiting,
 		LastAction: t.st.PreviousAction, LastResult: t.st.PreviousResult, Thinking: t.thinking,
-		NextAction: t.st.NextText, Usage: t.st.Usage, Verdict: verdictLine(t.verdict), SteerSeq: t.st.SteerSeq}
+		NextAction: t.st.NextText, Usage: t.st.Usage, Verdict: verdictLine(t.verdict), SteerSeq: t.st.SteerSeq,
+		Routine: t.routineLine()}
 	if t.st.Paused {
 		s.Phase = GoalPaused
 	}
@@ -633,12 +641,14 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	}
 	if think {
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
+		in.Replay = t.st.Routine.replaying()
 	}
 	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(t.stepSummary(act, think)))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
 	if err == nil && res.Think != nil {
 		t.st.Usage.Executor = t.st.Usage.Executor.Add(res.Think.Usage)
+		t.replayed(in.Replay != nil, res.Think)
 	}
 	return res, err
 }
@@ -657,7 +667,9 @@ func (t *todoRun) stepSummary(act *autoglm.Action, think bool) string {
 		}
 		parts = append(parts, a)
 	}
-	if think {
+	if r := t.st.Routine.replaying(); think && r != nil {
+		parts = append(parts, fmt.Sprintf("step %d Replay %d/%d of %s", t.st.Steps+1, r.Index, r.Total, r.Routine))
+	} else if think {
 		parts = append(parts, fmt.Sprintf("step %d Think", t.st.Steps+1))
 	}
 	return truncate(strings.Join(parts, " · "), 380)
@@ -673,6 +685,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		if res.Act != nil && res.Act.Result != "" {
 			result = res.Act.Result
 		}
+		t.traceAction(t.st.Screen, *act, result)
 		t.st.PreviousAction, t.st.PreviousResult = prevText, result
 		t.addRecent(prevText, result)
 		if result == "ok" || result == activities.ActAlreadyApplied || result == activities.ActUncertain {
@@ -786,6 +799,9 @@ func (t *todoRun) details(ctx workflow.Context) {
 	}
 	if t.verdict != nil {
 		fmt.Fprintf(&b, "- verified: %s\n", verdictLine(t.verdict))
+	}
+	if l := t.routineLine(); l != "" {
+		fmt.Fprintf(&b, "- routine: %s\n", truncate(l, 500))
 	}
 	if t.waiting != "" {
 		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", truncate(t.waiting, 500))

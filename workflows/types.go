@@ -66,6 +66,10 @@ type GoalOptions struct {
 	UITree         *bool  `json:"ui_tree,omitempty"`
 	DeviceWait     string `json:"device_wait,omitempty"`
 	OptimizePrompt bool   `json:"optimize_prompt,omitempty"`
+	// Routines replays a todo's learned routine before asking the executor
+	// model, and records routines from todos verified done
+	// (docs/design.md §22).
+	Routines bool `json:"routines,omitempty"`
 	// HistoryEventLimit continues a run as new once its history reaches this
 	// many events, even before the server suggests it.
 	HistoryEventLimit int `json:"history_event_limit,omitempty"`
@@ -213,6 +217,9 @@ type Status struct {
 	// (its todo), in runs with ordered steering (docs/design.md §21): when
 	// the two are equal the todo has every command the goal took.
 	SteerSeq int `json:"steer_seq,omitempty"`
+	// Routine is where a todo's learned routine stands: "replayed step
+	// 4/9 of routine r-… \"send {1} a message: {2}\"" (docs/design.md §22).
+	Routine string `json:"routine,omitempty"`
 }
 
 // GoalState is the goal's carried state across continue-as-new.
@@ -254,6 +261,8 @@ type TodoInput struct {
 	// SteerSeq is the goal's last steering command when the todo started:
 	// Paused and Notes already hold everything up to it (docs/design.md §21).
 	SteerSeq int `json:"steer_seq,omitempty"`
+	// Routines: see GoalOptions.Routines.
+	Routines bool `json:"routines,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -301,6 +310,8 @@ type TodoRunState struct {
 	Usage   llm.RoleUsage `json:"usage,omitzero"`
 	// SteerSeq is the last steering command from the goal applied.
 	SteerSeq int `json:"steer_seq,omitempty"`
+	// Routine is the todo's routine replay and trace (docs/design.md §22).
+	Routine *RoutineState `json:"routine,omitempty"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.

@@ -19,6 +19,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/internal/routine"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -142,6 +143,10 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err != nil {
 		return nil, fmt.Errorf("action journal under data_dir %s: %w", cfg.DataDir, err)
 	}
+	routines, err := routine.Open(filepath.Join(cfg.DataDir, "routines"))
+	if err != nil {
+		return nil, fmt.Errorf("routines under data_dir %s: %w", cfg.DataDir, err)
+	}
 	fault, err := faultHook(deps.logger())
 	if err != nil {
 		return nil, err
@@ -157,6 +162,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Notifier: NewNotifier(cfg),
 		Journal:  journal,
 		Fault:    fault,
+		Routines: routines,
 	}, nil
 }
 

@@ -1,0 +1,220 @@
+package routine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// MaxFailures is how many runs in a row may fail after replaying a routine
+// before the routine is dropped.
+const MaxFailures = 3
+
+// Key is what a routine is for: a task template, the app in front when the
+// todo started, and the phone (model and resolution: coordinates and
+// layouts differ between them).
+type Key struct {
+	Template string `json:"template"`
+	App      string `json:"app"` // package in front at the start
+	Model    string `json:"model"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+}
+
+// ID names the routine of a key: a short hash, also its file name.
+func (k Key) ID() string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%dx%d", k.Template, k.App, k.Model, k.Width, k.Height)))
+	return "r-" + hex.EncodeToString(h[:])[:12]
+}
+
+// Resolution is the key's screen size as people write it.
+func (k Key) Resolution() string { return fmt.Sprintf("%dx%d", k.Width, k.Height) }
+
+// Step is one recorded decision: the screen expected before it and the
+// action, with the todo's parameters abstracted into placeholders.
+type Step struct {
+	Screen string         `json:"screen"`
+	Action autoglm.Action `json:"action"`
+	// Target is set on a tap whose element's label carries a parameter
+	// (a contact's row): the replay taps the element labelled with the new
+	// value, wherever it is.
+	Target *Target `json:"target,omitempty"`
+	// Model, when set, says why this decision is left to the executor
+	// model: replay stops here.
+	Model string `json:"model,omitempty"`
+}
+
+// Target is the element a tap aimed at.
+type Target struct {
+	Class string `json:"class,omitempty"`
+	Label string `json:"label"` // abstracted ("{1} Chen"), or substituted in a ReplayStep
+	// Values are the parameter values the label must show, filled in a
+	// ReplayStep.
+	Values []string `json:"values,omitempty"`
+}
+
+// Routine is a learned action trace for a key.
+type Routine struct {
+	ID      string    `json:"id"`
+	Key     Key       `json:"key"`
+	Example string    `json:"example"` // the todo it was last recorded from
+	Params  []Param   `json:"params,omitempty"`
+	Steps   []Step    `json:"steps"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Successes and Runs count the todos that recorded or used the routine;
+	// Failures counts the failed runs since the last success.
+	Successes   int    `json:"successes"`
+	Failures    int    `json:"failures"`
+	Runs        int    `json:"runs"`
+	LastFailure string `json:"last_failure,omitempty"`
+}
+
+// Name is the routine as people see it: its template and ID.
+func (r Routine) Name() string { return fmt.Sprintf("%q (%s)", r.Key.Template, r.ID) }
+
+// Observed is one decision of a finished todo, as the recorder gets it:
+// the screen it was made on and the action.
+type Observed struct {
+	AppPackage string           `json:"app_package,omitempty"`
+	Elems      []uitree.Element `json:"-"`
+	ImageHash  string           `json:"image_hash,omitempty"`
+	Width      int              `json:"width"`
+	Height     int              `json:"height"`
+	Action     autoglm.Action   `json:"action"`
+}
+
+// Build turns a todo's decisions into routine steps for its task:
+// parameters abstracted, taps on parameter-labelled elements turned into
+// targets, and decisions that carry information of their own (text typed
+// or reported from the screen) left to the model.
+func Build(task Task, obs []Observed) []Step {
+	steps := make([]Step, 0, len(obs))
+	for _, o := range obs {
+		s := Step{Screen: Fingerprint(o.AppPackage, o.Elems, o.Width, o.Height, o.ImageHash), Action: o.Action}
+		a := &s.Action
+		switch a.Name {
+		case autoglm.ActionType, autoglm.ActionTypeName:
+			a.Text = Abstract(a.Text, task.Params)
+			if !Typable(a.Text, task.Template) {
+				s.Model = "the text typed is not a parameter of the todo"
+			}
+		case autoglm.ActionFinish:
+			a.Message = Abstract(a.Message, task.Params)
+			if Literal(a.Message) {
+				s.Model = "the finish reports what the screen showed"
+			}
+		case autoglm.ActionTap, autoglm.ActionDoubleTap, autoglm.ActionLongPress:
+			if a.Element != nil && len(o.Elems) > 0 {
+				x, y := autoglm.ToPixel(*a.Element, o.Width, o.Height)
+				if e, ok := ElementAt(o.Elems, x, y); ok {
+					if l := Abstract(Label(e), task.Params); HasPlaceholder(l) {
+						s.Target = &Target{Class: e.ShortClass(), Label: l}
+					}
+				}
+			}
+			a.Message = Abstract(a.Message, task.Params)
+		default:
+			a.App = Abstract(a.App, task.Params)
+			a.Message = Abstract(a.Message, task.Params)
+		}
+		if s.Screen == "" && s.Model == "" {
+			s.Model = "the screen could not be read"
+		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// ReplayStep is one step of a routine made concrete for a todo: the
+// parameters filled in. It travels in workflow history, so it stays small.
+type ReplayStep struct {
+	Routine string         `json:"routine"`
+	Index   int            `json:"index"` // 1-based
+	Total   int            `json:"total"`
+	Screen  string         `json:"screen"`
+	Action  autoglm.Action `json:"action"`
+	Target  *Target        `json:"target,omitempty"`
+	Model   string         `json:"model,omitempty"`
+}
+
+// Plan fills a routine's steps with a todo's parameters. A step whose
+// placeholders the todo cannot fill is left to the model.
+func Plan(r Routine, task Task) []ReplayStep {
+	out := make([]ReplayStep, 0, len(r.Steps))
+	for i, s := range r.Steps {
+		p := ReplayStep{Routine: r.ID, Index: i + 1, Total: len(r.Steps), Screen: s.Screen, Action: s.Action, Model: s.Model}
+		a := &p.Action
+		ok := true
+		fill := func(v *string) {
+			out, good := Substitute(*v, task.Params)
+			*v, ok = out, ok && good
+		}
+		fill(&a.Text)
+		fill(&a.Message)
+		fill(&a.App)
+		if t := s.Target; t != nil {
+			nt := &Target{Class: t.Class, Label: t.Label}
+			fill(&nt.Label)
+			for _, m := range placeholderRe.FindAllString(t.Label, -1) {
+				v, good := Substitute(m, task.Params)
+				ok = ok && good
+				nt.Values = append(nt.Values, v)
+			}
+			p.Target = nt
+		}
+		if !ok && p.Model == "" {
+			p.Model = "the todo lacks a parameter the routine needs"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Resolve makes a replay step's action concrete on the current screen: a
+// tap with a target goes to the one element that shows the target's
+// values. It returns why not when no element, or more than one, does.
+func (p ReplayStep) Resolve(elems []uitree.Element, width, height int) (autoglm.Action, string) {
+	a := p.Action
+	t := p.Target
+	if t == nil {
+		return a, ""
+	}
+	var hits []uitree.Element
+	for _, e := range elems {
+		if !e.Clickable || (t.Class != "" && e.ShortClass() != t.Class) {
+			continue
+		}
+		l := strings.ToLower(Label(e))
+		all := l != ""
+		for _, v := range t.Values {
+			all = all && strings.Contains(l, strings.ToLower(v))
+		}
+		if all {
+			hits = append(hits, e)
+		}
+	}
+	if len(hits) > 1 {
+		for _, e := range hits {
+			if strings.EqualFold(Label(e), t.Label) {
+				hits = []uitree.Element{e}
+				break
+			}
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return a, fmt.Sprintf("no element on the screen shows %q", strings.Join(t.Values, " "))
+	case 1:
+	default:
+		return a, fmt.Sprintf("%d elements show %q", len(hits), strings.Join(t.Values, " "))
+	}
+	cx, cy := hits[0].Bounds.Center()
+	a.Element = &autoglm.Point{uitree.Relative(cx, width), uitree.Relative(cy, height)}
+	return a, ""
+}
