@@ -42,7 +42,9 @@ func TestRoutinesCommands(t *testing.T) {
 	// Another resolution: show says the phone cannot use it.
 	old := phoneOf
 	t.Cleanup(func() { phoneOf = old })
-	phoneOf = func(context.Context, config.Config, string) (string, int, int, error) { return "Pixel 7", 720, 1600, nil }
+	phoneOf = func(context.Context, config.Config, string) (string, int, int, error) {
+		return "Pixel 7", 720, 1600, nil
+	}
 	out, code = cli("show", id, "--device", "emulator-5554")
 	if code != 0 || !strings.Contains(out, "emulator-5554 cannot use this routine: resolution 720x1600, recorded on 1080x2400") {
 		t.Fatalf("show --device: exit %d\n%s", code, out)
