@@ -501,6 +501,9 @@ func (c *solver) scroll(up bool, what string) step {
 
 // solve decides the next step for one todo.
 func (c *solver) solve(task string) step {
+	if d := c.byID("popup_dismiss"); d != nil {
+		return tapAt(*d, "A pop-up covers the app; I dismiss it with "+q(d.Text)+" and go on.")
+	}
 	in := parseIntent(task)
 	var s step
 	switch in.Kind {

@@ -72,7 +72,8 @@ type view struct {
 	focus          string            // id of the focused text field
 	fields         map[string]string // text field contents by id
 	errText        string
-	index          int // note being edited, -1 for a new one
+	index          int    // note being edited, -1 for a new one
+	popup          string // text of a pop-up dialog over the page (FaultPopup)
 }
 
 func newView(app, page, arg string) *view {
@@ -96,7 +97,12 @@ func (p *Phone) launch(pkg string) {
 		p.stack = []*view{newView(pkgLauncher, pageHome, "")}
 		return
 	}
-	p.stack = []*view{newView(pkgLauncher, pageHome, ""), newView(pkg, a.Root, "")}
+	v := newView(pkg, a.Root, "")
+	if p.faults.popup {
+		p.faults.popup = false
+		v.popup = "New in " + a.Name + ": chat features. Turn them on later in settings."
+	}
+	p.stack = []*view{newView(pkgLauncher, pageHome, ""), v}
 }
 
 // Layout geometry (pixels at the default 1080-wide screen).
@@ -255,6 +261,14 @@ func (p *Phone) layout() *screen {
 		s.secure = true
 	default:
 		p.layoutLauncher(b)
+	}
+	if v.popup != "" {
+		// Modal: a full-screen scrim takes every tap outside the dialog.
+		b.add(widget{kind: kFrame, class: "android.view.View", id: "scrim", clickable: true, full: full, tap: func() {}})
+		top := s.h/2 - 300
+		b.add(widget{kind: kText, text: v.popup, id: "popup_message", full: uitree.Bounds{X1: 96, Y1: top, X2: s.w - 96, Y2: top + 300}})
+		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Not now", id: "popup_dismiss", clickable: true,
+			full: uitree.Bounds{X1: s.w/2 - 240, Y1: top + 340, X2: s.w/2 + 240, Y2: top + 500}, tap: func() { v.popup = "" }})
 	}
 	if v.focus != "" {
 		s.keyboard = "Keyboard"

@@ -26,6 +26,11 @@ const (
 	FaultScreenDelay = "screen-delay"
 	// FaultNoIME uninstalls the ADB Keyboard.
 	FaultNoIME = "no-ime"
+	// FaultPopup shows a pop-up dialog over the next app launched (a
+	// feature announcement with a "Not now" button), as apps do after an
+	// update: the screen differs from the usual one until it is dismissed
+	// (the button or Back).
+	FaultPopup = "popup"
 	// FaultClear switches every fault off and reinstalls the ADB Keyboard.
 	FaultClear = "clear"
 )
@@ -43,6 +48,7 @@ type faults struct {
 	capSlow      time.Duration
 	capFail      int
 	screenDelay  time.Duration
+	popup        bool // the next launch shows a pop-up
 }
 
 // SetFault switches a fault on (or all off with FaultClear).
@@ -60,6 +66,8 @@ func (p *Phone) SetFault(f Fault) error {
 		p.faults.capFail = f.Count
 	case FaultScreenDelay:
 		p.faults.screenDelay = f.Duration
+	case FaultPopup:
+		p.faults.popup = true
 	case FaultNoIME:
 		p.st.IMEInstalled = false
 		if p.st.InputMethod == imeADB {
@@ -71,7 +79,7 @@ func (p *Phone) SetFault(f Fault) error {
 		p.st.IMEInstalled = true
 	default:
 		p.mu.Unlock()
-		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, no-ime, clear", f.Kind)
+		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, no-ime, clear", f.Kind)
 	}
 	p.mu.Unlock()
 	if f.Kind == FaultDisconnect || f.Kind == FaultOffline {
@@ -92,7 +100,7 @@ func (p *Phone) SetFault(f Fault) error {
 // (screencap-slow, screen-delay) or a count (screencap-fail).
 func ParseFault(args []string) (Fault, error) {
 	if len(args) == 0 {
-		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | no-ime | clear")
+		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | popup | no-ime | clear")
 	}
 	f := Fault{Kind: args[0]}
 	needNum := func(unit string) (int, error) {
@@ -118,10 +126,10 @@ func ParseFault(args []string) (Fault, error) {
 		n, err := needNum("screencaps")
 		f.Count = n
 		return f, err
-	case FaultNoIME, FaultClear:
+	case FaultNoIME, FaultClear, FaultPopup:
 		return f, nil
 	}
-	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, no-ime, clear", f.Kind)
+	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, no-ime, clear", f.Kind)
 }
 
 func (p *Phone) refusing() bool {

@@ -140,6 +140,10 @@ func (p *Phone) key(code int) {
 	case 3:
 		p.launch(pkgLauncher)
 	case 4:
+		if v.popup != "" {
+			v.popup = "" // Back dismisses a pop-up first
+			return
+		}
 		p.back()
 	case 67: // DEL
 		if v.focus != "" {

@@ -1,0 +1,264 @@
+package routines
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/routine"
+	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// startStack starts a stack with one phone and a worker in this process,
+// its model server answering after latency, its data in dir.
+func startStack(ctx context.Context, t testing.TB, dir string, latency time.Duration) *localstack.Stack {
+	t.Helper()
+	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
+	}
+	s, err := localstack.Start(ctx, localstack.Options{DataDir: dir, ADB: localstack.AnyADB,
+		Model:  modelserver.Config{Latency: latency},
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	stop, err := s.StartWorker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return s
+}
+
+// run is one goal's outcome and cost.
+type run struct {
+	id     string
+	res    workflows.GoalResult
+	wall   time.Duration
+	todo   workflows.Status // the todo's last status answer
+	sent   []phonesim.SentMessage
+	inputs int
+}
+
+// runGoal runs goal on a phone in its initial state, with routines on.
+func runGoal(ctx context.Context, t testing.TB, s *localstack.Stack, goal string, setup func(*phonesim.Phone)) run {
+	t.Helper()
+	p := s.Phones[0]
+	p.Reset()
+	if setup != nil {
+		setup(p)
+	}
+	start := time.Now()
+	id, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: s.Serials[0],
+		Options: workflows.GoalOptions{AutoApprove: true, Routines: true, OptimizePrompt: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r run
+	r.id = id
+	for {
+		res, err := s.Goals.Result(ctx, id)
+		if err == nil {
+			r.res = res
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("goal %s did not end: %v", id, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	r.wall = time.Since(start)
+	if len(r.res.Todos) > 0 {
+		r.todo, _ = s.Goals.Status(ctx, id+"/todo-1")
+	}
+	st := p.State()
+	r.sent, r.inputs = st.MessagesSent, len(st.InputLog)
+	return r
+}
+
+func (r run) executorCalls() int { return r.res.Usage.Executor.Calls }
+
+// TestRoutineReplay runs the same task three times with one data
+// directory, on a fresh phone each time: the first learns the routine, the
+// second (another contact and text) replays it with at most 20% of the
+// first run's executor calls, and the third, whose Messages app shows a
+// pop-up, falls back to the model where the screen differs and still ends
+// done, updating the routine.
+func TestRoutineReplay(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	s := startStack(ctx, t, dir, 0)
+
+	first := runGoal(ctx, t, s, `Send Alice a message saying "see you at 7"`, nil)
+	checkSent(t, first, "Alice Chen", "see you at 7")
+	if first.res.Usage.ReplayedSteps != 0 {
+		t.Errorf("first run replayed %d steps with no routine yet", first.res.Usage.ReplayedSteps)
+	}
+	store, err := routine.Open(filepath.Join(dir, "routines"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := store.List()
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines after the first run: %d, %v", len(rs), err)
+	}
+	learned := rs[0]
+	if learned.Key.Template != "send {1} a message saying {2}" || learned.Successes != 1 {
+		t.Errorf("learned routine %+v", learned.Key)
+	}
+
+	second := runGoal(ctx, t, s, `Send Bob a message saying "running late"`, nil)
+	checkSent(t, second, "Bob Li", "running late")
+	if 5*second.executorCalls() > first.executorCalls() {
+		t.Errorf("second run made %d executor calls, first %d: want at most 20%%", second.executorCalls(), first.executorCalls())
+	}
+	if second.res.Usage.ReplayedSteps < 3 {
+		t.Errorf("second run replayed %d steps", second.res.Usage.ReplayedSteps)
+	}
+	if want := fmt.Sprintf("replayed step %d/%d of routine %s", len(learned.Steps), len(learned.Steps), learned.ID); !strings.Contains(second.todo.Routine, want) {
+		t.Errorf("todo status routine = %q, want it to contain %q", second.todo.Routine, want)
+	}
+
+	third := runGoal(ctx, t, s, `Send Mom a message saying "landed"`, func(p *phonesim.Phone) {
+		if err := p.SetFault(phonesim.Fault{Kind: phonesim.FaultPopup}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	checkSent(t, third, "Mom", "landed")
+	if !strings.Contains(third.todo.Routine, "then the model") || third.res.Usage.ReplayedSteps == 0 {
+		t.Errorf("pop-up run: routine %q, %d replayed: want a replay that fell back to the model", third.todo.Routine, third.res.Usage.ReplayedSteps)
+	}
+	if third.executorCalls() <= second.executorCalls() {
+		t.Errorf("pop-up run made %d executor calls, the clean replay %d: the model should have taken over", third.executorCalls(), second.executorCalls())
+	}
+	after, err := store.Get(learned.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Successes != 3 || after.Failures != 0 || len(after.Steps) <= len(learned.Steps) {
+		t.Errorf("routine after the fallback: %d successes, %d failures, %d steps (was %d): want it updated with the pop-up step",
+			after.Successes, after.Failures, len(after.Steps), len(learned.Steps))
+	}
+	for _, r := range []run{first, second, third} {
+		t.Logf("%s: %s, %d steps, executor %d calls (%d in, %d out tokens), planner %d calls, %d replayed, %s; routine: %s",
+			r.id, r.res.Status, r.res.Steps, r.res.Usage.Executor.Calls, r.res.Usage.Executor.InputTokens,
+			r.res.Usage.Executor.OutputTokens, r.res.Usage.Planner.Calls, r.res.Usage.ReplayedSteps, r.wall.Round(time.Millisecond), r.todo.Routine)
+	}
+}
+
+func checkSent(t testing.TB, r run, to, text string) {
+	t.Helper()
+	if r.res.Status != workflows.GoalDone {
+		t.Fatalf("%s ended %s: %s %s", r.id, r.res.Status, r.res.Reason, r.res.Response)
+	}
+	if len(r.sent) != 1 || r.sent[0].To != to || r.sent[0].Text != text {
+		t.Fatalf("%s sent %+v, want exactly one %q to %s", r.id, r.sent, text, to)
+	}
+}
+
+// TestRoutineCostTable measures first against repeated runs and prints
+// the table of BENCHMARKS.md (Routines). By default it runs one series at
+// 0 ms model latency; PHONEFLOW_ROUTINE_BENCH=N runs N repeated runs at 0 ms
+// and at 1 s.
+func TestRoutineCostTable(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("PHONEFLOW_ROUTINE_BENCH"))
+	latencies := []time.Duration{0, time.Second}
+	if n <= 0 {
+		if testing.Short() {
+			t.Skip("short")
+		}
+		n, latencies = 1, []time.Duration{0}
+	}
+	type row struct {
+		latency         time.Duration
+		kind            string
+		calls, in, out  []int
+		walls           []time.Duration
+		replayed, steps []int
+	}
+	var rows []*row
+	for _, lat := range latencies {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(n+1)*5*time.Minute)
+		s := startStack(ctx, t, t.TempDir(), lat)
+		firstRow, repRow := &row{latency: lat, kind: "first (learns)"}, &row{latency: lat, kind: "repeated (replays)"}
+		add := func(r *row, x run) {
+			u := x.res.Usage
+			r.calls = append(r.calls, u.Executor.Calls)
+			r.in = append(r.in, u.Executor.InputTokens)
+			r.out = append(r.out, u.Executor.OutputTokens)
+			r.walls = append(r.walls, x.wall)
+			r.replayed = append(r.replayed, u.ReplayedSteps)
+			r.steps = append(r.steps, x.res.Steps)
+		}
+		names := []string{"Alice", "Bob", "Mom", "Zhang San"}
+		for i := 0; i < n; i++ {
+			// A fresh data directory per first run: a new stack would cost
+			// a server start, so each first run uses a task of its own.
+			task := fmt.Sprintf("note %d", i)
+			x := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "%s first"`, names[i%len(names)], task), nil)
+			if x.res.Status != workflows.GoalDone {
+				t.Fatalf("first run %d ended %s", i, x.res.Status)
+			}
+			if i == 0 {
+				add(firstRow, x)
+			}
+			y := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "%s again"`, names[(i+1)%len(names)], task), nil)
+			if y.res.Status != workflows.GoalDone {
+				t.Fatalf("repeated run %d ended %s", i, y.res.Status)
+			}
+			add(repRow, y)
+		}
+		// More first runs: delete the routine, so the next run learns again.
+		for i := 1; i < n; i++ {
+			rs, _ := routine.Open(filepath.Join(s.Config.DataDir, "routines"))
+			all, _ := rs.List()
+			for _, r := range all {
+				_ = rs.Delete(r.ID)
+			}
+			x := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "fresh %d"`, names[i%len(names)], i), nil)
+			add(firstRow, x)
+		}
+		rows = append(rows, firstRow, repRow)
+		cancel()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| model latency | run | runs | executor calls | executor tokens in / out | replayed steps | goal steps | wall time |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d / %d | %d | %d | %s |\n", r.latency, r.kind, len(r.calls), medianInt(r.calls),
+			medianInt(r.in), medianInt(r.out), medianInt(r.replayed), medianInt(r.steps), medianDur(r.walls).Round(10*time.Millisecond))
+	}
+	t.Log(b.String())
+}
+
+func medianInt(v []int) int {
+	s := append([]int(nil), v...)
+	sort.Ints(s)
+	return s[len(s)/2]
+}
+
+func medianDur(v []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
