@@ -296,6 +296,21 @@ func recordings() []recording {
 			}
 			return r.finish(t, id)
 		}},
+		{"routine-replay", func(t *testing.T, r *recorder, i int) []string {
+			// Learned routines (docs/design.md §22): the first goal learns
+			// the routine, the second replays it for another contact and
+			// text, the third falls back to the model where a pop-up
+			// covers the app, and updates the routine.
+			o := workflows.GoalOptions{Routines: true}
+			ids := r.finish(t, r.start(t, i, `Send Alice a message saying "see you at 7"`, o))
+			r.s.Phones[i].Reset()
+			ids = append(ids, r.finish(t, r.start(t, i, `Send Bob a message saying "running late"`, o))...)
+			r.s.Phones[i].Reset()
+			if err := r.s.Phones[i].SetFault(phonesim.Fault{Kind: phonesim.FaultPopup}); err != nil {
+				t.Fatal(err)
+			}
+			return append(ids, r.finish(t, r.start(t, i, `Send Mom a message saying "landed"`, o))...)
+		}},
 		{"device-wait", func(t *testing.T, r *recorder, i int) []string {
 			goal, _ := messageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second})
