@@ -56,6 +56,11 @@ type fakeWorld struct {
 	// model; correctInvalid makes it answer outside the contract.
 	correctFail, correctInvalid bool
 	corrects                    []activities.CorrectInput
+	// routine is what FindRoutine answers (nil: no routine); replayMiss
+	// makes the replay of that routine step index (1-based) miss.
+	routine    *activities.FindRoutineResult
+	replayMiss int
+	recorded   []activities.RecordRoutineInput
 
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
@@ -185,6 +190,11 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		}
 		return activities.StepResult{}, fakeOutage("executor", applied)
 	}
+	if r := in.Replay; in.Think && r != nil && r.Index != f.replayMiss && r.Model == "" {
+		res.Think = &activities.ThinkResult{Response: &autoglm.Response{Thinking: "replaying", Action: r.Action},
+			Action: actionKey(r.Action), Replayed: true, HistoryRef: "sha256:replayed"}
+		return res, nil
+	}
 	if in.Think {
 		script := f.scripts[in.Task]
 		a := finish("nothing left to do")
@@ -204,6 +214,9 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 				Action: actionKey(a), Turn: turn, Model: "fake", HistoryRef: histRef}
 		}
 		res.Think.Usage = fakeThinkUsage
+		if in.Replay != nil {
+			res.Think.ReplayMiss = fmt.Sprintf("the screen before step %d differs", in.Replay.Index)
+		}
 	}
 	b1, _ := json.Marshal(in)
 	b2, _ := json.Marshal(res)
@@ -277,6 +290,8 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
 	env.RegisterActivityWithOptions(f.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})
+	env.RegisterActivityWithOptions(f.FindRoutine, activity.RegisterOptions{Name: activities.NameFindRoutine})
+	env.RegisterActivityWithOptions(f.RecordRoutine, activity.RegisterOptions{Name: activities.NameRecordRoutine})
 }
 
 func jsonSize(v any) int {
