@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // Typed search attributes, registered on the namespace before use.
@@ -86,6 +87,16 @@ type goalRun struct {
 	// lastVerdict is the verification of the last finished todo, for the
 	// status query.
 	lastVerdict string
+	// Durable waits (docs/design.md §23): phoneOps carries the running
+	// todo's requests to give the phone back and get it again;
+	// phoneReleased says the goal gave it back while waiting; phoneLost is
+	// why it could not get it again. waitUntil and waitLabel are the end of
+	// the current wait for a time (zero when none).
+	phoneOps      workflow.Channel
+	phoneReleased bool
+	phoneLost     error
+	waitUntil     time.Time
+	waitLabel     string
 	// steer is ordered steering's state (docs/design.md §21).
 	steer steering
 }
@@ -107,6 +118,10 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	if err := g.setHandlers(ctx); err != nil {
 		return GoalResult{}, err
 	}
+	// A coroutine waiting on a channel adds no command: histories from
+	// before durable waits replay unchanged.
+	g.phoneOps = workflow.NewBufferedChannel(ctx, 16)
+	workflow.Go(ctx, g.runPhoneOps)
 	if g.steer.ordered {
 		workflow.Go(ctx, g.deliverSteering)
 	}
@@ -196,8 +211,27 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			}
 			continue
 		}
-		tr, err := g.runTodo(ctx, i)
+		// A phone given back during a wait that ended without it (a default
+		// answer) is leased again before the next todo; a no-op otherwise.
+		if err := g.reacquirePhone(ctx); err != nil {
+			return g.phoneGone(ctx, err)
+		}
+		var tr TodoResult
+		var err error
+		if w, isWait, werr := waits.Todo(g.st.Todos[i].Text); isWait &&
+			workflow.GetVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) >= 1 {
+			tr, err = g.waitTodo(ctx, i, w, werr)
+		} else {
+			tr, err = g.runTodo(ctx, i)
+		}
+		if err == nil && g.phoneLost != nil {
+			err = g.phoneLost
+		}
 		if err != nil {
+			var lost *errPhoneLost
+			if errors.As(err, &lost) {
+				return g.phoneGone(ctx, err)
+			}
 			return GoalResult{}, err
 		}
 		if r, stop := g.afterTodo(ctx, i, tr); stop {
@@ -372,6 +406,9 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		ModelOutageWait:    g.opts.ModelOutageWait,
 		AnswerDeadline:     g.opts.AnswerDeadline,
 		DefaultAnswer:      g.opts.DefaultAnswer,
+		DurableWaitAfter:   g.opts.DurableWaitAfter,
+		ReleasePhone:       g.release != nil && !g.opts.KeepPhoneDuringWaits,
+		ReleasePhoneAfter:  g.opts.ReleasePhoneAfter,
 		Unguarded:          g.opts.Mode == ModeBare,
 		SteerSeq:           g.st.SteerSeq,
 	}
@@ -588,7 +625,7 @@ func (g *goalRun) ask(ctx workflow.Context, text string, todo int) error {
 	g.answerBy = answerBy(ctx, d)
 	g.setPhase(ctx, GoalWaitingUser)
 	g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyQuestion, Text: text, Deadline: g.answerBy}, false)
-	ok, err := awaitPerson(ctx, d, func() bool { return g.answer != nil })
+	ok, err := g.awaitPersonReleasing(ctx, d, func() bool { return g.answer != nil })
 	if err != nil {
 		return err
 	}
@@ -739,6 +776,8 @@ func (g *goalRun) effectivePhase() string {
 		return GoalWaitingUser
 	case (g.phase == GoalRunning || g.phase == GoalPlanning) && (g.modelWaiting != "" || modelWaitText(g.todoWaiting)):
 		return GoalWaitingModel
+	case g.phase == GoalRunning && !g.waitUntil.IsZero():
+		return GoalWaitingUntil
 	}
 	return g.phase
 }
@@ -766,6 +805,7 @@ func (g *goalRun) status() Status {
 	if g.question != nil || g.approval != nil {
 		s.AnswerBy = g.answerBy
 	}
+	s.WaitUntil, s.PhoneReleased, s.WaitLabel = g.waitUntil, g.phoneReleased, g.waitLabel
 	return s
 }
 

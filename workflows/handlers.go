@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -122,6 +123,14 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 		g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyApproval, Text: text, Todo: ev.Todo, Deadline: ev.AnswerBy}, false)
 	case TodoEventWaiting:
 		g.todoWaiting = ev.Text
+		g.waitUntil, g.waitLabel = time.Time{}, ""
+	case TodoEventSleep:
+		g.todoWaiting, g.waitUntil, g.waitLabel = ev.Text, ev.Until, ev.Until.UTC().Format("15:04 UTC")
+	case TodoEventReleasePhone:
+		g.phoneOps.SendAsync(phoneOp{Release: true})
+	case TodoEventNeedPhone:
+		g.todoWaiting, g.waitUntil, g.waitLabel = "", time.Time{}, ""
+		g.phoneOps.SendAsync(phoneOp{Seq: ev.Seq})
 	case TodoEventResolved:
 		if g.question != nil && g.question.Todo > 0 {
 			g.question = nil

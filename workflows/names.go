@@ -48,6 +48,10 @@ const (
 	// GoalWaitingModel: the planner or executor model does not answer and
 	// the goal waits it out (status waiting_for says which and since when).
 	GoalWaitingModel = "waiting_model"
+	// GoalWaitingUntil: the goal waits for a time (a wait todo or a long
+	// Wait action, docs/design.md §23); status waiting_for and wait_until
+	// say until when.
+	GoalWaitingUntil = "waiting_until"
 	GoalDone         = "done"
 	GoalFailed       = "failed"
 	GoalCancelled    = "cancelled"
@@ -76,3 +80,8 @@ const MaxSignalText = 4096
 // when it needs a human (question, approval) or no longer does. Its payload
 // is a TodoEvent.
 const SignalTodoEvent = "todo_event"
+
+// SignalPhoneHeld is the internal signal a goal sends its running todo once
+// it holds the phone again after the todo asked for it back
+// (TodoEventNeedPhone). Its payload is the event's Seq.
+const SignalPhoneHeld = "phone_held"

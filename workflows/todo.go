@@ -78,6 +78,9 @@ type todoRun struct {
 	// for the details.
 	stuck      string
 	correction string
+	// phoneSeq numbers the todo's requests for the phone back
+	// (docs/design.md §23).
+	phoneSeq int
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -361,6 +364,14 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 				continue
 			}
 			act = t.st.Next
+			if d := t.longWait(ctx, *act); d > 0 {
+				// A long Wait is a timer here, not a sleep in the Step
+				// activity: no worker slot, and the phone is free meanwhile.
+				if err := t.sleep(ctx, d, t.st.NextText); err != nil {
+					return TodoResult{}, err
+				}
+				continue
+			}
 			if act.TouchesDevice() {
 				t.st.Steps++ // each device action counts
 			}
@@ -536,7 +547,7 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 		}
 		t.waiting = "approval: " + text + waitsUntil(by)
 		t.details(ctx)
-		ok, err := awaitPerson(ctx, d, func() bool { return t.approval != nil })
+		ok, err := t.awaitPersonReleasing(ctx, d, false, func() bool { return t.approval != nil })
 		t.waiting = ""
 		if err != nil {
 			return false, TodoResult{}, err
@@ -586,7 +597,7 @@ func (t *todoRun) askHuman(ctx workflow.Context, ev TodoEvent) (string, error) {
 	}
 	t.waiting = "user: " + ev.Text + waitsUntil(ev.AnswerBy)
 	t.details(ctx)
-	ok, err := awaitPerson(ctx, d, func() bool { return t.answer != nil })
+	ok, err := t.awaitPersonReleasing(ctx, d, t.in.DefaultAnswer != "", func() bool { return t.answer != nil })
 	t.waiting = ""
 	if err != nil {
 		return "", err

@@ -44,6 +44,12 @@ const (
 	// DefaultAnswerDeadline is how long a question or an approval waits
 	// for a person before the goal gives up on it (docs/design.md §17).
 	DefaultAnswerDeadline = 24 * time.Hour
+	// DefaultDurableWaitAfter: a Wait action longer than this is a
+	// workflow timer instead of a sleep inside the Step activity.
+	DefaultDurableWaitAfter = 30 * time.Second
+	// DefaultReleasePhoneAfter: a question or approval that has waited this
+	// long gives the phone back until it is answered.
+	DefaultReleasePhoneAfter = 5 * time.Minute
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
 	MaxTodoRestarts = 1
@@ -88,6 +94,18 @@ type GoalOptions struct {
 	// DefaultAnswer, when set, answers a question nobody answered by its
 	// deadline. Approvals never take it: an unapproved action is not run.
 	DefaultAnswer string `json:"default_answer,omitempty"`
+	// DurableWaitAfter: a Wait action longer than this waits as a workflow
+	// timer, not inside an activity. Zero means DefaultDurableWaitAfter.
+	DurableWaitAfter time.Duration `json:"durable_wait_after,omitempty"`
+	// KeepPhoneDuringWaits keeps the phone leased while the goal waits for
+	// a time or a person; by default it is given back (docs/design.md §23).
+	KeepPhoneDuringWaits bool `json:"keep_phone_during_waits,omitempty"`
+	// ReleasePhoneAfter is how long a question or approval waits before the
+	// phone is given back. Zero means DefaultReleasePhoneAfter.
+	ReleasePhoneAfter time.Duration `json:"release_phone_after,omitempty"`
+	// TimeZone is the user's time zone for waits until a time of day: an
+	// IANA name or an offset such as "+08:00"; empty means UTC.
+	TimeZone string `json:"time_zone,omitempty"`
 }
 
 // singleLoop reports whether the executor runs the whole goal as one todo.
@@ -118,6 +136,12 @@ func (o GoalOptions) WithDefaults() GoalOptions {
 	}
 	if o.AnswerDeadline <= 0 {
 		o.AnswerDeadline = DefaultAnswerDeadline
+	}
+	if o.DurableWaitAfter <= 0 {
+		o.DurableWaitAfter = DefaultDurableWaitAfter
+	}
+	if o.ReleasePhoneAfter <= 0 {
+		o.ReleasePhoneAfter = DefaultReleasePhoneAfter
 	}
 	if o.Mode == "" {
 		o.Mode = ModeLayered
@@ -213,6 +237,13 @@ type Status struct {
 	// AnswerBy is when the pending question or approval stops waiting
 	// (docs/design.md §17); zero when nothing is pending or no deadline.
 	AnswerBy time.Time `json:"answer_by,omitzero"`
+	// WaitUntil is when the goal's wait for a time ends (docs/design.md
+	// §23); zero when it does not wait for one. PhoneReleased says the
+	// phone was given back meanwhile.
+	WaitUntil     time.Time `json:"wait_until,omitzero"`
+	PhoneReleased bool      `json:"phone_released,omitempty"`
+	// WaitLabel is WaitUntil as the user reads it ("21:00 CST").
+	WaitLabel string `json:"wait_label,omitempty"`
 	// SteerSeq is the last steering command taken (a goal) or applied
 	// (its todo), in runs with ordered steering (docs/design.md §21): when
 	// the two are equal the todo has every command the goal took.
@@ -278,6 +309,13 @@ type TodoInput struct {
 	// Unguarded turns the stuck guard and the finish verification off
 	// (ModeBare).
 	Unguarded bool `json:"unguarded,omitempty"`
+	// DurableWaitAfter: see GoalOptions. Zero keeps every Wait inside the
+	// Step activity (todos started before durable waits).
+	DurableWaitAfter time.Duration `json:"durable_wait_after,omitempty"`
+	// ReleasePhone says the goal holds a phone lease it gives back while
+	// the todo waits (for a time, or for ReleasePhoneAfter for a person).
+	ReleasePhone      bool          `json:"release_phone,omitempty"`
+	ReleasePhoneAfter time.Duration `json:"release_phone_after,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`
@@ -358,6 +396,10 @@ type TodoEvent struct {
 	// AnswerBy is when a question or an approval stops waiting (zero:
 	// no deadline).
 	AnswerBy time.Time `json:"answer_by,omitzero"`
+	// Until is when a TodoEventSleep ends; Seq numbers the todo's phone
+	// requests (TodoEventNeedPhone), echoed by SignalPhoneHeld.
+	Until time.Time `json:"until,omitzero"`
+	Seq   int       `json:"seq,omitempty"`
 }
 
 // TodoEvent kinds.
@@ -366,4 +408,8 @@ const (
 	TodoEventApproval = "approval" // a sensitive tap waits for approve
 	TodoEventResolved = "resolved" // the question or approval was answered
 	TodoEventWaiting  = "waiting"  // the todo waits for something other than a human (Text says what; "" when it no longer does)
+	// Durable waits and phone release (docs/design.md §23).
+	TodoEventSleep        = "sleep"         // a long Wait: the todo sleeps until Until (Text says so)
+	TodoEventReleasePhone = "release_phone" // give the phone back: the todo waits without it
+	TodoEventNeedPhone    = "need_phone"    // the todo needs the phone again: answer SignalPhoneHeld with Seq
 )

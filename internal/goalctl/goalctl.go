@@ -331,6 +331,9 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 		WaitingFor:  st.WaitingFor,
 		Todos:       ToTodos(todos),
 	}
+	if w := workflows.WaitLine(st, time.Now()); w != "" {
+		s.WaitingFor = w // counted from now: the goal's own line is from when the wait began
+	}
 	if st.Paused && s.Phase != workflows.GoalPaused {
 		s.Phase += " (paused)"
 	}
