@@ -179,6 +179,17 @@ type Limits struct {
 	// DefaultAnswer answers a question nobody answered by the deadline;
 	// empty = the goal fails instead. Approvals never take it.
 	DefaultAnswer string `key:"default_answer"`
+	// DurableWaitAfter: an executor Wait longer than this is a workflow
+	// timer, not a sleep in an activity (docs/design.md §22).
+	DurableWaitAfter time.Duration `key:"durable_wait_after"`
+	// ReleasePhoneDuringWaits gives the phone back while a goal waits for
+	// a time, or for a person longer than ReleasePhoneAfter.
+	ReleasePhoneDuringWaits bool          `key:"release_phone_during_waits"`
+	ReleasePhoneAfter       time.Duration `key:"release_phone_after"`
+	// TimeZone reads times of day in waits ("at 21:00 …"): an IANA name or
+	// an offset such as +08:00; empty = the zone of the machine starting
+	// the goal.
+	TimeZone string `key:"time_zone"`
 }
 
 // Notify configures the webhook that tells people a goal waits for them
@@ -282,6 +293,9 @@ func Default() Config {
 			DeviceWaitDeadline:         2 * time.Minute,
 			ModelOutageWait:            6 * time.Hour,
 			AnswerDeadline:             24 * time.Hour,
+			DurableWaitAfter:           30 * time.Second,
+			ReleasePhoneDuringWaits:    true,
+			ReleasePhoneAfter:          5 * time.Minute,
 			FailureThreshold:           3,
 			StuckThreshold:             3,
 			MaxStuckRetries:            2,

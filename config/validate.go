@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/codec"
+
+	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // FieldError is an invalid value: the key, the value as given (masked for
@@ -185,6 +187,13 @@ func (c Config) Validate() error {
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
 	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
 	positiveDur("limits.answer_deadline", l.AnswerDeadline)
+	positiveDur("limits.durable_wait_after", l.DurableWaitAfter)
+	if l.ReleasePhoneAfter <= 0 {
+		bad("limits.release_phone_after", `a duration above zero, like "5m" (to keep the phone while waiting, set limits.release_phone_during_waits: false)`)
+	}
+	if _, err := waits.Zone(l.TimeZone); err != nil {
+		bad("limits.time_zone", "an IANA time zone such as Asia/Shanghai, an offset such as +08:00, or empty for this machine's zone")
+	}
 	positive("limits.failure_threshold", l.FailureThreshold)
 	positive("limits.stuck_threshold", l.StuckThreshold)
 	if l.MaxStuckRetries < 0 {

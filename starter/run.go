@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/progress"
+	"github.com/phoneflow/phoneflow/internal/waits"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -106,10 +108,19 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		ModelOutageWait:    cfg.Limits.ModelOutageWait,
 		AnswerDeadline:     cfg.Limits.AnswerDeadline,
 		DefaultAnswer:      cfg.Limits.DefaultAnswer,
+		// Waits for a time or a person (docs/design.md §22); times of day
+		// are read in this machine's zone unless the config names one.
+		DurableWaitAfter:     cfg.Limits.DurableWaitAfter,
+		KeepPhoneDuringWaits: !cfg.Limits.ReleasePhoneDuringWaits,
+		ReleasePhoneAfter:    cfg.Limits.ReleasePhoneAfter,
+		TimeZone:             cfg.Limits.TimeZone,
 		// Prompt memory learns from every todo unless turned off.
 		OptimizePrompt: cfg.PromptMemory,
 		// Routines are learned and replayed unless turned off.
 		Routines: cfg.Routines,
+	}
+	if o.TimeZone == "" {
+		o.TimeZone = waits.LocalZone(time.Now())
 	}
 	ui := cfg.Limits.UITree
 	o.UITree = &ui

@@ -22,6 +22,9 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	// The zone database inside the binary: waits until a time of day are
+	// read in the goal's zone even on hosts without /usr/share/zoneinfo.
+	_ "time/tzdata"
 
 	"github.com/spf13/pflag"
 

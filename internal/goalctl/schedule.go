@@ -269,6 +269,9 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 	}
 	so := StartOptions("goal-sched-"+r.Name, r.Goal, r.Device)
 	opts := r.Options
+	if r.TimeZone != "" {
+		opts.TimeZone = r.TimeZone // the schedule's zone reads its goals' times of day too
+	}
 	switch {
 	case r.AnswerDeadline > 0:
 		opts.AnswerDeadline = r.AnswerDeadline

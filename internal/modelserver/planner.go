@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // planContext is the JSON context block at the end of a planner request
@@ -415,6 +417,11 @@ func SplitGoal(goal string) []string {
 	goal = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(goal), ".。!！"))
 	if goal == "" {
 		return nil
+	}
+	// "at 21:00, open Settings", "in 20 minutes …", "20分钟后…": a wait
+	// todo first, which the goal runs as a timer (docs/design.md §22).
+	if w, rest, ok := waits.Lead(goal); ok {
+		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}
 	var parts []string
 	for _, p := range splitOutsideQuotes(goal, strongSeps) {

@@ -15,6 +15,9 @@ func TestSplitGoal(t *testing.T) {
 		want []string
 	}{
 		{"Turn on Wi-Fi and Bluetooth", []string{"Turn on Wi-Fi", "Turn on Bluetooth"}},
+		{"In 20 minutes, turn on Wi-Fi and Bluetooth", []string{"Wait 20 minutes", "Turn on Wi-Fi", "Turn on Bluetooth"}},
+		{"At 21:00 open Settings", []string{"Wait until 21:00", "Open Settings"}},
+		{"晚上9点打开设置", []string{"Wait until 21:00", "打开设置"}},
 		{"Turn on Wi-Fi and then Bluetooth", []string{"Turn on Wi-Fi", "Turn on Bluetooth"}},
 		{"turn off wifi, then turn on airplane mode.", []string{"Turn off wifi", "Turn on airplane mode"}},
 		{"Open Settings and turn on Wi-Fi", []string{"Open Settings", "Turn on Wi-Fi"}},

@@ -151,6 +151,8 @@ Each todo:
 - carries every detail the executor needs (names, message text, times), since the executor does not see the goal;
 - is needed for the goal: no checks, no "confirm the result" steps.
 
+When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点…", "20分钟后…"), put a todo that only waits first: "Wait until 21:00" or "Wait 20 minutes" (write the time as the user did; the system waits with a timer, without the phone).
+
 Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
 
 Pick a task_type: a short snake_case label for the kind of goal (e.g. toggle_setting, send_message, create_alarm, create_note, read_info, open_app).
