@@ -180,7 +180,7 @@ type Limits struct {
 	// empty = the goal fails instead. Approvals never take it.
 	DefaultAnswer string `key:"default_answer"`
 	// DurableWaitAfter: an executor Wait longer than this is a workflow
-	// timer, not a sleep in an activity (docs/design.md §22).
+	// timer, not a sleep in an activity (docs/design.md §23).
 	DurableWaitAfter time.Duration `key:"durable_wait_after"`
 	// ReleasePhoneDuringWaits gives the phone back while a goal waits for
 	// a time, or for a person longer than ReleasePhoneAfter.

@@ -108,7 +108,7 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		ModelOutageWait:    cfg.Limits.ModelOutageWait,
 		AnswerDeadline:     cfg.Limits.AnswerDeadline,
 		DefaultAnswer:      cfg.Limits.DefaultAnswer,
-		// Waits for a time or a person (docs/design.md §22); times of day
+		// Waits for a time or a person (docs/design.md §23); times of day
 		// are read in this machine's zone unless the config names one.
 		DurableWaitAfter:     cfg.Limits.DurableWaitAfter,
 		KeepPhoneDuringWaits: !cfg.Limits.ReleasePhoneDuringWaits,

@@ -419,7 +419,7 @@ func SplitGoal(goal string) []string {
 		return nil
 	}
 	// "at 21:00, open Settings", "in 20 minutes …", "20分钟后…": a wait
-	// todo first, which the goal runs as a timer (docs/design.md §22).
+	// todo first, which the goal runs as a timer (docs/design.md §23).
 	if w, rest, ok := waits.Lead(goal); ok {
 		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}
