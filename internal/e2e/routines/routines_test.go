@@ -178,75 +178,64 @@ func checkSent(t testing.TB, r run, to, text string) {
 }
 
 // TestRoutineCostTable measures first against repeated runs and prints
-// the table of BENCHMARKS.md (Routines). By default it runs one series at
-// 0 ms model latency; PHONEFLOW_ROUTINE_BENCH=N runs N repeated runs at 0 ms
-// and at 1 s.
+// the table of BENCHMARKS.md (Routines): PHONEFLOW_ROUTINE_BENCH=N runs N
+// pairs (a first run that learns on an empty routine store, then a
+// repeated run of the same task with another contact and text) at 0 ms and
+// at 1 s model latency, and prints medians. It is skipped otherwise:
+// TestRoutineReplay covers the same runs once.
 func TestRoutineCostTable(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("PHONEFLOW_ROUTINE_BENCH"))
-	latencies := []time.Duration{0, time.Second}
 	if n <= 0 {
-		if testing.Short() {
-			t.Skip("short")
-		}
-		n, latencies = 1, []time.Duration{0}
+		t.Skip("set PHONEFLOW_ROUTINE_BENCH=N to measure N first and repeated runs at 0 ms and 1 s model latency")
 	}
 	type row struct {
 		latency         time.Duration
 		kind            string
 		calls, in, out  []int
+		planner         []int
 		walls           []time.Duration
 		replayed, steps []int
 	}
 	var rows []*row
-	for _, lat := range latencies {
+	for _, lat := range []time.Duration{0, time.Second} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(n+1)*5*time.Minute)
 		s := startStack(ctx, t, t.TempDir(), lat)
-		firstRow, repRow := &row{latency: lat, kind: "first (learns)"}, &row{latency: lat, kind: "repeated (replays)"}
+		store, err := routine.Open(filepath.Join(s.Config.DataDir, "routines"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, repeated := &row{latency: lat, kind: "first (learns)"}, &row{latency: lat, kind: "repeated (replays)"}
 		add := func(r *row, x run) {
+			if x.res.Status != workflows.GoalDone {
+				t.Fatalf("%s ended %s: %s", x.id, x.res.Status, x.res.Reason)
+			}
 			u := x.res.Usage
 			r.calls = append(r.calls, u.Executor.Calls)
 			r.in = append(r.in, u.Executor.InputTokens)
 			r.out = append(r.out, u.Executor.OutputTokens)
+			r.planner = append(r.planner, u.Planner.Calls)
 			r.walls = append(r.walls, x.wall)
 			r.replayed = append(r.replayed, u.ReplayedSteps)
 			r.steps = append(r.steps, x.res.Steps)
 		}
-		names := []string{"Alice", "Bob", "Mom", "Zhang San"}
 		for i := 0; i < n; i++ {
-			// A fresh data directory per first run: a new stack would cost
-			// a server start, so each first run uses a task of its own.
-			task := fmt.Sprintf("note %d", i)
-			x := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "%s first"`, names[i%len(names)], task), nil)
-			if x.res.Status != workflows.GoalDone {
-				t.Fatalf("first run %d ended %s", i, x.res.Status)
-			}
-			if i == 0 {
-				add(firstRow, x)
-			}
-			y := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "%s again"`, names[(i+1)%len(names)], task), nil)
-			if y.res.Status != workflows.GoalDone {
-				t.Fatalf("repeated run %d ended %s", i, y.res.Status)
-			}
-			add(repRow, y)
-		}
-		// More first runs: delete the routine, so the next run learns again.
-		for i := 1; i < n; i++ {
-			rs, _ := routine.Open(filepath.Join(s.Config.DataDir, "routines"))
-			all, _ := rs.List()
+			all, _ := store.List()
 			for _, r := range all {
-				_ = rs.Delete(r.ID)
+				if err := store.Delete(r.ID); err != nil {
+					t.Fatal(err)
+				}
 			}
-			x := runGoal(ctx, t, s, fmt.Sprintf(`Send %s a message saying "fresh %d"`, names[i%len(names)], i), nil)
-			add(firstRow, x)
+			add(first, runGoal(ctx, t, s, fmt.Sprintf(`Send Alice a message saying "run %d"`, i), nil))
+			add(repeated, runGoal(ctx, t, s, fmt.Sprintf(`Send Bob a message saying "again %d"`, i), nil))
 		}
-		rows = append(rows, firstRow, repRow)
+		rows = append(rows, first, repeated)
 		cancel()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| model latency | run | runs | executor calls | executor tokens in / out | replayed steps | goal steps | wall time |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n| model latency | run | runs | executor calls | executor tokens in / out | planner calls | replayed steps | goal steps | wall time |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d / %d | %d | %d | %s |\n", r.latency, r.kind, len(r.calls), medianInt(r.calls),
-			medianInt(r.in), medianInt(r.out), medianInt(r.replayed), medianInt(r.steps), medianDur(r.walls).Round(10*time.Millisecond))
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d / %d | %d | %d | %d | %s |\n", r.latency, r.kind, len(r.calls), medianInt(r.calls),
+			medianInt(r.in), medianInt(r.out), medianInt(r.planner), medianInt(r.replayed), medianInt(r.steps), medianDur(r.walls).Round(10*time.Millisecond))
 	}
 	t.Log(b.String())
 }
