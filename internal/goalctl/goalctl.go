@@ -280,7 +280,7 @@ func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status,
 		if ts, err := g.Status(ctx, child); err == nil {
 			s.Steps = st.Steps + ts.Steps
 			s.Todos[st.CurrentTodo-1].Steps = ts.Steps
-			s.Action, s.Thinking = ActionLine(ts), ts.Thinking
+			s.Action, s.Thinking, s.Routine = ActionLine(ts), ts.Thinking, ts.Routine
 		}
 	}
 	return s

@@ -151,7 +151,7 @@ func (g *Client) Answer(ctx context.Context, s progress.Snapshot, line string) (
 
 func sameSnapshot(a, b progress.Snapshot) bool {
 	if a.GoalID != b.GoalID || a.Goal != b.Goal || a.Phase != b.Phase || a.Steps != b.Steps ||
-		a.MaxSteps != b.MaxSteps || a.CurrentTodo != b.CurrentTodo || a.Action != b.Action || a.Thinking != b.Thinking ||
+		a.MaxSteps != b.MaxSteps || a.CurrentTodo != b.CurrentTodo || a.Action != b.Action || a.Thinking != b.Thinking || a.Routine != b.Routine ||
 		a.Question != b.Question || a.Approval != b.Approval || a.WaitingFor != b.WaitingFor ||
 		len(a.Todos) != len(b.Todos) {
 		return false

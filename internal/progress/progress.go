@@ -28,6 +28,7 @@ type Snapshot struct {
 	Todos       []Todo
 	Action      string // the latest executor action and its result ("Tap [500,212] → ok")
 	Thinking    string // first line of the executor's latest reasoning
+	Routine     string // the running todo's learned routine: "replayed step 4/9 of routine r-…"
 	Question    string // pending clarification question
 	Approval    string // pending sensitive action that needs approve/deny
 	WaitingFor  string // e.g. "device busy: held by goal-x"
@@ -164,6 +165,9 @@ func Block(s Snapshot) []string {
 	}
 	if s.Thinking != "" {
 		out = append(out, "  thinking: "+oneLine(s.Thinking, 100))
+	}
+	if s.Routine != "" {
+		out = append(out, "  routine: "+oneLine(s.Routine, 200))
 	}
 	if s.WaitingFor != "" {
 		out = append(out, "  waiting: "+oneLine(s.WaitingFor, 100))

@@ -198,6 +198,10 @@ func TestSingularStepAndThinking(t *testing.T) {
 	if !strings.Contains(strings.Join(b, "\n"), "(1 step)") || b[len(b)-1] != "  thinking: the switch is off" {
 		t.Fatalf("block = %q", b)
 	}
+	s.Routine = `replayed step 4/9 of routine r-0123456789ab "send {1} a message: {2}"`
+	if b := Block(s); b[len(b)-1] != "  routine: "+s.Routine {
+		t.Fatalf("block with a routine = %q", b)
+	}
 }
 
 func TestColorAndClear(t *testing.T) {
