@@ -48,7 +48,7 @@ func (t *todoRun) correct(ctx workflow.Context, why string) error {
 	in := activities.CorrectInput{Task: t.in.Task, Why: why, Recent: t.st.Recent, Screen: t.st.Screen,
 		Corrections: t.st.Corrections - 1}
 	summary := truncate(fmt.Sprintf("Correct todo %d: %s", t.in.Index, why), 380)
-	actx := workflow.WithActivityOptions(ctx, correctionActivityOptions(summary))
+	actx := workflow.WithActivityOptions(ctx, t.onPhone(correctionActivityOptions(summary)))
 	var res activities.CorrectResult
 	err := workflow.ExecuteActivity(actx, activities.NameCorrect, in).Get(ctx, &res)
 	switch {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
@@ -37,6 +38,14 @@ type fakeWorld struct {
 	// answer (what Step hands back after its one Temporal retry); a
 	// negative value keeps failing until the test sets it to 0.
 	deviceDown int
+	// hostDown makes that many phone-bound activities (Step, Verify) fail
+	// as an attempt no worker took within its schedule-to-start bound; a
+	// negative value keeps failing until the test sets it to 0.
+	hostDown int
+	// verifyHostDown does the same to that many Verify calls.
+	verifyHostDown int
+	// queues records the task queue of every phone-bound activity.
+	queues []string
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
 	noIME bool
 	// plannerDown and executorDown make that many planner calls and
@@ -157,6 +166,13 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.queues = append(f.queues, activity.GetInfo(ctx).TaskQueue)
+	if f.hostDown != 0 {
+		if f.hostDown > 0 {
+			f.hostDown--
+		}
+		return activities.StepResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	}
 	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
 	if f.deviceDown != 0 {
 		if f.deviceDown > 0 {
@@ -224,9 +240,14 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	return res, nil
 }
 
-func (f *fakeWorld) Verify(_ context.Context, in activities.VerifyInput) (activities.VerifyResult, error) {
+func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (activities.VerifyResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.queues = append(f.queues, "verify:"+activity.GetInfo(ctx).TaskQueue)
+	if f.verifyHostDown > 0 {
+		f.verifyHostDown--
+		return activities.VerifyResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	}
 	f.verifies = append(f.verifies, in)
 	if p, ok := verify.Admits(in.Message); ok {
 		return activities.VerifyResult{Status: verify.Failed, By: verify.ByMessage, Evidence: "the message admits it: " + p}, nil

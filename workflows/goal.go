@@ -378,16 +378,19 @@ func (g *goalRun) todoID(i, attempt int) string {
 	return id
 }
 
-// runTodo runs todo i as a child workflow on the phone's task queue.
+// runTodo runs todo i as a child workflow: on the goal's own task queue
+// with its phone-bound activities on the phone's queue, or (runs from
+// before ChangeTodoOnSharedQueue) wholly on the phone's queue.
 func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	t := &g.st.Todos[i]
 	t.Status = TodoRunning
 	t.Attempts++
 	g.todo, g.todoStep = i+1, 0
 	id := g.todoID(i, t.Attempts)
+	todoQueue, deviceQueue := g.todoOnSharedQueue(ctx)
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:    id,
-		TaskQueue:     DeviceTaskQueue(g.in.Device),
+		TaskQueue:     todoQueue,
 		StaticSummary: truncate(t.Text, 380),
 		// The goal waits for the child to finish cancelling so the todo
 		// ends cleanly before the goal records it as cancelled.
@@ -411,6 +414,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		ReleasePhoneAfter:  g.opts.ReleasePhoneAfter,
 		Unguarded:          g.opts.Mode == ModeBare,
 		SteerSeq:           g.st.SteerSeq,
+		DeviceQueue:        deviceQueue,
 	}
 	g.st.Notes = nil
 	g.child = id

@@ -41,8 +41,9 @@ func stepActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
 		// Step heartbeats every activities.StepHeartbeat: a dead worker's
-		// step is retried after this, not after the whole timeout.
-		HeartbeatTimeout: 6 * activities.StepHeartbeat,
+		// step is retried after this, not after the whole timeout (onPhone
+		// shortens it for a todo on the shared queue).
+		HeartbeatTimeout: time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    2 * time.Second,
 			BackoffCoefficient: 2,
@@ -81,6 +82,9 @@ type todoRun struct {
 	// phoneSeq numbers the todo's requests for the phone back
 	// (docs/design.md §23).
 	phoneSeq int
+	// lostHost is set while the phone's last try found no worker serving
+	// it (docs/design.md §21).
+	lostHost bool
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -138,20 +142,35 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	return res, nil
 }
 
-// optimize records the todo in prompt memory. It is a local activity on
-// the phone's worker, the host whose Think reads that memory, and costs one
-// history event instead of six. A failure never fails the todo: prompt
+// optimize records the todo in prompt memory on the phone's host, whose
+// Think reads that memory. A todo on the phone's queue does it as a local
+// activity (one history event instead of six). A failure never fails the todo: prompt
 // memory is an aid, not the job.
 func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
 	if !t.in.OptimizePrompt || t.in.TaskType == "" || res.Status == TodoOutOfBudget {
 		return
 	}
+	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons}
+	summary := truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380)
+	if t.in.DeviceQueue != "" {
+		// The todo runs on the shared queue: the memory is the phone
+		// host's, so the update goes there (a local activity would run on
+		// whichever worker runs the todo).
+		actx := workflow.WithActivityOptions(ctx, t.onPhone(workflow.ActivityOptions{
+			StartToCloseTimeout: 10 * time.Second,
+			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+			Summary:             summary,
+		}))
+		if err := workflow.ExecuteActivity(actx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
+		}
+		return
+	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-		Summary:             truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380),
+		Summary:             summary,
 	})
-	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons}
 	if err := workflow.ExecuteLocalActivity(lctx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
 	}
@@ -448,47 +467,79 @@ const (
 	deviceRetryMax   = 30 * time.Second
 )
 
-// stepWaitingForDevice runs a step. A phone that keeps failing (the Step
-// activity hands such errors back after one Temporal retry) is waited for
-// here rather than failing the todo: the goal's status says what it waits
-// for, and past DeviceWaitDeadline the user is asked to reconnect the phone.
-// The step's input is unchanged on each try and Act checks the screen hash,
-// so an action the phone did apply is not applied twice.
+// stepWaitingForDevice runs a step, waiting for its phone (waitForPhone).
+// The step's input is unchanged on each try and the action journal (or,
+// before it, the screen hash) keeps an action the phone did apply from
+// being applied twice.
 func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
+	var res activities.StepResult
+	err := t.waitForPhone(ctx, func() error {
+		var err error
+		res, err = t.step(ctx, act, think)
+		return err
+	})
+	return res, err
+}
+
+// waitForPhone runs try until it ends in anything but a phone that does
+// not answer or a phone no worker serves. A phone that keeps failing (the
+// Step activity hands such errors back after one Temporal retry), and a
+// phone-bound activity no worker took within its schedule-to-start bound
+// (docs/design.md §21), are waited for here rather than failing the todo:
+// the goal's status says what it waits for, and past DeviceWaitDeadline
+// the user is asked to reconnect the phone or start its worker.
+func (t *todoRun) waitForPhone(ctx workflow.Context, try func() error) error {
 	var since time.Time
+	told := ""
 	backoff := deviceRetryFirst
 	for {
-		res, err := t.step(ctx, act, think)
+		err := try()
 		var app *temporal.ApplicationError
-		if err == nil || ctx.Err() != nil || !errors.As(err, &app) || app.Type() != activities.ErrTypeDevice {
+		lost := hostLost(err)
+		if err == nil || ctx.Err() != nil || (!lost && (!errors.As(err, &app) || app.Type() != activities.ErrTypeDevice)) {
+			t.lostHost = false
 			if !since.IsZero() {
 				t.waiting = ""
 				if terr := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting}); terr != nil && err == nil {
 					err = terr
 				}
 			}
-			return res, err
+			return err
 		}
 		now := workflow.Now(ctx)
 		if since.IsZero() {
 			since, backoff = now, deviceRetryFirst
-			t.waiting = fmt.Sprintf("device %s: not answering since %s, retrying (%s)", t.in.Device, now.UTC().Format("15:04:05"), truncate(app.Message(), 200))
+		}
+		waiting := told
+		if lost {
+			if told == "" || !t.lostHost {
+				waiting = noWorkerText(t.in.Device, now.Add(-deviceScheduleToStart))
+			}
+		} else if told == "" || t.lostHost {
+			waiting = fmt.Sprintf("device %s: not answering since %s, retrying (%s)", t.in.Device, now.UTC().Format("15:04:05"), truncate(app.Message(), 200))
+		}
+		t.lostHost = lost
+		if waiting != told {
+			told, t.waiting = waiting, waiting
 			if err := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting, Text: t.waiting}); err != nil {
-				return res, err
+				return err
 			}
 			t.details(ctx)
 		}
 		if deadline := t.in.DeviceWaitDeadline; deadline > 0 && now.Sub(since) >= deadline {
 			q := fmt.Sprintf("The phone %s has not answered for %s (%s). Reconnect it (check the cable, or `adb connect` it again), then answer to retry.",
-				t.in.Device, now.Sub(since).Round(time.Second), truncate(app.Message(), 200))
-			if _, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q}); err != nil {
-				return res, err
+				t.in.Device, now.Sub(since).Round(time.Second), truncate(rootMessage(err), 200))
+			if lost {
+				q = noWorkerQuestion(t.in.Device, now.Sub(since)+deviceScheduleToStart)
 			}
-			since = time.Time{} // a fresh wait, told to the goal again
+			if _, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q}); err != nil {
+				return err
+			}
+			since, told = time.Time{}, "" // a fresh wait, told to the goal again
 			continue
 		}
 		if err := workflow.Sleep(ctx, backoff); err != nil {
-			return res, err
+			return err
 		}
 		backoff = min(backoff*2, deviceRetryMax)
 	}
@@ -654,7 +705,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
 	}
-	actx := workflow.WithActivityOptions(ctx, stepActivityOptions(t.stepSummary(act, think)))
+	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
 	if err == nil && res.Think != nil {

@@ -316,6 +316,11 @@ type TodoInput struct {
 	// the todo waits (for a time, or for ReleasePhoneAfter for a person).
 	ReleasePhone      bool          `json:"release_phone,omitempty"`
 	ReleasePhoneAfter time.Duration `json:"release_phone_after,omitempty"`
+	// DeviceQueue, when set, is the phone's task queue: the todo runs on
+	// the goal's queue and sends only its phone-bound activities there,
+	// with a schedule-to-start bound (ChangeTodoOnSharedQueue). Empty: the
+	// todo runs on the phone's queue and its activities inherit it.
+	DeviceQueue string `json:"device_queue,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`

@@ -35,7 +35,17 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen}
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
-	if err := workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v); err != nil {
+	verify := func() error { return workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v) }
+	var err error
+	if t.in.DeviceQueue != "" {
+		// The screen's blobs are on the phone's host: wait for it as a
+		// step does (docs/design.md §21).
+		actx = workflow.WithActivityOptions(ctx, t.onPhone(workflow.GetActivityOptions(actx)))
+		err = t.waitForPhone(ctx, verify)
+	} else {
+		err = verify()
+	}
+	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
 			return TodoResult{}, err
 		}

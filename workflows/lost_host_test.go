@@ -1,0 +1,99 @@
+package workflows
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+func TestTodoRunsOnSharedQueueWithPhoneBoundActivitiesOnThePhone(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}
+	env := newEnv(t, f)
+	var todoQueue string
+	env.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
+		todoQueue = info.TaskQueueName
+	})
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	if todoQueue == "" || todoQueue == DeviceTaskQueue("emu-1") {
+		t.Fatalf("todo ran on %q, want the goal's queue", todoQueue)
+	}
+	want := DeviceTaskQueue("emu-1")
+	for _, q := range f.queues {
+		if strings.TrimPrefix(q, "verify:") != want {
+			t.Fatalf("phone-bound activity ran on %q, want %q (all: %v)", q, want, f.queues)
+		}
+	}
+	if !slices.Contains(f.queues, "verify:"+want) {
+		t.Fatalf("Verify did not run on the phone's queue: %v", f.queues)
+	}
+}
+
+func TestGoalSaysNoWorkerServesPhoneAndGoesOnWhenOneComesBack(t *testing.T) {
+	f := &fakeWorld{hostDown: -1, scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}
+	env := newEnv(t, f)
+	var during Status
+	env.RegisterDelayedCallback(func() {
+		during = status(t, env)
+		f.mu.Lock()
+		f.hostDown = 0
+		f.mu.Unlock()
+	}, 30*time.Second)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi"}}})
+	if r.Status != GoalDone || r.Todos[0].Status != TodoDone {
+		t.Fatalf("result = %+v", r)
+	}
+	if !strings.HasPrefix(during.WaitingFor, "no worker serves phone emu-1 since ") || during.PendingQuestion != "" {
+		t.Fatalf("status while no worker served the phone = %+v", during)
+	}
+	if after := status(t, env); after.WaitingFor != "" {
+		t.Fatalf("waiting_for after a worker came back = %q", after.WaitingFor)
+	}
+	// The unserved tries do not count: think, act, think, replan.
+	if r.Steps != 4 {
+		t.Fatalf("steps = %d, want 4", r.Steps)
+	}
+}
+
+func TestGoalAsksUserWhenNoWorkerServesPhonePastDeadline(t *testing.T) {
+	f := &fakeWorld{hostDown: -1, scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
+	env := newEnv(t, f)
+	var asked Status
+	var answer *updateResult
+	env.RegisterDelayedCallback(func() {
+		asked = status(t, env)
+		f.mu.Lock()
+		f.hostDown = 0
+		f.mu.Unlock()
+		answer = update(env, SignalClarify, "started it")
+	}, 3*time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1",
+		Options: GoalOptions{Plan: []string{"wifi"}, DeviceWaitDeadline: time.Minute}})
+	if !strings.Contains(asked.PendingQuestion, "No worker has served the phone emu-1 for") || asked.Phase != GoalWaitingUser {
+		t.Fatalf("status past the deadline = %+v, want a question asking to start the phone's worker", asked)
+	}
+	if answer.Err() != nil {
+		t.Fatalf("clarify: %v", answer.Err())
+	}
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+}
+
+func TestVerifyWaitsForThePhonesHost(t *testing.T) {
+	// The host is gone when the finish is verified, for two tries.
+	f := &fakeWorld{verifyHostDown: 2, scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"wifi"}}})
+	if r.Status != GoalDone || !r.Todos[0].Verified || len(f.verifies) != 1 {
+		t.Fatalf("result = %+v after %d verifications, want done and verified once the host came back", r, len(f.verifies))
+	}
+}
