@@ -366,6 +366,36 @@ func recordings() []recording {
 			r.until(t, second, "waiting for the phone", func(st workflows.Status) bool { return st.WaitingFor != "" })
 			return append(r.finish(t, first), r.finish(t, second)...)
 		}},
+		{"lost-host", func(t *testing.T, r *recorder, _ int) []string {
+			// The phone is on a host of its own whose worker stops mid-todo:
+			// the todo (on the shared queue) finds no worker for the phone's
+			// activities, says so, and goes on once the worker is back
+			// (docs/design.md §21).
+			ctx := context.Background()
+			h, err := r.s.AddHost(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goal, _ := messageGoal(99)
+			id, _, err := r.s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: h.Serials[0]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			stopHost()
+			r.until(t, id, "no worker serves the phone", func(st workflows.Status) bool {
+				return strings.HasPrefix(st.WaitingFor, "no worker serves phone")
+			})
+			if stopHost, err = r.s.StartWorkerWith(ctx, h.Config); err != nil {
+				t.Fatal(err)
+			}
+			defer stopHost()
+			return append(r.finish(t, id), workflows.LeaseWorkflowID(h.Serials[0]))
+		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()
 			name := "record-schedule"
