@@ -1,22 +1,25 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 )
 
 func init() { rootCmd.AddCommand(newDevicesCmd()) }
 
 func newDevicesCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, workers bool
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "List the phones of the configured ADB server",
@@ -24,7 +27,13 @@ func newDevicesCmd() *cobra.Command {
 phones and prints each one's serial, state and model. Only phones in state
 "device" can run goals; "unauthorized" means the phone has not accepted this
 computer's key, "offline" that it must be reconnected. Phones outside
-adb.allow (when set) are marked as not served by this host's worker.`,
+adb.allow (when set) are marked as not served by this host's worker.
+
+The WORKER column asks Temporal whether a worker serves each phone: "served
+by <worker> (polled Ns ago)", or "no worker serves phone X since HH:MM:SS"
+when a running goal on the phone found nobody taking its work, or the
+phone's task queue has not been polled for 75 s. --workers=false skips it
+(no Temporal needed).`,
 		Example: `  starter devices
   starter devices --adb-address 127.0.0.1:5038 --json`,
 		Args: noArgs,
@@ -44,21 +53,83 @@ adb.allow (when set) are marked as not served by this host's worker.`,
 				}
 				return err
 			}
-			return writeList(cmd.OutOrStdout(), asJSON, devs, func(w io.Writer, d []adb.DeviceInfo) { printDevices(w, cfg, d) })
+			rows := make([]deviceRow, len(devs))
+			for i, d := range devs {
+				rows[i].DeviceInfo = d
+			}
+			if workers {
+				addWorkers(cmd.Context(), cmd.ErrOrStderr(), cfg, rows)
+			}
+			return writeList(cmd.OutOrStdout(), asJSON, rows, func(w io.Writer, d []deviceRow) { printDevices(w, cfg, d) })
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	cmd.Flags().BoolVar(&workers, "workers", true, "ask Temporal whether a worker serves each phone")
 	config.BindFlags(cmd.Flags())
 	return cmd
 }
 
-func printDevices(w io.Writer, cfg config.Config, devs []adb.DeviceInfo) {
+// deviceRow is a phone as `devices` prints it.
+type deviceRow struct {
+	adb.DeviceInfo
+	Worker *goalctl.DeviceService `json:"worker,omitempty"`
+}
+
+// deviceWorkers tells, for each serial, whether a worker serves it.
+var deviceWorkers = func(ctx context.Context, cfg config.Config, serials []string) ([]goalctl.DeviceService, error) {
+	c, err := dialTemporal(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	g := goalctl.New(c, goalctl.Options{Namespace: cfg.Temporal.Namespace})
+	out := make([]goalctl.DeviceService, len(serials))
+	for i, s := range serials {
+		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		out[i], err = g.DeviceService(qctx, s, time.Now())
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// addWorkers fills the rows' worker column; when Temporal cannot be asked
+// it says so once on stderr and leaves the column empty.
+func addWorkers(ctx context.Context, stderr io.Writer, cfg config.Config, rows []deviceRow) {
+	var serials []string
+	var at []int
+	for i, r := range rows {
+		if r.State == adb.StateDevice && allowed(cfg, r.Serial) {
+			serials, at = append(serials, r.Serial), append(at, i)
+		}
+	}
+	if len(serials) == 0 {
+		return
+	}
+	ss, err := deviceWorkers(ctx, cfg, serials)
+	if err != nil {
+		fmt.Fprintf(stderr, "cannot tell which phones a worker serves: %v\n", firstLineOf(err.Error()))
+		return
+	}
+	for k, s := range ss {
+		rows[at[k]].Worker = &s
+	}
+}
+
+func firstLineOf(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func printDevices(w io.Writer, cfg config.Config, devs []deviceRow) {
 	if len(devs) == 0 {
 		fmt.Fprintf(w, "the ADB server at %s has no phones: plug one in with USB debugging on, or `adb connect host:port`\n", cfg.ADB.Address)
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL\tPRODUCT\tNOTE")
+	fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL\tPRODUCT\tWORKER\tNOTE")
 	for _, d := range devs {
 		note := ""
 		switch {
@@ -69,7 +140,11 @@ func printDevices(w io.Writer, cfg config.Config, devs []adb.DeviceInfo) {
 		case !allowed(cfg, d.Serial):
 			note = "not in adb.allow: this host's worker does not drive it"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, note)
+		worker := ""
+		if d.Worker != nil {
+			worker = d.Worker.Text
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, worker, note)
 	}
 	tw.Flush()
 }

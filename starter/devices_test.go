@@ -2,18 +2,24 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 )
 
 func TestDevicesCmd(t *testing.T) {
-	old := listDevices
-	t.Cleanup(func() { listDevices = old })
+	old, oldWorkers := listDevices, deviceWorkers
+	t.Cleanup(func() { listDevices, deviceWorkers = old, oldWorkers })
+	deviceWorkers = func(context.Context, config.Config, []string) ([]goalctl.DeviceService, error) {
+		return nil, errors.New("cannot reach Temporal at 127.0.0.1:7233")
+	}
 	var addr string
 	listDevices = func(_ context.Context, cfg config.Config) ([]adb.DeviceInfo, error) {
 		addr = cfg.ADB.Address
@@ -35,5 +41,42 @@ func TestDevicesCmd(t *testing.T) {
 	}
 	if _, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "extra"); code != exitUsage {
 		t.Errorf("extra argument: exit %d", code)
+	}
+}
+
+func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
+	old, oldWorkers := listDevices, deviceWorkers
+	t.Cleanup(func() { listDevices, deviceWorkers = old, oldWorkers })
+	listDevices = func(context.Context, config.Config) ([]adb.DeviceInfo, error) {
+		return []adb.DeviceInfo{{Serial: "emu-1", State: "device"}, {Serial: "emu-2", State: "device"}, {Serial: "R58", State: "unauthorized"}}, nil
+	}
+	var asked []string
+	since := time.Date(2026, 1, 2, 9, 12, 0, 0, time.UTC)
+	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, error) {
+		asked = serials
+		return []goalctl.DeviceService{
+			{Serial: "emu-1", Served: true, Text: "served by 42@host-a (polled 3s ago)"},
+			{Serial: "emu-2", LastPoll: since, Text: "no worker serves phone emu-2 since 09:12:00 (last poll by 7@host-b)"},
+		}, nil
+	}
+	out, code := execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if strings.Join(asked, ",") != "emu-1,emu-2" {
+		t.Errorf("asked about %v, want the ready phones only", asked)
+	}
+	for _, want := range []string{"WORKER", "served by 42@host-a", "no worker serves phone emu-2 since 09:12:00"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "--json")
+	if code != 0 || !strings.Contains(out, `"served": false`) && !strings.Contains(out, `"served":false`) {
+		t.Errorf("--json: exit %d, want the worker of each phone\n%s", code, out)
+	}
+	asked = nil
+	if _, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "--workers=false"); code != 0 || asked != nil {
+		t.Errorf("--workers=false: exit %d, asked %v", code, asked)
 	}
 }
