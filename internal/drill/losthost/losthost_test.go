@@ -1,0 +1,170 @@
+package losthost
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// TestLostHost runs one embedded server, a phone host (its own built-in
+// ADB server, one simulated phone, a worker process) and a worker process
+// without phones. A message goal starts on the phone; once its todo has
+// taken two steps the phone's worker is killed with SIGKILL. The goal's
+// status must say that no worker serves the phone (within toldWithin; the
+// time is logged), `starter devices`' check must agree, and after at least
+// downFor the worker starts again: the goal must end done, the message
+// sent exactly once.
+func TestLostHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the worker and kills it")
+	}
+	ctx := context.Background()
+	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Stop)
+	bin, err := stack.BuildWorker(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	phoneHost, err := st.AddHost(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharedHost, err := st.AddHost(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := phoneHost.Serials[0]
+	worker := startProcess(t, bin, phoneHost.Config)
+	startProcess(t, bin, sharedHost.Config)
+	waitPolled(t, st, serial, worker)
+
+	text := "lost host drill"
+	id, _, err := st.Goals.Start(ctx, goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := waitStatus(st, id+"/todo-1", 3*time.Minute, func(s workflows.Status) bool { return s.Steps >= 2 }); !ok {
+		t.Fatalf("the todo never took two steps; see %s", worker.LogFile())
+	}
+	if err := worker.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	t.Logf("killed the phone's worker (%s variant)", variant)
+
+	s, ok := waitStatus(st, id, toldWithin, func(s workflows.Status) bool {
+		return strings.HasPrefix(s.WaitingFor, "no worker serves phone "+serial+" since ")
+	})
+	told := time.Since(killed)
+	if !ok {
+		t.Fatalf("%s after the kill the goal's status still does not say no worker serves the phone: %+v", told.Round(time.Second), s)
+	}
+	t.Logf("status said %q %.1f s after the kill", s.WaitingFor, told.Seconds())
+	if s.Phase == workflows.GoalFailed || s.PendingQuestion != "" {
+		t.Errorf("status while the host is down = %+v, want running and waiting", s)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ds, err := st.Goals.DeviceService(dctx, serial, time.Now())
+	cancel()
+	if err != nil || ds.Served || !strings.Contains(ds.Text, "no worker serves phone "+serial) {
+		t.Errorf("devices' check while the host is down = %+v, %v; want not served", ds, err)
+	}
+
+	time.Sleep(time.Until(killed.Add(downFor)))
+	if err := worker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("restarted the phone's worker %.1f s after the kill", time.Since(killed).Seconds())
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	res, err := st.Goals.Result(rctx, id)
+	if err != nil {
+		t.Fatalf("goal %s: %v; see %s", id, err, worker.LogFile())
+	}
+	if res.Status != workflows.GoalDone {
+		t.Errorf("goal %s ended %s: %s (next step: %s)", id, res.Status, res.Reason, res.NextStep)
+	}
+	var sent []string
+	for _, m := range phoneHost.Phones[0].State().MessagesSent {
+		sent = append(sent, m.To+": "+m.Text)
+	}
+	if len(sent) != 1 || sent[0] != "Alice Chen: "+text {
+		t.Errorf("messages sent = %q, want exactly one %q to Alice Chen", sent, text)
+	}
+	if after, err := st.Goals.Status(ctx, id); err == nil && after.WaitingFor != "" {
+		t.Errorf("waiting_for after the goal ended = %q", after.WaitingFor)
+	}
+}
+
+func startProcess(t *testing.T, bin string, cfg config.Config) *stack.Process {
+	t.Helper()
+	w, err := stack.NewProcess(bin, t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Stop() })
+	return w
+}
+
+// waitPolled waits until a worker polls the phone's activity queue.
+func waitPolled(t *testing.T, st *stack.Stack, serial string, w *stack.Process) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if w.Exited() {
+			t.Fatalf("the worker for %s exited; see %s", serial, w.LogFile())
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := st.Client.DescribeTaskQueue(ctx, workflows.DeviceTaskQueue(serial), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+		cancel()
+		if err == nil && len(resp.GetPollers()) > 0 {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("no worker polls %s's task queue after 2 minutes; see %s", serial, w.LogFile())
+}
+
+// waitStatus polls a workflow's status query until ok or d passes, and
+// returns the last status read.
+func waitStatus(st *stack.Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
+	var last workflows.Status
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		s, err := st.Goals.Status(ctx, id)
+		cancel()
+		if err == nil {
+			last = s
+			if ok(s) {
+				return s, true
+			}
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return last, false
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

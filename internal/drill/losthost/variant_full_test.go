@@ -1,0 +1,12 @@
+//go:build drills
+
+package losthost
+
+import "time"
+
+// Sizes of the full variant, run with `go test -tags drills`.
+const (
+	downFor    = 40 * time.Second
+	toldWithin = 30 * time.Second // the bound docs/design.md §21 promises
+	variant    = "full"
+)
