@@ -14,14 +14,14 @@ import (
 // task queue, and a todo sends only its phone-bound activities (Step,
 // Verify, Correct, the prompt-memory update) to the phone's queue, each
 // with a schedule-to-start bound, so a phone host that is gone is seen by
-// the todo, told in the goal's status and waited for (docs/design.md §22).
+// the todo, told in the goal's status and waited for (docs/design.md §23).
 // Before it, the whole todo ran on the phone's queue and a dead host froze
 // it silently. The todo learns which mode it runs in from
 // TodoInput.DeviceQueue, set only by goals past this change.
 const ChangeTodoOnSharedQueue = "todo-on-shared-queue"
 
 // Bounds of phone-bound activities sent from a todo on the shared queue
-// (docs/design.md §22). A step whose worker died is retried after
+// (docs/design.md §23). A step whose worker died is retried after
 // deviceHeartbeatTimeout; an attempt no worker takes within
 // deviceScheduleToStart fails (not retried by Temporal) and the todo says
 // "no worker serves phone X" and tries again with backoff. A host killed
@@ -85,4 +85,22 @@ func noWorkerText(serial string, since time.Time) string {
 func noWorkerQuestion(serial string, waited time.Duration) string {
 	return fmt.Sprintf("No worker has served the phone %s for %s. Start the worker on the host the phone is plugged into (`go run ./worker`), check that `starter devices` lists the phone with a worker, then answer to retry.",
 		serial, waited.Round(time.Second))
+}
+
+// onPhoneHost runs a short activity that needs the phone's host (its
+// phone, blobs, prompt memory or routines): as a local activity where the
+// todo itself runs on the phone's queue (one marker instead of an
+// activity's events), else as an activity sent to the phone's queue (a
+// local activity would run on whichever worker runs the todo).
+func (t *todoRun) onPhoneHost(ctx workflow.Context, lo workflow.LocalActivityOptions, name string, in, out any) error {
+	if t.in.DeviceQueue == "" {
+		lctx := workflow.WithLocalActivityOptions(ctx, lo)
+		return workflow.ExecuteLocalActivity(lctx, name, in).Get(ctx, out)
+	}
+	actx := workflow.WithActivityOptions(ctx, t.onPhone(workflow.ActivityOptions{
+		StartToCloseTimeout: lo.StartToCloseTimeout,
+		RetryPolicy:         lo.RetryPolicy,
+		Summary:             lo.Summary,
+	}))
+	return workflow.ExecuteActivity(actx, name, in).Get(ctx, out)
 }

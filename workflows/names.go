@@ -5,7 +5,7 @@ import "strings"
 // Task queues. Goal and todo workflows and the planner's activities run on
 // TaskQueue; a todo's phone-bound activities run on the queue of the worker
 // that owns the phone, so a phone is only ever driven from the host it is
-// plugged into (docs/design.md §22; todos started before that change run
+// plugged into (docs/design.md §23; todos started before that change run
 // wholly on the phone's queue).
 const (
 	TaskQueue             = "phoneflow"

@@ -57,10 +57,9 @@ func routineActivityOptions(summary string) workflow.LocalActivityOptions {
 // findRoutine looks up the todo's routine on the phone's host. A failed
 // lookup costs the replay and the recording, never the todo.
 func (t *todoRun) findRoutine(ctx workflow.Context) {
-	lctx := workflow.WithLocalActivityOptions(ctx, routineActivityOptions(fmt.Sprintf("Find a routine for todo %d", t.in.Index)))
 	var found activities.FindRoutineResult
-	err := workflow.ExecuteLocalActivity(lctx, activities.NameFindRoutine,
-		activities.FindRoutineInput{Serial: t.in.Device, Task: t.in.Task}).Get(ctx, &found)
+	err := t.onPhoneHost(ctx, routineActivityOptions(fmt.Sprintf("Find a routine for todo %d", t.in.Index)), activities.NameFindRoutine,
+		activities.FindRoutineInput{Serial: t.in.Device, Task: t.in.Task}, &found)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("routine lookup failed; the model runs the todo", "error", err)
 		return
@@ -88,9 +87,8 @@ func (t *todoRun) recordRoutine(ctx workflow.Context, res TodoResult) {
 			in.Trace = append(in.Trace, activities.TraceStep{Screen: traceScreen(t.st.Screen), Action: *n})
 		}
 	}
-	lctx := workflow.WithLocalActivityOptions(ctx, routineActivityOptions(fmt.Sprintf("Record the routine of todo %d", t.in.Index)))
 	var out activities.RecordRoutineResult
-	if err := workflow.ExecuteLocalActivity(lctx, activities.NameRecordRoutine, in).Get(ctx, &out); err != nil {
+	if err := t.onPhoneHost(ctx, routineActivityOptions(fmt.Sprintf("Record the routine of todo %d", t.in.Index)), activities.NameRecordRoutine, in, &out); err != nil {
 		workflow.GetLogger(ctx).Warn("routine not recorded", "error", err)
 		r.Recorded = "not recorded: " + rootMessage(err)
 		return

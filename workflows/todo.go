@@ -83,7 +83,7 @@ type todoRun struct {
 	// (docs/design.md §23).
 	phoneSeq int
 	// lostHost is set while the phone's last try found no worker serving
-	// it (docs/design.md §22).
+	// it (docs/design.md §23).
 	lostHost bool
 }
 
@@ -151,27 +151,12 @@ func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
 		return
 	}
 	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons}
-	summary := truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380)
-	if t.in.DeviceQueue != "" {
-		// The todo runs on the shared queue: the memory is the phone
-		// host's, so the update goes there (a local activity would run on
-		// whichever worker runs the todo).
-		actx := workflow.WithActivityOptions(ctx, t.onPhone(workflow.ActivityOptions{
-			StartToCloseTimeout: 10 * time.Second,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-			Summary:             summary,
-		}))
-		if err := workflow.ExecuteActivity(actx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
-			workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
-		}
-		return
-	}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+	err := t.onPhoneHost(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-		Summary:             summary,
-	})
-	if err := workflow.ExecuteLocalActivity(lctx, activities.NameOptimizePrompt, in).Get(ctx, nil); err != nil {
+		Summary:             truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380),
+	}, activities.NameOptimizePrompt, in, nil)
+	if err != nil {
 		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
 	}
 }
@@ -485,7 +470,7 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 // not answer or a phone no worker serves. A phone that keeps failing (the
 // Step activity hands such errors back after one Temporal retry), and a
 // phone-bound activity no worker took within its schedule-to-start bound
-// (docs/design.md §22), are waited for here rather than failing the todo:
+// (docs/design.md §23), are waited for here rather than failing the todo:
 // the goal's status says what it waits for, and past DeviceWaitDeadline
 // the user is asked to reconnect the phone or start its worker.
 func (t *todoRun) waitForPhone(ctx workflow.Context, try func() error) error {
