@@ -627,7 +627,7 @@ func handBackDeviceError(attempt int, err error) error {
 
 // StepHeartbeat is how often a running Step heartbeats. Workflows set a
 // heartbeat timeout a few times longer (15 s for a todo on the shared
-// queue, docs/design.md §23), so a step whose worker died is retried
+// queue, docs/design.md §24), so a step whose worker died is retried
 // within that instead of at the end of its start-to-close timeout, and a
 // cancelled goal reaches the step promptly (the SDK sends at most one
 // heartbeat per 0.8 heartbeat timeouts).

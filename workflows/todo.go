@@ -83,7 +83,7 @@ type todoRun struct {
 	// (docs/design.md §23).
 	phoneSeq int
 	// lostHost is set while the phone's last try found no worker serving
-	// it (docs/design.md §23).
+	// it (docs/design.md §24).
 	lostHost bool
 }
 
@@ -470,7 +470,7 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 // not answer or a phone no worker serves. A phone that keeps failing (the
 // Step activity hands such errors back after one Temporal retry), and a
 // phone-bound activity no worker took within its schedule-to-start bound
-// (docs/design.md §23), are waited for here rather than failing the todo:
+// (docs/design.md §24), are waited for here rather than failing the todo:
 // the goal's status says what it waits for, and past DeviceWaitDeadline
 // the user is asked to reconnect the phone or start its worker.
 func (t *todoRun) waitForPhone(ctx workflow.Context, try func() error) error {

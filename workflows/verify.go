@@ -39,7 +39,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	var err error
 	if t.in.DeviceQueue != "" {
 		// The screen's blobs are on the phone's host: wait for it as a
-		// step does (docs/design.md §23).
+		// step does (docs/design.md §24).
 		actx = workflow.WithActivityOptions(ctx, t.onPhone(workflow.GetActivityOptions(actx)))
 		err = t.waitForPhone(ctx, verify)
 	} else {

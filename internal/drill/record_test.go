@@ -370,7 +370,7 @@ func recordings() []recording {
 			// The phone is on a host of its own whose worker stops mid-todo:
 			// the todo (on the shared queue) finds no worker for the phone's
 			// activities, says so, and goes on once the worker is back
-			// (docs/design.md §23).
+			// (docs/design.md §24).
 			ctx := context.Background()
 			h, err := r.s.AddHost(ctx, 1)
 			if err != nil {

@@ -16,7 +16,7 @@ import (
 // while a worker still serves it: an idle worker's long poll is answered
 // empty after the server's long-poll interval (one minute by default) and
 // polls again at once, so a newer poll always exists while it lives
-// (docs/design.md §23).
+// (docs/design.md §24).
 const PollStale = 75 * time.Second
 
 // DeviceService says whether a worker serves a phone.

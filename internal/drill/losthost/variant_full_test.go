@@ -7,6 +7,6 @@ import "time"
 // Sizes of the full variant, run with `go test -tags drills`.
 const (
 	downFor    = 40 * time.Second
-	toldWithin = 30 * time.Second // the bound docs/design.md §23 promises
+	toldWithin = 30 * time.Second // the bound docs/design.md §24 promises
 	variant    = "full"
 )
