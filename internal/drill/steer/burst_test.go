@@ -1,0 +1,262 @@
+package steer
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// TestSteeringBurstDrill sends random bursts of pause, resume and inject
+// (at most 3 injects a burst, under the executor's 5-note bound), each
+// command as a signal or an update from its own goroutine, to a goal whose
+// todo is running. After each burst it waits for the steering numbers of
+// the goal and its running todo to settle and requires them, and the
+// paused state, to agree; then it resumes the goal and lets the todo take a
+// step. Goals are started again as they end. At the end every injected
+// text must be in an executor request (a Step's notes), a todo's start
+// input or a replan's input.
+func TestSteeringBurstDrill(t *testing.T) {
+	ctx := context.Background()
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	s, err := stack.Start(sctx, stack.Options{
+		ADB:    stack.AnyADB,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	stop, err := s.StartWorker(wctx)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+
+	rng := rand.New(rand.NewPCG(21, 3))
+	var goals []string
+	var injects []string
+	goal := ""
+	n, compared := 0, 0
+	for seq := 0; seq < sequences; seq++ {
+		if goal == "" || ended(s, goal) {
+			n++
+			id, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Device: s.Serials[0],
+				Goal: fmt.Sprintf(`Turn on Wi-Fi and then send Alice Chen a message saying "burst %d"`, n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			goal = id
+			goals = append(goals, id)
+			if !waitFor(s, goal, func(g, c workflows.Status, ok bool) bool { return ok && c.Steps >= 1 }) {
+				t.Fatalf("goal %s: no todo took a step", goal)
+			}
+		}
+		injects = append(injects, burst(t, s, rng, goal, seq)...)
+		var g, c workflows.Status
+		settled := waitFor(s, goal, func(g1, c1 workflows.Status, ok bool) bool {
+			g, c = g1, c1
+			return !ok || g1.SteerSeq == c1.SteerSeq
+		})
+		if !settled {
+			t.Fatalf("sequence %d, goal %s: steering never settled: goal seq %d paused %v, todo seq %d paused %v", seq, goal, g.SteerSeq, g.Paused, c.SteerSeq, c.Paused)
+		}
+		if g.Phase != workflows.GoalDone && g.Phase != workflows.GoalFailed && c.SteerSeq == g.SteerSeq && c.Phase != "" {
+			compared++
+			if g.Paused != c.Paused {
+				t.Fatalf("sequence %d, goal %s: goal paused=%v, todo paused=%v at steering number %d", seq, goal, g.Paused, c.Paused, g.SteerSeq)
+			}
+		}
+		// Let the todo take a step, so the notes reach the executor before
+		// the next burst adds more.
+		if g.Paused {
+			send(s, goal, workflows.SignalResume, nil, false)
+		}
+		before := c.Steps
+		waitFor(s, goal, func(_, c1 workflows.Status, ok bool) bool { return !ok || c1.Steps > before })
+	}
+	// Finish: resume whatever is paused and wait for every goal.
+	for _, id := range goals {
+		st, err := s.Goals.Status(ctx, id)
+		if err == nil && st.Paused {
+			send(s, id, workflows.SignalResume, nil, false)
+		}
+	}
+	var inputs []string
+	for _, id := range goals {
+		rctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
+		res, err := s.Goals.Result(rctx, id)
+		cancel()
+		if err != nil {
+			t.Fatalf("goal %s: %v", id, err)
+		}
+		t.Logf("goal %s ended %s after %d steps", id, res.Status, res.Steps)
+		for _, wid := range drill.GoalWorkflowIDs(id, res) {
+			inputs = append(inputs, scheduledInputs(t, s, wid)...)
+		}
+	}
+	lost := 0
+	for _, text := range injects {
+		found := false
+		for _, in := range inputs {
+			if strings.Contains(in, text) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			lost++
+			t.Errorf("inject %q reached no executor request, todo start or replan", text)
+		}
+	}
+	t.Logf("%d sequences over %d goals: %d ended with a running todo to compare, %d injects, %d lost", sequences, len(goals), compared, len(injects), lost)
+	if compared < sequences/2 {
+		t.Errorf("only %d of %d sequences ended with a running todo to compare: the goals ran out too fast", compared, sequences)
+	}
+}
+
+// burst sends 1–6 random commands at once, each from its own goroutine, as
+// a signal or an update, and returns the inject texts. Rejections (resume
+// while not paused) are the goal's to decide and are not failures.
+func burst(t *testing.T, s *stack.Stack, rng *rand.Rand, goal string, seq int) []string {
+	t.Helper()
+	var texts []string
+	var wg sync.WaitGroup
+	for j := range 1 + rng.IntN(6) {
+		name := []string{workflows.SignalPause, workflows.SignalResume, workflows.SignalInject}[rng.IntN(3)]
+		if name == workflows.SignalInject && len(texts) == 3 {
+			name = workflows.SignalPause
+		}
+		var arg any
+		if name == workflows.SignalInject {
+			text := fmt.Sprintf("steer note %d-%d", seq, j)
+			texts = append(texts, text)
+			arg = text
+		}
+		asSignal := rng.IntN(2) == 0
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			send(s, goal, name, arg, asSignal)
+		}()
+	}
+	wg.Wait()
+	return texts
+}
+
+func send(s *stack.Stack, goal, name string, arg any, asSignal bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_ = s.Goals.Send(ctx, goal, name, arg, asSignal)
+}
+
+// ended reports whether the goal has closed.
+func ended(s *stack.Stack, goal string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d, err := s.Client.DescribeWorkflowExecution(ctx, goal, "")
+	return err == nil && d.GetWorkflowExecutionInfo().GetCloseTime() != nil
+}
+
+// waitFor polls the goal and its running todo (ok false when no todo
+// answers) until cond holds on two polls in a row with the same numbers,
+// for up to two minutes.
+func waitFor(s *stack.Stack, goal string, cond func(g, c workflows.Status, ok bool) bool) bool {
+	deadline := time.Now().Add(2 * time.Minute)
+	prev := ""
+	for time.Now().Before(deadline) {
+		g, c, ok := statuses(s, goal)
+		if g.Phase != "" && cond(g, c, ok) {
+			key := fmt.Sprint(g.SteerSeq, g.Paused, c.SteerSeq, c.Paused, ok)
+			if key == prev {
+				return true
+			}
+			prev = key
+		} else {
+			prev = ""
+		}
+		if ended(s, goal) {
+			return cond(g, c, false)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	return false
+}
+
+// statuses reads the goal's status, then its running todo's.
+func statuses(s *stack.Stack, goal string) (g, c workflows.Status, ok bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	g, err := s.Goals.Status(ctx, goal)
+	if err != nil || g.CurrentTodo == 0 {
+		return g, c, false
+	}
+	todo := fmt.Sprintf("%s/todo-%d", goal, g.CurrentTodo)
+	for _, t := range g.Todos {
+		if t.Index == g.CurrentTodo && t.Attempts > 1 {
+			todo += fmt.Sprintf("-r%d", t.Attempts-1)
+		}
+		if t.Index == g.CurrentTodo && t.Status != workflows.TodoRunning {
+			return g, c, false
+		}
+	}
+	c, err = s.Goals.Status(ctx, todo)
+	return g, c, err == nil
+}
+
+// scheduledInputs returns the raw inputs of every activity a workflow
+// scheduled and of its start: Step requests carry the executor's notes,
+// Replan the planner's messages, a todo's start its notes.
+func scheduledInputs(t *testing.T, s *stack.Stack, id string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	runs, err := drill.Runs(ctx, s.Client, id)
+	if err != nil {
+		t.Errorf("history of %s: %v", id, err)
+		return nil
+	}
+	var out []string
+	for _, h := range runs {
+		out = append(out, inputsOf(h)...)
+	}
+	return out
+}
+
+func inputsOf(h *historypb.History) []string {
+	var out []string
+	for _, e := range h.GetEvents() {
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil {
+			for _, p := range a.GetInput().GetPayloads() {
+				out = append(out, string(p.GetData()))
+			}
+		}
+		if a := e.GetWorkflowExecutionStartedEventAttributes(); a != nil {
+			for _, p := range a.GetInput().GetPayloads() {
+				out = append(out, string(p.GetData()))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,6 @@
+//go:build drills
+
+package steer
+
+// sequences is how many bursts the full drill sends.
+const sequences = 100
