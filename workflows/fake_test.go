@@ -48,6 +48,9 @@ type fakeWorld struct {
 	queues []string
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
 	noIME bool
+	// uncertain makes the action with this key come back uncertain, as the
+	// journal answers when a crash left its effect unreadable.
+	uncertain string
 	// plannerDown and executorDown make that many planner calls and
 	// executor thinks fail as a model outage handed back by the activity
 	// (after a Step's action was applied, as the real Step hands it back).
@@ -184,6 +187,9 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	if in.Act != nil && f.noIME && in.Act.Name == autoglm.ActionType {
 		f.log = append(f.log, "no-ime "+actionKey(*in.Act))
 		res.Act = &activities.ActResult{Result: "ADB Keyboard is not installed", NeedsHuman: "ADB Keyboard is not installed"}
+	} else if in.Act != nil && f.uncertain != "" && actionKey(*in.Act) == f.uncertain {
+		f.log = append(f.log, "uncertain "+actionKey(*in.Act))
+		res.Act = &activities.ActResult{Result: activities.ActUncertain, Uncertain: "Did the phone take " + f.uncertain + "? The screen is secure."}
 	} else if in.Act != nil {
 		f.log = append(f.log, "act "+actionKey(*in.Act))
 		res.Act = &activities.ActResult{Result: "ok", Touched: in.Act.TouchesDevice()}
