@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -11,6 +12,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 )
 
@@ -198,4 +200,102 @@ func (a *LeaseActivities) DescribeLeaseHolder(ctx context.Context, goalID string
 	}
 	st := resp.GetWorkflowExecutionInfo().GetStatus()
 	return HolderStatus{Running: st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Status: st.String()}, nil
+}
+
+// LeaseQueryClaim is the query a goal answers with its LeaseClaim while it
+// asks for or holds a phone.
+const LeaseQueryClaim = "lease_claim"
+
+// NameFindLeaseClaims is the activity a lease started empty runs to learn
+// its holder and queue from the goals.
+const NameFindLeaseClaims = "FindLeaseClaims"
+
+// LeaseClaim is a goal's answer to LeaseQueryClaim: whether it holds the
+// phone or waits for it, and on which request.
+type LeaseClaim struct {
+	Serial    string `json:"serial"`
+	GoalID    string `json:"goal_id"`
+	RequestID string `json:"request_id,omitempty"`
+	Held      bool   `json:"held,omitempty"`
+	Waiting   bool   `json:"waiting,omitempty"`
+}
+
+// FindLeaseClaimsInput names the phone and the visibility query that lists
+// the running goals on it.
+type FindLeaseClaimsInput struct {
+	Serial string `json:"serial"`
+	Query  string `json:"query"`
+}
+
+// LeaseClaims is the result of FindLeaseClaims: the claims on the phone in
+// the order the goals started, and the running goals on it that did not
+// answer (their worker is away).
+type LeaseClaims struct {
+	Claims  []LeaseClaim `json:"claims,omitempty"`
+	Unknown []string     `json:"unknown,omitempty"`
+}
+
+// claimsClient is the part of client.Client FindLeaseClaims uses.
+type claimsClient interface {
+	ListWorkflow(ctx context.Context, request *workflowservice.ListWorkflowExecutionsRequest) (*workflowservice.ListWorkflowExecutionsResponse, error)
+	QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error)
+}
+
+var _ claimsClient = client.Client(nil)
+
+// claimQueryTimeout bounds each goal's answer.
+const claimQueryTimeout = 10 * time.Second
+
+// FindLeaseClaims lists the running goals on a phone and asks each whether
+// it holds the phone or waits for it (docs/design.md §24). A goal that
+// answers the query with "unknown query type" has not asked for the phone
+// yet (it is planning) and claims nothing; a goal whose query gets no
+// answer at all is listed as unknown.
+func (a *LeaseActivities) FindLeaseClaims(ctx context.Context, in FindLeaseClaimsInput) (LeaseClaims, error) {
+	c, ok := a.Client.(claimsClient)
+	if !ok {
+		return LeaseClaims{}, temporal.NewNonRetryableApplicationError("find lease claims: the lease client cannot list or query goals", "InvalidLeaseClient", nil)
+	}
+	type goal struct {
+		id    string
+		start time.Time
+	}
+	var goals []goal
+	var token []byte
+	for {
+		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{PageSize: 100, NextPageToken: token, Query: in.Query})
+		if err != nil {
+			return LeaseClaims{}, fmt.Errorf("find lease claims on %s: list running goals: %w", in.Serial, err)
+		}
+		for _, e := range resp.GetExecutions() {
+			goals = append(goals, goal{e.GetExecution().GetWorkflowId(), e.GetStartTime().AsTime()})
+		}
+		if token = resp.GetNextPageToken(); len(token) == 0 {
+			break
+		}
+	}
+	slices.SortStableFunc(goals, func(x, y goal) int { return x.start.Compare(y.start) })
+	var out LeaseClaims
+	for _, g := range goals {
+		qctx, cancel := context.WithTimeout(ctx, claimQueryTimeout)
+		v, err := c.QueryWorkflow(qctx, g.id, "", LeaseQueryClaim)
+		cancel()
+		var qf *serviceerror.QueryFailed
+		switch {
+		case errors.As(err, &qf):
+			continue // no claim handler yet: the goal has not asked for the phone
+		case err != nil:
+			activity.GetLogger(ctx).Warn("goal did not answer whether it holds the phone", "serial", in.Serial, "goal", g.id, "error", err)
+			out.Unknown = append(out.Unknown, g.id)
+			continue
+		}
+		var cl LeaseClaim
+		if err := v.Get(&cl); err != nil {
+			return LeaseClaims{}, fmt.Errorf("find lease claims: decode %s's answer: %w", g.id, err)
+		}
+		if cl.Serial == in.Serial && (cl.Held || cl.Waiting) {
+			out.Claims = append(out.Claims, cl)
+		}
+	}
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -25,6 +26,7 @@ const (
 	SignalLeaseGranted    = activities.LeaseSignalGranted // to a goal: activities.LeaseGrant
 	SignalLeaseBusy       = activities.LeaseSignalBusy    // to a goal: activities.LeaseBusy
 	QueryLease            = "lease"                       // on the lease: LeaseState
+	QueryLeaseClaim       = activities.LeaseQueryClaim    // on a goal: activities.LeaseClaim
 )
 
 // Lease defaults, used when the LeaseState fields are zero.
@@ -55,6 +57,11 @@ type LeaseState struct {
 	HolderRequest string        `json:"holder_request,omitempty"`
 	HeldSince     time.Time     `json:"held_since,omitzero"`
 	Queue         []LeaseWaiter `json:"queue,omitempty"` // first come, first served
+
+	// Derived is set once this lease has asked the goals on the phone
+	// who holds it and who waits (ChangeLeaseClaims); a lease started
+	// empty asks before it grants anything.
+	Derived bool `json:"derived,omitempty"`
 
 	CheckInterval time.Duration `json:"check_interval,omitempty"`
 	IdleTimeout   time.Duration `json:"idle_timeout,omitempty"`
@@ -112,6 +119,13 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}
 	acquire := workflow.GetSignalChannel(ctx, SignalLeaseAcquire)
 	release := workflow.GetSignalChannel(ctx, SignalLeaseRelease)
+	if !l.st.Derived && workflow.GetVersion(ctx, ChangeLeaseClaims, workflow.DefaultVersion, 1) >= 1 {
+		// A lease that starts empty may replace one that was terminated
+		// or reset while a goal held the phone: learn the holder and the
+		// queue from the goals before granting anything (requests wait in
+		// the channel meanwhile).
+		l.derive(ctx)
+	}
 	l.details(ctx)
 
 	var tick workflow.Future
@@ -173,6 +187,59 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 }
 
 func (l *lease) idle() bool { return l.st.Holder == "" && len(l.st.Queue) == 0 }
+
+// ChangeLeaseClaims: a lease started empty asks the running goals on its
+// phone whether they hold it or wait for it (the FindLeaseClaims activity
+// and each goal's lease_claim query), and starts from their answers
+// (docs/design.md §24). Before it, a terminated or reset lease forgot its
+// holder and granted the phone to the next goal that asked.
+const ChangeLeaseClaims = "lease-claims"
+
+// goalWorkflowName is the registered type name of GoalWorkflow.
+const goalWorkflowName = "GoalWorkflow"
+
+// derive sets the holder and queue from the goals' claims: the earliest
+// goal that holds the phone holds it, the goals that wait queue in the
+// order they started. When no goal says it holds the phone but some did
+// not answer (their worker is away), the first of those is taken as the
+// holder: never two goals on one phone; the liveness check frees the phone
+// once it has closed.
+func (l *lease) derive(ctx workflow.Context) {
+	log := workflow.GetLogger(ctx)
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    2 * time.Minute,
+		ScheduleToCloseTimeout: 10 * time.Minute,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+		Summary:                "Ask the goals on phone " + clip(l.st.Serial, 60) + " who holds it",
+	})
+	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s = '%s'",
+		goalWorkflowName, SearchAttrDevice, strings.ReplaceAll(l.st.Serial, "'", "\\'"))
+	var found activities.LeaseClaims
+	if err := workflow.ExecuteActivity(actx, activities.NameFindLeaseClaims, activities.FindLeaseClaimsInput{Serial: l.st.Serial, Query: q}).Get(ctx, &found); err != nil {
+		log.Warn("device lease: cannot ask the goals who holds the phone; starting empty", "serial", l.st.Serial, "error", err)
+		l.st.Derived = true
+		return
+	}
+	now := workflow.Now(ctx)
+	for _, c := range found.Claims {
+		switch {
+		case c.Held && l.st.Holder == "":
+			l.st.Holder, l.st.HolderRequest, l.st.HeldSince = c.GoalID, c.RequestID, now
+		case c.Held:
+			log.Warn("device lease: another goal also says it holds the phone", "serial", l.st.Serial, "holder", l.st.Holder, "goal", c.GoalID)
+		case c.Waiting && c.GoalID != l.st.Holder && l.position(c.GoalID) == 0:
+			l.st.Queue = append(l.st.Queue, LeaseWaiter{c.GoalID, c.RequestID})
+		}
+	}
+	if l.st.Holder == "" && len(found.Unknown) > 0 {
+		l.st.Holder, l.st.HeldSince = found.Unknown[0], now
+		l.unqueue(ctx, l.st.Holder)
+	}
+	if l.st.Holder != "" || len(l.st.Queue) > 0 {
+		log.Info("device lease re-derived from the goals", "serial", l.st.Serial, "holder", l.st.Holder, "queued", len(l.st.Queue))
+	}
+	l.st.Derived = true
+}
 
 // drain applies every signal already delivered, until none is left.
 func (l *lease) drain(ctx workflow.Context, acquire, release workflow.ReceiveChannel) {
@@ -429,6 +496,18 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return newRequestID() }).Get(&reqID); err != nil {
 		return nil, fmt.Errorf("acquire device %s: request id: %w", serial, err)
 	}
+	// The goal answers who it is to the lease, so a lease started again
+	// empty (terminated, reset) re-derives its holder and queue from the
+	// goals themselves (docs/design.md §24). A query adds no command.
+	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true}
+	if err := workflow.SetQueryHandler(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
+		return nil, fmt.Errorf("acquire device %s: %w", serial, err)
+	}
+	held := release
+	release = func(rctx workflow.Context) {
+		claim.Held, claim.Waiting = false, false
+		held(rctx)
+	}
 	in := activities.AcquireDeviceInput{
 		Request:         activities.LeaseRequest{Serial: serial, GoalID: goalID, Wait: wait, RequestID: reqID},
 		LeaseWorkflowID: LeaseWorkflowID(serial),
@@ -436,6 +515,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		DeviceTaskQueue: DeviceTaskQueue(serial),
 	}
 	if err := workflow.ExecuteActivity(actx, activities.NameAcquireDevice, in).Get(ctx, nil); err != nil {
+		claim.Waiting = false
 		if ctx.Err() != nil {
 			leaveOnCancel() // the request may have landed
 			return nil, ctx.Err()
@@ -456,13 +536,16 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		sel.Select(ctx)
 		switch {
 		case c:
+			claim.Waiting = false
 			leaveOnCancel()
 			return nil, ctx.Err()
 		case gotGrant && g.Serial == serial && g.GoalID == goalID && g.RequestID == reqID:
 			log.Info("device lease held", "serial", serial, "goal", goalID)
+			claim.Held, claim.Waiting = true, false
 			return release, nil
 		case gotBusy && b.Serial == serial && b.RequestID == reqID:
 			if !b.Queued {
+				claim.Waiting = false
 				if b.Holder == "" {
 					return nil, fmt.Errorf("device %s: its lease workflow %s was cancelled; start the goal again", serial, LeaseWorkflowID(serial))
 				}

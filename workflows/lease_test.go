@@ -44,6 +44,8 @@ type leaseWorld struct {
 	// duplicate makes AcquireDevice deliver each request twice, as a
 	// retried signal-with-start would.
 	duplicate bool
+	// derived counts the leases that asked the goals who holds the phone.
+	derived int
 }
 
 func (w *leaseWorld) AcquireDevice(_ context.Context, in activities.AcquireDeviceInput) error {
@@ -137,7 +139,42 @@ func newLeaseEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *leaseWorld)
 	env.RegisterActivityWithOptions(w.AcquireDevice, activity.RegisterOptions{Name: activities.NameAcquireDevice})
 	env.RegisterActivityWithOptions(w.DescribeLeaseHolder, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
 	env.RegisterActivityWithOptions(w.Record, activity.RegisterOptions{Name: "leaseRecord"})
+	env.RegisterActivityWithOptions(w.FindLeaseClaims, activity.RegisterOptions{Name: activities.NameFindLeaseClaims})
+	env.RegisterWorkflow(leaseRestartHarness)
 	return env, w
+}
+
+// FindLeaseClaims answers what the goals would: a goal whose last event is
+// "acquired" holds the phone; one that asked and has not acquired, been
+// told busy or ended waits, on its last request.
+func (w *leaseWorld) FindLeaseClaims(_ context.Context, in activities.FindLeaseClaimsInput) (activities.LeaseClaims, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.derived++
+	last := map[string]string{}
+	for _, e := range w.events {
+		last[e.Goal] = e.Kind
+	}
+	var out activities.LeaseClaims
+	seen := map[string]bool{}
+	for i := len(w.acquires) - 1; i >= 0; i-- {
+		r := w.acquires[i]
+		if seen[r.GoalID] || r.Serial != in.Serial {
+			continue
+		}
+		seen[r.GoalID] = true
+		c := activities.LeaseClaim{Serial: r.Serial, GoalID: r.GoalID, RequestID: r.RequestID}
+		switch last[r.GoalID] {
+		case "acquired":
+			c.Held = true
+		case "", "waiting":
+			c.Waiting = true
+		default:
+			continue
+		}
+		out.Claims = append([]activities.LeaseClaim{c}, out.Claims...)
+	}
+	return out, nil
 }
 
 // leaseGoalSpec scripts one test goal.
@@ -434,6 +471,10 @@ func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEn
 	env.RegisterActivityWithOptions(func(context.Context, string) (activities.HolderStatus, error) {
 		return activities.HolderStatus{Running: true}, nil
 	}, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
+	// No goal claims the phone when the lease starts.
+	env.RegisterActivityWithOptions(func(context.Context, activities.FindLeaseClaimsInput) (activities.LeaseClaims, error) {
+		return activities.LeaseClaims{}, nil
+	}, activity.RegisterOptions{Name: activities.NameFindLeaseClaims})
 	return env, sig
 }
 
@@ -689,5 +730,81 @@ func TestLeaseGoalsNeverShareAPhone(t *testing.T) {
 	}
 	if len(owners) != 2 {
 		t.Fatalf("device steps by goal, in order: %v (want one unbroken run per goal)", owners)
+	}
+}
+
+// leaseRestartHarness is leaseHarness whose lease is cancelled after
+// restartAfter and started again empty under the same ID, as a lease that
+// was terminated and started again by the next request would be.
+func leaseRestartHarness(ctx workflow.Context, restartAfter time.Duration, specs []leaseGoalSpec) error {
+	startLease := func(c workflow.Context) workflow.ChildWorkflowFuture {
+		lctx := workflow.WithChildOptions(c, workflow.ChildWorkflowOptions{WorkflowID: LeaseWorkflowID(leaseTestSerial), TaskQueue: TaskQueue, WaitForCancellation: true})
+		return workflow.ExecuteChildWorkflow(lctx, DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, CheckInterval: time.Minute})
+	}
+	firstCtx, stopFirst := workflow.WithCancel(ctx)
+	first := startLease(firstCtx)
+	if err := first.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return err
+	}
+	restarted := false
+	workflow.Go(ctx, func(c workflow.Context) {
+		_ = workflow.Sleep(c, restartAfter)
+		stopFirst()
+		_ = first.Get(c, nil)
+		_ = startLease(c).GetChildWorkflowExecution().Get(c, nil)
+		restarted = true
+	})
+	var fs []workflow.Future
+	for _, spec := range specs {
+		if spec.StartAfter > 0 {
+			_ = workflow.Sleep(ctx, spec.StartAfter)
+		}
+		gctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: spec.ID, WaitForCancellation: true})
+		fs = append(fs, workflow.ExecuteChildWorkflow(gctx, leaseTestGoal, spec))
+	}
+	for _, f := range fs {
+		if err := f.Get(ctx, nil); err != nil {
+			return err
+		}
+	}
+	if !restarted {
+		return errors.New("the lease was not restarted while the goals ran")
+	}
+	return nil
+}
+
+// TestLeaseStartedAgainKeepsItsHolder: a lease that lost its state while
+// goal a held the phone (terminated, reset, here cancelled) is started
+// again empty; it asks the goals, finds a holding the phone, and queues b
+// behind it instead of granting b the phone a drives.
+func TestLeaseStartedAgainKeepsItsHolder(t *testing.T) {
+	env, w := newLeaseEnv(t)
+	var claimA, claimB activities.LeaseClaim
+	env.RegisterDelayedCallback(func() {
+		for id, c := range map[string]*activities.LeaseClaim{"goal-a": &claimA, "goal-b": &claimB} {
+			v, err := env.QueryWorkflowByID(id, QueryLeaseClaim)
+			if err != nil || v.Get(c) != nil {
+				t.Errorf("%s's lease_claim query: %v", id, err)
+			}
+		}
+	}, 5*time.Minute)
+	env.ExecuteWorkflow(leaseRestartHarness, 2*time.Minute, []leaseGoalSpec{
+		{ID: "goal-a", Wait: true, HoldFor: 10 * time.Minute},
+		{ID: "goal-b", Wait: true, StartAfter: 4 * time.Minute, HoldFor: time.Minute},
+	})
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("harness: completed %v, error %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	w.assertExclusive(t)
+	aReleased, _ := w.first("goal-a", "released")
+	bAcquired, ok := w.first("goal-b", "acquired")
+	if !ok || bAcquired.At.Before(aReleased.At) {
+		t.Fatalf("b acquired at %v (ok %v), a released at %v; log %v", bAcquired.At, ok, aReleased.At, w.log())
+	}
+	if w.derived < 2 {
+		t.Errorf("%d leases asked the goals who holds the phone, want both", w.derived)
+	}
+	if !claimA.Held || claimA.Waiting || claimB.Held || !claimB.Waiting || claimB.RequestID == "" {
+		t.Errorf("claims while a held the phone: a %+v, b %+v", claimA, claimB)
 	}
 }
