@@ -194,6 +194,10 @@ type GoalResult struct {
 	NextStep string      `json:"next_step,omitempty"` // a suggested next step when unfinished
 	// Usage is every model call of the goal, planner and todos.
 	Usage llm.RoleUsage `json:"usage,omitzero"`
+	// Unused is inject text that was still waiting for a todo when the
+	// goal ended (the step budget ran out, say): shown, never dropped
+	// silently (docs/design.md §21).
+	Unused []string `json:"unused,omitempty"`
 }
 
 // Approval is a sensitive action waiting for a human.

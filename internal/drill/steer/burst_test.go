@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +104,7 @@ func TestSteeringBurstDrill(t *testing.T) {
 			send(s, id, workflows.SignalResume, nil, false)
 		}
 	}
-	var inputs []string
+	var inputs, unused []string
 	for _, id := range goals {
 		rctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 		res, err := s.Goals.Result(rctx, id)
@@ -111,12 +112,20 @@ func TestSteeringBurstDrill(t *testing.T) {
 		if err != nil {
 			t.Fatalf("goal %s: %v", id, err)
 		}
-		t.Logf("goal %s ended %s after %d steps", id, res.Status, res.Steps)
-		for _, wid := range drill.GoalWorkflowIDs(id, res) {
-			inputs = append(inputs, scheduledInputs(t, s, wid)...)
+		t.Logf("goal %s ended %s after %d steps: %s%s", id, res.Status, res.Steps, res.Response, res.Reason)
+		unused = append(unused, res.Unused...)
+		for _, td := range res.Todos {
+			for a := range td.Attempts {
+				wid := fmt.Sprintf("%s/todo-%d", id, td.Index)
+				if a > 0 {
+					wid += fmt.Sprintf("-r%d", a)
+				}
+				inputs = append(inputs, scheduledInputs(t, s, wid)...)
+			}
 		}
+		inputs = append(inputs, scheduledInputs(t, s, id)...)
 	}
-	lost := 0
+	lost, reported := 0, 0
 	for _, text := range injects {
 		found := false
 		for _, in := range inputs {
@@ -125,12 +134,19 @@ func TestSteeringBurstDrill(t *testing.T) {
 				break
 			}
 		}
-		if !found {
+		switch {
+		case found:
+		case slices.Contains(unused, text):
+			// Still waiting for a todo when the goal ended (its budget ran
+			// out): the result shows it.
+			reported++
+		default:
 			lost++
-			t.Errorf("inject %q reached no executor request, todo start or replan", text)
+			t.Errorf("inject %q reached no executor request, todo start or replan, and the goal's result does not show it unused", text)
 		}
 	}
-	t.Logf("%d sequences over %d goals: %d ended with a running todo to compare, %d injects, %d lost", sequences, len(goals), compared, len(injects), lost)
+	t.Logf("%d sequences over %d goals: %d ended with a running todo to compare; %d injects, %d reported unused at a goal's end, %d lost",
+		sequences, len(goals), compared, len(injects), reported, lost)
 	if compared < sequences/2 {
 		t.Errorf("only %d of %d sequences ended with a running todo to compare: the goals ran out too fast", compared, sequences)
 	}
