@@ -3,6 +3,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/workflow"
@@ -237,7 +238,16 @@ func (g *goalRun) waitTodo(ctx workflow.Context, i int, w waits.Wait, werr error
 		g.refresh(ctx)
 	}
 	return TodoResult{Status: TodoDone, Result: fmt.Sprintf("waited until %s (%s)", r.Local, d.Round(time.Second)),
-		Verified: true, Evidence: "the timer fired at " + r.Local, VerifiedBy: "timer"}, nil
+		Verified: true, Evidence: timerEvidence + r.Local, VerifiedBy: "timer"}, nil
+}
+
+// timerEvidence opens the evidence of a wait todo the goal ran itself.
+const timerEvidence = "the timer fired at "
+
+// RanAsTimer reports whether the todo was a wait the goal ran as a timer:
+// it has no TodoWorkflow of its own.
+func (t TodoState) RanAsTimer() bool {
+	return t.Status == TodoDone && strings.HasPrefix(t.Evidence, timerEvidence)
 }
 
 // awaitPersonReleasing waits for a person like awaitPerson, giving the goal's

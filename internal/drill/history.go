@@ -71,6 +71,9 @@ func Runs(ctx context.Context, c client.Client, id string) ([]*historypb.History
 func GoalWorkflowIDs(goalID string, res workflows.GoalResult) []string {
 	ids := []string{goalID}
 	for _, td := range res.Todos {
+		if td.RanAsTimer() {
+			continue // a wait the goal ran itself: no todo workflow
+		}
 		for a := 0; a < max(td.Attempts, 1); a++ {
 			id := fmt.Sprintf("%s/todo-%d", goalID, td.Index)
 			if a > 0 {

@@ -311,6 +311,31 @@ func recordings() []recording {
 			}
 			return append(ids, r.finish(t, r.start(t, i, `Send Mom a message saying "landed"`, o))...)
 		}},
+		{"durable-wait", func(t *testing.T, r *recorder, i int) []string {
+			// Durable waits (docs/design.md §23): a wait todo gives the phone
+			// back for its timer and a second goal uses it meanwhile; then an
+			// executor's own long Wait is a timer in the todo.
+			o := workflows.GoalOptions{DurableWaitAfter: 10 * time.Second}
+			first := r.start(t, i, "In 40 seconds, turn on Wi-Fi", o)
+			r.until(t, first, "the wait with the phone free", func(st workflows.Status) bool {
+				return st.Phase == workflows.GoalWaitingUntil && st.PhoneReleased
+			})
+			ids := r.finish(t, r.start(t, i, "Turn on Bluetooth", workflows.GoalOptions{}))
+			ids = append(ids, r.finish(t, first)...)
+			o.Mode = workflows.ModeSingle
+			return append(ids, r.finish(t, r.start(t, i, "Wait 40 seconds, then turn on Airplane mode", o))...)
+		}},
+		{"release-for-person", func(t *testing.T, r *recorder, i int) []string {
+			// A question unanswered for ReleasePhoneAfter gives the phone
+			// back; a second goal uses it; the answer leases it again.
+			first := r.start(t, i, "Open the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle, ReleasePhoneAfter: 5 * time.Second})
+			r.until(t, first, "the question with the phone free", func(st workflows.Status) bool {
+				return st.PendingQuestion != "" && st.PhoneReleased
+			})
+			ids := r.finish(t, r.start(t, i, "Turn on Bluetooth", workflows.GoalOptions{}))
+			r.send(t, first, workflows.SignalClarify, "I signed in myself", false)
+			return append(ids, r.finish(t, first)...)
+		}},
 		{"device-wait", func(t *testing.T, r *recorder, i int) []string {
 			goal, _ := messageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second})

@@ -5,8 +5,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // observation is what the last user message of an executor request says.
@@ -217,6 +219,10 @@ func typeText(text, why string) step {
 
 func finish(msg, why string) step {
 	return step{think: why, action: fmt.Sprintf(`finish(message=%s)`, q(msg)), finish: true, result: msg}
+}
+
+func waitFor(d time.Duration) step {
+	return step{think: "The task says to wait " + d.String() + " first.", action: fmt.Sprintf(`do(action="Wait", duration=%s)`, q(d.String()))}
 }
 
 func back(why string) step { return step{think: why, action: `do(action="Back")`} }
@@ -503,6 +509,20 @@ func (c *solver) scroll(up bool, what string) step {
 func (c *solver) solve(task string) step {
 	if d := c.byID("popup_dismiss"); d != nil {
 		return tapAt(*d, "A pop-up covers the app; I dismiss it with "+q(d.Text)+" and go on.")
+	}
+	// A task that starts with a wait ("Wait 40 seconds, then turn on
+	// Wi-Fi", or only "Wait 20 minutes"): wait once, then do the rest.
+	if w, ok, err := waits.Todo(task); ok && err == nil && w.For > 0 {
+		if c.count("Wait") == 0 {
+			return waitFor(w.For)
+		}
+		return finish("Waited "+w.For.String(), "The wait is over.")
+	}
+	if w, rest, ok := waits.Lead(task); ok && w.For > 0 {
+		if c.count("Wait") == 0 {
+			return waitFor(w.For)
+		}
+		task = rest
 	}
 	in := parseIntent(task)
 	var s step

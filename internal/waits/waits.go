@@ -179,7 +179,23 @@ func Todo(text string) (w Wait, ok bool, err error) {
 		return Wait{}, false, nil
 	}
 	w, err = Parse(phrase)
+	if err != nil && startsWithWait(phrase) {
+		// "Wait 5 minutes, then open Settings" is a task that starts with
+		// a wait, not a wait that cannot be read.
+		return Wait{}, false, nil
+	}
 	return w, true, err
+}
+
+// startsWithWait reports whether p starts with a readable wait followed by
+// more words.
+func startsWithWait(p string) bool {
+	p = strings.TrimSpace(trimLead(p, "until ", "till ", "til ", "to ", "at ", "for ", "by ", "到", "至", "直到"))
+	if _, n, ok := readClock(p); ok && n < len(p) {
+		return true
+	}
+	d, n, err := readDuration(p)
+	return err == nil && d > 0 && n < len(p)
 }
 
 // looksTimed reports whether a phrase after "wait" is meant as a time:

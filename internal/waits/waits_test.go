@@ -95,6 +95,8 @@ func TestTodo(t *testing.T) {
 		{"Wait for the page to load", false, "", false},
 		{"Wait for Zhang San's reply in WeChat", false, "", false},
 		{"Open Settings", false, "", false},
+		{"Wait 40 seconds, then turn on Wi-Fi", false, "", false},
+		{"wait until 21:00 and open the Clock app", false, "", false},
 		{"Wait until 99:99", true, "", true},
 		{"Wait until 20", true, "", true},
 	} {
