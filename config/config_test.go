@@ -274,6 +274,9 @@ func TestValidationMessages(t *testing.T) {
 		{map[string]string{"PHONEFLOW_ADB_CONNECT": "phone"}, `adb.connect: ["phone"] is not allowed: a list of host:port`},
 		{map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": "collector"}, `telemetry.otlp_endpoint: "collector" is not allowed: the OTLP/gRPC collector as host:port`},
 		{map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": "grpc://collector:4317"}, `telemetry.otlp_endpoint: "grpc://collector:4317" is not allowed`},
+		{map[string]string{"PHONEFLOW_LIMITS_DURABLE_WAIT_AFTER": "0s"}, `limits.durable_wait_after: 0s is not allowed: a duration above zero`},
+		{map[string]string{"PHONEFLOW_LIMITS_RELEASE_PHONE_AFTER": "-5m"}, `limits.release_phone_after: -5m0s is not allowed: a duration above zero, like "5m" (to keep the phone while waiting, set limits.release_phone_during_waits: false)`},
+		{map[string]string{"PHONEFLOW_LIMITS_TIME_ZONE": "Mars/Base"}, `limits.time_zone: "Mars/Base" is not allowed: an IANA time zone such as Asia/Shanghai`},
 	}
 	for _, ok := range []string{"127.0.0.1:4317", "http://otel.internal:4317", "https://otel.example.com:443"} {
 		if _, _, err := load(t, "", map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": ok}); err != nil {
