@@ -421,6 +421,20 @@ func recordings() []recording {
 			defer stopHost()
 			return append(r.finish(t, id), workflows.LeaseWorkflowID(h.Serials[0]))
 		}},
+		{"lease-restart", func(t *testing.T, r *recorder, i int) []string {
+			// The lease is terminated while the first goal drives the phone;
+			// the second goal's request starts it again, and it learns the
+			// holder from the goals (docs/design.md §24).
+			goal, _ := messageGoal(i)
+			first := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, first+"/todo-1", "two steps", midTodo)
+			if err := r.s.Client.TerminateWorkflow(context.Background(), workflows.LeaseWorkflowID(r.s.Serials[i]), "", "record: the lease is lost"); err != nil {
+				t.Fatal(err)
+			}
+			second := r.start(t, i, "Turn on Airplane mode", workflows.GoalOptions{})
+			r.until(t, second, "waiting for the phone", func(st workflows.Status) bool { return st.WaitingFor != "" })
+			return append(r.finish(t, first), r.finish(t, second)...)
+		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()
 			name := "record-schedule"
