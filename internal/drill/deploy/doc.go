@@ -6,8 +6,8 @@
 // The previous release is real code from the repository's history: the
 // worker is built from a fixed commit (PreviousRelease) exported with `git
 // archive`. Without that history (a shallow clone) the drill skips and says
-// so, unless PHONEFLOW_REQUIRE_HISTORY=1 makes it fail; CI sets it and
-// fetches the history first.
+// so, unless PHONEFLOW_REQUIRE_HISTORY=1 makes it fail; .ci/run deepens a
+// shallow clone when it can and sets it whenever the commit is there.
 //
 //	go test ./internal/drill/deploy                  # one goal of each kind
 //	go test -tags drills ./internal/drill/deploy     # two of each kind
