@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -44,7 +44,7 @@ func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	cfg := config.Default()
 	cfg.Executor.Protocol = protocol
 	cfg.Temporal.Embedded.Port = devserver.AnyPort // the Web UI gets a free port too
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := stacktest.Logger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	env, err := demo.Start(ctx, demo.Options{
@@ -67,13 +67,6 @@ func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	}
 	t.Cleanup(env.Stop)
 	return env, goalctl.New(env.Client, goalctl.Options{Namespace: env.Config.Temporal.Namespace, UIAddress: env.Server.UIURL()})
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }
 
 // waitResult waits for a goal's result.

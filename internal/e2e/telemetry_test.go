@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"io"
-	"log/slog"
 	"maps"
 	"net"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/internal/tracing"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -31,7 +31,7 @@ import (
 // of a metric carries the same label keys. The first goal's trace links
 // goal → todo → Step activity → model call and device action.
 func TestTelemetryTwoPhones(t *testing.T) {
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := stacktest.Logger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	recv := startOTLPReceiver(t)
@@ -42,20 +42,12 @@ func TestTelemetryTwoPhones(t *testing.T) {
 	})
 	base := config.Default()
 	base.Telemetry.OTLPEndpoint = recv.addr
-	s, err := localstack.Start(ctx, localstack.Options{Config: &base, Phones: 2, ADB: localstack.BuiltinADB, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	s := stacktest.Start(ctx, t, localstack.Options{Config: &base, Phones: 2, ADB: localstack.BuiltinADB, Logger: logger})
 
 	goals := []string{"Turn on Bluetooth", "Turn on Wi-Fi"}
 	ids := make([]string, len(goals))
 	for i, goal := range goals {
+		var err error
 		ids[i], _, err = s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: s.Serials[i]})
 		if err != nil {
 			t.Fatalf("start %q: %v", goal, err)

@@ -9,7 +9,6 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
@@ -26,6 +25,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/internal/viewer"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -34,7 +34,7 @@ import (
 // here and returns its base URL.
 func serveViewer(t *testing.T, env *demo.Env, g *goalctl.Client) string {
 	t.Helper()
-	vo, err := app.ViewerOptions(env.Config, env.Client, g.WebURL, slog.New(slog.NewTextHandler(testWriter{t}, nil)))
+	vo, err := app.ViewerOptions(env.Config, env.Client, g.WebURL, stacktest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

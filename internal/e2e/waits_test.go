@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +17,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -69,20 +67,7 @@ func (w *webhook) of(goalID string) map[string][]activities.Notification {
 // uses the adb binary when there is one; PHONEFLOW_REQUIRE_ADB=1 insists.
 func workerStack(ctx context.Context, t *testing.T, cfg *config.Config) *localstack.Stack {
 	t.Helper()
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
-	s, err := localstack.Start(ctx, localstack.Options{Config: cfg, ADB: localstack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	s := stacktest.Start(ctx, t, localstack.Options{Config: cfg, ADB: localstack.AnyADB})
 	return s
 }
 

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,15 +15,9 @@ import (
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // waiting is a goal the previous release's worker leaves waiting, and
 // what finishes it after the restart.
@@ -69,7 +61,7 @@ func TestDeployRollingRestart(t *testing.T) {
 	s, err := stack.Start(sctx, stack.Options{
 		Phones: 2 * perKind,
 		ADB:    stack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: stacktest.Logger(t),
 	})
 	cancel()
 	if err != nil {

@@ -3,13 +3,13 @@ package losthost
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -25,7 +25,7 @@ func TestLeaseTerminatedMidGoal(t *testing.T) {
 	}
 	ctx := context.Background()
 	st, err := stack.Start(ctx, stack.Options{ADB: stack.BuiltinADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+		Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

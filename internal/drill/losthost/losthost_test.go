@@ -3,7 +3,6 @@ package losthost
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -30,7 +30,7 @@ func TestLostHost(t *testing.T) {
 	}
 	ctx := context.Background()
 	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+		Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,11 +160,4 @@ func waitStatus(st *stack.Stack, id string, d time.Duration, ok func(workflows.S
 		time.Sleep(250 * time.Millisecond)
 	}
 	return last, false
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }

@@ -3,7 +3,6 @@ package steer
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -16,15 +15,9 @@ import (
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // TestSteeringBurstDrill sends random bursts of pause, resume and inject
 // (at most 3 injects a burst, under the executor's 5-note bound), each
@@ -40,7 +33,7 @@ func TestSteeringBurstDrill(t *testing.T) {
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	s, err := stack.Start(sctx, stack.Options{
 		ADB:    stack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: stacktest.Logger(t),
 	})
 	cancel()
 	if err != nil {

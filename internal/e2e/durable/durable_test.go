@@ -2,24 +2,15 @@ package durable
 
 import (
 	"context"
-	"log/slog"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok func(workflows.Status) bool) workflows.Status {
 	t.Helper()
@@ -41,22 +32,9 @@ func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok 
 // phone's lease is free, and a second goal on the same phone runs to the
 // end; after the timer the first goal takes the phone again and is done.
 func TestGoalWaitsWithATimerAndLendsThePhone(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	s, err := localstack.Start(ctx, localstack.Options{ADB: localstack.AnyADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	s := stacktest.Start(ctx, t, localstack.Options{ADB: localstack.AnyADB})
 	phone := s.Serials[0]
 
 	a, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: "In 30 seconds, turn on Wi-Fi", Device: phone,

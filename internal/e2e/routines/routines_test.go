@@ -3,9 +3,7 @@ package routines
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,35 +16,16 @@ import (
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/routine"
 	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
-
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // startStack starts a stack with one phone and a worker in this process,
 // its model server answering after latency, its data in dir.
 func startStack(ctx context.Context, t testing.TB, dir string, latency time.Duration) *localstack.Stack {
 	t.Helper()
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
-	s, err := localstack.Start(ctx, localstack.Options{DataDir: dir, ADB: localstack.AnyADB,
-		Model:  modelserver.Config{Latency: latency},
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	s := stacktest.Start(ctx, t, localstack.Options{DataDir: dir, ADB: localstack.AnyADB,
+		Model: modelserver.Config{Latency: latency}})
 	return s
 }
 

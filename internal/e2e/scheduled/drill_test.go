@@ -5,11 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +22,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	localstack "github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -64,33 +62,13 @@ func (w *webhook) count(goalID, kind string) int {
 	return n
 }
 
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
-
 // startStack starts a local stack with phones simulated phones, a worker in
 // this process and notify.url pointing at hook.
 func startStack(ctx context.Context, t *testing.T, phones int, hook *webhook) *localstack.Stack {
 	t.Helper()
-	if _, err := exec.LookPath("adb"); err != nil && os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-		t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-	}
 	cfg := config.Default()
 	cfg.Notify.URL = hook.srv.URL + "/phoneflow"
-	s, err := localstack.Start(ctx, localstack.Options{Config: &cfg, ADB: localstack.AnyADB, Phones: phones,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	s := stacktest.Start(ctx, t, localstack.Options{Config: &cfg, ADB: localstack.AnyADB, Phones: phones})
 	return s
 }
 
