@@ -506,6 +506,14 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	held := release
 	release = func(rctx workflow.Context) {
 		claim.Held, claim.Waiting = false, false
+		// A lease that learnt of this request from the goal's claim (and
+		// a retried request) answers it twice; the answers left over are
+		// taken here, so the goal does not close with unhandled signals.
+		// Receiving adds no command.
+		var g activities.LeaseGrant
+		var b activities.LeaseBusy
+		for granted.ReceiveAsync(&g) || busy.ReceiveAsync(&b) {
+		}
 		held(rctx)
 	}
 	in := activities.AcquireDeviceInput{
