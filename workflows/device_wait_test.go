@@ -31,28 +31,39 @@ func TestGoalWaitsForPhoneThatComesBack(t *testing.T) {
 }
 
 func TestGoalAsksUserAfterDeviceWaitDeadline(t *testing.T) {
-	f := &fakeWorld{deviceDown: -1, scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
+	asked := askedPastDeviceWaitDeadline(t, func(f *fakeWorld, down int) { f.deviceDown = down }, "reconnected")
+	if !strings.Contains(asked.PendingQuestion, "The phone emu-1 has not answered for") || asked.Phase != GoalWaitingUser {
+		t.Fatalf("status past the deadline = %+v, want a question asking to reconnect the phone", asked)
+	}
+}
+
+// askedPastDeviceWaitDeadline runs a goal whose phone is away (set turns
+// the fault on with -1, off with 0) past a 1-minute device wait deadline,
+// answers the question at 3 minutes with the fault gone, and returns the
+// status as it was then; the goal must end done.
+func askedPastDeviceWaitDeadline(t *testing.T, set func(f *fakeWorld, down int), reply string) Status {
+	t.Helper()
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
+	set(f, -1)
 	env := newEnv(t, f)
 	var asked Status
 	var answer *updateResult
 	env.RegisterDelayedCallback(func() {
 		asked = status(t, env)
 		f.mu.Lock()
-		f.deviceDown = 0
+		set(f, 0)
 		f.mu.Unlock()
-		answer = update(env, SignalClarify, "reconnected")
+		answer = update(env, SignalClarify, reply)
 	}, 3*time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1",
 		Options: GoalOptions{Plan: []string{"wifi"}, DeviceWaitDeadline: time.Minute}})
-	if !strings.Contains(asked.PendingQuestion, "The phone emu-1 has not answered for") || asked.Phase != GoalWaitingUser {
-		t.Fatalf("status past the deadline = %+v, want a question asking to reconnect the phone", asked)
-	}
 	if answer.Err() != nil {
 		t.Fatalf("clarify: %v", answer.Err())
 	}
 	if r.Status != GoalDone || r.Todos[0].Result != "wifi on" {
 		t.Fatalf("result = %+v", r)
 	}
+	return asked
 }
 
 func TestTodoAsksUserWhenOnlyAPersonCanFixIt(t *testing.T) {

@@ -64,27 +64,9 @@ func TestGoalSaysNoWorkerServesPhoneAndGoesOnWhenOneComesBack(t *testing.T) {
 }
 
 func TestGoalAsksUserWhenNoWorkerServesPhonePastDeadline(t *testing.T) {
-	f := &fakeWorld{hostDown: -1, scripts: map[string][]autoglm.Action{"wifi": {finish("wifi on")}}}
-	env := newEnv(t, f)
-	var asked Status
-	var answer *updateResult
-	env.RegisterDelayedCallback(func() {
-		asked = status(t, env)
-		f.mu.Lock()
-		f.hostDown = 0
-		f.mu.Unlock()
-		answer = update(env, SignalClarify, "started it")
-	}, 3*time.Minute)
-	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1",
-		Options: GoalOptions{Plan: []string{"wifi"}, DeviceWaitDeadline: time.Minute}})
+	asked := askedPastDeviceWaitDeadline(t, func(f *fakeWorld, down int) { f.hostDown = down }, "started it")
 	if !strings.Contains(asked.PendingQuestion, "No worker has served the phone emu-1 for") || asked.Phase != GoalWaitingUser {
 		t.Fatalf("status past the deadline = %+v, want a question asking to start the phone's worker", asked)
-	}
-	if answer.Err() != nil {
-		t.Fatalf("clarify: %v", answer.Err())
-	}
-	if r.Status != GoalDone {
-		t.Fatalf("result = %+v", r)
 	}
 }
 
