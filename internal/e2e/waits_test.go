@@ -3,11 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,47 +16,6 @@ import (
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
-
-// webhook records the notifications a worker POSTs to notify.url.
-type webhook struct {
-	mu   sync.Mutex
-	got  []activities.Notification
-	srv  *httptest.Server
-	fail int // answer this many requests with 503 first
-}
-
-func newWebhook(t *testing.T) *webhook {
-	w := &webhook{}
-	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.fail > 0 {
-			w.fail--
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		var n activities.Notification
-		if err := json.NewDecoder(r.Body).Decode(&n); err != nil {
-			t.Errorf("webhook body: %v", err)
-		}
-		w.got = append(w.got, n)
-	}))
-	t.Cleanup(w.srv.Close)
-	return w
-}
-
-// of returns the notifications of one goal, by kind.
-func (w *webhook) of(goalID string) map[string][]activities.Notification {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := map[string][]activities.Notification{}
-	for _, n := range w.got {
-		if n.GoalID == goalID {
-			out[n.Kind] = append(out[n.Kind], n)
-		}
-	}
-	return out
-}
 
 // workerStack starts a local stack for cfg (nil: the defaults) with one
 // phone and a worker in this process, both stopped when the test ends. It
@@ -78,10 +33,9 @@ func workerStack(ctx context.Context, t *testing.T, cfg *config.Config) *localst
 // and the webhook must have seen each wait and each failure, even though
 // it refused the first notifications (503, retried).
 func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
-	hook := newWebhook(t)
-	hook.fail = 2
+	hook := stacktest.NewWebhook(t, 2)
 	cfg := config.Default()
-	cfg.Notify.URL = hook.srv.URL + "/phoneflow?token=t0k3n"
+	cfg.Notify.URL = hook.URL + "/phoneflow?token=t0k3n"
 	cfg.Notify.UIURL = "http://127.0.0.1:8233" // only written into the links
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -123,7 +77,7 @@ func TestScheduledRunsNeverWaitForeverForAnAnswer(t *testing.T) {
 		if o.Status != workflows.GoalFailed || !strings.Contains(o.Reason, "no answer within 8s to the question: Please sign in") {
 			t.Errorf("run %s ended %s (%s): %q, want failed for the unanswered question", o.WorkflowID, o.State, o.Status, o.Reason)
 		}
-		n := hook.of(o.WorkflowID)
+		n := hook.Of(o.WorkflowID)
 		if len(n[activities.NotifyQuestion]) != 1 || len(n[activities.NotifyFailed]) != 1 {
 			t.Errorf("run %s: webhook saw %d questions and %d failures, want 1 and 1", o.WorkflowID,
 				len(n[activities.NotifyQuestion]), len(n[activities.NotifyFailed]))

@@ -3,13 +3,9 @@ package scheduled
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,48 +22,12 @@ import (
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
-// webhook records the notifications a worker POSTs to notify.url.
-type webhook struct {
-	mu  sync.Mutex
-	got []activities.Notification
-	srv *httptest.Server
-}
-
-func newWebhook(t *testing.T) *webhook {
-	w := &webhook{}
-	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		var n activities.Notification
-		if err := json.NewDecoder(r.Body).Decode(&n); err != nil {
-			t.Errorf("webhook body: %v", err)
-			return
-		}
-		w.mu.Lock()
-		w.got = append(w.got, n)
-		w.mu.Unlock()
-	}))
-	t.Cleanup(w.srv.Close)
-	return w
-}
-
-// count returns how many notifications of kind the goal got.
-func (w *webhook) count(goalID, kind string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := 0
-	for _, x := range w.got {
-		if x.GoalID == goalID && x.Kind == kind {
-			n++
-		}
-	}
-	return n
-}
-
 // startStack starts a local stack with phones simulated phones, a worker in
 // this process and notify.url pointing at hook.
-func startStack(ctx context.Context, t *testing.T, phones int, hook *webhook) *localstack.Stack {
+func startStack(ctx context.Context, t *testing.T, phones int, hook *stacktest.Webhook) *localstack.Stack {
 	t.Helper()
 	cfg := config.Default()
-	cfg.Notify.URL = hook.srv.URL + "/phoneflow"
+	cfg.Notify.URL = hook.URL + "/phoneflow"
 	s := stacktest.Start(ctx, t, localstack.Options{Config: &cfg, ADB: localstack.AnyADB, Phones: phones})
 	return s
 }
@@ -108,7 +68,7 @@ type run struct {
 // its reason, that the runs due meanwhile were buffered (p.buffered) or
 // started once the deadline freed the phone, and that the webhook saw each
 // run's question and the waiting run's failure.
-func drill(ctx context.Context, t *testing.T, s *localstack.Stack, hook *webhook, serial string, p policy, every, window time.Duration, leave int) {
+func drill(ctx context.Context, t *testing.T, s *localstack.Stack, hook *stacktest.Webhook, serial string, p policy, every, window time.Duration, leave int) {
 	name := "sched-" + p.name
 	deadline := p.deadline
 	if p.buffered && deadline == 0 {
@@ -217,12 +177,12 @@ func drill(ctx context.Context, t *testing.T, s *localstack.Stack, hook *webhook
 	if held := w.closed.Sub(w.start); held < deadline {
 		t.Errorf("%s: waiting run closed %s after it started, before its %s deadline", name, held, deadline)
 	}
-	if hook.count(w.id, activities.NotifyFailed) != 1 {
-		t.Errorf("%s: the webhook saw %d failures of the waiting run, want 1", name, hook.count(w.id, activities.NotifyFailed))
+	if hook.Count(w.id, activities.NotifyFailed) != 1 {
+		t.Errorf("%s: the webhook saw %d failures of the waiting run, want 1", name, hook.Count(w.id, activities.NotifyFailed))
 	}
 	buffered := 0
 	for i, r := range runs {
-		if n := hook.count(r.id, activities.NotifyQuestion); n != 1 {
+		if n := hook.Count(r.id, activities.NotifyQuestion); n != 1 {
 			t.Errorf("%s: the webhook saw %d questions of run %s, want 1", name, n, r.id)
 		}
 		if i <= leave {
@@ -304,7 +264,7 @@ func truncate(s string, n int) string {
 // runBoth drills both policies at once, each on its own phone, as parallel
 // subtests of one stack (the stack stops after both, through Cleanup).
 func runBoth(t *testing.T, every, window time.Duration, leave int) {
-	hook := newWebhook(t)
+	hook := stacktest.NewWebhook(t, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), window+10*every+10*time.Minute)
 	t.Cleanup(cancel)
 	s := startStack(ctx, t, 2, hook)
