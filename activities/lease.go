@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -30,6 +33,11 @@ const (
 	LeaseSignalGranted = "lease_granted"
 	// LeaseSignalBusy carries a LeaseBusy to a goal whose phone is held.
 	LeaseSignalBusy = "lease_busy"
+	// LeaseSignalRevoked carries a LeaseRevoked to a holder whose workflow
+	// task kept failing and whose phone the lease gave to the next goal.
+	LeaseSignalRevoked = "lease_revoked"
+	// LeaseQueryState is the lease workflow's query answering its state.
+	LeaseQueryState = "lease"
 )
 
 // Lease activity names as registered from the methods of LeaseActivities.
@@ -48,6 +56,20 @@ type LeaseRequest struct {
 	GoalID    string `json:"goal_id"`
 	Wait      bool   `json:"wait"`
 	RequestID string `json:"request_id,omitempty"`
+	// Revocable says the goal obeys a revoke (docs/design.md §24): its
+	// todo checks the lease before each device action and it asks for the
+	// phone again after one. Only such a holder is taken off a phone when
+	// its workflow task keeps failing.
+	Revocable bool `json:"revocable,omitempty"`
+}
+
+// LeaseRevoked tells GoalID that the lease took the phone from it on
+// request RequestID, and why.
+type LeaseRevoked struct {
+	Serial    string `json:"serial"`
+	GoalID    string `json:"goal_id"`
+	RequestID string `json:"request_id,omitempty"`
+	Reason    string `json:"reason"`
 }
 
 // LeaseRelease gives the phone back (or leaves the queue).
@@ -75,9 +97,13 @@ type LeaseBusy struct {
 
 // LeaseStart is the input a lease workflow is started with by
 // AcquireDevice; it is the JSON subset {"serial": …} of the workflow's
-// state, so the two packages need not share the state type.
+// state, so the two packages need not share the state type. The bounds are
+// the worker's (limits.lease_check_interval, limits.blocked_holder_after);
+// zero takes the workflow's defaults.
 type LeaseStart struct {
-	Serial string `json:"serial"`
+	Serial        string        `json:"serial"`
+	CheckInterval time.Duration `json:"check_interval,omitempty"`
+	BlockedAfter  time.Duration `json:"blocked_after,omitempty"`
 }
 
 // AcquireDeviceInput is the input of AcquireDevice.
@@ -137,6 +163,22 @@ func (a *LeaseActivities) checkServed(ctx context.Context, serial, queue string)
 type HolderStatus struct {
 	Running bool   `json:"running"`
 	Status  string `json:"status"` // Temporal's execution status, or "not found"
+	// Blocked says the running holder's workflow task is being retried
+	// after failing (non-determinism after a bad deploy, a panic): it
+	// cannot make progress. BlockedSince is when it first failed and
+	// BlockedError what it said.
+	Blocked      bool      `json:"blocked,omitempty"`
+	BlockedSince time.Time `json:"blocked_since,omitzero"`
+	BlockedError string    `json:"blocked_error,omitempty"`
+	// Busy names what of a blocked holder still works the phone: a running
+	// todo with a phone-bound activity scheduled or running, or a healthy
+	// todo between two steps. The lease does not take the phone then.
+	Busy string `json:"busy,omitempty"`
+}
+
+// historyReader reads a workflow's history, newest event first.
+type historyReader interface {
+	WorkflowService() workflowservice.WorkflowServiceClient
 }
 
 // LeaseClient is the part of client.Client the lease activities use.
@@ -153,6 +195,13 @@ var _ LeaseClient = client.Client(nil)
 // so starting-or-signalling the per-phone lease workflow is an activity.
 type LeaseActivities struct {
 	Client LeaseClient
+	// Namespace is the namespace the goals run in (for history reads).
+	Namespace string
+	// CheckInterval and BlockedAfter are given to a lease this host
+	// starts (limits.lease_check_interval, limits.blocked_holder_after);
+	// zero takes the lease's defaults.
+	CheckInterval time.Duration
+	BlockedAfter  time.Duration
 }
 
 // AcquireDevice signals the lease workflow of the requested phone,
@@ -178,7 +227,7 @@ func (a *LeaseActivities) AcquireDevice(ctx context.Context, in AcquireDeviceInp
 		StaticSummary: "Lease of phone " + in.Request.Serial,
 	}
 	_, err := a.Client.SignalWithStartWorkflow(ctx, in.LeaseWorkflowID, LeaseSignalAcquire, in.Request,
-		opts, LeaseWorkflowType, LeaseStart{Serial: in.Request.Serial})
+		opts, LeaseWorkflowType, LeaseStart{Serial: in.Request.Serial, CheckInterval: a.CheckInterval, BlockedAfter: a.BlockedAfter})
 	if err != nil {
 		return fmt.Errorf("acquire device %s for %s: signal lease workflow %s: %w", in.Request.Serial, in.Request.GoalID, in.LeaseWorkflowID, err)
 	}
@@ -199,7 +248,99 @@ func (a *LeaseActivities) DescribeLeaseHolder(ctx context.Context, goalID string
 		return HolderStatus{}, fmt.Errorf("describe lease holder %s: %w", goalID, err)
 	}
 	st := resp.GetWorkflowExecutionInfo().GetStatus()
-	return HolderStatus{Running: st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Status: st.String()}, nil
+	hs := HolderStatus{Running: st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Status: st.String()}
+	if wt := resp.GetPendingWorkflowTask(); hs.Running && wt != nil && wt.GetAttempt() > 1 {
+		// A workflow task on its second attempt or later failed before:
+		// the server keeps retrying it and writes only the first failure
+		// of the streak into history, so that event says since when and why.
+		hs.Blocked = true
+		hs.BlockedSince = time.Now() // unknown: the bound counts from now
+		if t := wt.GetOriginalScheduledTime(); t != nil {
+			hs.BlockedSince = t.AsTime()
+		}
+		if since, msg, ok := a.lastTaskFailure(ctx, goalID, resp.GetWorkflowExecutionInfo().GetExecution().GetRunId()); ok {
+			hs.BlockedSince, hs.BlockedError = since, msg
+		}
+		hs.Busy = a.busyChild(ctx, resp.GetPendingChildren())
+	}
+	return hs, nil
+}
+
+// lastTaskFailure returns the time and message of the newest workflow task
+// failure in the run's history.
+func (a *LeaseActivities) lastTaskFailure(ctx context.Context, id, runID string) (time.Time, string, bool) {
+	h, ok := a.Client.(historyReader)
+	if !ok {
+		return time.Time{}, "", false
+	}
+	var token []byte
+	for range 10 { // the failure is among the newest events; do not read a whole long history
+		resp, err := h.WorkflowService().GetWorkflowExecutionHistoryReverse(ctx, &workflowservice.GetWorkflowExecutionHistoryReverseRequest{
+			Namespace: a.namespace(), Execution: &commonpb.WorkflowExecution{WorkflowId: id, RunId: runID},
+			MaximumPageSize: 50, NextPageToken: token,
+		})
+		if err != nil {
+			activity.GetLogger(ctx).Warn("cannot read the holder's history", "goal", id, "error", err)
+			return time.Time{}, "", false
+		}
+		for _, e := range resp.GetHistory().GetEvents() {
+			if e.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED {
+				f := e.GetWorkflowTaskFailedEventAttributes()
+				msg := f.GetFailure().GetMessage()
+				if msg == "" {
+					msg = f.GetCause().String()
+				}
+				return e.GetEventTime().AsTime(), firstLine(msg), true
+			}
+		}
+		if token = resp.GetNextPageToken(); len(token) == 0 {
+			break
+		}
+	}
+	return time.Time{}, "", false
+}
+
+// busyChild names a running child of a blocked holder that still works the
+// phone: one with an activity pending (a todo's activities are all
+// phone-bound: Step, Verify, Correct, the prompt-memory and routine
+// updates), or whose own workflow task is healthy (a todo between steps).
+// A child that cannot be described counts as busy: the phone is taken
+// only when it is certain nothing of the holder drives it.
+func (a *LeaseActivities) busyChild(ctx context.Context, children []*workflowpb.PendingChildExecutionInfo) string {
+	for _, c := range children {
+		d, err := a.Client.DescribeWorkflowExecution(ctx, c.GetWorkflowId(), c.GetRunId())
+		var nf *serviceerror.NotFound
+		switch {
+		case errors.As(err, &nf):
+			continue
+		case err != nil:
+			return fmt.Sprintf("todo %s cannot be described (%v)", c.GetWorkflowId(), err)
+		case d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+			continue
+		}
+		for _, p := range d.GetPendingActivities() {
+			return fmt.Sprintf("todo %s runs %s", c.GetWorkflowId(), p.GetActivityType().GetName())
+		}
+		if wt := d.GetPendingWorkflowTask(); wt != nil && wt.GetAttempt() <= 1 {
+			return fmt.Sprintf("todo %s is between two steps", c.GetWorkflowId())
+		}
+	}
+	return ""
+}
+
+func (a *LeaseActivities) namespace() string {
+	if a.Namespace == "" {
+		return "default"
+	}
+	return a.Namespace
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(l); len(r) > 300 {
+		l = string(r[:300]) + "…"
+	}
+	return l
 }
 
 // LeaseQueryClaim is the query a goal answers with its LeaseClaim while it
@@ -218,6 +359,7 @@ type LeaseClaim struct {
 	RequestID string `json:"request_id,omitempty"`
 	Held      bool   `json:"held,omitempty"`
 	Waiting   bool   `json:"waiting,omitempty"`
+	Revocable bool   `json:"revocable,omitempty"` // as LeaseRequest.Revocable
 }
 
 // FindLeaseClaimsInput names the phone and the visibility query that lists

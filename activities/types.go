@@ -239,6 +239,10 @@ type StepInput struct {
 	// action is decided without the model when the observed screen matches
 	// the recorded one (docs/design.md §22).
 	Replay *routine.ReplayStep `json:"replay,omitempty"`
+	// Lease, when set, is checked before Act touches the phone: the
+	// action is refused with a PhoneLeaseLost error when the goal no
+	// longer holds the phone (docs/design.md §24).
+	Lease *LeaseFence `json:"lease,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

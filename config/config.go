@@ -190,6 +190,13 @@ type Limits struct {
 	// an offset such as +08:00; empty = the zone of the machine starting
 	// the goal.
 	TimeZone string `key:"time_zone"`
+	// BlockedHolderAfter: a goal whose workflow task has kept failing this
+	// long (non-determinism after a bad deploy, a panic), with nothing of
+	// it on the phone, loses its phone to the next goal (docs/design.md
+	// §24). LeaseCheckInterval is how often a phone's lease checks its
+	// holder. Both are the worker's, given to the leases it starts.
+	BlockedHolderAfter time.Duration `key:"blocked_holder_after"`
+	LeaseCheckInterval time.Duration `key:"lease_check_interval"`
 }
 
 // Notify configures the webhook that tells people a goal waits for them
@@ -296,6 +303,8 @@ func Default() Config {
 			DurableWaitAfter:           30 * time.Second,
 			ReleasePhoneDuringWaits:    true,
 			ReleasePhoneAfter:          5 * time.Minute,
+			BlockedHolderAfter:         5 * time.Minute,
+			LeaseCheckInterval:         time.Minute,
 			FailureThreshold:           3,
 			StuckThreshold:             3,
 			MaxStuckRetries:            2,

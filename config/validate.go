@@ -191,6 +191,8 @@ func (c Config) Validate() error {
 	if l.ReleasePhoneAfter <= 0 {
 		bad("limits.release_phone_after", `a duration above zero, like "5m" (to keep the phone while waiting, set limits.release_phone_during_waits: false)`)
 	}
+	positiveDur("limits.blocked_holder_after", l.BlockedHolderAfter)
+	positiveDur("limits.lease_check_interval", l.LeaseCheckInterval)
 	if _, err := waits.Zone(l.TimeZone); err != nil {
 		bad("limits.time_zone", "an IANA time zone such as Asia/Shanghai, an offset such as +08:00, or empty for this machine's zone")
 	}

@@ -57,7 +57,10 @@ func (g *goalRun) reacquirePhone(ctx workflow.Context) error {
 		return nil
 	}
 	rel, err := DeviceLease(ctx, g.in.Device, g.id, true, func(s string) {
-		if s != "" {
+		switch {
+		case s != "" && g.revokedWhy != "":
+			s = "the phone back (" + g.revokedWhy + "): " + s
+		case s != "":
 			s = "the phone back after waiting: " + s
 		}
 		g.waiting = s
@@ -69,7 +72,7 @@ func (g *goalRun) reacquirePhone(ctx workflow.Context) error {
 		}
 		return &errPhoneLost{err}
 	}
-	g.release, g.phoneReleased, g.waiting = rel, false, ""
+	g.release, g.phoneReleased, g.waiting, g.revokedWhy = rel, false, "", ""
 	g.refresh(ctx)
 	return nil
 }
@@ -327,12 +330,23 @@ func (t *todoRun) sleep(ctx workflow.Context, d time.Duration, action string) er
 // needPhone asks the goal for the phone back and waits until it holds it
 // (it may queue behind another goal; the goal's status shows that).
 func (t *todoRun) needPhone(ctx workflow.Context) error {
+	return t.askPhone(ctx, TodoEvent{Kind: TodoEventNeedPhone}, "the phone back from the goal")
+}
+
+// needPhoneBack asks the goal for the phone after the lease refused a
+// device action (why: the fence's words) and waits until it holds it.
+func (t *todoRun) needPhoneBack(ctx workflow.Context, why string) error {
+	return t.askPhone(ctx, TodoEvent{Kind: TodoEventNeedPhone, Lost: true, Text: truncate(why, 500)}, "the phone back: "+truncate(why, 400))
+}
+
+func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) error {
 	t.phoneSeq++
 	seq := t.phoneSeq
-	t.waiting = "the phone back from the goal"
+	t.waiting = waiting
 	t.details(ctx)
 	defer func() { t.waiting = "" }()
-	if err := t.tell(ctx, TodoEvent{Kind: TodoEventNeedPhone, Seq: seq}); err != nil {
+	ev.Seq = seq
+	if err := t.tell(ctx, ev); err != nil {
 		return err
 	}
 	ch := workflow.GetSignalChannel(ctx, SignalPhoneHeld)

@@ -44,6 +44,9 @@ type fakeWorld struct {
 	hostDown int
 	// verifyHostDown does the same to that many Verify calls.
 	verifyHostDown int
+	// fence, when set, plays the lease check of a Step that acts: an
+	// error refuses the step before its action (the world's lock held).
+	fence func(workflowID string, in activities.StepInput) error
 	// queues records the task queue of every phone-bound activity.
 	queues []string
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
@@ -177,6 +180,12 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		return activities.StepResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
 	}
 	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
+	if f.fence != nil && in.Act != nil && in.Act.TouchesDevice() {
+		if err := f.fence(activity.GetInfo(ctx).WorkflowExecution.ID, in); err != nil {
+			f.log = append(f.log, "fenced "+actionKey(*in.Act))
+			return activities.StepResult{}, err
+		}
+	}
 	if f.deviceDown != 0 {
 		if f.deviceDown > 0 {
 			f.deviceDown--

@@ -99,6 +99,13 @@ type goalRun struct {
 	waitLabel     string
 	// steer is ordered steering's state (docs/design.md §21).
 	steer steering
+	// lease is the phone lease this goal holds (shared with acquireDevice
+	// through the context); revocable says the goal asks as a goal that
+	// obeys a revoke, and revokedWhy why the lease last took the phone
+	// from it, until it holds it again (docs/design.md §24).
+	lease      *heldLease
+	revocable  bool
+	revokedWhy string
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -107,7 +114,8 @@ type goalRun struct {
 // or the goal is cancelled. It continues as new between todos when its
 // history grows long.
 func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
-	g := &goalRun{in: in, opts: in.Options.WithDefaults(), id: workflow.GetInfo(ctx).WorkflowExecution.ID}
+	g := &goalRun{in: in, opts: in.Options.WithDefaults(), id: workflow.GetInfo(ctx).WorkflowExecution.ID, lease: &heldLease{}}
+	ctx = workflow.WithValue(ctx, leaseKey, g.lease)
 	if in.State != nil {
 		g.st = *in.State
 	}
@@ -122,6 +130,7 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	// before durable waits replay unchanged.
 	g.phoneOps = workflow.NewBufferedChannel(ctx, 16)
 	workflow.Go(ctx, g.runPhoneOps)
+	workflow.Go(ctx, g.watchRevokes)
 	if g.steer.ordered {
 		workflow.Go(ctx, g.deliverSteering)
 	}
@@ -178,6 +187,10 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 	// (continue-as-new included) asks again; the lease answers its
 	// current holder's repeated request with a grant.
 	if DeviceLease != nil {
+		// A goal past this change obeys a revoke: its todos check the
+		// lease before acting and it asks for the phone again after one.
+		g.revocable = workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) >= 1
+		g.lease.Revocable = g.revocable
 		rel, err := DeviceLease(ctx, g.in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
 			g.waiting = s
 			g.details(ctx)
@@ -415,6 +428,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		Unguarded:          g.opts.Mode == ModeBare,
 		SteerSeq:           g.st.SteerSeq,
 		DeviceQueue:        deviceQueue,
+		LeaseFence:         g.revocable,
 	}
 	g.st.Notes = nil
 	g.child = id

@@ -130,6 +130,11 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 		g.phoneOps.SendAsync(phoneOp{Release: true})
 	case TodoEventNeedPhone:
 		g.todoWaiting, g.waitUntil, g.waitLabel = "", time.Time{}, ""
+		if ev.Lost && g.revocable && g.release != nil {
+			// The lease refused the todo's action: the phone was taken
+			// from this goal even if its revoke signal never came.
+			g.revoked(ctx, ev.Text)
+		}
 		g.phoneOps.SendAsync(phoneOp{Seq: ev.Seq})
 	case TodoEventResolved:
 		if g.question != nil && g.question.Todo > 0 {

@@ -25,7 +25,8 @@ const (
 	SignalLeaseRelease    = activities.LeaseSignalRelease // to the lease: activities.LeaseRelease
 	SignalLeaseGranted    = activities.LeaseSignalGranted // to a goal: activities.LeaseGrant
 	SignalLeaseBusy       = activities.LeaseSignalBusy    // to a goal: activities.LeaseBusy
-	QueryLease            = "lease"                       // on the lease: LeaseState
+	SignalLeaseRevoked    = activities.LeaseSignalRevoked // to a goal: activities.LeaseRevoked
+	QueryLease            = activities.LeaseQueryState    // on the lease: LeaseState
 	QueryLeaseClaim       = activities.LeaseQueryClaim    // on a goal: activities.LeaseClaim
 )
 
@@ -41,6 +42,12 @@ const (
 	// DefaultLeaseHistoryLimit continues the lease as new once its history
 	// reaches this many events, even before the server suggests it.
 	DefaultLeaseHistoryLimit = 2000
+	// DefaultBlockedHolderAfter is how long a holder's workflow task may
+	// keep failing before the lease takes the phone from it
+	// (docs/design.md §24).
+	DefaultBlockedHolderAfter = 5 * time.Minute
+	// maxRevoked bounds the goals a lease remembers it took the phone from.
+	maxRevoked = 32
 )
 
 // LeaseWorkflowID returns the workflow ID of the lease of serial.
@@ -57,6 +64,14 @@ type LeaseState struct {
 	HolderRequest string        `json:"holder_request,omitempty"`
 	HeldSince     time.Time     `json:"held_since,omitzero"`
 	Queue         []LeaseWaiter `json:"queue,omitempty"` // first come, first served
+	// HolderRevocable says the holder asked as a goal that obeys a revoke
+	// (activities.LeaseRequest.Revocable): only such a holder is taken
+	// off the phone when its workflow task keeps failing.
+	HolderRevocable bool `json:"holder_revocable,omitempty"`
+	// Revoked are the goals the phone was taken from and that have not
+	// held it again since, oldest first: their device actions are refused
+	// (the fence of docs/design.md §24) until they hold it again.
+	Revoked []RevokedHolder `json:"revoked,omitempty"`
 
 	// Derived is set once this lease has asked the goals on the phone
 	// who holds it and who waits (ChangeLeaseClaims); a lease started
@@ -66,12 +81,24 @@ type LeaseState struct {
 	CheckInterval time.Duration `json:"check_interval,omitempty"`
 	IdleTimeout   time.Duration `json:"idle_timeout,omitempty"`
 	HistoryLimit  int           `json:"history_limit,omitempty"`
+	// BlockedAfter is how long a holder's workflow task may keep failing
+	// before the phone is taken from it (limits.blocked_holder_after).
+	BlockedAfter time.Duration `json:"blocked_after,omitempty"`
 }
 
 // LeaseWaiter is a goal queued for a phone.
 type LeaseWaiter struct {
 	GoalID    string `json:"goal_id"`
 	RequestID string `json:"request_id,omitempty"`
+	Revocable bool   `json:"revocable,omitempty"`
+}
+
+// RevokedHolder is a goal the lease took the phone from, when, and why:
+// "phone taken from goal X: its workflow task has failed since 09:12 (…)".
+type RevokedHolder struct {
+	GoalID string    `json:"goal_id"`
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason,omitempty"`
 }
 
 // DeviceBusyError is returned by AcquireDevice in fail-fast mode when
@@ -108,11 +135,15 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	if st.HistoryLimit <= 0 {
 		st.HistoryLimit = DefaultLeaseHistoryLimit
 	}
+	if st.BlockedAfter <= 0 {
+		st.BlockedAfter = DefaultBlockedHolderAfter
+	}
 	l := &lease{st: st}
 	log := workflow.GetLogger(ctx)
 	if err := workflow.SetQueryHandler(ctx, QueryLease, func() (LeaseState, error) {
 		s := l.st
 		s.Queue = slices.Clone(s.Queue)
+		s.Revoked = slices.Clone(s.Revoked)
 		return s, nil
 	}); err != nil {
 		return err
@@ -176,6 +207,8 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 		switch {
 		case l.st.Holder != "":
 			l.checkHolder(ctx)
+		case len(l.st.Revoked) > 0:
+			l.checkRevoked(ctx)
 		case l.idle() && workflow.Now(ctx).Sub(idleSince) >= l.st.IdleTimeout:
 			l.drain(ctx, acquire, release)
 			if l.idle() {
@@ -186,7 +219,12 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}
 }
 
-func (l *lease) idle() bool { return l.st.Holder == "" && len(l.st.Queue) == 0 }
+// idle reports whether the lease may close: nobody holds or waits, and no
+// goal it took the phone from is left to fence (a lease started again
+// would not know them).
+func (l *lease) idle() bool {
+	return l.st.Holder == "" && len(l.st.Queue) == 0 && len(l.st.Revoked) == 0
+}
 
 // ChangeLeaseClaims: a lease started empty asks the running goals on its
 // phone whether they hold it or wait for it (the FindLeaseClaims activity
@@ -225,10 +263,11 @@ func (l *lease) derive(ctx workflow.Context) {
 		switch {
 		case c.Held && l.st.Holder == "":
 			l.st.Holder, l.st.HolderRequest, l.st.HeldSince = c.GoalID, c.RequestID, now
+			l.st.HolderRevocable = c.Revocable
 		case c.Held:
 			log.Warn("device lease: another goal also says it holds the phone", "serial", l.st.Serial, "holder", l.st.Holder, "goal", c.GoalID)
 		case c.Waiting && c.GoalID != l.st.Holder && l.position(c.GoalID) == 0:
-			l.st.Queue = append(l.st.Queue, LeaseWaiter{c.GoalID, c.RequestID})
+			l.st.Queue = append(l.st.Queue, LeaseWaiter{c.GoalID, c.RequestID, c.Revocable})
 		}
 	}
 	if l.st.Holder == "" && len(found.Unknown) > 0 {
@@ -268,20 +307,21 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 		// A retried or repeated request from the holder: say yes again,
 		// to the request now asking.
 		l.st.HolderRequest = r.RequestID
-		if !l.grant(ctx, LeaseWaiter{r.GoalID, r.RequestID}) {
+		l.st.HolderRevocable = r.Revocable
+		if !l.grant(ctx, LeaseWaiter{r.GoalID, r.RequestID, r.Revocable}) {
 			l.dropHolder(ctx, "grant could not be delivered")
 		}
 	case l.st.Holder == "" && len(l.st.Queue) == 0:
-		w := LeaseWaiter{r.GoalID, r.RequestID}
+		w := LeaseWaiter{r.GoalID, r.RequestID, r.Revocable}
 		if l.grant(ctx, w) {
 			l.hold(ctx, w)
 		}
 	default:
 		pos := l.position(r.GoalID)
 		if pos > 0 {
-			l.st.Queue[pos-1].RequestID = r.RequestID
+			l.st.Queue[pos-1].RequestID, l.st.Queue[pos-1].Revocable = r.RequestID, r.Revocable
 		} else if r.Wait {
-			l.st.Queue = append(l.st.Queue, LeaseWaiter{r.GoalID, r.RequestID})
+			l.st.Queue = append(l.st.Queue, LeaseWaiter{r.GoalID, r.RequestID, r.Revocable})
 			pos = len(l.st.Queue)
 			l.details(ctx)
 		}
@@ -296,12 +336,13 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 func (l *lease) release(ctx workflow.Context, goalID string) {
 	if goalID != "" && goalID == l.st.Holder {
 		workflow.GetLogger(ctx).Info("device released", "serial", l.st.Serial, "goal", goalID)
-		l.st.Holder, l.st.HolderRequest, l.st.HeldSince = "", "", time.Time{}
+		l.st.Holder, l.st.HolderRequest, l.st.HeldSince, l.st.HolderRevocable = "", "", time.Time{}, false
 		l.grantNext(ctx)
 		l.details(ctx)
 		return
 	}
 	l.unqueue(ctx, goalID)
+	l.forget(ctx, goalID) // a goal that gives the phone up drives it no more
 }
 
 // position is the 1-based queue place of goalID, 0 when not queued.
@@ -329,6 +370,8 @@ func (l *lease) grant(ctx workflow.Context, w LeaseWaiter) bool {
 
 func (l *lease) hold(ctx workflow.Context, w LeaseWaiter) {
 	l.st.Holder, l.st.HolderRequest, l.st.HeldSince = w.GoalID, w.RequestID, workflow.Now(ctx)
+	l.st.HolderRevocable = w.Revocable
+	l.forget(ctx, w.GoalID) // it holds the phone again: no longer fenced
 	workflow.GetLogger(ctx).Info("device granted", "serial", l.st.Serial, "goal", w.GoalID, "queued", len(l.st.Queue))
 	l.details(ctx)
 }
@@ -346,7 +389,7 @@ func (l *lease) grantNext(ctx workflow.Context) {
 
 func (l *lease) dropHolder(ctx workflow.Context, why string) {
 	workflow.GetLogger(ctx).Warn("device lease: dropping holder", "serial", l.st.Serial, "goal", l.st.Holder, "reason", why)
-	l.st.Holder, l.st.HolderRequest, l.st.HeldSince = "", "", time.Time{}
+	l.st.Holder, l.st.HolderRequest, l.st.HeldSince, l.st.HolderRevocable = "", "", time.Time{}, false
 	l.grantNext(ctx)
 	l.details(ctx)
 }
@@ -366,8 +409,12 @@ func (l *lease) checkHolder(ctx workflow.Context) {
 		workflow.GetLogger(ctx).Warn("device lease: cannot tell whether the holder runs; keeping it", "serial", l.st.Serial, "goal", holder, "error", err)
 		return
 	}
-	if !hs.Running && l.st.Holder == holder {
+	switch {
+	case l.st.Holder != holder:
+	case !hs.Running:
 		l.dropHolder(ctx, "holder closed without releasing ("+hs.Status+")")
+	case hs.Blocked && l.st.HolderRevocable:
+		l.revokeBlocked(ctx, hs)
 	}
 }
 
@@ -391,6 +438,12 @@ func (l *lease) details(ctx workflow.Context) {
 			break
 		}
 		s += "\n- " + g.GoalID
+	}
+	if n := len(l.st.Revoked); n > 0 {
+		s += "\n\n**Taken from blocked goals** (their device actions are refused until they hold the phone again)"
+		for _, r := range l.st.Revoked[max(0, n-5):] {
+			s += "\n- " + r.Reason
+		}
 	}
 	workflow.SetCurrentDetails(ctx, s)
 }
@@ -499,13 +552,18 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	// The goal answers who it is to the lease, so a lease started again
 	// empty (terminated, reset) re-derives its holder and queue from the
 	// goals themselves (docs/design.md §24). A query adds no command.
-	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true}
+	hl, _ := ctx.Value(leaseKey).(*heldLease)
+	revocable := hl != nil && hl.Revocable
+	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true, Revocable: revocable}
 	if err := workflow.SetQueryHandler(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
 		return nil, fmt.Errorf("acquire device %s: %w", serial, err)
 	}
 	held := release
 	release = func(rctx workflow.Context) {
 		claim.Held, claim.Waiting = false, false
+		if hl != nil && hl.Request == reqID {
+			hl.Held = false
+		}
 		// A lease that learnt of this request from the goal's claim (and
 		// a retried request) answers it twice; the answers left over are
 		// taken here, so the goal does not close with unhandled signals.
@@ -517,7 +575,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		held(rctx)
 	}
 	in := activities.AcquireDeviceInput{
-		Request:         activities.LeaseRequest{Serial: serial, GoalID: goalID, Wait: wait, RequestID: reqID},
+		Request:         activities.LeaseRequest{Serial: serial, GoalID: goalID, Wait: wait, RequestID: reqID, Revocable: revocable},
 		LeaseWorkflowID: LeaseWorkflowID(serial),
 		TaskQueue:       TaskQueue,
 		DeviceTaskQueue: DeviceTaskQueue(serial),
@@ -550,6 +608,9 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		case gotGrant && g.Serial == serial && g.GoalID == goalID && g.RequestID == reqID:
 			log.Info("device lease held", "serial", serial, "goal", goalID)
 			claim.Held, claim.Waiting = true, false
+			if hl != nil {
+				hl.Request, hl.Held = reqID, true
+			}
 			return release, nil
 		case gotBusy && b.Serial == serial && b.RequestID == reqID:
 			if !b.Queued {

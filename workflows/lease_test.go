@@ -46,13 +46,22 @@ type leaseWorld struct {
 	duplicate bool
 	// derived counts the leases that asked the goals who holds the phone.
 	derived int
+	// describe, when set, answers DescribeLeaseHolder for a goal it knows
+	// (ok true): a test plays a blocked holder with it.
+	describe func(goalID string) (activities.HolderStatus, bool)
+	// onAcquire, when set, hears each request AcquireDevice passes on.
+	onAcquire func(activities.LeaseRequest)
 }
 
 func (w *leaseWorld) AcquireDevice(_ context.Context, in activities.AcquireDeviceInput) error {
 	w.mu.Lock()
 	w.acquires = append(w.acquires, in.Request)
 	dup := w.duplicate
+	hook := w.onAcquire
 	w.mu.Unlock()
+	if hook != nil {
+		hook(in.Request)
+	}
 	if in.LeaseWorkflowID != LeaseWorkflowID(in.Request.Serial) || in.TaskQueue != TaskQueue {
 		return fmt.Errorf("bad acquire input %+v", in)
 	}
@@ -67,6 +76,11 @@ func (w *leaseWorld) AcquireDevice(_ context.Context, in activities.AcquireDevic
 func (w *leaseWorld) DescribeLeaseHolder(_ context.Context, goalID string) (activities.HolderStatus, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.describe != nil {
+		if hs, ok := w.describe(goalID); ok {
+			return hs, nil
+		}
+	}
 	for _, e := range w.events {
 		if e.Goal == goalID && (e.Kind == "done" || e.Kind == "cancelled") {
 			return activities.HolderStatus{Running: false, Status: "Completed"}, nil
@@ -596,7 +610,7 @@ func TestLeaseContinueAsNewCarriesHolderAndQueue(t *testing.T) {
 	if st.Serial != leaseTestSerial || st.Holder != "goal-a" || st.HolderRequest != "a1" || st.HeldSince.IsZero() {
 		t.Fatalf("carried state %+v lost the holder", st)
 	}
-	if want := []LeaseWaiter{{"goal-b", "b1"}, {"goal-c", "c1"}}; !slices.Equal(st.Queue, want) {
+	if want := []LeaseWaiter{{GoalID: "goal-b", RequestID: "b1"}, {GoalID: "goal-c", RequestID: "c1"}}; !slices.Equal(st.Queue, want) {
 		t.Fatalf("carried queue %v, want %v", st.Queue, want)
 	}
 	if st.CheckInterval != time.Hour {

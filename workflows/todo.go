@@ -457,13 +457,25 @@ const (
 // before it, the screen hash) keeps an action the phone did apply from
 // being applied twice.
 func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
-	var res activities.StepResult
-	err := t.waitForPhone(ctx, func() error {
-		var err error
-		res, err = t.step(ctx, act, think)
-		return err
-	})
-	return res, err
+	for {
+		var res activities.StepResult
+		err := t.waitForPhone(ctx, func() error {
+			var err error
+			res, err = t.step(ctx, act, think)
+			return err
+		})
+		if !leaseLost(err) || ctx.Err() != nil || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
+			workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			return res, err
+		}
+		// The lease took the phone from the goal (docs/design.md §24):
+		// nothing was sent. Ask the goal for the phone again and run the
+		// same step once it holds it; the step keeps its action ID, so
+		// the journal never applies an action twice.
+		if err := t.needPhoneBack(ctx, rootMessage(err)); err != nil {
+			return res, err
+		}
+	}
 }
 
 // waitForPhone runs try until it ends in anything but a phone that does
@@ -689,6 +701,9 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	if think {
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
+	}
+	if act != nil && act.TouchesDevice() && t.in.LeaseFence {
+		in.Lease = &activities.LeaseFence{LeaseWorkflowID: LeaseWorkflowID(t.in.Device), GoalID: t.in.GoalID}
 	}
 	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
 	var res activities.StepResult

@@ -325,6 +325,10 @@ type TodoInput struct {
 	// with a schedule-to-start bound (ChangeTodoOnSharedQueue). Empty: the
 	// todo runs on the phone's queue and its activities inherit it.
 	DeviceQueue string `json:"device_queue,omitempty"`
+	// LeaseFence makes each device action check first that the goal still
+	// holds the phone's lease (ChangeRevokeBlockedHolder); a refused step
+	// asks the goal for the phone again and runs once it holds it.
+	LeaseFence bool `json:"lease_fence,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`
@@ -409,6 +413,9 @@ type TodoEvent struct {
 	// requests (TodoEventNeedPhone), echoed by SignalPhoneHeld.
 	Until time.Time `json:"until,omitzero"`
 	Seq   int       `json:"seq,omitempty"`
+	// Lost marks a TodoEventNeedPhone sent because the lease refused a
+	// device action: the goal no longer holds the phone (docs/design.md §24).
+	Lost bool `json:"lost,omitempty"`
 }
 
 // TodoEvent kinds.

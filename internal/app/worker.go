@@ -27,13 +27,20 @@ import (
 // Register registers phoneflow's workflows and activities on a worker.
 // Every worker, shared or per phone, registers the same set: the task queue
 // decides what it runs.
-func Register(r worker.Registry, acts *activities.Activities, c client.Client) {
+func Register(r worker.Registry, acts *activities.Activities, leases *activities.LeaseActivities) {
 	r.RegisterWorkflow(workflows.GoalWorkflow)
 	r.RegisterWorkflow(workflows.TodoWorkflow)
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
 	r.RegisterActivity(acts)
 	r.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
-	r.RegisterActivity(&activities.LeaseActivities{Client: c})
+	r.RegisterActivity(leases)
+}
+
+// LeaseActivities builds the lease activities of a worker: its client,
+// namespace, and the bounds it gives the leases it starts.
+func LeaseActivities(cfg config.Config, c client.Client) *activities.LeaseActivities {
+	return &activities.LeaseActivities{Client: c, Namespace: cfg.Temporal.Namespace,
+		CheckInterval: cfg.Limits.LeaseCheckInterval, BlockedAfter: cfg.Limits.BlockedHolderAfter}
 }
 
 // Default timings of a Worker.
@@ -54,11 +61,12 @@ type WorkerOptions struct {
 
 // Worker serves the shared task queue and one task queue per allowed phone.
 type Worker struct {
-	c     client.Client
-	acts  *activities.Activities
-	allow []string
-	opts  worker.Options
-	log   *slog.Logger
+	c      client.Client
+	acts   *activities.Activities
+	leases *activities.LeaseActivities
+	allow  []string
+	opts   worker.Options
+	log    *slog.Logger
 
 	mu      sync.Mutex
 	main    worker.Worker
@@ -88,6 +96,10 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	if err != nil {
 		return nil, err
 	}
+	if acts.Leases == nil {
+		// Steps check the phone's lease before they act (docs/design.md §24).
+		acts.Leases = c
+	}
 	if len(cfg.ADB.Connect) > 0 {
 		serials, err := device.ConnectAll(ctx, ADBClient(cfg, deps), cfg.ADB.Connect)
 		if err != nil {
@@ -101,7 +113,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
-		c: c, acts: acts, allow: cfg.ADB.Allow, log: log,
+		c: c, acts: acts, leases: LeaseActivities(cfg, c), allow: cfg.ADB.Allow, log: log,
 		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout},
 		devices: map[string]worker.Worker{},
 		cancel:  cancel, done: make(chan struct{}),
@@ -130,7 +142,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 		go func() { defer w.bg.Done(); col.Run(wctx, cfg.Blobs.GCInterval) }()
 	}
 	w.main = worker.New(c, workflows.TaskQueue, w.opts)
-	Register(w.main, acts, c)
+	Register(w.main, acts, w.leases)
 	if err := w.main.Start(); err != nil {
 		cancel()
 		return nil, fmt.Errorf("start the worker on task queue %s: %w", workflows.TaskQueue, err)
@@ -182,7 +194,7 @@ func (w *Worker) refresh(ctx context.Context) {
 		}
 		q := workflows.DeviceTaskQueue(in.Serial)
 		dw := worker.New(w.c, q, w.opts)
-		Register(dw, w.acts, w.c)
+		Register(dw, w.acts, w.leases)
 		if err := dw.Start(); err != nil {
 			w.log.Error("cannot serve phone", "serial", in.Serial, "task_queue", q, "error", err)
 			continue
