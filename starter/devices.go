@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -30,10 +31,15 @@ computer's key, "offline" that it must be reconnected. Phones outside
 adb.allow (when set) are marked as not served by this host's worker.
 
 The WORKER column asks Temporal whether a worker serves each phone: "served
-by <worker> (polled Ns ago)", or "no worker serves phone X since HH:MM:SS"
-when a running goal on the phone found nobody taking its work, or the
-phone's task queue has not been polled for 75 s. --workers=false skips it
-(no Temporal needed).`,
+by <worker> (heartbeat Ns ago)", or "no worker serves phone X since
+HH:MM:SS" when a running goal on the phone found nobody taking its work, or
+the worker process that polls the phone's task queue has sent no worker
+heartbeat for 3 of its heartbeat intervals (phoneflow's workers send one
+every 5 s, so a dead worker is told within about 15 s). On a cluster that
+takes no worker heartbeats (Temporal server older than 1.29.1, or
+frontend.WorkerHeartbeatsEnabled off) it falls back to the queue's polls,
+sees a dead worker only after 75 s, and says so under the table.
+--workers=false skips it (no Temporal needed).`,
 		Example: `  starter devices
   starter devices --adb-address 127.0.0.1:5038 --json`,
 		Args: noArgs,
@@ -147,4 +153,13 @@ func printDevices(w io.Writer, cfg config.Config, devs []deviceRow) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, worker, note)
 	}
 	tw.Flush()
+	var notes []string
+	for _, d := range devs {
+		if d.Worker != nil && d.Worker.Note != "" && !slices.Contains(notes, d.Worker.Note) {
+			notes = append(notes, d.Worker.Note)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }

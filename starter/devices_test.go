@@ -55,7 +55,7 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, error) {
 		asked = serials
 		return []goalctl.DeviceService{
-			{Serial: "emu-1", Served: true, Text: "served by 42@host-a (polled 3s ago)"},
+			{Serial: "emu-1", Served: true, Text: "served by 42@host-a (heartbeat 3s ago)"},
 			{Serial: "emu-2", LastPoll: since, Text: "no worker serves phone emu-2 since 09:12:00 (last poll by 7@host-b)"},
 		}, nil
 	}
@@ -78,5 +78,24 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	asked = nil
 	if _, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "--workers=false"); code != 0 || asked != nil {
 		t.Errorf("--workers=false: exit %d, asked %v", code, asked)
+	}
+}
+
+func TestDevicesCmdSaysWhenItCanOnlyWatchPolls(t *testing.T) {
+	old, oldWorkers := listDevices, deviceWorkers
+	t.Cleanup(func() { listDevices, deviceWorkers = old, oldWorkers })
+	listDevices = func(context.Context, config.Config) ([]adb.DeviceInfo, error) {
+		return []adb.DeviceInfo{{Serial: "emu-1", State: "device"}, {Serial: "emu-2", State: "device"}}, nil
+	}
+	note := "this Temporal cluster does not take worker heartbeats"
+	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, error) {
+		return []goalctl.DeviceService{
+			{Serial: "emu-1", Served: true, Basis: "poll", Text: "served by 42@host-a (polled 3s ago)", Note: note},
+			{Serial: "emu-2", Served: true, Basis: "poll", Text: "served by 42@host-a (polled 9s ago)", Note: note},
+		}, nil
+	}
+	out, code := execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices")
+	if code != 0 || strings.Count(out, "note: "+note) != 1 {
+		t.Errorf("exit %d, want the note once under the table:\n%s", code, out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
@@ -28,11 +29,18 @@ func TemporalAddress(cfg config.Config) string {
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Temporal.Embedded.Port))
 }
 
+// WorkerHeartbeatInterval is how often a worker process tells the cluster
+// that it lives (one RecordWorkerHeartbeat call for all its workers, kept
+// in the matching service's memory, never in a workflow's history).
+// `starter devices` calls a phone unserved once its worker's process has
+// been silent for goalctl.HeartbeatMisses of these (docs/design.md §24).
+const WorkerHeartbeatInterval = 5 * time.Second
+
 // ClientOptions builds the Temporal client options of cfg: address,
 // namespace, TLS or mTLS, API key, payload encryption when keys are
 // configured, SDK metrics into internal/metrics, the SDK's tracing
-// interceptor when telemetry.otlp_endpoint is set, and logger (nil means
-// slog.Default()).
+// interceptor when telemetry.otlp_endpoint is set, worker heartbeats
+// every WorkerHeartbeatInterval, and logger (nil means slog.Default()).
 func ClientOptions(cfg config.Config, logger *slog.Logger) (client.Options, error) {
 	if logger == nil {
 		logger = slog.Default()
@@ -43,6 +51,8 @@ func ClientOptions(cfg config.Config, logger *slog.Logger) (client.Options, erro
 		Namespace:      cfg.Temporal.Namespace,
 		Logger:         sdklog.NewStructuredLogger(logger),
 		MetricsHandler: metrics.SDKHandler(),
+		// Only a client that runs workers sends heartbeats.
+		WorkerHeartbeatInterval: WorkerHeartbeatInterval,
 	}
 	tlsConf, err := TLSConfig(cfg.Temporal.TLS)
 	if err != nil {

@@ -269,6 +269,11 @@ func startServer(held reservations, conf *config.Config, hosts map[primitives.Se
 			// usable at once, not after the cache refresh.
 			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
 			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
+			// Worker heartbeats tell `starter devices` within seconds
+			// that an idle phone's worker is gone (docs/design.md §24);
+			// on by default in this server version, set so a change of
+			// default cannot turn them off unnoticed.
+			dynamicconfig.WorkerHeartbeatsEnabled.Key(): true,
 		}),
 	)
 	if err != nil {

@@ -35,10 +35,7 @@ func TestLostHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Stop)
-	bin, err := stack.BuildWorker(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := workerBinary(t)
 	phoneHost, err := st.AddHost(ctx, 1)
 	if err != nil {
 		t.Fatal(err)

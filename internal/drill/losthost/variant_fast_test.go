@@ -13,5 +13,8 @@ const (
 	// worker serves the phone; the fast variant only requires that it
 	// does (the machine running it may be loaded), and logs the time.
 	toldWithin = 2 * time.Minute
-	variant    = "fast"
+	// idleToldWithin is the same for `starter devices` on an idle
+	// phone (TestIdlePhoneWorkerKilled).
+	idleToldWithin = 2 * time.Minute
+	variant        = "fast"
 )
