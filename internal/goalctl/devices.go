@@ -40,7 +40,7 @@ const UnknownHeartbeatInterval = time.Minute
 // noHeartbeatsNote is what `starter devices` adds when the cluster takes
 // no worker heartbeats and the WORKER column falls back to polls.
 const noHeartbeatsNote = "this Temporal cluster does not take worker heartbeats, so a worker that died is seen only after %s without a poll; " +
-	"turn on frontend.WorkerHeartbeatsEnabled (Temporal server 1.29.1 or newer; on by default since 1.32) to see it within %d heartbeat intervals"
+	"turn on frontend.WorkerHeartbeatsEnabled (Temporal server 1.29.1 or newer; on by default in 1.32.1) to see it within %d heartbeat intervals"
 
 // DeviceService says whether a worker serves a phone.
 type DeviceService struct {
