@@ -12,12 +12,14 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/blob"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/retention"
 	"github.com/phoneflow/phoneflow/internal/viewer"
@@ -28,7 +30,17 @@ import (
 // Every worker, shared or per phone, registers the same set: the task queue
 // decides what it runs.
 func Register(r worker.Registry, acts *activities.Activities, leases *activities.LeaseActivities) {
-	r.RegisterWorkflow(workflows.GoalWorkflow)
+	register(r, acts, leases, nil)
+}
+
+// register is Register with goal, when set, registered under GoalWorkflow's
+// name instead of it (WorkerOptions.GoalWorkflow).
+func register(r worker.Registry, acts *activities.Activities, leases *activities.LeaseActivities, goal any) {
+	if goal != nil {
+		r.RegisterWorkflowWithOptions(goal, workflow.RegisterOptions{Name: goalctl.GoalWorkflowName})
+	} else {
+		r.RegisterWorkflow(workflows.GoalWorkflow)
+	}
 	r.RegisterWorkflow(workflows.TodoWorkflow)
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
 	r.RegisterActivity(acts)
@@ -57,6 +69,9 @@ type WorkerOptions struct {
 	// StopTimeout is how long in-flight activities get to finish on
 	// shutdown before they are abandoned (their retries run elsewhere).
 	StopTimeout time.Duration
+	// GoalWorkflow, when set, is registered under GoalWorkflow's name
+	// instead of workflows.GoalWorkflow: drills play a broken deploy with it.
+	GoalWorkflow any
 }
 
 // Worker serves the shared task queue and one task queue per allowed phone.
@@ -64,6 +79,7 @@ type Worker struct {
 	c      client.Client
 	acts   *activities.Activities
 	leases *activities.LeaseActivities
+	goal   any // WorkerOptions.GoalWorkflow
 	allow  []string
 	opts   worker.Options
 	log    *slog.Logger
@@ -113,7 +129,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
-		c: c, acts: acts, leases: LeaseActivities(cfg, c), allow: cfg.ADB.Allow, log: log,
+		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,
 		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout},
 		devices: map[string]worker.Worker{},
 		cancel:  cancel, done: make(chan struct{}),
@@ -142,7 +158,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 		go func() { defer w.bg.Done(); col.Run(wctx, cfg.Blobs.GCInterval) }()
 	}
 	w.main = worker.New(c, workflows.TaskQueue, w.opts)
-	Register(w.main, acts, w.leases)
+	register(w.main, acts, w.leases, w.goal)
 	if err := w.main.Start(); err != nil {
 		cancel()
 		return nil, fmt.Errorf("start the worker on task queue %s: %w", workflows.TaskQueue, err)
@@ -194,7 +210,7 @@ func (w *Worker) refresh(ctx context.Context) {
 		}
 		q := workflows.DeviceTaskQueue(in.Serial)
 		dw := worker.New(w.c, q, w.opts)
-		Register(dw, w.acts, w.leases)
+		register(dw, w.acts, w.leases, w.goal)
 		if err := dw.Start(); err != nil {
 			w.log.Error("cannot serve phone", "serial", in.Serial, "task_queue", q, "error", err)
 			continue

@@ -17,8 +17,11 @@ import (
 
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -68,7 +71,9 @@ func TestRecordHistories(t *testing.T) {
 	}, workflows.DeviceLeaseWorkflow, workflows.LeaseState{Serial: s.Serials[leasePhone], HistoryLimit: 25, CheckInterval: time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	stop, err := s.StartWorker(context.Background())
+	// GoalWorkflow runs through breakable, which breaks only the goals a
+	// path names (revoked-holder plays a bad deploy with it).
+	stop, err := s.StartWorkerOptions(context.Background(), s.Config, app.WorkerOptions{GoalWorkflow: breakable})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,6 +231,19 @@ func (r *recorder) send(t *testing.T, id, name string, arg any, asSignal bool) {
 func midTodo(st workflows.Status) bool { return st.Steps >= 2 }
 
 func asking(st workflows.Status) bool { return st.PendingQuestion != "" }
+
+// broken names the goals whose GoalWorkflow a bad deploy broke: replaying
+// them issues a timer first, so their workflow task fails.
+var broken sync.Map
+
+// breakable is GoalWorkflow as the recorder's worker runs it: the real
+// code, except for goals in broken.
+func breakable(ctx workflow.Context, in workflows.GoalInput) (workflows.GoalResult, error) {
+	if _, bad := broken.Load(workflow.GetInfo(ctx).WorkflowExecution.ID); bad {
+		_ = workflow.NewTimer(ctx, time.Hour)
+	}
+	return workflows.GoalWorkflow(ctx, in)
+}
 
 // recordings are the paths of the corpus, one phone each.
 func recordings() []recording {
@@ -434,6 +452,36 @@ func recordings() []recording {
 			second := r.start(t, i, "Turn on Airplane mode", workflows.GoalOptions{})
 			r.until(t, second, "waiting for the phone", func(st workflows.Status) bool { return st.WaitingFor != "" })
 			return append(r.finish(t, first), r.finish(t, second)...)
+		}},
+		{"revoked-holder", func(t *testing.T, r *recorder, i int) []string {
+			// The first goal holds the phone, paused mid-todo, when a bad
+			// deploy breaks its workflow task; the lease (short bounds)
+			// takes the phone and grants it to the second goal. The fix
+			// comes back, the first goal is resumed, its step is refused
+			// by the lease, it asks for the phone again and ends done
+			// (docs/design.md §24, change ID revoke-blocked-holder).
+			ctx := context.Background()
+			serial := r.s.Serials[i]
+			if _, err := r.s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+				ID: workflows.LeaseWorkflowID(serial), TaskQueue: workflows.TaskQueue,
+			}, workflows.DeviceLeaseWorkflow, workflows.LeaseState{Serial: serial, CheckInterval: 2 * time.Second, BlockedAfter: 5 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			goal, _ := messageGoal(i)
+			first := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, first+"/todo-1", "two steps", midTodo)
+			r.send(t, first, workflows.SignalPause, nil, false)
+			r.until(t, first+"/todo-1", "paused", func(st workflows.Status) bool { return st.Paused && st.WaitingFor != "" })
+			second := r.start(t, i, "Turn on Airplane mode", workflows.GoalOptions{})
+			r.until(t, second, "waiting for the phone", func(st workflows.Status) bool { return st.WaitingFor != "" })
+			broken.Store(first, true)
+			worker.PurgeStickyWorkflowCache() // the next task of the first goal replays its history
+			r.send(t, first, workflows.SignalInject, "a note the broken goal cannot read", true)
+			ids := r.finish(t, second)
+			broken.Delete(first)
+			worker.PurgeStickyWorkflowCache()
+			r.send(t, first, workflows.SignalResume, nil, false)
+			return append(ids, r.finish(t, first)...)
 		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()

@@ -241,7 +241,14 @@ func (s *Stack) StartWorker(ctx context.Context) (stop func(), err error) {
 // process until the returned stop is called. It returns once the worker
 // serves every phone of c's allow-list.
 func (s *Stack) StartWorkerWith(ctx context.Context, c config.Config) (stop func(), err error) {
-	w, err := app.StartWorker(ctx, c, s.Client, app.Deps{Logger: s.log}, app.WorkerOptions{RelistInterval: time.Second})
+	return s.StartWorkerOptions(ctx, c, app.WorkerOptions{})
+}
+
+// StartWorkerOptions is StartWorkerWith with worker options (a drill's
+// broken GoalWorkflow, say); the phones are listed again every second.
+func (s *Stack) StartWorkerOptions(ctx context.Context, c config.Config, o app.WorkerOptions) (stop func(), err error) {
+	o.RelistInterval = time.Second
+	w, err := app.StartWorker(ctx, c, s.Client, app.Deps{Logger: s.log}, o)
 	if err != nil {
 		return nil, err
 	}
