@@ -1,6 +1,9 @@
 package phonesim
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Package names of the simulated apps and the IMEs.
 const (
@@ -70,13 +73,15 @@ type Note struct {
 
 // InputEvent is one input the phone received (tap, swipe, keyevent, text,
 // an ADB Keyboard broadcast, an app launch), numbered from 1, with the
-// screen it arrived on.
+// screen it arrived on and when it arrived (so a test can place it against
+// events of other processes on the same host, such as a workflow's history).
 type InputEvent struct {
-	Seq  int      `json:"seq"`
-	Kind string   `json:"kind"`
-	Args []string `json:"args"`
-	App  string   `json:"app"`
-	Page string   `json:"page"`
+	Seq  int       `json:"seq"`
+	Kind string    `json:"kind"`
+	Args []string  `json:"args"`
+	App  string    `json:"app"`
+	Page string    `json:"page"`
+	At   time.Time `json:"at"`
 }
 
 // contact is a Contacts entry; received are the messages already in the
@@ -165,6 +170,6 @@ func (p *Phone) logInput(kind string, args ...string) int {
 	if args == nil {
 		args = []string{}
 	}
-	p.inputs = append(p.inputs, InputEvent{Seq: p.seq, Kind: kind, Args: args, App: appName(v.app), Page: v.page})
+	p.inputs = append(p.inputs, InputEvent{Seq: p.seq, Kind: kind, Args: args, App: appName(v.app), Page: v.page, At: time.Now()})
 	return p.seq
 }
