@@ -10,6 +10,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -34,6 +35,13 @@ type HistoryStats struct {
 	StepLatency []time.Duration
 	// ByType counts events per event type ("ActivityTaskScheduled", ...).
 	ByType map[string]int
+	// Versions counts version markers (workflow.GetVersion) per change ID.
+	// VersionEvents and VersionBytes count those markers together with
+	// the SDK's upserts of the TemporalChangeVersion search attribute
+	// that go with them.
+	Versions      map[string]int
+	VersionEvents int
+	VersionBytes  int
 }
 
 // imageMarks are the starts of PNG and JPEG files, raw and base64-encoded.
@@ -57,7 +65,7 @@ func CountImages(data []byte) int {
 // ReadHistory reads the history of workflow id (latest run) and of every
 // child it started, recursively.
 func ReadHistory(ctx context.Context, c client.Client, id string) (HistoryStats, error) {
-	st := HistoryStats{ByType: map[string]int{}}
+	st := HistoryStats{ByType: map[string]int{}, Versions: map[string]int{}}
 	seen := map[string]bool{}
 	queue := [][2]string{{id, ""}}
 	for len(queue) > 0 {
@@ -87,10 +95,39 @@ func ReadHistory(ctx context.Context, c client.Client, id string) (HistoryStats,
 			}
 			st.ImageHits += CountImages(raw)
 			st.ByType[strings.TrimPrefix(ev.GetEventType().String(), "EVENT_TYPE_")]++
+			if id, ok := versionMarker(ev); ok {
+				st.Versions[id]++
+				st.VersionEvents++
+				st.VersionBytes += len(raw)
+			} else if changeVersionUpsert(ev) {
+				st.VersionEvents++
+				st.VersionBytes += len(raw)
+			}
 			foldEvent(ev, &st, scheduled, &queue)
 		}
 	}
 	return st, nil
+}
+
+// versionMarker returns the change ID of a version marker (the SDK's
+// "Version" marker, its "change-id" detail).
+func versionMarker(ev *historypb.HistoryEvent) (string, bool) {
+	m := ev.GetMarkerRecordedEventAttributes()
+	if m.GetMarkerName() != "Version" {
+		return "", false
+	}
+	var id string
+	if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["change-id"], &id); err != nil || id == "" {
+		return "?", true
+	}
+	return id, true
+}
+
+// changeVersionUpsert reports whether ev is the SDK's upsert of the
+// TemporalChangeVersion search attribute that follows a version marker.
+func changeVersionUpsert(ev *historypb.HistoryEvent) bool {
+	_, ok := ev.GetUpsertWorkflowSearchAttributesEventAttributes().GetSearchAttributes().GetIndexedFields()["TemporalChangeVersion"]
+	return ok
 }
 
 func foldEvent(ev *historypb.HistoryEvent, st *HistoryStats, scheduled map[int64]time.Time, queue *[][2]string) {

@@ -183,7 +183,7 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 		return []Table{t}, err
 	}
 	defer env.Stop()
-	var events, bytes, steps, evPerStep, bPerStep, childEv, childB, images, wfs Sample
+	var events, bytes, steps, evPerStep, bPerStep, childEv, childB, images, wfs, verEv, verB Sample
 	var last HistoryStats
 	for range r.o.Runs {
 		env.Phones[0].Reset()
@@ -207,6 +207,7 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 		evPerStep, bPerStep = append(evPerStep, float64(h.Events)/n), append(bPerStep, float64(h.Bytes)/n)
 		childEv, childB = append(childEv, float64(h.ChildEvents)/n), append(childB, float64(h.ChildBytes)/n)
 		images, wfs = append(images, float64(h.ImageHits)), append(wfs, float64(h.Workflows))
+		verEv, verB = append(verEv, float64(h.VersionEvents)), append(verB, float64(h.VersionBytes))
 		last = h
 	}
 	t.Rows = [][]string{
@@ -218,6 +219,8 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 		{"**bytes per executor step** (all histories)", bPerStep.Summary(0)},
 		{"events per executor step, todo histories only", childEv.Summary(1)},
 		{"bytes per executor step, todo histories only", childB.Summary(0)},
+		{"version markers and their search attribute upserts: events", verEv.Summary(0)},
+		{"version markers and their search attribute upserts: bytes", verB.Summary(0)},
 		{"**image signatures found in history**", images.Summary(0)},
 	}
 	if m := evPerStep.Median(); m > 12 {
@@ -226,6 +229,9 @@ func (r *runner) history(ctx context.Context) ([]Table, error) {
 		t.Findings = append(t.Findings, fmt.Sprintf("%.1f events per executor step including the goal's planning, replans and child bookkeeping; a todo's own history costs %.1f.", evPerStep.Median(), childEv.Median()))
 	}
 	t.Findings = append(t.Findings, "Events by type in the last run: "+byType(last.ByType)+".")
+	if len(last.Versions) > 0 {
+		t.Findings = append(t.Findings, "Version markers by change ID in the last run (one per workflow run that reached the change; each with an upsert of TemporalChangeVersion): "+byType(last.Versions)+".")
+	}
 	if images.Max() > 0 {
 		t.Findings = append(t.Findings, "IMAGE BYTES FOUND IN HISTORY: screenshots must stay in the blob store.")
 	} else {

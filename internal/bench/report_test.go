@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/converter"
+
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
 
@@ -106,5 +110,31 @@ func TestOptionsValidate(t *testing.T) {
 	}
 	if o := (Options{}).withDefaults(); o.Runs != 5 {
 		t.Errorf("default runs = %d, want 5", o.Runs)
+	}
+}
+
+func TestVersionEvents(t *testing.T) {
+	id, err := converter.GetDefaultDataConverter().ToPayloads("steering-order")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := &historypb.HistoryEvent{Attributes: &historypb.HistoryEvent_MarkerRecordedEventAttributes{
+		MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{MarkerName: "Version",
+			Details: map[string]*commonpb.Payloads{"change-id": id}}}}
+	if got, ok := versionMarker(marker); !ok || got != "steering-order" {
+		t.Fatalf("versionMarker = %q %v", got, ok)
+	}
+	side := &historypb.HistoryEvent{Attributes: &historypb.HistoryEvent_MarkerRecordedEventAttributes{
+		MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{MarkerName: "SideEffect"}}}
+	if _, ok := versionMarker(side); ok {
+		t.Fatal("a side effect marker counted as a version marker")
+	}
+	upsert := func(key string) *historypb.HistoryEvent {
+		return &historypb.HistoryEvent{Attributes: &historypb.HistoryEvent_UpsertWorkflowSearchAttributesEventAttributes{
+			UpsertWorkflowSearchAttributesEventAttributes: &historypb.UpsertWorkflowSearchAttributesEventAttributes{
+				SearchAttributes: &commonpb.SearchAttributes{IndexedFields: map[string]*commonpb.Payload{key: id.GetPayloads()[0]}}}}}
+	}
+	if !changeVersionUpsert(upsert("TemporalChangeVersion")) || changeVersionUpsert(upsert("PhoneflowStatus")) {
+		t.Fatal("changeVersionUpsert tells the SDK's upsert from the status upsert wrongly")
 	}
 }
