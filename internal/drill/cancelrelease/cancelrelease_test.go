@@ -177,8 +177,9 @@ func TestCancelReleasesPhoneAfterStep(t *testing.T) {
 				in.Seq, in.Kind, in.Args, in.App, in.Page, in.At, from, until)
 		}
 	}
-	t.Logf("a's Step stopped %v, the lease took a's release %v, b's first Step scheduled %v, b's first action started %v",
-		from.Format("15:04:05.000"), released.GetEventTime().AsTime().Format("15:04:05.000"),
+	t.Logf("a's Step asked to stop %v, stopped %v; the lease took a's release %v; b's first Step scheduled %v, b's first action started %v",
+		asked.GetEventTime().AsTime().Format("15:04:05.000"), from.Format("15:04:05.000"),
+		released.GetEventTime().AsTime().Format("15:04:05.000"),
 		firstStep.GetEventTime().AsTime().Format("15:04:05.000"), until.Format("15:04:05.000"))
 	var sent []string
 	for _, m := range state.MessagesSent {
