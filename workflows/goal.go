@@ -106,6 +106,8 @@ type goalRun struct {
 	lease      *heldLease
 	revocable  bool
 	revokedWhy string
+	// signals is how this run takes plain signals (docs/design.md §25).
+	signals signalOrder
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -123,6 +125,7 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	// the same path.
 	g.steer.ordered = workflow.GetVersion(ctx, ChangeSteeringOrder, workflow.DefaultVersion, 1) >= 1
 	g.steer.settled = g.st.SteerSeq
+	g.signals = newSignalOrder(ctx)
 	if err := g.setHandlers(ctx); err != nil {
 		return GoalResult{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -25,6 +26,7 @@ func newEnv(t *testing.T, f *fakeWorld) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: testGoalID})
 	f.register(env)
 	// The scripted world has no lease workflow; lease tests live in lease_test.go.

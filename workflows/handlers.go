@@ -159,7 +159,9 @@ func (g *goalRun) forward(ctx workflow.Context, name string, arg any) error {
 	return nil
 }
 
-// goalSignalOrder fixes the order signals are applied in (determinism).
+// goalSignalOrder lists the signals the goal reads. Runs that take them in
+// arrival order (§25) use it as the set; older runs apply signals waiting
+// together in this fixed order (determinism).
 var goalSignalOrder = []string{SignalTodoEvent, SignalPause, SignalResume, SignalInject, SignalUserInput, SignalApprove, SignalClarify}
 
 // applySignal receives one signal from c and applies it, dropping invalid
@@ -216,9 +218,21 @@ func (g *goalRun) signalChannel(ctx workflow.Context, name string) workflow.Rece
 	return workflow.GetSignalChannel(ctx, name)
 }
 
+func (g *goalRun) channelOf(ctx workflow.Context) func(string) workflow.ReceiveChannel {
+	return func(name string) workflow.ReceiveChannel { return g.signalChannel(ctx, name) }
+}
+
+func (g *goalRun) applier(ctx workflow.Context) func(string, workflow.ReceiveChannel) {
+	return func(name string, c workflow.ReceiveChannel) { g.applySignal(ctx, name, c) }
+}
+
 // drain applies every signal already delivered (before continue-as-new, so
 // none is lost at the boundary).
 func (g *goalRun) drain(ctx workflow.Context) {
+	if g.signals.byArrival() {
+		g.signals.drainByArrival(goalSignalOrder, g.channelOf(ctx), g.applier(ctx))
+		return
+	}
 	for {
 		got := false
 		for _, name := range goalSignalOrder {
@@ -278,6 +292,11 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		}
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
+		if g.signals.byArrival() {
+			// In the order they arrived, whatever their names (§25).
+			g.signals.readByArrival(ctx, goalSignalOrder, g.channelOf(ctx), g.applier(ctx))
+			return
+		}
 		for ctx.Err() == nil {
 			sel := workflow.NewSelector(ctx)
 			for _, name := range goalSignalOrder {

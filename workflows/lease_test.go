@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -146,6 +147,7 @@ func newLeaseEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *leaseWorld)
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
 	w := &leaseWorld{env: env}
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	env.RegisterWorkflow(leaseHarness)
@@ -465,6 +467,7 @@ func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEn
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	sig := &leaseSignals{}
 	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", mock.Anything, mock.Anything).Return(

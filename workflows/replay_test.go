@@ -32,7 +32,12 @@ func TestReplayRecordedHistories(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no recorded histories in workflows/testdata: record them from a real server (see testdata/README.md)")
 	}
-	r := worker.NewWorkflowReplayer()
+	// The replayer runs the workflows as a worker does: with the
+	// interceptors every worker registers.
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: Interceptors()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.RegisterWorkflow(GoalWorkflow)
 	r.RegisterWorkflow(TodoWorkflow)
 	r.RegisterWorkflow(DeviceLeaseWorkflow)
@@ -110,4 +115,30 @@ func recordedGoalID(h *historypb.History) string {
 		}
 	}
 	return ""
+}
+
+// TestReplayNeedsSignalOrder replays a run that took its signals in arrival
+// order (docs/design.md §25) on a replayer built without Interceptors(): the
+// run must not go on in name order, its workflow task fails naming the
+// change.
+func TestReplayNeedsSignalOrder(t *testing.T) {
+	path := filepath.Join("testdata", "v6", "signal-order-goal.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := client.HistoryFromJSON(bytes.NewReader(data), client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflow(GoalWorkflow)
+	r.RegisterWorkflow(TodoWorkflow)
+	r.RegisterWorkflow(DeviceLeaseWorkflow)
+	opts := worker.ReplayWorkflowHistoryOptions{OriginalExecution: workflow.Execution{ID: recordedGoalID(h), RunID: "replay"}}
+	err = r.ReplayWorkflowHistoryWithOptions(nil, h, opts)
+	if err == nil || !strings.Contains(err.Error(), ChangeSignalArrivalOrder) {
+		t.Fatalf("replay without the interceptor: %v; want a failure naming %s", err, ChangeSignalArrivalOrder)
+	}
+	t.Log(err)
 }

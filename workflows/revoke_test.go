@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -32,6 +33,7 @@ func revokeUnitEnv(t *testing.T, describe func(goal string, at time.Duration) ac
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	env.SetStartTime(blockedStart)
 	begin := env.Now()

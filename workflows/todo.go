@@ -85,6 +85,8 @@ type todoRun struct {
 	// lostHost is set while the phone's last try found no worker serving
 	// it (docs/design.md §24).
 	lostHost bool
+	// signals is how this run takes plain signals (docs/design.md §25).
+	signals signalOrder
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -102,6 +104,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		t.st.Notes = boundNotes(in.Notes)
 		t.st.SteerSeq = in.SteerSeq
 	}
+	t.signals = newSignalOrder(ctx)
 	if err := t.setHandlers(ctx); err != nil {
 		return TodoResult{}, err
 	}
@@ -198,6 +201,13 @@ func (t *todoRun) setHandlers(ctx workflow.Context) error {
 		return err
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
+		if t.signals.byArrival() {
+			// In the order they arrived, whatever their names (§25).
+			chs := t.channels(ctx)
+			t.signals.readByArrival(ctx, todoSignalOrder, func(n string) workflow.ReceiveChannel { return chs[n] },
+				func(n string, c workflow.ReceiveChannel) { t.receive(ctx, n, c) })
+			return
+		}
 		for {
 			sel := workflow.NewSelector(ctx)
 			t.addSignalCases(ctx, sel)
@@ -252,8 +262,10 @@ func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChan
 	}
 }
 
-// signalOrder fixes the iteration order over channels (map order is random
-// and workflow code must be deterministic). SignalSteer carries a goal's
+// todoSignalOrder lists the signals the todo reads: the set it takes in
+// arrival order (docs/design.md §25), and for older runs the fixed order
+// over channels (map order is random and workflow code must be
+// deterministic). SignalSteer carries a goal's
 // numbered commands in order (docs/design.md §21); the others are what a
 // person signals to a todo directly, and what goals from before ordered
 // steering forward.
@@ -269,6 +281,11 @@ func (t *todoRun) addSignalCases(ctx workflow.Context, sel workflow.Selector) {
 // drain applies every signal already delivered, before continue-as-new.
 func (t *todoRun) drain(ctx workflow.Context) {
 	chs := t.channels(ctx)
+	if t.signals.byArrival() {
+		t.signals.drainByArrival(todoSignalOrder, func(n string) workflow.ReceiveChannel { return chs[n] },
+			func(n string, c workflow.ReceiveChannel) { t.receive(ctx, n, c) })
+		return
+	}
 	for {
 		got := false
 		for _, name := range todoSignalOrder {

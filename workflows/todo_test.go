@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -199,6 +200,7 @@ func TestThousandStepGoal(t *testing.T) {
 func TestTodoStepFailureCountsAndFails(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(TodoWorkflow)
 	calls := 0
 	env.RegisterActivityWithOptions(func(context.Context, activities.StepInput) (activities.StepResult, error) {

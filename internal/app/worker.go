@@ -130,7 +130,8 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,
-		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout},
+		// Every worker takes signals in arrival order (docs/design.md §25).
+		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout, Interceptors: workflows.Interceptors()},
 		devices: map[string]worker.Worker{},
 		cancel:  cancel, done: make(chan struct{}),
 	}

@@ -9,6 +9,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
@@ -63,6 +64,27 @@ func Runs(ctx context.Context, c client.Client, id string) ([]*historypb.History
 			return runs, nil
 		}
 	}
+}
+
+// ChangeVersion returns the version a run recorded for a GetVersion change
+// ID, and whether it recorded one.
+func ChangeVersion(h *historypb.History, changeID string) (int, bool) {
+	dc := converter.GetDefaultDataConverter()
+	for _, e := range h.GetEvents() {
+		m := e.GetMarkerRecordedEventAttributes()
+		if m == nil || m.GetMarkerName() != "Version" {
+			continue
+		}
+		var id string
+		var v int
+		if dc.FromPayloads(m.GetDetails()["change-id"], &id) != nil || id != changeID {
+			continue
+		}
+		if dc.FromPayloads(m.GetDetails()["version"], &v) == nil {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // GoalWorkflowIDs are the workflow IDs a finished goal ran: the goal and

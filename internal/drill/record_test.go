@@ -228,6 +228,35 @@ func (r *recorder) send(t *testing.T, id, name string, arg any, asSignal bool) {
 	}
 }
 
+// signalsOutOfNameOrder counts the workflow tasks of a goal's latest run
+// that took plain steering signals in an order other than the fixed name
+// order (pause, resume, inject) runs from before arrival order use.
+func signalsOutOfNameOrder(t *testing.T, s *Stack, id string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	evs, err := History(ctx, s.Client, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{workflows.SignalPause: 1, workflows.SignalResume: 2, workflows.SignalInject: 3}
+	n, last, out := 0, 0, false
+	for _, e := range evs {
+		if e.GetWorkflowTaskStartedEventAttributes() != nil {
+			if out {
+				n++
+			}
+			last, out = 0, false
+		}
+		if a := e.GetWorkflowExecutionSignaledEventAttributes(); a != nil && rank[a.GetSignalName()] > 0 {
+			k := rank[a.GetSignalName()]
+			out = out || k < last
+			last = k
+		}
+	}
+	return n
+}
+
 func midTodo(st workflows.Status) bool { return st.Steps >= 2 }
 
 func asking(st workflows.Status) bool { return st.PendingQuestion != "" }
@@ -312,6 +341,47 @@ func recordings() []recording {
 			if st.Paused {
 				r.send(t, id, workflows.SignalResume, nil, false)
 			}
+			return r.finish(t, id)
+		}},
+		{"signal-order", func(t *testing.T, r *recorder, i int) []string {
+			// Plain signals of different names in one workflow task
+			// (docs/design.md §25): the goal paused mid-todo, then resume,
+			// inject and pause sent back to back as signals, taken in the
+			// order they arrived, so the goal and its todo end paused (in
+			// name order the pause came first, was dropped as the goal
+			// was paused, and the goal ended running); again until the
+			// history shows a workflow task that took signals out of name
+			// order. Then a resume, and the goal ends done.
+			goal, _ := messageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, false)
+			for try := 1; ; try++ {
+				seq := r.until(t, id, "paused", func(st workflows.Status) bool { return st.Paused }).SteerSeq
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				for _, sig := range []struct {
+					name string
+					arg  any
+				}{{workflows.SignalResume, nil}, {workflows.SignalInject, fmt.Sprintf("burst %d: be brief", try)}, {workflows.SignalPause, nil}} {
+					if err := r.s.Client.SignalWorkflow(ctx, id, "", sig.name, sig.arg); err != nil {
+						t.Fatalf("signal %s: %v", sig.name, err)
+					}
+				}
+				cancel()
+				st := r.until(t, id, "the burst taken", func(st workflows.Status) bool { return st.SteerSeq >= seq+3 })
+				c := r.until(t, id+"/todo-1", "the burst applied", func(c workflows.Status) bool { return c.SteerSeq == st.SteerSeq })
+				if !st.Paused || !c.Paused {
+					t.Fatalf("after resume, inject, pause: goal paused=%v, todo paused=%v; the last signal was pause", st.Paused, c.Paused)
+				}
+				if n := signalsOutOfNameOrder(t, r.s, id); n > 0 {
+					t.Logf("%d workflow task(s) took signals out of name order after %d burst(s)", n, try)
+					break
+				}
+				if try == 10 {
+					t.Fatal("10 bursts and no workflow task took two of their signals together")
+				}
+			}
+			r.send(t, id, workflows.SignalResume, nil, false)
 			return r.finish(t, id)
 		}},
 		{"routine-replay", func(t *testing.T, r *recorder, i int) []string {

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/adb"
@@ -110,6 +111,7 @@ func simEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *phonesim.Phone, 
 
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Interceptors: workflows.Interceptors()})
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: "goal-sim"})
 	env.SetTestTimeout(3 * time.Minute)
 	env.RegisterWorkflow(workflows.GoalWorkflow)

@@ -98,6 +98,7 @@ func TestSteeringBurstDrill(t *testing.T) {
 		}
 	}
 	var inputs, unused []string
+	var runs, byArrival int
 	for _, id := range goals {
 		rctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 		res, err := s.Goals.Result(rctx, id)
@@ -113,10 +114,18 @@ func TestSteeringBurstDrill(t *testing.T) {
 				if a > 0 {
 					wid += fmt.Sprintf("-r%d", a)
 				}
-				inputs = append(inputs, scheduledInputs(t, s, wid)...)
+				in, n, ordered := scheduledInputs(t, s, wid)
+				inputs, runs, byArrival = append(inputs, in...), runs+n, byArrival+ordered
 			}
 		}
-		inputs = append(inputs, scheduledInputs(t, s, id)...)
+		in, n, ordered := scheduledInputs(t, s, id)
+		inputs, runs, byArrival = append(inputs, in...), runs+n, byArrival+ordered
+	}
+	// The stack's worker is built as every worker is: each run it started
+	// takes plain signals in arrival order (docs/design.md §25).
+	if byArrival != runs {
+		t.Errorf("%d of %d goal and todo runs recorded %s version 1: a worker was built without workflows.Interceptors()",
+			byArrival, runs, workflows.ChangeSignalArrivalOrder)
 	}
 	lost, reported := 0, 0
 	for _, text := range injects {
@@ -236,21 +245,24 @@ func statuses(s *stack.Stack, goal string) (g, c workflows.Status, ok bool) {
 
 // scheduledInputs returns the raw inputs of every activity a workflow
 // scheduled and of its start: Step requests carry the executor's notes,
-// Replan the planner's messages, a todo's start its notes.
-func scheduledInputs(t *testing.T, s *stack.Stack, id string) []string {
+// Replan the planner's messages, a todo's start its notes. It also counts
+// the workflow's runs, and those that take signals in arrival order.
+func scheduledInputs(t *testing.T, s *stack.Stack, id string) (out []string, runs, byArrival int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	runs, err := drill.Runs(ctx, s.Client, id)
+	hs, err := drill.Runs(ctx, s.Client, id)
 	if err != nil {
 		t.Errorf("history of %s: %v", id, err)
-		return nil
+		return nil, 0, 0
 	}
-	var out []string
-	for _, h := range runs {
+	for _, h := range hs {
 		out = append(out, inputsOf(h)...)
+		if v, ok := drill.ChangeVersion(h, workflows.ChangeSignalArrivalOrder); ok && v == 1 {
+			byArrival++
+		}
 	}
-	return out
+	return out, len(hs), byArrival
 }
 
 func inputsOf(h *historypb.History) []string {
