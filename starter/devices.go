@@ -39,7 +39,11 @@ every 5 s, so a dead worker is told within about 15 s). On a cluster that
 takes no worker heartbeats (Temporal server older than 1.29.1, or
 frontend.WorkerHeartbeatsEnabled off) it falls back to the queue's polls,
 sees a dead worker only after 75 s, and says so under the table.
---workers=false skips it (no Temporal needed).`,
+--workers=false skips it (no Temporal needed).
+
+The NOTE column also says when the phone's lease took the phone from a goal
+whose workflow task kept failing (a bad deploy): "phone taken from goal X:
+its workflow task has failed since HH:MM (…)".`,
 		Example: `  starter devices
   starter devices --adb-address 127.0.0.1:5038 --json`,
 		Args: noArgs,
@@ -93,6 +97,9 @@ var deviceWorkers = func(ctx context.Context, cfg config.Config, serials []strin
 	for i, s := range serials {
 		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		out[i], err = g.DeviceService(qctx, s, time.Now())
+		if err == nil {
+			out[i].Lease = g.LeaseNote(qctx, s)
+		}
 		cancel()
 		if err != nil {
 			return nil, err
@@ -149,6 +156,9 @@ func printDevices(w io.Writer, cfg config.Config, devs []deviceRow) {
 		worker := ""
 		if d.Worker != nil {
 			worker = d.Worker.Text
+			if d.Worker.Lease != "" && note == "" {
+				note = d.Worker.Lease
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, worker, note)
 	}

@@ -56,7 +56,8 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 		asked = serials
 		return []goalctl.DeviceService{
 			{Serial: "emu-1", Served: true, Text: "served by 42@host-a (heartbeat 3s ago)"},
-			{Serial: "emu-2", LastPoll: since, Text: "no worker serves phone emu-2 since 09:12:00 (last poll by 7@host-b)"},
+			{Serial: "emu-2", LastPoll: since, Text: "no worker serves phone emu-2 since 09:12:00 (last poll by 7@host-b)",
+				Lease: "phone taken from goal goal-9: its workflow task has failed since 09:12 ([TMPRL1100] nondeterministic workflow)"},
 		}, nil
 	}
 	out, code := execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices")
@@ -66,7 +67,8 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	if strings.Join(asked, ",") != "emu-1,emu-2" {
 		t.Errorf("asked about %v, want the ready phones only", asked)
 	}
-	for _, want := range []string{"WORKER", "served by 42@host-a", "no worker serves phone emu-2 since 09:12:00"} {
+	for _, want := range []string{"WORKER", "served by 42@host-a", "no worker serves phone emu-2 since 09:12:00",
+		"phone taken from goal goal-9: its workflow task has failed since 09:12 ([TMPRL1100] nondeterministic workflow)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -180,6 +180,11 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl
 	st, err := goals.Status(qctx, id)
 	if err != nil {
 		rep.Error = "the goal did not answer its status query (is a worker running?): " + err.Error()
+		if why := goals.RevokedFrom(qctx, info.Device, id); why != "" && info.Device != "" {
+			// A goal whose workflow task keeps failing cannot answer; its
+			// phone's lease says so (docs/design.md §24).
+			rep.Error = "the goal did not answer its status query; " + why + "; it asks for the phone again once a worker can run it"
+		}
 		return rep, nil
 	}
 	rep.Status = &st

@@ -334,3 +334,87 @@ func TestRevokedGoalAsksAgainAndGoesOn(t *testing.T) {
 		t.Errorf("A's steps after the revoke at %v; want none before its answer at 20m, and its tap run again after B's last step at %s", aSteps, bLast)
 	}
 }
+
+// A goal revoked between todos (its replanner's question waits for an
+// answer while it holds the phone) asks for the phone again before its next
+// todo and queues behind the goal that took it: its next todo's steps all
+// come after that goal's, and no step of it is refused.
+func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
+	saved := DeviceLease
+	DeviceLease = LeaseDevice
+	t.Cleanup(func() { DeviceLease = saved })
+	f := &fakeWorld{
+		scripts: map[string][]autoglm.Action{
+			"a1": {tap(1, 1), finish("a1")},
+			"a2": {tap(2, 2), finish("a2")},
+			"b1": {tap(4, 4), takeOver("Confirm on the phone"), tap(5, 5), finish("b1")},
+		},
+		replans: []activities.PlanDecision{
+			{Status: activities.PlanAskUser, Question: "Which Alice?"},
+			{Status: activities.PlanReplanned, Plan: []string{"a2"}},
+		},
+	}
+	env, lw := newLeaseEnv(t)
+	f.register(env)
+	env.RegisterWorkflow(revokeHarness)
+	log := &activityLog{}
+	log.listen(env)
+	begin := env.Now()
+	var mu sync.Mutex
+	revokedAt := time.Duration(-1)
+	lw.describe = func(goal string) (activities.HolderStatus, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := env.Now().Sub(begin)
+		if goal != "goal-a" || now >= 15*time.Minute {
+			return activities.HolderStatus{}, false
+		}
+		if now >= 5*time.Minute && revokedAt < 0 {
+			revokedAt = now
+		}
+		return activities.HolderStatus{Running: true, Status: "Running", Blocked: true, BlockedSince: begin, BlockedError: blockedError}, true
+	}
+	f.fence = func(_ string, in activities.StepInput) error {
+		if in.Lease != nil && in.Lease.GoalID == "goal-a" {
+			mu.Lock()
+			defer mu.Unlock()
+			f.log = append(f.log, "fence asked")
+		}
+		return nil
+	}
+	var queued snapshot
+	snapshotAt(t, env, 25*time.Minute, &queued)
+	env.ExecuteWorkflow(revokeHarness,
+		GoalInput{Goal: "a", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"a1"}, ReleasePhoneAfter: 24 * time.Hour}},
+		GoalInput{Goal: "b", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"b1"}, ReleasePhoneAfter: 24 * time.Hour}},
+		[]revokeAnswer{{Goal: "goal-a", Text: "Alice Chen", At: 20 * time.Minute}, {Goal: "goal-b", Text: "confirmed", At: 30 * time.Minute}})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var rs []GoalResult
+	if err := env.GetWorkflowResult(&rs); err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Status != GoalDone || rs[1].Status != GoalDone {
+		t.Fatalf("goals ended %s (%s) and %s (%s)", rs[0].Status, rs[0].Reason, rs[1].Status, rs[1].Reason)
+	}
+	if revokedAt < 5*time.Minute || revokedAt > 7*time.Minute {
+		t.Fatalf("revoked at %s, want at the first check past 5 minutes", revokedAt)
+	}
+	if w := queued.status.WaitingFor; !strings.Contains(w, "phone taken from goal goal-a") || !strings.Contains(w, "device busy: held by goal-b") {
+		t.Errorf("A's status while it queues for the phone again: %q", w)
+	}
+	var bLast time.Duration
+	for _, s := range log.of("goal-b", 0, 1<<62) {
+		if s.Type == activities.NameStep {
+			bLast = s.At
+		}
+	}
+	a2 := log.of("goal-a/todo-2", 0, 1<<62)
+	if len(a2) == 0 || a2[0].At < bLast {
+		t.Errorf("A's second todo started its activities at %v, want after B's last step at %s", a2, bLast)
+	}
+	if slices.ContainsFunc(f.log, func(l string) bool { return strings.HasPrefix(l, "fenced ") }) {
+		t.Errorf("a step was refused: %v", f.log)
+	}
+}

@@ -53,6 +53,10 @@ type DeviceService struct {
 	Worker        string    `json:"worker,omitempty"`
 	LastPoll      time.Time `json:"last_poll,omitzero"`
 	LastHeartbeat time.Time `json:"last_heartbeat,omitzero"`
+	// Lease says why the phone's lease took the phone from a goal whose
+	// workflow task kept failing, while it has not given it back
+	// (LeaseNote; filled by the caller that asks for it).
+	Lease string `json:"lease,omitempty"`
 	// Basis is what decided: "goal" (a running goal on the phone said
 	// so), "heartbeat" (worker heartbeats) or "poll" (the queue's pollers,
 	// on a cluster without heartbeats).

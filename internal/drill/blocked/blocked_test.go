@@ -142,6 +142,13 @@ func TestBlockedHolderLosesThePhone(t *testing.T) {
 		t.Errorf("revoked %+v, want goal a with the workflow task's error", revoked)
 	}
 	took := time.Since(broken)
+	// `starter devices` and `starter status` read the reason from the lease.
+	if note := s.Goals.LeaseNote(ctx, serial); note != revoked.Reason {
+		t.Errorf("devices note %q, want the lease's reason", note)
+	}
+	if why := s.Goals.RevokedFrom(ctx, serial, a); why != revoked.Reason {
+		t.Errorf("status note %q, want the lease's reason", why)
+	}
 	t.Logf("%s variant: the phone was taken from the blocked goal %s after its first failed task (bound %s, checks every %s): %s",
 		variant, took.Round(100*time.Millisecond), blockedAfter, checkInterval, revoked.Reason)
 	if strict && took > blockedAfter+2*checkInterval+10*time.Second {
@@ -161,7 +168,9 @@ func TestBlockedHolderLosesThePhone(t *testing.T) {
 	// The fix is deployed: goal a runs again, is resumed, finds the phone
 	// taken (its step is refused), asks for it and ends done.
 	swap(app.WorkerOptions{})
-	send(a, workflows.SignalResume, nil, false)
+	// As a signal: the server refuses updates while the goal's workflow
+	// task is failed and waits out its retry backoff.
+	send(a, workflows.SignalResume, nil, true)
 	res, err = s.Goals.Result(rctx, a)
 	if err != nil || res.Status != workflows.GoalDone {
 		t.Fatalf("goal a after the fix: %v %s %s (next: %s)", err, res.Status, res.Reason, res.NextStep)
