@@ -31,6 +31,7 @@ type CorrectInput struct {
 type CorrectResult struct {
 	Correction string    `json:"correction,omitempty"`
 	Invalid    string    `json:"invalid,omitempty"`
+	Rejected   int       `json:"rejected,omitempty"` // answers that broke the contract and were fed back
 	Usage      llm.Usage `json:"usage,omitzero"`
 }
 
@@ -69,6 +70,7 @@ func (a *Activities) Correct(ctx context.Context, in CorrectInput) (CorrectResul
 			return res, nil
 		}
 		res.Invalid = err.Error()
+		res.Rejected++
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
 			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + res.Invalid})
 	}

@@ -40,8 +40,8 @@ func TestCorrectAsksThePlannerWithTheScreen(t *testing.T) {
 func TestCorrectFeedsABadAnswerBackOnce(t *testing.T) {
 	a, _, m := newActivities(t, `Try going back.`, `{"correction":"Go back with do(action=\"Back\")."}`)
 	res, err := a.Correct(context.Background(), CorrectInput{Task: "Turn on Wi-Fi", Why: "stuck"})
-	if err != nil || res.Correction != `Go back with do(action="Back").` {
-		t.Fatalf("Correct = %+v, %v", res, err)
+	if err != nil || res.Correction != `Go back with do(action="Back").` || res.Rejected != 1 {
+		t.Fatalf("Correct = %+v, %v (want the correction and one rejected answer)", res, err)
 	}
 	req := m.last()
 	if len(req) != 4 || req[2].Text != "Try going back." || !strings.Contains(req[3].Text, "no JSON object") {
@@ -50,7 +50,7 @@ func TestCorrectFeedsABadAnswerBackOnce(t *testing.T) {
 
 	a, _, _ = newActivities(t, `{"fix":"x"}`, `{"correction":""}`)
 	res, err = a.Correct(context.Background(), CorrectInput{Task: "Turn on Wi-Fi", Why: "stuck"})
-	if err != nil || res.Correction != "" || !strings.Contains(res.Invalid, "non-empty") {
+	if err != nil || res.Correction != "" || !strings.Contains(res.Invalid, "non-empty") || res.Rejected != 2 {
 		t.Fatalf("two bad answers: %+v, %v (want no correction and the problem)", res, err)
 	}
 }
@@ -66,5 +66,20 @@ func TestCorrectErrors(t *testing.T) {
 	_, err = a.Correct(context.Background(), CorrectInput{Task: "x", Why: "stuck"})
 	if !errors.As(err, &app) || !app.NonRetryable() || !strings.Contains(err.Error(), "no planner model") {
 		t.Fatalf("no planner = %v", err)
+	}
+}
+
+func TestVerifyCountsTheAnswersItFedBack(t *testing.T) {
+	in := VerifyInput{Task: "Read today's forecast", Message: "Sunny, 21 degrees"}
+	a, _, _ := newActivities(t, `the todo looks done`, `{"status":"done","evidence":"the forecast shows sunny"}`)
+	res, err := a.Verify(context.Background(), in)
+	if err != nil || res.Status != "done" || res.Invalid != "" || res.Rejected != 1 {
+		t.Fatalf("Verify = %+v, %v (want done with one rejected answer)", res, err)
+	}
+
+	a, _, _ = newActivities(t, `{"status":"probably"}`, `{"status":"done"}`)
+	res, err = a.Verify(context.Background(), in)
+	if err != nil || res.Status != "failed" || res.Invalid == "" || res.Rejected != 2 {
+		t.Fatalf("two bad answers: %+v, %v (want failed, the problem and two rejected answers)", res, err)
 	}
 }

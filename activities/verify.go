@@ -30,6 +30,10 @@ type VerifyResult struct {
 	// Invalid is set when the verifier model broke the JSON contract twice;
 	// the verdict is then failed.
 	Invalid string `json:"invalid,omitempty"`
+	// Rejected counts the verifier answers that broke the contract and
+	// were fed back, so a bad answer the second call made up for still
+	// shows in the history.
+	Rejected int `json:"rejected,omitempty"`
 	// Usage is the verifier model's calls (none for deterministic checks),
 	// counted with the executor's (docs/design.md §10).
 	Usage llm.Usage `json:"usage,omitzero"`
@@ -84,6 +88,7 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	msgs := req.Messages()
 	var problem string
 	var usage llm.Usage
+	rejected := 0
 	for range 2 {
 		ans, err := model.Chat(ctx, msgs)
 		if err != nil {
@@ -92,12 +97,13 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 		usage = usage.Add(ans.Usage())
 		v, err := verify.Parse(ans.Text)
 		if err == nil {
-			return VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By, Usage: usage}, nil
+			return VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By, Rejected: rejected, Usage: usage}, nil
 		}
+		rejected++
 		problem = err.Error()
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
 			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + problem})
 	}
-	return VerifyResult{Status: verify.Failed, By: verify.ByModel, Invalid: problem, Usage: usage,
+	return VerifyResult{Status: verify.Failed, By: verify.ByModel, Invalid: problem, Rejected: rejected, Usage: usage,
 		Evidence: "the verifier gave no valid verdict (" + problem + "), so the todo is not shown to be done"}, nil
 }

@@ -58,9 +58,15 @@ func TestCountFailures(t *testing.T) {
 			ActivityTaskCompletedEventAttributes: &historypb.ActivityTaskCompletedEventAttributes{Result: payload(`{"invalid":"the plan is empty"}`)}}},
 		{EventType: enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, Attributes: &historypb.HistoryEvent_ActivityTaskCompletedEventAttributes{
 			ActivityTaskCompletedEventAttributes: &historypb.ActivityTaskCompletedEventAttributes{Result: payload(`{"status":"done"}`)}}},
+		// A verdict whose second call made up for a rejected first answer,
+		// and one rejected twice.
+		{EventType: enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, Attributes: &historypb.HistoryEvent_ActivityTaskCompletedEventAttributes{
+			ActivityTaskCompletedEventAttributes: &historypb.ActivityTaskCompletedEventAttributes{Result: payload(`{"status":"done","by":"model","rejected":1}`)}}},
+		{EventType: enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, Attributes: &historypb.HistoryEvent_ActivityTaskCompletedEventAttributes{
+			ActivityTaskCompletedEventAttributes: &historypb.ActivityTaskCompletedEventAttributes{Result: payload(`{"status":"failed","invalid":"no status","rejected":2}`)}}},
 	}
 	got := CountFailures(evs)
-	want := Failures{RetriedAttempts: 2, FailedActivities: 1, CountedRejections: 2}
+	want := Failures{RetriedAttempts: 2, FailedActivities: 1, CountedRejections: 5}
 	if got != want {
 		t.Errorf("CountFailures = %+v, want %+v", got, want)
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -142,19 +144,31 @@ func CountFailures(evs []*historypb.HistoryEvent) Failures {
 			f.FailedActivities++
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 			for _, p := range ev.GetActivityTaskCompletedEventAttributes().GetResult().GetPayloads() {
-				if rejected(p.GetData()) {
-					f.CountedRejections++
-				}
+				f.CountedRejections += rejected(p.GetData())
 			}
 		}
 	}
 	return f
 }
 
-// rejected reports a StepResult with a think parse_error or a PlanDecision
-// with invalid set (both are omitted when empty).
-func rejected(data []byte) bool {
-	return bytes.Contains(data, []byte(`"parse_error":"`)) || bytes.Contains(data, []byte(`"invalid":"`))
+// rejectedCount matches the count of rejected answers a Verify or Correct
+// result carries.
+var rejectedCount = regexp.MustCompile(`"rejected":(\d+)`)
+
+// rejected counts the model answers one activity result says were
+// rejected: a Verify or Correct result's rejected count (its second call
+// may have made up for the first), else one for a StepResult with a think
+// parse_error or a PlanDecision with invalid set (both are omitted when
+// empty).
+func rejected(data []byte) int {
+	if m := rejectedCount.FindSubmatch(data); m != nil {
+		n, _ := strconv.Atoi(string(m[1]))
+		return n
+	}
+	if bytes.Contains(data, []byte(`"parse_error":"`)) || bytes.Contains(data, []byte(`"invalid":"`)) {
+		return 1
+	}
+	return 0
 }
 
 // SendTaps returns the taps a phone took after its last text entry on the
