@@ -127,6 +127,14 @@ func (g *Client) heartbeats(ctx context.Context, q string, pollers []*taskqueuep
 		if err != nil {
 			return nil, fmt.Errorf("list the workers of task queue %s: %w", q, err)
 		}
+		if len(resp.GetWorkers()) == 0 {
+			// Servers before the short listing send the whole heartbeats.
+			for _, w := range resp.GetWorkersInfo() { //nolint:staticcheck // the only field older servers fill
+				if hb := w.GetWorkerHeartbeat(); hb != nil {
+					out = append(out, hb)
+				}
+			}
+		}
 		for _, w := range resp.GetWorkers() {
 			d, err := g.c.WorkflowService().DescribeWorker(ctx, &workflowservice.DescribeWorkerRequest{
 				Namespace: g.opts.Namespace, WorkerInstanceKey: w.GetWorkerInstanceKey()})

@@ -1,13 +1,21 @@
 package goalctl
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	enumspb "go.temporal.io/api/enums/v1"
+	namespacepb "go.temporal.io/api/namespace/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	workerpb "go.temporal.io/api/worker/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/mocks"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -122,5 +130,84 @@ func TestPollServiceSaysWhatItCannotSee(t *testing.T) {
 func TestQuoteEscapesTheQueryLanguage(t *testing.T) {
 	if got := quote(`a'b\c`); got != `'a\'b\\c'` {
 		t.Errorf("quote = %s", got)
+	}
+}
+
+// fakeWorkers answers the three calls the heartbeat check makes.
+type fakeWorkers struct {
+	workflowservice.WorkflowServiceClient
+	capable   bool
+	listErr   error
+	hbs       []*workerpb.WorkerHeartbeat
+	oldServer bool // fills only the full heartbeats of the listing
+	queries   []string
+}
+
+func (f *fakeWorkers) DescribeNamespace(context.Context, *workflowservice.DescribeNamespaceRequest, ...grpc.CallOption) (*workflowservice.DescribeNamespaceResponse, error) {
+	return &workflowservice.DescribeNamespaceResponse{NamespaceInfo: &namespacepb.NamespaceInfo{
+		Capabilities: &namespacepb.NamespaceInfo_Capabilities{WorkerHeartbeats: f.capable}}}, nil
+}
+
+func (f *fakeWorkers) ListWorkers(_ context.Context, r *workflowservice.ListWorkersRequest, _ ...grpc.CallOption) (*workflowservice.ListWorkersResponse, error) {
+	f.queries = append(f.queries, r.GetQuery())
+	if f.listErr != nil {
+		return nil, f.listErr
+	}
+	resp := &workflowservice.ListWorkersResponse{}
+	for _, h := range f.hbs {
+		if f.oldServer {
+			resp.WorkersInfo = append(resp.WorkersInfo, &workerpb.WorkerInfo{WorkerHeartbeat: h})
+		} else {
+			resp.Workers = append(resp.Workers, &workerpb.WorkerListInfo{WorkerInstanceKey: h.GetWorkerInstanceKey()})
+		}
+	}
+	return resp, nil
+}
+
+func (f *fakeWorkers) DescribeWorker(_ context.Context, r *workflowservice.DescribeWorkerRequest, _ ...grpc.CallOption) (*workflowservice.DescribeWorkerResponse, error) {
+	for _, h := range f.hbs {
+		if h.GetWorkerInstanceKey() == r.GetWorkerInstanceKey() {
+			return &workflowservice.DescribeWorkerResponse{WorkerInfo: &workerpb.WorkerInfo{WorkerHeartbeat: h}}, nil
+		}
+	}
+	return nil, status.Error(codes.NotFound, "worker not found")
+}
+
+func TestDeviceServiceAsksTheClusterForHeartbeats(t *testing.T) {
+	q := workflows.DeviceTaskQueue("emu-1")
+	dead := hb("1", q, 20*time.Second, 5*time.Second)
+	for _, c := range []struct {
+		name  string
+		f     *fakeWorkers
+		basis string
+		want  string
+	}{
+		{"heartbeats", &fakeWorkers{capable: true, hbs: []*workerpb.WorkerHeartbeat{dead}}, "heartbeat", "no worker serves phone emu-1 since 09:11:40"},
+		{"an older server's listing", &fakeWorkers{capable: true, oldServer: true, hbs: []*workerpb.WorkerHeartbeat{dead}}, "heartbeat", "no worker serves phone emu-1 since 09:11:40"},
+		{"heartbeats off", &fakeWorkers{hbs: []*workerpb.WorkerHeartbeat{dead}}, "poll", "served by 1@host (polled 20s ago)"},
+		{"no ListWorkers", &fakeWorkers{capable: true, listErr: status.Error(codes.Unimplemented, "unknown method ListWorkers")}, "poll", "served by 1@host (polled 20s ago)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mc := mocks.NewClient(t)
+			mc.On("DescribeTaskQueue", mock.Anything, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY).
+				Return(&workflowservice.DescribeTaskQueueResponse{Pollers: []*taskqueuepb.PollerInfo{poller("1@host", 20*time.Second)}}, nil)
+			mc.On("ListWorkflow", mock.Anything, mock.Anything).Return(&workflowservice.ListWorkflowExecutionsResponse{}, nil)
+			mc.On("WorkflowService").Return(c.f)
+			s, err := New(mc, Options{Namespace: "default"}).DeviceService(context.Background(), "emu-1", devNow)
+			if err != nil || s.Basis != c.basis || !strings.Contains(s.Text, c.want) || (s.Basis == "poll") != (s.Note != "") {
+				t.Errorf("got %+v, %v; want basis %s, text containing %q, a note only when polls decide", s, err, c.basis, c.want)
+			}
+			if c.f.capable && (len(c.f.queries) != 1 || c.f.queries[0] != "TaskQueue = '"+q+"' OR WorkerIdentity = '1@host'") {
+				t.Errorf("ListWorkers queries = %q", c.f.queries)
+			}
+		})
+	}
+	f := &fakeWorkers{capable: true, listErr: status.Error(codes.Unavailable, "frontend down")}
+	mc := mocks.NewClient(t)
+	mc.On("DescribeTaskQueue", mock.Anything, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY).Return(&workflowservice.DescribeTaskQueueResponse{}, nil)
+	mc.On("ListWorkflow", mock.Anything, mock.Anything).Return(&workflowservice.ListWorkflowExecutionsResponse{}, nil)
+	mc.On("WorkflowService").Return(f)
+	if _, err := New(mc, Options{Namespace: "default"}).DeviceService(context.Background(), "emu-1", devNow); err == nil || !strings.Contains(err.Error(), "frontend down") {
+		t.Errorf("a failed listing: %v, want the error", err)
 	}
 }
