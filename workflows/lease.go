@@ -312,10 +312,7 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 			l.dropHolder(ctx, "grant could not be delivered")
 		}
 	case l.st.Holder == "" && len(l.st.Queue) == 0:
-		w := LeaseWaiter{r.GoalID, r.RequestID, r.Revocable}
-		if l.grant(ctx, w) {
-			l.hold(ctx, w)
-		}
+		l.grantAndHold(ctx, LeaseWaiter{r.GoalID, r.RequestID, r.Revocable})
 	default:
 		pos := l.position(r.GoalID)
 		if pos > 0 {
@@ -368,6 +365,20 @@ func (l *lease) grant(ctx workflow.Context, w LeaseWaiter) bool {
 	return true
 }
 
+// grantAndHold makes w the holder and tells it; a goal that cannot be told
+// (it has closed) is not the holder after all. The holder is set before the
+// grant is sent, so the lease's query (the fence of docs/design.md §24)
+// names the new holder while the grant is on its way: a todo told by its
+// goal at once is never refused. The commands are the same either way.
+func (l *lease) grantAndHold(ctx workflow.Context, w LeaseWaiter) {
+	prev := l.st
+	l.hold(ctx, w)
+	if !l.grant(ctx, w) {
+		l.st.Holder, l.st.HolderRequest, l.st.HeldSince, l.st.HolderRevocable = prev.Holder, prev.HolderRequest, prev.HeldSince, prev.HolderRevocable
+		l.details(ctx)
+	}
+}
+
 func (l *lease) hold(ctx workflow.Context, w LeaseWaiter) {
 	l.st.Holder, l.st.HolderRequest, l.st.HeldSince = w.GoalID, w.RequestID, workflow.Now(ctx)
 	l.st.HolderRevocable = w.Revocable
@@ -381,9 +392,7 @@ func (l *lease) grantNext(ctx workflow.Context) {
 	for l.st.Holder == "" && len(l.st.Queue) > 0 {
 		next := l.st.Queue[0]
 		l.st.Queue = l.st.Queue[1:]
-		if l.grant(ctx, next) {
-			l.hold(ctx, next)
-		}
+		l.grantAndHold(ctx, next)
 	}
 }
 
@@ -610,6 +619,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 			claim.Held, claim.Waiting = true, false
 			if hl != nil {
 				hl.Request, hl.Held = reqID, true
+				hl.unclaim = func() { claim.Held = false }
 			}
 			return release, nil
 		case gotBusy && b.Serial == serial && b.RequestID == reqID:

@@ -107,6 +107,9 @@ type heldLease struct {
 	Request   string
 	Held      bool
 	Revocable bool
+	// unclaim makes the goal's lease_claim answer say it no longer holds
+	// the phone (a lease started again then does not take it as holder).
+	unclaim func()
 }
 
 type leaseKeyType struct{}
@@ -142,6 +145,9 @@ func (g *goalRun) watchRevokes(ctx workflow.Context) {
 func (g *goalRun) revoked(ctx workflow.Context, why string) {
 	workflow.GetLogger(ctx).Warn("the lease took the phone from this goal", "device", g.in.Device, "reason", why)
 	g.lease.Held = false
+	if g.lease.unclaim != nil {
+		g.lease.unclaim()
+	}
 	g.release, g.phoneReleased = nil, true
 	g.revokedWhy = why
 	g.waiting = "the phone back: " + why

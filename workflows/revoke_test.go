@@ -278,6 +278,16 @@ func TestRevokedGoalAsksAgainAndGoesOn(t *testing.T) {
 	var mid, queued snapshot
 	snapshotAt(t, env, 10*time.Minute, &mid)
 	snapshotAt(t, env, 25*time.Minute, &queued)
+	var claim activities.LeaseClaim
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflowByID("goal-a", QueryLeaseClaim)
+		if err == nil {
+			err = v.Get(&claim)
+		}
+		if err != nil {
+			t.Errorf("goal-a's claim: %v", err)
+		}
+	}, 10*time.Minute)
 	env.ExecuteWorkflow(revokeHarness,
 		GoalInput{Goal: "a", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"a1"}, ReleasePhoneAfter: 24 * time.Hour}},
 		GoalInput{Goal: "b", Device: leaseTestSerial, Options: GoalOptions{Plan: []string{"b1"}, ReleasePhoneAfter: 24 * time.Hour}},
@@ -297,6 +307,9 @@ func TestRevokedGoalAsksAgainAndGoesOn(t *testing.T) {
 	}
 	if mid.holder != "goal-b" {
 		t.Errorf("10 minutes in (A blocked): holder %q, want goal-b", mid.holder)
+	}
+	if claim.Held || !claim.Revocable || claim.GoalID != "goal-a" {
+		t.Errorf("A's lease claim after the revoke: %+v, want it no longer holding (a lease started again must not take it as holder)", claim)
 	}
 	if w := queued.status.WaitingFor; !strings.Contains(w, "phone taken from goal goal-a: its workflow task has failed since") || !strings.Contains(w, "device busy: held by goal-b") {
 		t.Errorf("A's status while it queues for the phone again: %q", w)
