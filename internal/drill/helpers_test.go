@@ -14,6 +14,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -82,21 +83,7 @@ func waitResult(t *testing.T, s *Stack, id string, d time.Duration) workflows.Go
 // waitStatus polls the goal's status query until ok accepts it, for up to
 // d; it returns the last status and whether ok accepted it.
 func waitStatus(s *Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
-	deadline := time.Now().Add(d)
-	var last workflows.Status
-	for time.Now().Before(deadline) {
-		qctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		st, err := s.Goals.Status(qctx, id)
-		cancel()
-		if err == nil {
-			last = st
-			if ok(st) {
-				return st, true
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return last, false
+	return stacktest.PollStatus(s.Goals, id, d, ok)
 }
 
 // checkDone fails unless the goal ended done.

@@ -84,20 +84,7 @@ func waitResult(t *testing.T, g *goalctl.Client, id string, d time.Duration) wor
 // waitStatus polls the status query until ok accepts it.
 func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok func(workflows.Status) bool) workflows.Status {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	var last workflows.Status
-	for time.Now().Before(deadline) {
-		st, err := g.Status(context.Background(), id)
-		if err == nil {
-			last = st
-			if ok(st) {
-				return st
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("goal %s: status never matched; last %+v", id, last)
-	return last
+	return stacktest.WaitStatus(t, g, id, d, ok)
 }
 
 // histories fetches the histories of a goal and of every workflow whose ID

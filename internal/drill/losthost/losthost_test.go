@@ -142,19 +142,5 @@ func waitPolled(t *testing.T, st *stack.Stack, serial string, w *stack.Process) 
 // waitStatus polls a workflow's status query until ok or d passes, and
 // returns the last status read.
 func waitStatus(st *stack.Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
-	var last workflows.Status
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		s, err := st.Goals.Status(ctx, id)
-		cancel()
-		if err == nil {
-			last = s
-			if ok(s) {
-				return s, true
-			}
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-	return last, false
+	return stacktest.PollStatus(st.Goals, id, d, ok)
 }

@@ -14,16 +14,7 @@ import (
 
 func waitStatus(t *testing.T, g *goalctl.Client, id string, d time.Duration, ok func(workflows.Status) bool) workflows.Status {
 	t.Helper()
-	var last workflows.Status
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		if st, err := g.Status(context.Background(), id); err == nil {
-			if last = st; ok(st) {
-				return st
-			}
-		}
-	}
-	t.Fatalf("goal %s: status never matched; last %+v", id, last)
-	return last
+	return stacktest.WaitStatus(t, g, id, d, ok)
 }
 
 // TestGoalWaitsWithATimerAndLendsThePhone: "In 30 seconds, turn on Wi-Fi"
