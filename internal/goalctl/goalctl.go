@@ -425,6 +425,14 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 		// answer ("resume: goal is not paused").
 		return &RejectedError{Name: name, Message: app.Message()}
 	}
+	var nr *serviceerror.WorkflowNotReady
+	if errors.As(err, &nr) {
+		// The server refuses updates to a workflow whose workflow task keeps
+		// failing (a deploy it cannot replay, or a bug), but still takes
+		// signals: they wait in its history until it runs again.
+		return fmt.Errorf("%s %s: the goal cannot take updates while its workflow task keeps failing (see why with `starter status %s`); "+
+			"send it as a plain signal with --signal, which the goal applies once it runs again: %w", name, id, id, err)
+	}
 	return wrap(id, name, err)
 }
 

@@ -520,3 +520,15 @@ func TestSendRetriesAnUnreachableFrontendWithTheSameUpdateID(t *testing.T) {
 		t.Fatalf("update IDs = %q", ids)
 	}
 }
+
+func TestSendSaysToSignalAGoalWhoseWorkflowTaskFails(t *testing.T) {
+	mc := mocks.NewClient(t)
+	mc.On("UpdateWorkflow", mock.Anything, mock.Anything).
+		Return(nil, serviceerror.NewWorkflowNotReady("Unable to perform workflow execution update due to Workflow Task in failed state."))
+	err := New(mc, Options{}).Send(ctx, "goal-1", workflows.SignalResume, nil, false)
+	var nr *serviceerror.WorkflowNotReady
+	if err == nil || !errors.As(err, &nr) || !strings.Contains(err.Error(), "--signal") || !strings.Contains(err.Error(), "starter status goal-1") {
+		t.Fatalf("Send = %v, want the server's refusal with the fix (--signal, starter status)", err)
+	}
+	mc.AssertNumberOfCalls(t, "UpdateWorkflow", 1)
+}
