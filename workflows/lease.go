@@ -408,13 +408,8 @@ func (l *lease) dropHolder(ctx workflow.Context, why string) {
 // one phone.
 func (l *lease) checkHolder(ctx workflow.Context) {
 	holder := l.st.Holder
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
-		Summary:             "Is " + clip(holder, 80) + " still running?",
-	})
-	var hs activities.HolderStatus
-	if err := workflow.ExecuteActivity(actx, activities.NameDescribeLeaseHolder, holder).Get(ctx, &hs); err != nil {
+	hs, err := l.describe(ctx, holder)
+	if err != nil {
 		workflow.GetLogger(ctx).Warn("device lease: cannot tell whether the holder runs; keeping it", "serial", l.st.Serial, "goal", holder, "error", err)
 		return
 	}
@@ -425,6 +420,19 @@ func (l *lease) checkHolder(ctx workflow.Context) {
 	case hs.Blocked && l.st.HolderRevocable:
 		l.revokeBlocked(ctx, hs)
 	}
+}
+
+// describe asks whether goal's workflow still runs, and whether its
+// workflow task keeps failing (DescribeLeaseHolder).
+func (l *lease) describe(ctx workflow.Context, goal string) (activities.HolderStatus, error) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
+		Summary:             "Is " + clip(goal, 80) + " still running?",
+	})
+	var hs activities.HolderStatus
+	err := workflow.ExecuteActivity(actx, activities.NameDescribeLeaseHolder, goal).Get(ctx, &hs)
+	return hs, err
 }
 
 // closeDown tells every waiting goal that this lease is gone, so none

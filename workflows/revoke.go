@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -86,13 +85,8 @@ func (l *lease) forget(ctx workflow.Context, goalID string) {
 // lease whose revoked goals are gone can close when idle.
 func (l *lease) checkRevoked(ctx workflow.Context) {
 	goal := l.st.Revoked[0].GoalID
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
-		Summary:             "Is " + clip(goal, 80) + " still running?",
-	})
-	var hs activities.HolderStatus
-	if err := workflow.ExecuteActivity(actx, activities.NameDescribeLeaseHolder, goal).Get(ctx, &hs); err != nil {
+	hs, err := l.describe(ctx, goal)
+	if err != nil {
 		return
 	}
 	if !hs.Running {

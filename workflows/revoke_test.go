@@ -248,18 +248,7 @@ func TestRevokedGoalAsksAgainAndGoesOn(t *testing.T) {
 	}
 	// A's workflow task fails for its first 15 minutes; the lease's first
 	// check past the 5-minute bound takes the phone.
-	lw.describe = func(goal string) (activities.HolderStatus, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := env.Now().Sub(begin)
-		if goal != "goal-a" || now >= 15*time.Minute {
-			return activities.HolderStatus{}, false
-		}
-		if now >= 5*time.Minute && revokedAt < 0 {
-			revokedAt = now
-		}
-		return activities.HolderStatus{Running: true, Status: "Running", Blocked: true, BlockedSince: begin, BlockedError: blockedError}, true
-	}
+	lw.describe = goalABlocked(env, begin, &mu, &revokedAt)
 	// The fence: A's actions are refused from the revoke until A asked for
 	// the phone again (the lease grants it only once B is done: the test
 	// checks the order below).
@@ -375,18 +364,7 @@ func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
 	begin := env.Now()
 	var mu sync.Mutex
 	revokedAt := time.Duration(-1)
-	lw.describe = func(goal string) (activities.HolderStatus, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := env.Now().Sub(begin)
-		if goal != "goal-a" || now >= 15*time.Minute {
-			return activities.HolderStatus{}, false
-		}
-		if now >= 5*time.Minute && revokedAt < 0 {
-			revokedAt = now
-		}
-		return activities.HolderStatus{Running: true, Status: "Running", Blocked: true, BlockedSince: begin, BlockedError: blockedError}, true
-	}
+	lw.describe = goalABlocked(env, begin, &mu, &revokedAt)
 	f.fence = func(_ string, in activities.StepInput) error {
 		if in.Lease != nil && in.Lease.GoalID == "goal-a" {
 			mu.Lock()
@@ -429,5 +407,23 @@ func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
 	}
 	if slices.ContainsFunc(f.log, func(l string) bool { return strings.HasPrefix(l, "fenced ") }) {
 		t.Errorf("a step was refused: %v", f.log)
+	}
+}
+
+// goalABlocked describes goal-a as blocked (its workflow task failing
+// since begin) for its first 15 minutes, and sets *revokedAt to the first
+// time it was described so past the 5-minute bound.
+func goalABlocked(env *testsuite.TestWorkflowEnvironment, begin time.Time, mu *sync.Mutex, revokedAt *time.Duration) func(string) (activities.HolderStatus, bool) {
+	return func(goal string) (activities.HolderStatus, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := env.Now().Sub(begin)
+		if goal != "goal-a" || now >= 15*time.Minute {
+			return activities.HolderStatus{}, false
+		}
+		if now >= 5*time.Minute && *revokedAt < 0 {
+			*revokedAt = now
+		}
+		return activities.HolderStatus{Running: true, Status: "Running", Blocked: true, BlockedSince: begin, BlockedError: blockedError}, true
 	}
 }
