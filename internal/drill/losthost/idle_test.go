@@ -10,7 +10,6 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -23,21 +22,7 @@ import (
 // kill, and say it is served again once the worker has started again
 // (docs/design.md §24).
 func TestIdlePhoneWorkerKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the worker and kills it")
-	}
-	ctx := context.Background()
-	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB,
-		Logger: stacktest.Logger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Stop)
-	bin := workerBinary(t)
-	host, err := st.AddHost(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, host, bin := hostStack(t)
 	serial := host.Serials[0]
 	worker := startProcess(t, bin, host.Config)
 

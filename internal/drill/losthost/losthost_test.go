@@ -25,21 +25,8 @@ import (
 // downFor the worker starts again: the goal must end done, the message
 // sent exactly once.
 func TestLostHost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the worker and kills it")
-	}
 	ctx := context.Background()
-	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB,
-		Logger: stacktest.Logger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Stop)
-	bin := workerBinary(t)
-	phoneHost, err := st.AddHost(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, phoneHost, bin := hostStack(t)
 	sharedHost, err := st.AddHost(ctx, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // binDir holds the worker binary the package's tests share.
@@ -37,4 +38,26 @@ func workerBinary(t *testing.T) string {
 		t.Fatal(build.err)
 	}
 	return build.bin
+}
+
+// hostStack starts an embedded stack with no phone of its own and a phone
+// host with one simulated phone, whose workers the test starts as child
+// processes of the returned binary; the stack stops when the test ends.
+func hostStack(t *testing.T) (*stack.Stack, *stack.Host, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the worker and kills it")
+	}
+	ctx := context.Background()
+	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB, Logger: stacktest.Logger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Stop)
+	bin := workerBinary(t)
+	host, err := st.AddHost(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, host, bin
 }
