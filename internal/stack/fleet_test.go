@@ -3,7 +3,6 @@ package stack_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -42,7 +41,7 @@ func TestFleet(t *testing.T) {
 	}
 	ctx := context.Background()
 	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+		Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +75,7 @@ func TestFleet(t *testing.T) {
 	a, b := hosts[0], hosts[1]
 	for _, h := range hosts[:2] {
 		for _, serial := range h.Serials {
-			waitPolled(t, st, serial, h.worker)
+			stacktest.WaitPolled(t, st, serial, h.worker)
 		}
 	}
 
@@ -223,30 +222,4 @@ func identities(h *historypb.History) []string {
 		}
 	}
 	return out
-}
-
-// waitPolled waits until the phone's task queue has a poller.
-func waitPolled(t *testing.T, st *stack.Stack, serial string, w *stack.Process) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		if w.Exited() {
-			t.Fatalf("the worker for %s exited; see %s", serial, w.LogFile())
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err := st.Client.DescribeTaskQueue(ctx, workflows.DeviceTaskQueue(serial), enumspb.TASK_QUEUE_TYPE_WORKFLOW)
-		cancel()
-		if err == nil && len(resp.GetPollers()) > 0 {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("no worker polls %s's task queue after 2 minutes; see %s", serial, w.LogFile())
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestIdlePhoneWorkerKilled(t *testing.T) {
 	st, host, bin := hostStack(t)
 	serial := host.Serials[0]
-	worker := startProcess(t, bin, host.Config)
+	worker := stacktest.StartProcess(t, bin, host.Config)
 
 	if s, ok := waitDevice(st, serial, 2*time.Minute, func(s goalctl.DeviceService) bool { return s.Served }); !ok {
 		t.Fatalf("the check never said a worker serves %s: %+v; see %s", serial, s, worker.LogFile())

@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
-
-	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -32,9 +29,9 @@ func TestLostHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	serial := phoneHost.Serials[0]
-	worker := startProcess(t, bin, phoneHost.Config)
-	startProcess(t, bin, sharedHost.Config)
-	waitPolled(t, st, serial, worker)
+	worker := stacktest.StartProcess(t, bin, phoneHost.Config)
+	stacktest.StartProcess(t, bin, sharedHost.Config)
+	stacktest.WaitPolled(t, st, serial, worker)
 
 	text := "lost host drill"
 	id, _, err := st.Goals.Start(ctx, goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: serial})
@@ -92,38 +89,6 @@ func TestLostHost(t *testing.T) {
 	if after, err := st.Goals.Status(ctx, id); err == nil && after.WaitingFor != "" {
 		t.Errorf("waiting_for after the goal ended = %q", after.WaitingFor)
 	}
-}
-
-func startProcess(t *testing.T, bin string, cfg config.Config) *stack.Process {
-	t.Helper()
-	w, err := stack.NewProcess(bin, t.TempDir(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = w.Stop() })
-	return w
-}
-
-// waitPolled waits until a worker polls the phone's activity queue.
-func waitPolled(t *testing.T, st *stack.Stack, serial string, w *stack.Process) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		if w.Exited() {
-			t.Fatalf("the worker for %s exited; see %s", serial, w.LogFile())
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err := st.Client.DescribeTaskQueue(ctx, workflows.DeviceTaskQueue(serial), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
-		cancel()
-		if err == nil && len(resp.GetPollers()) > 0 {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("no worker polls %s's task queue after 2 minutes; see %s", serial, w.LogFile())
 }
 
 // waitStatus polls a workflow's status query until ok or d passes, and
