@@ -337,10 +337,7 @@ func (a *LeaseActivities) namespace() string {
 
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(l); len(r) > 300 {
-		l = string(r[:300]) + "…"
-	}
-	return l
+	return clip(l, 300)
 }
 
 // LeaseQueryClaim is the query a goal answers with its LeaseClaim while it
