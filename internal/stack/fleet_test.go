@@ -114,8 +114,11 @@ func TestFleet(t *testing.T) {
 		}()
 	}
 
-	// Host a dies while its goals run.
-	time.Sleep(2 * time.Second)
+	// Host a dies while its goals run: once the first goal on each of its
+	// phones has taken a step (the second waits for that one's lease).
+	for _, g := range goals[:len(a.Serials)] {
+		stacktest.WaitStatus(t, st.Goals, g.id+"/todo-1", 2*time.Minute, func(s workflows.Status) bool { return s.Steps >= 1 })
+	}
 	if err := a.worker.Kill(); err != nil {
 		t.Fatal(err)
 	}

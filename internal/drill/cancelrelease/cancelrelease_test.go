@@ -181,6 +181,14 @@ func TestCancelReleasesPhoneAfterStep(t *testing.T) {
 		asked.GetEventTime().AsTime().Format("15:04:05.000"), from.Format("15:04:05.000"),
 		released.GetEventTime().AsTime().Format("15:04:05.000"),
 		firstStep.GetEventTime().AsTime().Format("15:04:05.000"), until.Format("15:04:05.000"))
+	// The same guarantee as the lost-host drills check it.
+	h, err := drill.ReadHandover(ctx, st.Client, serial, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Check(state.InputLog); err != nil {
+		t.Error(err)
+	}
 	var sent []string
 	for _, m := range state.MessagesSent {
 		sent = append(sent, m.Text)
