@@ -221,9 +221,6 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 	}
 	tag := "[" + s.GoalID + "] "
 	final := isFinalPhase(s.Phase)
-	if s.Phase != p.Phase && !final {
-		out = append(out, tag+"phase "+s.Phase)
-	}
 	if len(s.Todos) > 0 && !sameTexts(p.Todos, s.Todos) {
 		out = append(out, fmt.Sprintf("%splan (%s):", tag, Plural(len(s.Todos), "todo")))
 		for i, t := range s.Todos {
@@ -248,6 +245,11 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			}
 		}
 		out = append(out, l)
+	}
+	// The phase follows the todo lines of the same moment: a goal that
+	// waits for a person after its todo ended says so after that todo.
+	if s.Phase != p.Phase && !final {
+		out = append(out, tag+"phase "+s.Phase)
 	}
 	switch {
 	case final:
