@@ -88,7 +88,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	fs.BoolVar(&f.noDeviceCheck, "no-device-check", false, "start even when no worker serves the phone yet (the goal waits for one)")
 	fs.StringVar(&f.ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
 	fs.BoolVar(&f.events, "events", false, eventsHelp)
-	config.BindFlags(fs)
+	config.BindNamedFlags(fs, config.StartFlags)
 	return cmd
 }
 
@@ -188,6 +188,11 @@ func allowed(cfg config.Config, serial string) bool {
 }
 
 func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
+	if f.id != "" {
+		if err := goalctl.CheckGoalID(f.id); err != nil {
+			return usageError{fmt.Errorf("--id: %w", err)}
+		}
+	}
 	gc, err := openGoals(cmd, f.ui)
 	if err != nil {
 		return err
@@ -195,6 +200,9 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	defer gc.close()
 	opts, err := goalOptions(f, gc.cfg)
 	if err != nil {
+		return usageError{err}
+	}
+	if err := goalctl.CheckGoalText(goal, gc.cfg.Limits.MaxGoalText); err != nil {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
@@ -210,6 +218,10 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	}
 	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, Options: opts})
 	if err != nil {
+		var taken *goalctl.IDTakenError
+		if errors.As(err, &taken) {
+			return usageError{err}
+		}
 		return err
 	}
 	out := cmd.OutOrStdout()
@@ -284,6 +296,9 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	defer stop()
 	view := progress.New(fio.out, fio.tty)
 	view.SetColor(fio.tty && os.Getenv("NO_COLOR") == "") // https://no-color.org
+	if f, ok := fio.out.(*os.File); ok && fio.tty {
+		view.SetWidth(progress.TerminalWidth(f))
+	}
 	if fio.json {
 		view = progress.New(io.Discard, false)
 	}

@@ -74,6 +74,9 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			if cmd.Flags().Changed("answer-deadline") && r.AnswerDeadline == 0 {
 				return usageError{errors.New("--answer-deadline 0s waits no time at all: give a duration such as 30m, or leave it out to wait until the next run is due")}
 			}
+			if cmd.Flags().Changed("every") && r.Every == 0 {
+				return usageError{errors.New("--every 0s never repeats: give the time between runs, e.g. --every 30m or --every 1h")}
+			}
 			if err := r.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -84,6 +87,9 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			defer gc.close()
 			if r.Options, err = goalOptions(f, gc.cfg); err != nil {
 				return usageError{err}
+			}
+			if err := goalctl.CheckGoalText(r.Goal, gc.cfg.Limits.MaxGoalText); err != nil {
+				return usageError{fmt.Errorf("--goal: %w", err)}
 			}
 			if !noDeviceCheck {
 				if err := gc.goals.CheckDevice(cmd.Context(), r.Device); err != nil {
@@ -131,7 +137,7 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 	fs.StringVar(&r.Note, "note", "", "a note shown with the schedule")
 	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
 	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner")
-	config.BindFlags(fs)
+	config.BindNamedFlags(fs, config.StartFlags)
 	return cmd
 }
 
@@ -156,7 +162,7 @@ func newScheduleListCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -205,7 +211,7 @@ func newScheduleDescribeCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -257,6 +263,6 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 	if withNote {
 		cmd.Flags().StringVar(&note, "note", "", "why (shown with the schedule)")
 	}
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }

@@ -153,7 +153,7 @@ commands that answer it. For a goal that has ended it shows the result.
 	cmd.Flags().BoolVarP(&followLive, "follow", "f", false, "follow a running goal with the live view until it ends (like `run`)")
 	cmd.Flags().BoolVar(&events, "events", false, "with -f: "+eventsHelp)
 	cmd.Flags().StringVar(&ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -261,7 +261,7 @@ steps used and result. A goal that does not exist is exit status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -296,8 +296,8 @@ cancelled) or PhoneflowDevice search attributes.`,
 			if _, err := goalctl.ListQuery(opts); err != nil {
 				return usageError{err}
 			}
-			if opts.Limit < 0 {
-				return usageError{errors.New("--limit must be positive")}
+			if opts.Limit < 1 {
+				return usageError{fmt.Errorf("--limit %d: give how many goals to show, at least 1 (default 20)", opts.Limit)}
 			}
 			gc, err := openGoals(cmd, "")
 			if err != nil {
@@ -315,7 +315,7 @@ cancelled) or PhoneflowDevice search attributes.`,
 	cmd.Flags().StringVar(&opts.Device, "device", "", "only goals on this phone")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many goals")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -373,6 +373,6 @@ status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the goal has stopped and print its result")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }

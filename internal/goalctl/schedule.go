@@ -110,7 +110,9 @@ func (r ScheduleRequest) Validate() error {
 		return errors.New("--device is required: the phone each run drives (list phones with `starter devices`)")
 	}
 	switch {
-	case r.Cron == "" && r.Every <= 0:
+	case r.Every < 0:
+		return fmt.Errorf("--every %s is negative: give the time between runs, e.g. --every 30m or --every 1h", r.Every)
+	case r.Cron == "" && r.Every == 0:
 		return errors.New("say when to run: --cron \"0 8 * * *\" or --every 1h")
 	case r.Cron != "" && r.Every > 0:
 		return errors.New("--cron and --every exclude each other: pick one")
@@ -168,8 +170,11 @@ func checkCron(c string) error {
 	if n < 5 || n > 7 {
 		return fmt.Errorf("--cron %q has %d fields: write five, \"minute hour day-of-month month day-of-week\", e.g. \"0 8 * * *\"", c, n)
 	}
-	if n > 5 {
-		return nil // seconds and years: the server checks these forms
+	if n == 6 {
+		return sixFields(c, fields)
+	}
+	if n == 7 {
+		return nil // second … year: the server checks this form
 	}
 	for i, f := range fields {
 		if err := cronFields[i].check(f); err != nil {
@@ -177,6 +182,19 @@ func checkCron(c string) error {
 		}
 	}
 	return nil
+}
+
+// sixFields refuses a six-field cron. Temporal reads the sixth field as the
+// year, so a seconds-first expression written for other schedulers ("0 0 8
+// * * *", 08:00 daily) would silently run on day 8 of every month.
+func sixFields(c string, fields []string) error {
+	msg := fmt.Sprintf("--cron %q has 6 fields, which Temporal reads as \"minute hour day-of-month month day-of-week year\", not seconds first: write five fields, \"minute hour day-of-month month day-of-week\"", c)
+	if five := strings.Join(fields[1:], " "); checkCron(five) == nil {
+		msg += fmt.Sprintf(", e.g. %q if the first field was seconds", five)
+	} else {
+		msg += `, e.g. "0 8 * * *" for 08:00 every day`
+	}
+	return errors.New(msg)
 }
 
 // cronField is one field of a five-field cron expression.
