@@ -101,3 +101,22 @@ func TestRunRefusesAFinishedGoalsID(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// A goal text over limits.max_goal_text is refused by run and schedule
+// create with the limit and how to raise it, before anything starts.
+func TestGoalTextLimit(t *testing.T) {
+	t.Setenv("PHONEFLOW_LIMITS_MAX_GOAL_TEXT", "40")
+	goal := strings.Repeat("turn on Wi-Fi ", 5)
+	for _, args := range [][]string{
+		{"run", "--device", "d", goal},
+		{"schedule", "create", "wifi", "--goal", goal, "--device", "d", "--every", "1h"},
+	} {
+		mc := mocks.NewClient(t)
+		out, code := execCLI(t, mc, "", append(scheduleCmds(), newRunCmd()), args...)
+		if code != exitUsage || !strings.Contains(out, "the goal is 70 bytes, over the limit of 40 (limits.max_goal_text)") ||
+			!strings.Contains(out, "PHONEFLOW_LIMITS_MAX_GOAL_TEXT=70") {
+			t.Errorf("%s: exit %d\n%s", args[0], code, out)
+		}
+		mc.AssertNotCalled(t, "ExecuteWorkflow", mock.Anything, mock.Anything, mock.Anything, mock.Anything)
+	}
+}
