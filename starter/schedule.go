@@ -16,6 +16,9 @@ import (
 
 func init() { rootCmd.AddCommand(newScheduleCmd()) }
 
+// triggerWait is how long `schedule trigger` looks for the goal it started.
+const triggerWait = 5 * time.Second
+
 func newScheduleCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
@@ -242,13 +245,14 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 			}
 			defer gc.close()
 			ctx, name := cmd.Context(), args[0]
+			started := ""
 			switch verb {
 			case "pause":
 				err = gc.goals.PauseSchedule(ctx, name, note)
 			case "unpause":
 				err = gc.goals.UnpauseSchedule(ctx, name, note)
 			case "trigger":
-				err = gc.goals.TriggerSchedule(ctx, name)
+				started, err = gc.goals.TriggerScheduleGoal(ctx, name, triggerWait)
 			case "delete":
 				err = gc.goals.DeleteSchedule(ctx, name)
 			}
@@ -257,6 +261,13 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 			}
 			past := map[string]string{"pause": "paused", "unpause": "unpaused", "trigger": "triggered", "delete": "deleted"}[verb]
 			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s %s\n", name, past)
+			switch {
+			case verb != "trigger":
+			case started != "":
+				fmt.Fprintf(cmd.OutOrStdout(), "started goal %s: follow it with `starter status -f %s`\n", started, started)
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "no goal has started yet (under the overlap policy the run may wait for one still going): see `starter schedule describe %s`\n", name)
+			}
 			return nil
 		},
 	}

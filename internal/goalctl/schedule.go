@@ -491,6 +491,55 @@ func (g *Client) TriggerSchedule(ctx context.Context, name string) error {
 	return g.scheduleErr(name, "trigger", err)
 }
 
+// TriggerScheduleGoal triggers the schedule like TriggerSchedule and returns
+// the ID of the goal the trigger started, read from the schedule's recent
+// and running actions, or "" when none appeared within wait: under the
+// overlap policy the run may wait behind one still going.
+func (g *Client) TriggerScheduleGoal(ctx context.Context, name string, wait time.Duration) (string, error) {
+	h := g.c.ScheduleClient().GetHandle(ctx, name)
+	seen := map[string]bool{}
+	if d, err := h.Describe(ctx); err == nil {
+		for _, id := range startedBy(d) {
+			seen[id] = true
+		}
+	}
+	if err := h.Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
+		return "", g.scheduleErr(name, "trigger", err)
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		if d, err := h.Describe(ctx); err == nil {
+			for _, id := range startedBy(d) {
+				if !seen[id] {
+					return id, nil
+				}
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return "", nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", nil
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// startedBy lists the goals a schedule has started that it still shows.
+func startedBy(d *client.ScheduleDescription) []string {
+	var ids []string
+	for _, a := range d.Info.RecentActions {
+		if a.StartWorkflowResult != nil {
+			ids = append(ids, a.StartWorkflowResult.WorkflowID)
+		}
+	}
+	for _, r := range d.Info.RunningWorkflows {
+		ids = append(ids, r.WorkflowID)
+	}
+	return ids
+}
+
 // DeleteSchedule deletes a schedule; goals it already started keep running.
 func (g *Client) DeleteSchedule(ctx context.Context, name string) error {
 	err := g.c.ScheduleClient().GetHandle(ctx, name).Delete(ctx)
