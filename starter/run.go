@@ -242,13 +242,14 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		fmt.Fprintf(out, "Step viewer: %s\n", vu)
 	}
 	if f.detach {
-		fmt.Fprintf(out, "follow it with `starter status -f %s`; stop it with `starter cancel %s`\n", id, id)
+		fmt.Fprintf(out, "follow it with `%s`; stop it with `%s`\n", starterCmd(gc.cfg, "status -f "+id), starterCmd(gc.cfg, "cancel "+id))
 		return nil
 	}
 	if f.events {
 		return followEvents(ctx, gc, id, vu, cmd.OutOrStdout())
 	}
 	return follow(ctx, gc.goals, id, goal, followIO{
+		conn:  conn(gc.cfg),
 		out:   out,
 		in:    cmd.InOrStdin(),
 		ttyIn: isTTY(cmd.InOrStdin()),
@@ -265,6 +266,8 @@ type followIO struct {
 	json  bool // print no view, only the caller's final object
 	// interrupted replaces the message printed on Ctrl-C.
 	interrupted string
+	// conn holds the flags the printed commands need for this cluster.
+	conn progress.Conn
 }
 
 func isTTY(v any) bool {
@@ -321,13 +324,13 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 			prompted = key
 			if fio.ttyIn {
 				if s.Question != "" {
-					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: starter clarify " + id + " \"…\")")
+					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: " + withConn("starter clarify "+id+" \"…\"", fio.conn) + ")")
 				} else {
 					_ = view.Print("? approve " + s.Approval + "\n  type y to approve or n to deny (a note may follow), then Enter")
 				}
 				return
 			}
-			for _, l := range progress.AnswerHints(s) {
+			for _, l := range progress.AnswerHintsFor(s, fio.conn) {
 				_ = view.Print(l)
 			}
 		},
@@ -343,7 +346,8 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `starter status -f %s`, stop it with `starter cancel %s`", id, id, id)
+			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `%s`, stop it with `%s`",
+				id, withConn("starter status -f "+id, fio.conn), withConn("starter cancel "+id, fio.conn))
 			if fio.interrupted != "" {
 				msg = fio.interrupted
 			}

@@ -264,7 +264,7 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 			switch {
 			case verb != "trigger":
 			case started != "":
-				fmt.Fprintf(cmd.OutOrStdout(), "started goal %s: follow it with `starter status -f %s`\n", started, started)
+				fmt.Fprintf(cmd.OutOrStdout(), "started goal %s: follow it with `%s`\n", started, starterCmd(gc.cfg, "status -f "+started))
 			default:
 				fmt.Fprintf(cmd.OutOrStdout(), "no goal has started yet (under the overlap policy the run may wait for one still going): see `starter schedule describe %s`\n", name)
 			}

@@ -72,6 +72,7 @@ type statusReport struct {
 
 	live   *progress.Snapshot // the view with the running todo's live counters
 	prices goalctl.Prices
+	conn   progress.Conn // the flags printed commands need
 }
 
 // prices are the configured model prices.
@@ -128,7 +129,8 @@ commands that answer it. For a goal that has ended it shows the result.
 						fmt.Fprintf(cmd.OutOrStdout(), "Step viewer: %s\n", u)
 					}
 					return follow(cmd.Context(), gc.goals, args[0], info.Goal, followIO{
-						out: cmd.OutOrStdout(), in: cmd.InOrStdin(),
+						conn: conn(gc.cfg),
+						out:  cmd.OutOrStdout(), in: cmd.InOrStdin(),
 						ttyIn: isTTY(cmd.InOrStdin()), tty: isTTY(cmd.OutOrStdout()),
 					})
 				}
@@ -142,6 +144,7 @@ commands that answer it. For a goal that has ended it shows the result.
 				st = rep.Status.ViewerURL
 			}
 			rep.ViewerURL = viewerURL(gc, args[0], st)
+			rep.conn = conn(gc.cfg)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
@@ -223,7 +226,7 @@ func printStatus(w io.Writer, rep statusReport) {
 		for _, l := range progress.Block(s) {
 			fmt.Fprintln(w, l)
 		}
-		for _, l := range progress.AnswerHints(s) {
+		for _, l := range progress.AnswerHintsFor(s, rep.conn) {
 			fmt.Fprintln(w, l)
 		}
 	default:
