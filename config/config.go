@@ -159,8 +159,11 @@ type Screenshot struct {
 
 // Limits are the step budget and the guards of the agent loop.
 type Limits struct {
-	MaxSteps                   int  `key:"max_steps"`
-	TodoMaxSteps               int  `key:"todo_max_steps"`
+	MaxSteps     int `key:"max_steps"`
+	TodoMaxSteps int `key:"todo_max_steps"`
+	// MaxGoalText bounds a goal's text in bytes: a longer one is refused
+	// when it is started, before a planner is asked to read it.
+	MaxGoalText                int  `key:"max_goal_text"`
 	FailureThreshold           int  `key:"failure_threshold"`
 	StuckThreshold             int  `key:"stuck_threshold"`
 	MaxStuckRetries            int  `key:"max_stuck_retries"`
@@ -297,6 +300,7 @@ func Default() Config {
 		Limits: Limits{
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
+			MaxGoalText:                4000,
 			DeviceWaitDeadline:         2 * time.Minute,
 			ModelOutageWait:            6 * time.Hour,
 			AnswerDeadline:             24 * time.Hour,

@@ -462,3 +462,27 @@ func TestBindFlagsHelpShowsDefaults(t *testing.T) {
 		}
 	}
 }
+
+// A PHONEFLOW_ variable that names no key is refused like an unknown key of
+// the file, with the names it is close to.
+func TestEnvironmentTyposAreCaught(t *testing.T) {
+	load := func(environ ...string) error {
+		_, _, err := Load(LoadOptions{SearchDirs: []string{}, Env: envMap(nil), Environ: func() []string { return environ }})
+		return err
+	}
+	for _, c := range []struct{ env, want string }{
+		{"PHONEFLOW_LIMITS_MAX_STEP=5", "did you mean PHONEFLOW_LIMITS_MAX_STEPS?"},
+		{"PHONEFLOW_PLANER_BASE_URL=http://x", "did you mean PHONEFLOW_PLANNER_BASE_URL?"},
+		{"PHONEFLOW_MAX_STEPS=5", "PHONEFLOW_LIMITS_MAX_STEPS"},
+		{"PHONEFLOW_WHATEVER=1", "phoneflow.example.yaml lists every key"},
+	} {
+		err := load(c.env, "HOME=/root")
+		if err == nil || !strings.Contains(err.Error(), "is not a phoneflow setting") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.env, err, c.want)
+		}
+	}
+	ok := []string{"PHONEFLOW_LIMITS_MAX_STEPS=5", "PHONEFLOW_CONFIG=", "PHONEFLOW_REQUIRE_ADB=1", "MODEL_NAME=x", "PATH=/bin"}
+	if err := load(ok...); err != nil {
+		t.Errorf("known names refused: %v", err)
+	}
+}

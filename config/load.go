@@ -27,6 +27,10 @@ type LoadOptions struct {
 	File string
 	// Env looks up an environment variable; nil means os.LookupEnv.
 	Env func(string) (string, bool)
+	// Environ lists the environment as NAME=value pairs; every PHONEFLOW_
+	// name in it must be a known one, as every key of the file must. Nil
+	// means os.Environ when Env is nil too, and no check otherwise.
+	Environ func() []string
 	// SearchDirs are the directories searched for phoneflow.yaml when no
 	// file is named. Nil means the working directory, then
 	// ~/.config/phoneflow.
@@ -61,6 +65,33 @@ var flagKeys = []struct{ flag, key, usage string }{
 	{"metrics-address", "metrics.address", "host:port of the worker's metrics and step viewer (empty: off)"},
 	{"log-level", "log.level", "log level: debug, info, warn or error"},
 	{"log-format", "log.format", "log format: text or json"},
+}
+
+// ClientFlags are the flags of a command that only talks to Temporal: where
+// it is, how to reach it, and where the step viewer its links name is.
+var ClientFlags = []string{"temporal-address", "namespace", "temporal-port", "temporal-ui-port", "tls", "tls-cert", "tls-key", "tls-ca", "metrics-address"}
+
+// StartFlags are ClientFlags and the settings of a goal being started.
+var StartFlags = append(append([]string(nil), ClientFlags...), "adb-address", "allow-device", "max-steps", "auto-approve")
+
+// ModelFlags are the flags of a command that only talks to the models.
+var ModelFlags = []string{"planner-base-url", "planner-model", "executor-base-url", "executor-model"}
+
+// BindNamedFlags registers --config and the named flags of BindFlags, so a
+// command's help lists only the settings it uses; the others still come
+// from the file and the environment. It panics on a name BindFlags does not
+// know, a programming error.
+func BindNamedFlags(fs *pflag.FlagSet, names []string) {
+	all := pflag.NewFlagSet("all", pflag.ContinueOnError)
+	BindFlags(all)
+	fs.AddFlag(all.Lookup("config"))
+	for _, n := range names {
+		f := all.Lookup(n)
+		if f == nil {
+			panic("config: no flag --" + n)
+		}
+		fs.AddFlag(f)
+	}
 }
 
 // BindFlags registers the common flags (--config, --temporal-address,
@@ -110,6 +141,13 @@ func Load(opts LoadOptions) (Config, Sources, error) {
 		errs = append(errs, readFile(path, &cfg, src)...)
 	}
 
+	environ := opts.Environ
+	if environ == nil && opts.Env == nil {
+		environ = os.Environ
+	}
+	if environ != nil {
+		errs = append(errs, checkEnvNames(environ())...)
+	}
 	for _, k := range keys {
 		names := append([]string{EnvName(k.Key)}, envAliases[k.Key]...)
 		for _, name := range names {

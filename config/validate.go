@@ -184,6 +184,7 @@ func (c Config) Validate() error {
 	l := c.Limits
 	positive("limits.max_steps", l.MaxSteps)
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
+	positive("limits.max_goal_text", l.MaxGoalText)
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
 	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
 	positiveDur("limits.answer_deadline", l.AnswerDeadline)

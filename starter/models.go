@@ -63,7 +63,7 @@ configuration value that is not allowed.`,
 		},
 	}
 	check.Flags().StringVar(&role, "role", "all", "which endpoint to check: planner, executor or all")
-	config.BindFlags(check.Flags())
+	config.BindNamedFlags(check.Flags(), config.ModelFlags)
 	cmd.AddCommand(check)
 	return cmd
 }

@@ -137,3 +137,60 @@ func TestModelsCheckUnreachable(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// Each class of failure names its likely cause: an endpoint that answers
+// but is no API points at the base URL, a 501 too; a 5xx at the server.
+func TestModelsCheckNamesLikelyCause(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	for _, c := range []struct {
+		name    string
+		handler http.HandlerFunc
+		url     string
+		kind    string
+		cause   string
+	}{
+		{name: "web page", kind: "not_an_openai_api", cause: "base URL is likely wrong",
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				_, _ = io.WriteString(w, "<html><body>welcome</body></html>")
+			}},
+		{name: "garbage json", kind: "not_an_openai_api", cause: "base URL is likely wrong",
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, "{not json at all")
+			}},
+		{name: "501", kind: "not_an_openai_api", cause: "base URL is likely wrong",
+			handler: func(w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "not implemented", http.StatusNotImplemented)
+			}},
+		{name: "500", kind: "server_error", cause: "its logs say why",
+			handler: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }},
+		{name: "502", kind: "server_error", cause: "proxy or gateway",
+			handler: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "bad gateway", http.StatusBadGateway) }},
+		{name: "503", kind: "server_error", cause: "still loading",
+			handler: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "loading", http.StatusServiceUnavailable) }},
+		{name: "429", kind: "rate_limited", cause: "rate limit or quota",
+			handler: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "slow down", http.StatusTooManyRequests) }},
+		{name: "401", kind: "bad_key", cause: "API key",
+			handler: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "no", http.StatusUnauthorized) }},
+		{name: "refused", url: closedURL + "/v1", kind: "unreachable", cause: "not running"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			url := c.url
+			if c.handler != nil {
+				srv := httptest.NewServer(c.handler)
+				defer srv.Close()
+				url = srv.URL + "/v1"
+			}
+			out, code := runModelsCheck(t, endpoints(url, "m", "m", ""), "--role", "planner")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1:\n%s", code, out)
+			}
+			if !strings.Contains(out, "FAIL ("+c.kind+")") || !strings.Contains(out, "likely cause: ") || !strings.Contains(out, c.cause) {
+				t.Fatalf("output lacks kind %s and cause %q:\n%s", c.kind, c.cause, out)
+			}
+		})
+	}
+}

@@ -88,7 +88,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	fs.BoolVar(&f.noDeviceCheck, "no-device-check", false, "start even when no worker serves the phone yet (the goal waits for one)")
 	fs.StringVar(&f.ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
 	fs.BoolVar(&f.events, "events", false, eventsHelp)
-	config.BindFlags(fs)
+	config.BindNamedFlags(fs, config.StartFlags)
 	return cmd
 }
 
@@ -188,6 +188,11 @@ func allowed(cfg config.Config, serial string) bool {
 }
 
 func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
+	if f.id != "" {
+		if err := goalctl.CheckGoalID(f.id); err != nil {
+			return usageError{fmt.Errorf("--id: %w", err)}
+		}
+	}
 	gc, err := openGoals(cmd, f.ui)
 	if err != nil {
 		return err
@@ -195,6 +200,9 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	defer gc.close()
 	opts, err := goalOptions(f, gc.cfg)
 	if err != nil {
+		return usageError{err}
+	}
+	if err := goalctl.CheckGoalText(goal, gc.cfg.Limits.MaxGoalText); err != nil {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
@@ -210,6 +218,10 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	}
 	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, Options: opts})
 	if err != nil {
+		var taken *goalctl.IDTakenError
+		if errors.As(err, &taken) {
+			return usageError{err}
+		}
 		return err
 	}
 	out := cmd.OutOrStdout()
@@ -230,13 +242,14 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		fmt.Fprintf(out, "Step viewer: %s\n", vu)
 	}
 	if f.detach {
-		fmt.Fprintf(out, "follow it with `starter status -f %s`; stop it with `starter cancel %s`\n", id, id)
+		fmt.Fprintf(out, "follow it with `%s`; stop it with `%s`\n", starterCmd(gc.cfg, "status -f "+id), starterCmd(gc.cfg, "cancel "+id))
 		return nil
 	}
 	if f.events {
 		return followEvents(ctx, gc, id, vu, cmd.OutOrStdout())
 	}
 	return follow(ctx, gc.goals, id, goal, followIO{
+		conn:  conn(gc.cfg),
 		out:   out,
 		in:    cmd.InOrStdin(),
 		ttyIn: isTTY(cmd.InOrStdin()),
@@ -253,6 +266,8 @@ type followIO struct {
 	json  bool // print no view, only the caller's final object
 	// interrupted replaces the message printed on Ctrl-C.
 	interrupted string
+	// conn holds the flags the printed commands need for this cluster.
+	conn progress.Conn
 }
 
 func isTTY(v any) bool {
@@ -284,6 +299,9 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	defer stop()
 	view := progress.New(fio.out, fio.tty)
 	view.SetColor(fio.tty && os.Getenv("NO_COLOR") == "") // https://no-color.org
+	if f, ok := fio.out.(*os.File); ok && fio.tty {
+		view.SetWidth(progress.TerminalWidth(f))
+	}
 	if fio.json {
 		view = progress.New(io.Discard, false)
 	}
@@ -306,13 +324,13 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 			prompted = key
 			if fio.ttyIn {
 				if s.Question != "" {
-					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: starter clarify " + id + " \"…\")")
+					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: " + withConn("starter clarify "+id+" \"…\"", fio.conn) + ")")
 				} else {
 					_ = view.Print("? approve " + s.Approval + "\n  type y to approve or n to deny (a note may follow), then Enter")
 				}
 				return
 			}
-			for _, l := range progress.AnswerHints(s) {
+			for _, l := range progress.AnswerHintsFor(s, fio.conn) {
 				_ = view.Print(l)
 			}
 		},
@@ -328,7 +346,8 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `starter status -f %s`, stop it with `starter cancel %s`", id, id, id)
+			msg := fmt.Sprintf("stopped following %s; the goal keeps running. Follow it again with `%s`, stop it with `%s`",
+				id, withConn("starter status -f "+id, fio.conn), withConn("starter cancel "+id, fio.conn))
 			if fio.interrupted != "" {
 				msg = fio.interrupted
 			}

@@ -16,6 +16,9 @@ import (
 
 func init() { rootCmd.AddCommand(newScheduleCmd()) }
 
+// triggerWait is how long `schedule trigger` looks for the goal it started.
+const triggerWait = 5 * time.Second
+
 func newScheduleCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
@@ -74,6 +77,9 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			if cmd.Flags().Changed("answer-deadline") && r.AnswerDeadline == 0 {
 				return usageError{errors.New("--answer-deadline 0s waits no time at all: give a duration such as 30m, or leave it out to wait until the next run is due")}
 			}
+			if cmd.Flags().Changed("every") && r.Every == 0 {
+				return usageError{errors.New("--every 0s never repeats: give the time between runs, e.g. --every 30m or --every 1h")}
+			}
 			if err := r.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -84,6 +90,9 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			defer gc.close()
 			if r.Options, err = goalOptions(f, gc.cfg); err != nil {
 				return usageError{err}
+			}
+			if err := goalctl.CheckGoalText(r.Goal, gc.cfg.Limits.MaxGoalText); err != nil {
+				return usageError{fmt.Errorf("--goal: %w", err)}
 			}
 			if !noDeviceCheck {
 				if err := gc.goals.CheckDevice(cmd.Context(), r.Device); err != nil {
@@ -131,7 +140,7 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 	fs.StringVar(&r.Note, "note", "", "a note shown with the schedule")
 	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
 	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner")
-	config.BindFlags(fs)
+	config.BindNamedFlags(fs, config.StartFlags)
 	return cmd
 }
 
@@ -156,7 +165,7 @@ func newScheduleListCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -205,7 +214,7 @@ func newScheduleDescribeCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -236,13 +245,14 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 			}
 			defer gc.close()
 			ctx, name := cmd.Context(), args[0]
+			started := ""
 			switch verb {
 			case "pause":
 				err = gc.goals.PauseSchedule(ctx, name, note)
 			case "unpause":
 				err = gc.goals.UnpauseSchedule(ctx, name, note)
 			case "trigger":
-				err = gc.goals.TriggerSchedule(ctx, name)
+				started, err = gc.goals.TriggerScheduleGoal(ctx, name, triggerWait)
 			case "delete":
 				err = gc.goals.DeleteSchedule(ctx, name)
 			}
@@ -251,12 +261,19 @@ func newScheduleNameCmd(verb, short string, withNote bool) *cobra.Command {
 			}
 			past := map[string]string{"pause": "paused", "unpause": "unpaused", "trigger": "triggered", "delete": "deleted"}[verb]
 			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s %s\n", name, past)
+			switch {
+			case verb != "trigger":
+			case started != "":
+				fmt.Fprintf(cmd.OutOrStdout(), "started goal %s: follow it with `%s`\n", started, starterCmd(gc.cfg, "status -f "+started))
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "no goal has started yet (under the overlap policy the run may wait for one still going): see `starter schedule describe %s`\n", name)
+			}
 			return nil
 		},
 	}
 	if withNote {
 		cmd.Flags().StringVar(&note, "note", "", "why (shown with the schedule)")
 	}
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }

@@ -232,3 +232,24 @@ func TestScheduleDescribeRunsAndCost(t *testing.T) {
 		t.Errorf("runs not newest first:\n%s", out)
 	}
 }
+
+// schedule trigger names the goal the trigger started.
+func TestScheduleTriggerPrintsTheGoal(t *testing.T) {
+	mc := mocks.NewClient(t)
+	sc := &mocks.ScheduleClient{}
+	sc.Test(t)
+	mc.On("ScheduleClient").Return(sc)
+	h := &mocks.ScheduleHandle{}
+	h.Test(t)
+	sc.On("GetHandle", mock.Anything, "morning").Return(h)
+	old := client.ScheduleActionResult{StartWorkflowResult: &client.ScheduleWorkflowExecution{WorkflowID: "goal-sched-morning-old"}}
+	h.On("Describe", mock.Anything).Return(&client.ScheduleDescription{Info: client.ScheduleInfo{RecentActions: []client.ScheduleActionResult{old}}}, nil).Twice()
+	h.On("Describe", mock.Anything).Return(&client.ScheduleDescription{Info: client.ScheduleInfo{
+		RecentActions:    []client.ScheduleActionResult{old},
+		RunningWorkflows: []client.ScheduleWorkflowExecution{{WorkflowID: "goal-sched-morning-new"}}}}, nil)
+	h.On("Trigger", mock.Anything, mock.Anything).Return(nil)
+	out, code := execCLI(t, mc, "", scheduleCmds(), "schedule", "trigger", "morning")
+	if code != 0 || !strings.Contains(out, "started goal goal-sched-morning-new: follow it with `starter status -f goal-sched-morning-new`") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}

@@ -117,7 +117,7 @@ re-run of the command (a script retrying after a timeout) apply once too.`,
 				err = gc.goals.Send(ctx, id, s.name, nil, asSignal)
 			}
 			if err != nil {
-				return cliErr(err)
+				return cliErr(asVerb(err, s.name, verb))
 			}
 			if asSignal {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: signal sent to %s\n", verb, id)
@@ -132,6 +132,27 @@ re-run of the command (a script retrying after a timeout) apply once too.`,
 	if s.approve != nil {
 		cmd.Flags().StringVar(&note, "note", "", "a note for the executor (why)")
 	}
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
+
+// asVerb names the command the person typed in an error about the signal or
+// update it sends: `deny` sends approve and `say` sends user_input, and an
+// error that starts "approve: …" would point at the wrong command.
+func asVerb(err error, name, verb string) error {
+	msg := err.Error()
+	if name == verb || !(strings.HasPrefix(msg, name+":") || strings.HasPrefix(msg, name+" ")) {
+		return err
+	}
+	return renamedError{msg: verb + strings.TrimPrefix(msg, name), err: err}
+}
+
+// renamedError is an error with a reworded message that still unwraps to
+// the original, so its exit code is kept.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e renamedError) Error() string { return e.msg }
+func (e renamedError) Unwrap() error { return e.err }

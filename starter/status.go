@@ -72,6 +72,7 @@ type statusReport struct {
 
 	live   *progress.Snapshot // the view with the running todo's live counters
 	prices goalctl.Prices
+	conn   progress.Conn // the flags printed commands need
 }
 
 // prices are the configured model prices.
@@ -128,7 +129,8 @@ commands that answer it. For a goal that has ended it shows the result.
 						fmt.Fprintf(cmd.OutOrStdout(), "Step viewer: %s\n", u)
 					}
 					return follow(cmd.Context(), gc.goals, args[0], info.Goal, followIO{
-						out: cmd.OutOrStdout(), in: cmd.InOrStdin(),
+						conn: conn(gc.cfg),
+						out:  cmd.OutOrStdout(), in: cmd.InOrStdin(),
 						ttyIn: isTTY(cmd.InOrStdin()), tty: isTTY(cmd.OutOrStdout()),
 					})
 				}
@@ -142,6 +144,7 @@ commands that answer it. For a goal that has ended it shows the result.
 				st = rep.Status.ViewerURL
 			}
 			rep.ViewerURL = viewerURL(gc, args[0], st)
+			rep.conn = conn(gc.cfg)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
@@ -153,7 +156,7 @@ commands that answer it. For a goal that has ended it shows the result.
 	cmd.Flags().BoolVarP(&followLive, "follow", "f", false, "follow a running goal with the live view until it ends (like `run`)")
 	cmd.Flags().BoolVar(&events, "events", false, "with -f: "+eventsHelp)
 	cmd.Flags().StringVar(&ui, "ui", "", "Temporal Web UI host:port or URL for links (default: Temporal port + 1000)")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -223,7 +226,7 @@ func printStatus(w io.Writer, rep statusReport) {
 		for _, l := range progress.Block(s) {
 			fmt.Fprintln(w, l)
 		}
-		for _, l := range progress.AnswerHints(s) {
+		for _, l := range progress.AnswerHintsFor(s, rep.conn) {
 			fmt.Fprintln(w, l)
 		}
 	default:
@@ -261,7 +264,7 @@ steps used and result. A goal that does not exist is exit status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -296,8 +299,8 @@ cancelled) or PhoneflowDevice search attributes.`,
 			if _, err := goalctl.ListQuery(opts); err != nil {
 				return usageError{err}
 			}
-			if opts.Limit < 0 {
-				return usageError{errors.New("--limit must be positive")}
+			if opts.Limit < 1 {
+				return usageError{fmt.Errorf("--limit %d: give how many goals to show, at least 1 (default 20)", opts.Limit)}
 			}
 			gc, err := openGoals(cmd, "")
 			if err != nil {
@@ -315,7 +318,7 @@ cancelled) or PhoneflowDevice search attributes.`,
 	cmd.Flags().StringVar(&opts.Device, "device", "", "only goals on this phone")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many goals")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }
 
@@ -373,6 +376,6 @@ status 3.`,
 		},
 	}
 	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the goal has stopped and print its result")
-	config.BindFlags(cmd.Flags())
+	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
 	return cmd
 }

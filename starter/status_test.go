@@ -120,8 +120,10 @@ func TestTodosListCancel(t *testing.T) {
 		t.Errorf("list: exit %d, query %q\n%s", code, q, out)
 	}
 
+	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-1", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
+		WorkflowExecutionInfo: execInfo(t, "goal-1", enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, "running")}, nil)
 	mc.On("CancelWorkflow", mock.Anything, "goal-1", "").Return(nil)
-	mc.On("CancelWorkflow", mock.Anything, "gone", "").Return(serviceerror.NewNotFound("not found"))
+	mc.On("DescribeWorkflowExecution", mock.Anything, "gone", "").Return(nil, serviceerror.NewNotFound("not found"))
 	out, code = execCLI(t, mc, "", statusCmds(), "cancel", "goal-1")
 	if code != 0 || !strings.Contains(out, "cancel requested for goal-1") {
 		t.Errorf("cancel: exit %d\n%s", code, out)

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -128,12 +130,62 @@ func (r StartRequest) Validate() error {
 	if strings.TrimSpace(r.Device) == "" {
 		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`)")
 	}
+	if r.ID != "" {
+		if err := CheckGoalID(r.ID); err != nil {
+			return err
+		}
+	}
 	switch r.Options.Mode {
 	case "", workflows.ModeLayered, workflows.ModeSingle:
 	default:
 		return fmt.Errorf("mode %q is not known: use %q or %q", r.Options.Mode, workflows.ModeLayered, workflows.ModeSingle)
 	}
 	return nil
+}
+
+// CheckGoalText refuses a goal text longer than max bytes
+// (limits.max_goal_text), before anything is started: a planner would spend
+// its attempts reading it and the goal would sit in planning out of sight.
+func CheckGoalText(goal string, max int) error {
+	if max <= 0 || len(goal) <= max {
+		return nil
+	}
+	return fmt.Errorf("the goal is %d bytes, over the limit of %d (limits.max_goal_text): say in a few sentences what the phone should do, "+
+		"or raise the limit with PHONEFLOW_LIMITS_MAX_GOAL_TEXT=%d or limits.max_goal_text in phoneflow.yaml", len(goal), max, len(goal))
+}
+
+// goalID is what a goal ID given by a person may hold: no spaces, and no
+// '/', which separates a goal's ID from its todos' (`<goal id>/todo-<n>`).
+var goalID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$`)
+
+// CheckGoalID checks a goal ID chosen by a person (`run --id`).
+func CheckGoalID(id string) error {
+	if goalID.MatchString(id) {
+		return nil
+	}
+	why := "use letters, digits, '.', '_' or '-' (up to 200), starting with a letter or digit"
+	switch {
+	case strings.Contains(id, "/"):
+		why = "'/' separates a goal's ID from its todos' IDs; " + why
+	case strings.ContainsFunc(id, unicode.IsSpace):
+		why = "it holds a space; " + why
+	}
+	return fmt.Errorf("goal id %q: %s, e.g. goal-morning", id, why)
+}
+
+// IDTakenError says a goal ID has been used: goal IDs are never reused, so
+// a goal's history and result stay its own.
+type IDTakenError struct {
+	ID      string
+	Running bool
+	Status  string // the finished goal's status: done, failed, cancelled, …
+}
+
+func (e *IDTakenError) Error() string {
+	if e.Running {
+		return fmt.Sprintf("a goal with id %s is already running: pick another --id (or leave it out for a fresh one), or watch it with `starter status -f %s`", e.ID, e.ID)
+	}
+	return fmt.Sprintf("a goal with id %s already ran (%s) and goal IDs are not reused: pick another --id (or leave it out for a fresh one); its outcome: `starter status %s`", e.ID, e.Status, e.ID)
 }
 
 // StartOptions returns the Temporal start options of a goal: its ID, the
@@ -176,11 +228,19 @@ func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string,
 		id = NewGoalID()
 	}
 	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, Options: req.Options}
-	run, err := g.c.ExecuteWorkflow(ctx, StartOptions(id, req.Goal, req.Device), GoalWorkflowName, in)
+	so := StartOptions(id, req.Goal, req.Device)
+	// A finished goal's ID is not silently taken over by a new goal: its
+	// history, result and step viewer page stay its own.
+	so.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	run, err := g.c.ExecuteWorkflow(ctx, so, GoalWorkflowName, in)
 	if err != nil {
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if errors.As(err, &started) {
-			return "", "", fmt.Errorf("a goal with id %s is already running: pick another --id or watch it with `starter status %s`", id, id)
+			taken := &IDTakenError{ID: id, Running: true}
+			if info, derr := g.Describe(ctx, id); derr == nil && info.State != "running" {
+				taken.Running, taken.Status = false, info.Status
+			}
+			return "", "", taken
 		}
 		return "", "", fmt.Errorf("start goal %s: %w", id, err)
 	}
@@ -522,7 +582,16 @@ func (g *Client) SendText(ctx context.Context, id, name, text string, asSignal b
 
 // Cancel requests cancellation of a goal; the workflow cancels its running
 // todo and returns with status cancelled.
+// A goal that has already ended is reported with ErrFinished: the server
+// accepts a cancel request for it and does nothing.
 func (g *Client) Cancel(ctx context.Context, id string) error {
+	info, err := g.Describe(ctx, id)
+	if err != nil {
+		return err
+	}
+	if info.State != "running" {
+		return fmt.Errorf("cancel %s: %w (%s): nothing to cancel; see its outcome with `starter status %s`", id, ErrFinished, info.Status, id)
+	}
 	return wrap(id, "cancel", g.c.CancelWorkflow(ctx, id, ""))
 }
 

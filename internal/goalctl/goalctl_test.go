@@ -104,6 +104,8 @@ func TestStartGeneratesIDAndRejectsBadRequests(t *testing.T) {
 	mc := mocks.NewClient(t)
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
 		Return(nil, serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", ""))
+	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-dup", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
+		WorkflowExecutionInfo: &workflowpb.WorkflowExecutionInfo{Status: enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING}}, nil)
 	_, _, err := New(mc, Options{}).Start(ctx, StartRequest{ID: "goal-dup", Goal: "x", Device: "d"})
 	if err == nil || !strings.Contains(err.Error(), "goal-dup is already running") {
 		t.Fatalf("duplicate start error = %v", err)

@@ -110,7 +110,9 @@ func (r ScheduleRequest) Validate() error {
 		return errors.New("--device is required: the phone each run drives (list phones with `starter devices`)")
 	}
 	switch {
-	case r.Cron == "" && r.Every <= 0:
+	case r.Every < 0:
+		return fmt.Errorf("--every %s is negative: give the time between runs, e.g. --every 30m or --every 1h", r.Every)
+	case r.Cron == "" && r.Every == 0:
 		return errors.New("say when to run: --cron \"0 8 * * *\" or --every 1h")
 	case r.Cron != "" && r.Every > 0:
 		return errors.New("--cron and --every exclude each other: pick one")
@@ -168,8 +170,11 @@ func checkCron(c string) error {
 	if n < 5 || n > 7 {
 		return fmt.Errorf("--cron %q has %d fields: write five, \"minute hour day-of-month month day-of-week\", e.g. \"0 8 * * *\"", c, n)
 	}
-	if n > 5 {
-		return nil // seconds and years: the server checks these forms
+	if n == 6 {
+		return sixFields(c, fields)
+	}
+	if n == 7 {
+		return nil // second … year: the server checks this form
 	}
 	for i, f := range fields {
 		if err := cronFields[i].check(f); err != nil {
@@ -177,6 +182,19 @@ func checkCron(c string) error {
 		}
 	}
 	return nil
+}
+
+// sixFields refuses a six-field cron. Temporal reads the sixth field as the
+// year, so a seconds-first expression written for other schedulers ("0 0 8
+// * * *", 08:00 daily) would silently run on day 8 of every month.
+func sixFields(c string, fields []string) error {
+	msg := fmt.Sprintf("--cron %q has 6 fields, which Temporal reads as \"minute hour day-of-month month day-of-week year\", not seconds first: write five fields, \"minute hour day-of-month month day-of-week\"", c)
+	if five := strings.Join(fields[1:], " "); checkCron(five) == nil {
+		msg += fmt.Sprintf(", e.g. %q if the first field was seconds", five)
+	} else {
+		msg += `, e.g. "0 8 * * *" for 08:00 every day`
+	}
+	return errors.New(msg)
 }
 
 // cronField is one field of a five-field cron expression.
@@ -471,6 +489,55 @@ func (g *Client) UnpauseSchedule(ctx context.Context, name, note string) error {
 func (g *Client) TriggerSchedule(ctx context.Context, name string) error {
 	err := g.c.ScheduleClient().GetHandle(ctx, name).Trigger(ctx, client.ScheduleTriggerOptions{})
 	return g.scheduleErr(name, "trigger", err)
+}
+
+// TriggerScheduleGoal triggers the schedule like TriggerSchedule and returns
+// the ID of the goal the trigger started, read from the schedule's recent
+// and running actions, or "" when none appeared within wait: under the
+// overlap policy the run may wait behind one still going.
+func (g *Client) TriggerScheduleGoal(ctx context.Context, name string, wait time.Duration) (string, error) {
+	h := g.c.ScheduleClient().GetHandle(ctx, name)
+	seen := map[string]bool{}
+	if d, err := h.Describe(ctx); err == nil {
+		for _, id := range startedBy(d) {
+			seen[id] = true
+		}
+	}
+	if err := h.Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
+		return "", g.scheduleErr(name, "trigger", err)
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		if d, err := h.Describe(ctx); err == nil {
+			for _, id := range startedBy(d) {
+				if !seen[id] {
+					return id, nil
+				}
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return "", nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", nil
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// startedBy lists the goals a schedule has started that it still shows.
+func startedBy(d *client.ScheduleDescription) []string {
+	var ids []string
+	for _, a := range d.Info.RecentActions {
+		if a.StartWorkflowResult != nil {
+			ids = append(ids, a.StartWorkflowResult.WorkflowID)
+		}
+	}
+	for _, r := range d.Info.RunningWorkflows {
+		ids = append(ids, r.WorkflowID)
+	}
+	return ids
 }
 
 // DeleteSchedule deletes a schedule; goals it already started keep running.

@@ -41,9 +41,14 @@ type Target struct {
 // Problem kinds.
 const (
 	Unreachable  = "unreachable"
+	NotAnAPI     = "not_an_openai_api"
 	BadKey       = "bad_key"
 	UnknownModel = "unknown_model"
 	NoImageInput = "no_image_input"
+	BadRequest   = "request_refused"
+	RateLimited  = "rate_limited"
+	ServerError  = "server_error"
+	TooSlow      = "too_slow"
 	BadAnswer    = "answer_not_understood"
 	Failed       = "request_failed"
 )
@@ -57,6 +62,7 @@ type Result struct {
 	OK                    bool
 	Kind                  string // a problem kind when !OK
 	Problem, Fix          string
+	Cause                 string // the likely cause of the problem
 	Raw                   string // the raw answer, when it did not parse
 	Answer                string // what the parsed answer says
 	TTFT, Total           time.Duration
@@ -88,9 +94,8 @@ func Check(ctx context.Context, t Target) Result {
 		}
 	case status(err) == http.StatusUnauthorized || status(err) == http.StatusForbidden:
 		return r.keyFail(t, err)
-	case status(err) == 0 && !llm.IsRetryable(err) || isUnreachable(err):
-		return r.fail(Unreachable, "cannot reach the endpoint: "+errText(err),
-			fmt.Sprintf("start the model server, or set %s to the API root that serves it (it usually ends in /v1)", t.URLSetting))
+	case notAnAPI(err) || isUnreachable(err) || status(err) == 0 && !llm.IsRetryable(err):
+		return r.chatFailure(t, err)
 	default:
 		// Many endpoints do not offer the list (404, 405): go on.
 	}
@@ -102,7 +107,26 @@ func Check(ctx context.Context, t Target) Result {
 
 func (r Result) fail(kind, problem, fix string) Result {
 	r.OK, r.Kind, r.Problem, r.Fix = false, kind, problem, fix
+	if r.Cause == "" {
+		r.Cause = causes[kind]
+	}
 	return r
+}
+
+// causes is the likely cause of each kind of problem: what a person checks
+// first.
+var causes = map[string]string{
+	Unreachable:  "nothing answers at the base URL: the model server is not running, or the URL's host or port is wrong",
+	NotAnAPI:     "something answers at the base URL but it is not an OpenAI-compatible API: the base URL is likely wrong (a web page, another service, or the server's root without /v1)",
+	BadKey:       "the API key is missing, wrong, or not allowed to use this model",
+	UnknownModel: "the model name is not one the endpoint serves, or the base URL points at the wrong API root",
+	NoImageInput: "the model is a text-only model: the executor needs a vision model",
+	BadRequest:   "the endpoint refused the request's settings (max tokens, temperature, top_p, response format) for this model",
+	RateLimited:  "the key's rate limit or quota is used up",
+	ServerError:  "the model server failed on a well-formed request: its logs say why (out of memory, the model still loading, a crash)",
+	TooSlow:      "the model is slow or overloaded, or the timeout is too short for it",
+	BadAnswer:    "the model does not follow the prompt's answer format: it is not the kind of model this role needs",
+	Failed:       "see the error: it fits none of the known kinds",
 }
 
 func (r Result) keyFail(t Target, err error) Result {
@@ -126,9 +150,33 @@ func (r Result) chatFailure(t Target, err error) Result {
 			fix = fmt.Sprintf("set %s to one the endpoint lists: %s", t.ModelSetting, list(r.Listed))
 		}
 		return r.fail(UnknownModel, fmt.Sprintf("model %q was not found: %s", t.LLM.Model, errText(err)), fix)
+	case s == http.StatusNotImplemented || s == http.StatusMethodNotAllowed:
+		// A server that does not do chat completions at this path: the
+		// URL names another API, or its root without /v1.
+		return r.fail(NotAnAPI, "the endpoint does not serve chat completions: "+errText(err),
+			fmt.Sprintf("set %s to the OpenAI-compatible API root of the model server (it usually ends in /v1)", t.URLSetting))
+	case s == http.StatusBadRequest || s == http.StatusUnprocessableEntity:
+		return r.fail(BadRequest, "the endpoint refused the request: "+errText(err),
+			"check the executor.* or planner.* request settings (max_tokens, temperature, top_p) against what the model accepts")
+	case s == http.StatusTooManyRequests:
+		return r.fail(RateLimited, "the endpoint is rate limiting: "+errText(err),
+			fmt.Sprintf("wait and check again, or use a key (%s) with a higher limit", t.KeySetting))
+	case s == http.StatusBadGateway || s == http.StatusGatewayTimeout:
+		r.Cause = "a proxy or gateway in front of the model answered: it cannot reach the model server behind it, or that server is down"
+		return r.fail(ServerError, "the gateway failed: "+errText(err), "check the model server behind the gateway, then `starter models check` again")
+	case s == http.StatusServiceUnavailable:
+		r.Cause = "the model server is overloaded or still loading the model"
+		return r.fail(ServerError, "the model server is unavailable: "+errText(err), "wait until it has loaded the model, then `starter models check` again")
+	case s >= 500:
+		return r.fail(ServerError, "the model server failed: "+errText(err), "read the model server's logs, then `starter models check` again")
+	case notAnAPI(err):
+		return r.fail(NotAnAPI, "the answer is not an OpenAI-compatible API response: "+errText(err),
+			fmt.Sprintf("set %s to the OpenAI-compatible API root of the model server (it usually ends in /v1)", t.URLSetting))
 	case isUnreachable(err):
 		return r.fail(Unreachable, "cannot reach the endpoint: "+errText(err),
 			fmt.Sprintf("start the model server, or set %s to the API root that serves it (it usually ends in /v1)", t.URLSetting))
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return r.fail(TooSlow, "no answer in time: "+errText(err), "check the model server's load, or raise the timeout (planner.timeout, executor.timeout)")
 	}
 	return r.fail(Failed, "the request failed: "+errText(err), "see the error above; `starter models check` again once it is fixed")
 }
@@ -211,8 +259,19 @@ func status(err error) int {
 
 func isUnreachable(err error) bool {
 	m := strings.ToLower(errText(err))
-	return status(err) == 0 && (strings.Contains(m, "connection refused") || strings.Contains(m, "host not found") ||
-		strings.Contains(m, "did not answer with json") || strings.Contains(m, "malformed json") || strings.Contains(m, "network timeout"))
+	return status(err) == 0 && (strings.Contains(m, "connection refused") || strings.Contains(m, "host not found"))
+}
+
+// notAnAPI reports an answer that came back but is not an API response:
+// a web page, plain text or JSON of another shape.
+func notAnAPI(err error) bool {
+	m := strings.ToLower(errText(err))
+	return status(err) == 0 && (strings.Contains(m, "did not answer with json") || strings.Contains(m, "malformed json"))
+}
+
+func isTimeout(err error) bool {
+	m := strings.ToLower(errText(err))
+	return status(err) == 0 && (strings.Contains(m, "network timeout") || strings.Contains(m, "no complete answer within"))
 }
 
 func errText(err error) string {
@@ -261,7 +320,11 @@ func Write(w io.Writer, r Result) {
 		fmt.Fprintf(w, "  answer: %s\n  ok\n", r.Answer)
 		return
 	}
-	fmt.Fprintf(w, "  FAIL (%s): %s\n  fix: %s\n", r.Kind, r.Problem, r.Fix)
+	fmt.Fprintf(w, "  FAIL (%s): %s\n", r.Kind, r.Problem)
+	if r.Cause != "" {
+		fmt.Fprintf(w, "  likely cause: %s\n", r.Cause)
+	}
+	fmt.Fprintf(w, "  fix: %s\n", r.Fix)
 	if r.Raw != "" {
 		fmt.Fprintf(w, "  raw answer: %q\n", r.Raw)
 	}

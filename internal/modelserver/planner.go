@@ -272,15 +272,17 @@ func summarise(done []doneTodo) string {
 			}
 		}
 	}
+	// What was not done comes first: a goal that failed part of its work
+	// must not read as done at a glance.
 	var b strings.Builder
-	if len(ok) > 0 {
-		b.WriteString("Done: " + strings.Join(ok, "; ") + ".")
-	}
 	if len(failed) > 0 {
+		b.WriteString("Not done: " + strings.Join(failed, "; ") + ".")
+	}
+	if len(ok) > 0 {
 		if b.Len() > 0 {
 			b.WriteString(" ")
 		}
-		b.WriteString("Not done: " + strings.Join(failed, "; ") + ".")
+		b.WriteString("Done: " + strings.Join(ok, "; ") + ".")
 	}
 	if b.Len() == 0 {
 		b.WriteString("Nothing was left to do.")

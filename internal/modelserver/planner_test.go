@@ -223,3 +223,11 @@ func FuzzPlannerAnswers(f *testing.F) {
 		}
 	})
 }
+
+// A goal with a failed todo does not read as done at a glance.
+func TestSummaryPutsWhatFailedFirst(t *testing.T) {
+	got := summarise([]doneTodo{{Todo: "Turn on Wi-Fi", Status: "done"}, {Todo: "Open WeChat", Status: "failed", Result: "no such app"}})
+	if !strings.HasPrefix(got, "Not done: Open WeChat failed (no such app).") || !strings.HasSuffix(got, "Done: Turn on Wi-Fi.") {
+		t.Fatalf("summary = %q", got)
+	}
+}

@@ -29,6 +29,9 @@ const (
 // loopback only.
 const DefaultAddr = "127.0.0.1:8090"
 
+// DefaultContextTokens is the context window of the offline models.
+const DefaultContextTokens = 32768
+
 // maxBody caps a request body; executor requests carry a screenshot.
 const maxBody = 64 << 20
 
@@ -59,6 +62,11 @@ type Config struct {
 	// RateWrongTap it measures what the planner layer, the stuck guard and
 	// verification add.
 	Naive bool
+	// ContextTokens is the context window: a prompt estimated longer is
+	// answered 400 "maximum context length", as real model servers answer
+	// it, instead of being read at a cost that grows with its length.
+	// 0 = DefaultContextTokens.
+	ContextTokens int
 	// APIKey, when set, is required as "Authorization: Bearer <key>".
 	APIKey string
 	// Logger receives one line per request; nil discards.
@@ -96,6 +104,7 @@ type Stats struct {
 	WrongTaps    int64 `json:"wrong_taps"`   // injected wrong tap points
 	Unauthorized int64 `json:"unauthorized"` // 401 answers
 	BadRequests  int64 `json:"bad_requests"` // 400/404/405 answers
+	Abandoned    int64 `json:"abandoned"`    // requests whose client went away before the answer was made
 }
 
 // Server is the offline OpenAI-compatible model server. It is an
@@ -131,6 +140,9 @@ func New(cfg Config) *Server {
 	cfg.RateMalformed, cfg.RateWrongTap = clamp(cfg.RateMalformed), clamp(cfg.RateWrongTap)
 	if cfg.RetryAfter <= 0 {
 		cfg.RetryAfter = time.Second
+	}
+	if cfg.ContextTokens <= 0 {
+		cfg.ContextTokens = DefaultContextTokens
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -286,6 +298,17 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if s.abandoned(r) {
+		return
+	}
+	prompt := 0
+	for _, m := range msgs {
+		prompt += estimateTokens(m.Text) + 85*m.Images
+	}
+	if prompt > s.cfg.ContextTokens {
+		s.badRequest(w, fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens: shorten the prompt", s.cfg.ContextTokens, prompt))
+		return
+	}
 	if s.refuseFormat(w, req.ResponseFormat) {
 		return
 	}
@@ -311,6 +334,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if s.abandoned(r) {
+		return
+	}
 	role := roleFor(req.Model, msgs)
 	var content string
 	switch role {
@@ -340,10 +366,6 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	s.log.Debug("modelserver: answered", "model", req.Model, "role", role, "stream", req.Stream, "seq", f.seq)
 
 	id := fmt.Sprintf("chatcmpl-offline-%d", f.seq)
-	prompt := 0
-	for _, m := range msgs {
-		prompt += estimateTokens(m.Text) + 85*m.Images
-	}
 	u := usage{PromptTokens: prompt, CompletionTokens: estimateTokens(content)}
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	model := req.Model
@@ -360,6 +382,17 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			FinishReason: "stop", Logprobs: json.RawMessage("null")}},
 		Usage: &u,
 	})
+}
+
+// abandoned reports, and counts, a request whose client has gone away
+// (it gave up, or its goal was cancelled): its answer is not made.
+func (s *Server) abandoned(r *http.Request) bool {
+	if r.Context().Err() == nil {
+		return false
+	}
+	s.count(func(st *Stats) { st.Abandoned++ })
+	s.log.Debug("modelserver: client went away; request dropped")
+	return true
 }
 
 // stream writes content as server-sent events, spreading the configured

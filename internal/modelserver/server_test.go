@@ -349,3 +349,31 @@ func TestServeOnLoopback(t *testing.T) {
 		t.Fatalf("LoopbackAddr = %q", got)
 	}
 }
+
+// A request whose client has gone away is dropped before its answer is
+// made, and a prompt over the context window is refused as a real server
+// refuses it, so a huge goal fails fast instead of being read at length.
+func TestDropsAbandonedAndOverlongRequests(t *testing.T) {
+	s := New(Config{ContextTokens: 1000})
+	body := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"model": PlannerModel, "messages": []map[string]string{{"role": "user", "content": text}}})
+		return string(b)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest(http.MethodPost, "/v1/chat/completions", strings.NewReader(body("Turn on Wi-Fi"))).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if st := s.Stats(); st.Abandoned != 1 || st.Completions != 0 || st.Planner != 0 {
+		t.Fatalf("abandoned request: stats %+v", st)
+	}
+
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/chat/completions", strings.NewReader(body(strings.Repeat("tap the button and ", 400)))))
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "maximum context length is 1000 tokens") {
+		t.Fatalf("overlong prompt: %d %s", rec.Code, rec.Body)
+	}
+	if st := s.Stats(); st.Planner != 0 {
+		t.Fatalf("overlong prompt was answered: %+v", st)
+	}
+}

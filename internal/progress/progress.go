@@ -39,7 +39,9 @@ type Renderer struct {
 	w     io.Writer
 	tty   bool
 	color bool
-	lines int       // lines of the block drawn last (TTY mode)
+	lines int   // lines of the block drawn last (TTY mode)
+	drawn []int // the cells of each of those lines
+	width func() int
 	prev  *Snapshot // last snapshot seen (plain mode)
 }
 
@@ -54,14 +56,36 @@ func New(w io.Writer, tty bool) *Renderer {
 // terminal unless NO_COLOR is set.
 func (r *Renderer) SetColor(on bool) { r.color = on && r.tty }
 
+// SetWidth gives the renderer the terminal's width, measured at each
+// redraw (TTY mode): lines are clipped to it and the old view is erased by
+// the screen rows it took.
+func (r *Renderer) SetWidth(f func() int) { r.width = f }
+
+// up is the escape sequence that moves to the first row of the block drawn
+// last and clears from there to the end of the screen.
+func (r *Renderer) up(w int) string {
+	n := rows(r.drawn, w)
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\x1b[%dF\x1b[J", n)
+}
+
+func (r *Renderer) measure() int {
+	if r.width == nil {
+		return 0
+	}
+	return r.width()
+}
+
 // Clear erases the block drawn last (TTY mode), so a closing summary that
 // repeats the checklist is not printed below a second copy of it.
 func (r *Renderer) Clear() error {
 	if !r.tty || r.lines == 0 {
 		return nil
 	}
-	_, err := fmt.Fprintf(r.w, "\x1b[%dF\x1b[J", r.lines)
-	r.lines = 0
+	_, err := io.WriteString(r.w, r.up(r.measure()))
+	r.lines, r.drawn = 0, nil
 	return err
 }
 
@@ -92,25 +116,31 @@ func (r *Renderer) Update(s Snapshot) error {
 // Done leaves the view in place so that following output starts on a fresh
 // line below it (TTY mode); it is a no-op in plain mode.
 func (r *Renderer) Done() {
-	r.lines = 0
+	r.lines, r.drawn = 0, nil
 }
 
 // Print writes a line of text below the view; the next Update redraws the
 // view beneath it.
 func (r *Renderer) Print(line string) error {
-	r.lines = 0
+	r.lines, r.drawn = 0, nil
 	_, err := fmt.Fprintln(r.w, line)
 	return err
 }
 
 func (r *Renderer) redraw(s Snapshot) error {
 	var b strings.Builder
-	if r.lines > 0 {
-		// Move to the first line of the previous block and clear to the end
-		// of the screen.
-		fmt.Fprintf(&b, "\x1b[%dF\x1b[J", r.lines)
-	}
+	w := r.measure()
+	// Move to the first row of the previous block and clear to the end of
+	// the screen.
+	b.WriteString(r.up(w))
 	block := Block(s)
+	r.drawn = r.drawn[:0]
+	for i, l := range block {
+		// One column is kept free: some terminals wrap a line that fills
+		// the last column.
+		block[i] = clip(l, w-1)
+		r.drawn = append(r.drawn, cells(block[i]))
+	}
 	if r.color {
 		block = colorize(block, s)
 	}
@@ -191,11 +221,8 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 	}
 	tag := "[" + s.GoalID + "] "
 	final := isFinalPhase(s.Phase)
-	if s.Phase != p.Phase && !final {
-		out = append(out, tag+"phase "+s.Phase)
-	}
 	if len(s.Todos) > 0 && !sameTexts(p.Todos, s.Todos) {
-		out = append(out, fmt.Sprintf("%splan (%d todos):", tag, len(s.Todos)))
+		out = append(out, fmt.Sprintf("%splan (%s):", tag, Plural(len(s.Todos), "todo")))
 		for i, t := range s.Todos {
 			out = append(out, fmt.Sprintf("%s  %s %d. %s", tag, Mark(t.Status), i+1, oneLine(t.Text, 100)))
 		}
@@ -218,6 +245,11 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			}
 		}
 		out = append(out, l)
+	}
+	// The phase follows the todo lines of the same moment: a goal that
+	// waits for a person after its todo ended says so after that todo.
+	if s.Phase != p.Phase && !final {
+		out = append(out, tag+"phase "+s.Phase)
 	}
 	switch {
 	case final:

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -230,5 +231,13 @@ func TestColorAndClear(t *testing.T) {
 	_ = p.Update(s)
 	if strings.Contains(buf.String(), "\x1b[") {
 		t.Fatalf("plain output has escapes: %q", buf.String())
+	}
+}
+
+func TestPlanLineGrammar(t *testing.T) {
+	one := Diff(nil, Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "Open Clock", Status: "pending"}}})
+	two := Diff(nil, Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "pending"}, {Text: "b", Status: "pending"}}})
+	if !slices.Contains(one, "[g] plan (1 todo):") || !slices.Contains(two, "[g] plan (2 todos):") {
+		t.Fatalf("plan lines:\n%q\n%q", one, two)
 	}
 }

@@ -41,20 +41,35 @@ func Summary(r Result) []string {
 // AnswerHints returns the commands that answer what s is waiting for from
 // another terminal: the starter CLI and the Temporal CLI forms. It returns
 // nil when nothing is pending.
-func AnswerHints(s Snapshot) []string {
+func AnswerHints(s Snapshot) []string { return AnswerHintsFor(s, Conn{}) }
+
+// Conn holds the flags the printed commands need to reach the goal's
+// cluster when it is not the default one: Starter for `starter`, Temporal
+// for the Temporal CLI.
+type Conn struct{ Starter, Temporal string }
+
+func withFlags(cmd, flags string) string {
+	if flags == "" {
+		return cmd
+	}
+	return cmd + " " + flags
+}
+
+// AnswerHintsFor is AnswerHints with commands that carry c's flags.
+func AnswerHintsFor(s Snapshot, c Conn) []string {
 	id := s.GoalID
 	switch {
 	case s.Question != "":
 		return []string{
 			"answer from another terminal with:",
-			fmt.Sprintf("  starter clarify %s %s", id, strconv.Quote("<your answer>")),
-			fmt.Sprintf("  temporal workflow signal -w %s --name clarify --input '%s'", id, strconv.Quote("<your answer>")),
+			"  " + withFlags(fmt.Sprintf("starter clarify %s %s", id, strconv.Quote("<your answer>")), c.Starter),
+			"  " + withFlags(fmt.Sprintf("temporal workflow signal -w %s --name clarify --input '%s'", id, strconv.Quote("<your answer>")), c.Temporal),
 		}
 	case s.Approval != "":
 		return []string{
 			"approve or deny from another terminal with:",
-			fmt.Sprintf("  starter approve %s   (or: starter deny %s --note %s)", id, id, strconv.Quote("why")),
-			fmt.Sprintf("  temporal workflow signal -w %s --name approve --input '{\"approved\":true}'", id),
+			fmt.Sprintf("  %s   (or: %s)", withFlags("starter approve "+id, c.Starter), withFlags(fmt.Sprintf("starter deny %s --note %s", id, strconv.Quote("why")), c.Starter)),
+			"  " + withFlags(fmt.Sprintf("temporal workflow signal -w %s --name approve --input '{\"approved\":true}'", id), c.Temporal),
 		}
 	}
 	return nil
