@@ -89,6 +89,7 @@ type fakeWorld struct {
 
 type stepCall struct {
 	WorkflowID string
+	RunID      string
 	In         activities.StepInput
 }
 
@@ -179,7 +180,7 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		}
 		return activities.StepResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
 	}
-	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
+	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, RunID: activity.GetInfo(ctx).WorkflowExecution.RunID, In: in})
 	if f.fence != nil && in.Act != nil && in.Act.TouchesDevice() {
 		if err := f.fence(activity.GetInfo(ctx).WorkflowExecution.ID, in); err != nil {
 			f.log = append(f.log, "fenced "+actionKey(*in.Act))
