@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/bounds"
 )
 
 // ChangePlannerCorrection: a stuck executor's correction is written by the
@@ -27,7 +28,7 @@ const maxRecent = 5
 // by the fixed note; a model outage is not waited out here.
 func correctionActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * time.Minute,
+		StartToCloseTimeout: bounds.Correct,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    2 * time.Second,
 			BackoffCoefficient: 2,
