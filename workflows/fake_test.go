@@ -58,6 +58,9 @@ type fakeWorld struct {
 	// executor thinks fail as a model outage handed back by the activity
 	// (after a Step's action was applied, as the real Step hands it back).
 	plannerDown, executorDown int
+	// verifierDown makes that many Verify calls fail as a verifier
+	// outage does: handed back when the call asks, else retryable.
+	verifierDown int
 	// executorDownOnAct sets executorDown at the first step that acts.
 	executorDownOnAct int
 	// whileThinking runs inside a Step that thinks, before it answers,
@@ -263,6 +266,13 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 	if f.verifyHostDown > 0 {
 		f.verifyHostDown--
 		return activities.VerifyResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	}
+	if f.verifierDown > 0 {
+		f.verifierDown--
+		if in.HandBackOutages {
+			return activities.VerifyResult{}, fakeOutage("verifier", nil)
+		}
+		return activities.VerifyResult{}, temporal.NewApplicationError("verifier model: connection refused", activities.ErrTypeModelRetryable)
 	}
 	f.verifies = append(f.verifies, in)
 	if p, ok := verify.Admits(in.Message); ok {
