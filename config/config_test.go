@@ -56,10 +56,14 @@ func TestDefaults(t *testing.T) {
 	if c.Limits.MaxSteps != 100 || c.Limits.TodoMaxSteps != 30 || c.Limits.MaxExecutorFeedbackHistory != 2 || !c.Limits.UITree || c.Limits.AutoApprove {
 		t.Errorf("limits: %+v", c.Limits)
 	}
-	if want := filepath.Join(".phoneflow", "prompt_memory.json"); c.PromptMemoryPath != want {
+	cwd, _ := os.Getwd()
+	if want := filepath.Join(cwd, ".phoneflow"); c.DataDir != want {
+		t.Errorf("data dir %q, want %q: made absolute at start", c.DataDir, want)
+	}
+	if want := filepath.Join(cwd, ".phoneflow", "prompt_memory.json"); c.PromptMemoryPath != want {
 		t.Errorf("prompt memory %q, want %q", c.PromptMemoryPath, want)
 	}
-	if want := filepath.Join(".phoneflow", "temporal.db"); c.Temporal.Embedded.DBFile != want {
+	if want := filepath.Join(cwd, ".phoneflow", "temporal.db"); c.Temporal.Embedded.DBFile != want {
 		t.Errorf("db file %q, want %q", c.Temporal.Embedded.DBFile, want)
 	}
 	if len(src) != len(Keys()) {
