@@ -31,6 +31,39 @@ type Evidence struct {
 	// Target is the element under the point a Tap, Double Tap or Long
 	// Press touches; nil when there was none or no tree.
 	Target *Target `json:"target,omitempty"`
+	// Drafts are the text fields holding text when a touch was sent: a
+	// tap that sends one empties its field and shows its text once more.
+	Drafts []Draft `json:"drafts,omitempty"`
+	// elems is the screen's tree, kept in memory for the screen now.
+	elems []uitree.Element
+}
+
+// Draft is a text field's text and how many other elements showed it.
+type Draft struct {
+	Key   string `json:"key"`
+	Text  string `json:"text"`
+	Shown int    `json:"shown"`
+}
+
+// shown counts the elements other than text fields whose text holds s.
+func shown(elems []uitree.Element, s string) int {
+	n := 0
+	for _, e := range elems {
+		if !isTextField(e) && strings.Contains(e.Text, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// fieldText is the text of the field named key, and whether it is there.
+func fieldText(elems []uitree.Element, key string) (string, bool) {
+	for _, e := range elems {
+		if isTextField(e) && elementKey(e) == key {
+			return e.Text, true
+		}
+	}
+	return "", false
 }
 
 // Target is what an element a touch lands on shows of the touch's effect.
@@ -53,6 +86,7 @@ func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autog
 	data, _ := json.Marshal(elems)
 	sum := sha256.Sum256(data)
 	ev.Tree = hex.EncodeToString(sum[:12])
+	ev.elems = elems
 	for _, e := range elems {
 		if e.Focused && isTextField(e) {
 			s := e.Text
@@ -65,6 +99,11 @@ func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autog
 		if e, ok := elementAt(elems, x, y); ok {
 			ev.Target = &Target{Key: elementKey(e), Label: label(e), Field: isTextField(e), Focused: e.Focused,
 				Checkable: e.Checkable, Checked: e.Checked}
+		}
+		for _, e := range elems {
+			if isTextField(e) && !e.Password && strings.TrimSpace(e.Text) != "" {
+				ev.Drafts = append(ev.Drafts, Draft{Key: elementKey(e), Text: e.Text, Shown: shown(elems, e.Text)})
+			}
 		}
 	}
 	return ev
@@ -158,7 +197,12 @@ func isCommit(act autoglm.Action, target *Target) bool {
 	if target == nil || touchPoint(act) == nil {
 		return false
 	}
-	l := strings.ToLower(target.Label)
+	return isCommitLabel(target.Label)
+}
+
+// isCommitLabel reports whether an element's label is a commit word.
+func isCommitLabel(label string) bool {
+	l := strings.ToLower(label)
 	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		for _, c := range commitWords {
 			if w == c {
@@ -264,8 +308,32 @@ func decideTouch(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return Applied, fmt.Sprintf("%q flipped", bt.Label)
 	case bt.Checkable:
 		return NotApplied, fmt.Sprintf("%q did not flip", bt.Label)
+	case bt.Field:
+	case len(before.Drafts) > 0 && now.elems != nil:
+		return decideSend(bt, before, now)
 	}
 	return Unknown, fmt.Sprintf("the screen changed, but nothing specific to %q tells whether the %s took effect", bt.Label, strings.ToLower(act.Name))
+}
+
+// decideSend judges a tap on a button while fields held text: a tap that
+// sends a field's text empties the field and shows the text once more
+// (the conversation's new message); a field that still holds its text,
+// with the text shown no more often, was not sent.
+func decideSend(bt *Target, before, now Evidence) (Verdict, string) {
+	kept := 0
+	for _, d := range before.Drafts {
+		text, ok := fieldText(now.elems, d.Key)
+		switch {
+		case ok && !strings.Contains(text, d.Text) && shown(now.elems, d.Text) > d.Shown:
+			return Applied, fmt.Sprintf("the text %q left its field and shows on the screen once more since %q was tapped", clip(d.Text, 60), bt.Label)
+		case ok && text == d.Text && shown(now.elems, d.Text) == d.Shown:
+			kept++
+		}
+	}
+	if kept == len(before.Drafts) && isCommitLabel(bt.Label) {
+		return NotApplied, fmt.Sprintf("the text %q %q would have sent is still in its field and not on the screen", clip(before.Drafts[0].Text, 60), bt.Label)
+	}
+	return Unknown, fmt.Sprintf("the screen changed, but nothing specific to %q tells whether the tap took effect", bt.Label)
 }
 
 // decideType: typing replaces the focused field's text (the ADB Keyboard

@@ -65,22 +65,50 @@ func TestActMaybeSentIsNeverClaimedFromAnUnrelatedChange(t *testing.T) {
 	}
 }
 
-func TestActMaybeSentCommitAsksThePerson(t *testing.T) {
+// TestActMaybeSentSendIsJudgedByItsText: a Send whose try may have
+// reached the phone is judged by what a send does (the field's text left
+// it and shows once more), not by the message that arrived meanwhile: not
+// sent is sent once, sent is not sent again, and a screen that tells
+// neither is asked about.
+func TestActMaybeSentSendIsJudgedByItsText(t *testing.T) {
+	send := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{950, 880}}
+
 	a, p := newJournalled(t)
 	p.focused, p.text = true, "see you at 7"
 	before := observeTree(t, a)
-	send := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{950, 880}}
 	p.failNext = errCut
 	if _, err, _ := stepAct(t, a, send, "g/t/r/2", before, false); err == nil {
 		t.Fatal("the first try did not fail")
 	}
 	p.arrive("Bob: lunch at 12?")
 	res, err, _ := stepAct(t, a, send, "g/t/r/2", before, false)
-	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "Send") {
-		t.Fatalf("retry of Send = %+v, %v; want the person asked", res.Act, err)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.sent, []string{"see you at 7"}) || len(p.got()) != 1 {
+		t.Fatalf("retry of an unsent Send = %+v, %v, sent %v, inputs %v; want it sent once", res.Act, err, p.sent, p.got())
 	}
-	if len(p.got()) != 0 || len(p.sent) != 0 {
-		t.Fatalf("inputs = %v, sent %v: sent again", p.got(), p.sent)
+
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before = observeTree(t, a)
+	if _, _, crashed := stepAct(t, a, send, "g/t/r/3", before, true); !crashed {
+		t.Fatal("the fault hook did not run")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ = stepAct(t, a, send, "g/t/r/3", before, false)
+	if err != nil || res.Act.Result != "ok" || !strings.Contains(res.Act.Recovered, "left its field") || len(p.sent) != 1 || len(p.got()) != 1 {
+		t.Fatalf("retry of a sent Send = %+v, %v, sent %v; want it judged sent, not sent again", res.Act, err, p.sent)
+	}
+
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before = observeTree(t, a)
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, send, "g/t/r/4", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.text = "see you at 8" // the field changed: neither sent nor as it was
+	res, err, _ = stepAct(t, a, send, "g/t/r/4", before, false)
+	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "Send") || len(p.sent) != 0 {
+		t.Fatalf("retry of Send on an ambiguous screen = %+v, %v, sent %v; want the person asked", res.Act, err, p.sent)
 	}
 }
 
