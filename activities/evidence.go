@@ -260,7 +260,7 @@ func decideAction(act autoglm.Action, before, now Evidence) (Verdict, string) {
 	case act.Name == autoglm.ActionHome:
 		return NotApplied, "Home twice is Home once: sent again"
 	case act.Name == autoglm.ActionLaunch:
-		return NotApplied, "launching an app twice brings the same app to the front: sent again"
+		return decideLaunch(before, now)
 	case now.Tree == "" && now.Sensitive:
 		return Unknown, "the screen is secure and shows no UI tree"
 	case isType(act):
@@ -313,6 +313,24 @@ func decideTouch(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return decideSend(bt, before, now)
 	}
 	return Unknown, fmt.Sprintf("the screen changed, but nothing specific to %q tells whether the %s took effect", bt.Label, strings.ToLower(act.Name))
+}
+
+// decideLaunch: a launch brings an app to the front; the system's own
+// windows (the keyguard, a system dialog) coming up do not count.
+func decideLaunch(before, now Evidence) (Verdict, string) {
+	switch {
+	case now.App != "" && now.App != before.App && !systemPackage(now.App):
+		return Applied, fmt.Sprintf("the app in front changed from %s to %s", before.App, now.App)
+	case now.App != "" && now.App == before.App:
+		return NotApplied, "the app in front is the one before the launch: launched again"
+	}
+	return Unknown, "the phone's own windows are in front: nothing tells whether the app started"
+}
+
+// systemPackage reports whether a package is the system's own UI rather
+// than an app a launch starts.
+func systemPackage(pkg string) bool {
+	return pkg == "android" || pkg == "com.android.systemui"
 }
 
 // decideSend judges a tap on a button while fields held text: a tap that

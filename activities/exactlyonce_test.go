@@ -304,7 +304,9 @@ func TestDecide(t *testing.T) {
 		{"double tap on a switch", double, Evidence{Tree: "a", Target: toggle(false)}, Evidence{Tree: "b", Target: toggle(false)}, Unknown},
 		{"back, screen changed", back, Evidence{Tree: "a"}, Evidence{Tree: "b"}, Unknown},
 		{"home is sent again", home, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, NotApplied},
-		{"launch is sent again", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, NotApplied},
+		{"launch brought an app to the front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, Applied},
+		{"launch: the same app in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "u"}, NotApplied},
+		{"launch: the keyguard in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "com.android.systemui", Tree: "u"}, Unknown},
 		{"nothing kept of the screen", back, Evidence{}, Evidence{Tree: "t"}, Unknown},
 	}
 	for _, c := range cases {
