@@ -71,8 +71,10 @@ type Activities struct {
 	// once (docs/design.md §19); nil keeps the screen-hash guard only.
 	Journal *Journal
 	// Fault, when set, runs between an action reaching the phone and its
-	// journal record (crash drills).
-	Fault ActionFault
+	// journal record, and FaultBeforeSend between the intent and the
+	// input (crash drills).
+	Fault           ActionFault
+	FaultBeforeSend ActionFault
 	// Routines is the learned routines of this host's phones
 	// (docs/design.md §22); nil records and replays none.
 	Routines *routine.Store
@@ -482,6 +484,19 @@ func (a *Activities) act(ctx context.Context, d device.Device, attempt int, act 
 }
 
 func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.Action, w, h int) (ActResult, error) {
+	res, err := a.input(ctx, d, act, w, h)
+	if err != nil {
+		return ActResult{}, deviceError(act.Name, err)
+	}
+	return res, nil
+}
+
+// input sends act to the phone. Errors the model can act on are results;
+// an error after the input took place (the settle wait) is logged and the
+// action reported done; other errors are the device's, unmapped, so a
+// caller can tell an input that never reached the phone
+// (device.NotSent).
+func (a *Activities) input(ctx context.Context, d device.Device, act autoglm.Action, w, h int) (ActResult, error) {
 	pt := func(p *autoglm.Point) (int, int, bool) {
 		if p == nil {
 			return 0, 0, false
@@ -533,6 +548,10 @@ func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.A
 	if err == nil {
 		return ActResult{Result: "ok", Touched: true}, nil
 	}
+	if device.Sent(err) {
+		a.logger(ctx).Warn("the phone took the input; what followed it failed", "serial", d.Serial(), "action", act.Name, "error", err)
+		return ActResult{Result: "ok", Touched: true}, nil
+	}
 	// Errors the model can act on go back to it as the action's result.
 	if errors.Is(err, device.ErrIMENotInstalled) {
 		// No model can fix this: a person must install the keyboard.
@@ -542,7 +561,7 @@ func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.A
 	if errors.As(err, &nf) {
 		return ActResult{Result: err.Error()}, nil
 	}
-	return ActResult{}, deviceError(act.Name, err)
+	return ActResult{}, err
 }
 
 // wait sleeps for a Wait action ("2 seconds", "500ms"), capped by MaxWait.

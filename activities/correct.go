@@ -23,6 +23,8 @@ type CorrectInput struct {
 	Recent      []string    `json:"recent,omitempty"`
 	Screen      Observation `json:"screen"` // the screen now
 	Corrections int         `json:"corrections,omitempty"`
+	// HandBackOutages: see StepInput.HandBackOutages.
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 
 // CorrectResult is the planner's correction. An empty Correction means the
@@ -61,7 +63,10 @@ func (a *Activities) Correct(ctx context.Context, in CorrectInput) (CorrectResul
 	for range 2 {
 		ans, err := a.Planner.Chat(llm.WithJSON(ctx, planner.CorrectionSchema), msgs)
 		if err != nil {
-			return CorrectResult{}, modelError("planner", err)
+			if err = modelError("planner", err); in.HandBackOutages {
+				err = handBackOutage(attempt(ctx), err, nil)
+			}
+			return CorrectResult{}, err
 		}
 		res.Usage = res.Usage.Add(ans.Usage())
 		c, err := planner.ParseCorrection(ans.Text)

@@ -1,165 +1,36 @@
 package activities
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"strings"
+	"image/png"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// Evidence is what a screen shows that bears on whether an action took
-// effect: enough to compare the screen an action was decided on with a
-// fresh one after a crash (docs/design.md §19).
-type Evidence struct {
-	App       string `json:"app,omitempty"`  // package in front
-	Hash      string `json:"hash,omitempty"` // coarse screen hash
-	Sensitive bool   `json:"sensitive,omitempty"`
-	// Tree is a digest of the UI tree; empty when there was none.
-	Tree string `json:"tree,omitempty"`
-	// Focused is the text of the focused field, when one is focused;
-	// FocusedPassword says the field hides its text.
-	Focused         *string `json:"focused,omitempty"`
-	FocusedPassword bool    `json:"focused_password,omitempty"`
-	// TextCount is how many elements show the text a Type action types.
-	TextCount int `json:"text_count,omitempty"`
-}
-
-// evidenceOf gathers the evidence of an observation and its UI tree (nil
-// when there was none) for action act.
-func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autoglm.Action) Evidence {
-	ev := Evidence{App: obs.AppPackage, Hash: obs.Hash, Sensitive: obs.Sensitive}
-	if !hasTree {
-		return ev
-	}
-	data, _ := json.Marshal(elems)
-	sum := sha256.Sum256(data)
-	ev.Tree = hex.EncodeToString(sum[:12])
-	for _, e := range elems {
-		if e.Focused && isTextField(e) && ev.Focused == nil {
-			s := e.Text
-			ev.Focused, ev.FocusedPassword = &s, e.Password
-		}
-		if isType(act) && act.Text != "" && strings.Contains(e.Text, act.Text) {
-			ev.TextCount++
-		}
-	}
-	return ev
-}
-
-// isTextField reports whether an element takes typed text.
-func isTextField(e uitree.Element) bool {
-	c := strings.ToLower(e.ShortClass())
-	return strings.Contains(c, "edittext") || strings.Contains(c, "textfield") || strings.Contains(c, "autocomplete") || strings.Contains(c, "searchview")
-}
-
-func isType(a autoglm.Action) bool {
-	return a.Name == autoglm.ActionType || a.Name == autoglm.ActionTypeName
-}
-
-// Verdict is the decision on an action whose intent was recorded but whose
-// result was not.
-type Verdict int
-
-const (
-	// NotApplied: the screen shows the action did not happen; send it.
-	NotApplied Verdict = iota
-	// Applied: the screen shows the action's effect; do not send it again.
-	Applied
-	// Uncertain: the screen cannot tell (a secure screen, a password
-	// field, no UI tree); a person is asked.
-	Uncertain
-)
-
-func (v Verdict) String() string {
-	return [...]string{"not applied", "applied", "uncertain"}[v]
-}
-
-// decide judges from action-specific evidence whether act, decided on
-// the screen before, took effect on the screen now. It never decides from
-// the coarse hash alone when a UI tree is there to read.
-func decide(act autoglm.Action, before, now Evidence) (Verdict, string) {
-	if now.Tree == "" && now.Sensitive {
-		return Uncertain, "the screen is secure and shows no UI tree"
-	}
-	if isType(act) {
-		return decideType(act, before, now)
-	}
-	if act.Name == autoglm.ActionHome && before.App != "" && before.App == now.App && before.Tree != "" && before.Tree == now.Tree {
-		return NotApplied, "the screen is unchanged"
-	}
-	if before.App != now.App && before.App != "" && now.App != "" {
-		return Applied, fmt.Sprintf("the app in front changed from %s to %s", before.App, now.App)
-	}
-	switch {
-	case before.Tree != "" && now.Tree != "":
-		if before.Tree != now.Tree {
-			return Applied, "the UI tree changed"
-		}
-		return NotApplied, "the UI tree is unchanged"
-	case before.Sensitive && before.Tree == "" && !now.Sensitive:
-		return Applied, "the secure screen it was decided on is gone"
-	case before.Sensitive && before.Tree == "":
-		return Uncertain, "the action was decided on a secure screen without a UI tree"
-	case now.Tree == "":
-		return Uncertain, "no UI tree could be read"
-	}
-	// Only a screenshot was kept of the screen the action was decided on
-	// (the UI tree is off): the coarse hash is all there is.
-	if before.Hash != "" && before.Hash != now.Hash {
-		return Applied, "the screen changed (screenshot only)"
-	}
-	if before.Hash == "" {
-		return Uncertain, "nothing was kept of the screen the action was decided on"
-	}
-	return NotApplied, "the screen is unchanged (screenshot only)"
-}
-
-func decideType(act autoglm.Action, before, now Evidence) (Verdict, string) {
-	if act.Text == "" {
-		return NotApplied, "there is no text to type"
-	}
-	if now.Tree == "" {
-		return Uncertain, "no UI tree could be read to look for the typed text"
-	}
-	if now.Focused != nil {
-		if now.FocusedPassword {
-			return Uncertain, "the focused field hides its text"
-		}
-		has := strings.Contains(*now.Focused, act.Text)
-		switch {
-		case !has:
-			return NotApplied, "the focused field does not hold the text"
-		case before.Focused == nil || !strings.Contains(*before.Focused, act.Text) || *before.Focused != *now.Focused:
-			return Applied, "the focused field holds the typed text"
-		default:
-			return Uncertain, "the focused field held the text before the action too"
-		}
-	}
-	switch {
-	case now.TextCount > before.TextCount && before.Tree != "":
-		return Applied, "the typed text appeared on the screen"
-	case now.TextCount == 0:
-		return NotApplied, "the typed text is nowhere on the screen"
-	}
-	return Uncertain, "the typed text is on the screen but no field is focused"
-}
-
 // Act results of the journal (docs/design.md §19).
 const (
-	// ActUncertain is the result when a crash left an action's effect
-	// unknown and the screen cannot tell: the todo asks the user.
+	// ActUncertain is the result when an action may have reached the
+	// phone, nothing tells whether it did, and it commits something (or
+	// the screen cannot be read): the todo asks the user.
 	ActUncertain = "uncertain"
+	// ActUnknown opens the result of such an action that commits
+	// nothing: it is neither sent again nor claimed, and the next think
+	// is told to look.
+	ActUnknown = "the last action's outcome is unknown: look at the screen"
 )
 
-// ActionFault is called after an action reached the phone and before its
-// result is written to the journal; drills use it to crash the worker at
-// exactly that point. Nil in production.
+// ActionFault is called at a point of an action's way to the phone (after
+// its intent is written and before its input is sent, or after the phone
+// took it and before its result is written); drills use it to crash the
+// worker at exactly that point. Nil in production.
 type ActionFault func(serial, actionID string)
 
 // actOnce applies an action at most once per ID (docs/design.md §19). The
@@ -173,44 +44,28 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		return ActResult{}, journalError(err)
 	}
 	defer unlock()
-	e, ok, err := p.get(in.ActionID)
+	id := in.ActionID
+	e, ok, err := p.get(id)
 	if err != nil {
 		return ActResult{}, journalError(err)
 	}
 	if ok && e.Intent != nil && actionKeyOf(e.Intent.Action) != actionKeyOf(act) {
-		// The same ID with another action is not a retry of it.
-		a.logger(ctx).Warn("action journal: ID reused for another action; applying it", "id", in.ActionID)
-		ok = false
+		// The same ID with another action is not a retry of it (a run
+		// reset before IDs named their run): it has an entry of its own,
+		// never the other action's result.
+		a.logger(ctx).Warn("action journal: ID reused for another action; journalled on its own", "id", in.ActionID)
+		id = in.ActionID + "#" + digest(actionKeyOf(act))
+		if e, ok, err = p.get(id); err != nil {
+			return ActResult{}, journalError(err)
+		}
 	}
 	switch {
 	case ok && e.Applied != nil:
 		return *e.Applied, nil
-	case ok && e.Intent != nil:
-		s, err := a.observe(ctx, d, true)
-		if err != nil {
-			return ActResult{}, err
-		}
-		now := evidenceOf(s.obs, s.elems, s.obs.TreeRef != "", act)
-		v, why := decide(act, e.Intent.Before, now)
-		a.logger(ctx).Warn("action journal: an action was sent but its result not recorded; decided from the screen",
-			"id", in.ActionID, "action", act.Name, "verdict", v.String(), "why", why)
-		switch v {
-		case Applied:
-			res := ActResult{Result: "ok", Touched: true, Recovered: why}
-			return res, a.record(p, in.ActionID, res)
-		case Uncertain:
-			res := ActResult{Result: ActUncertain, Uncertain: fmt.Sprintf(
-				"After a worker restart phoneflow cannot tell whether `%s` reached the phone %s (%s). Look at the phone and answer whether it happened.",
-				autoglm.FormatAction(act), d.Serial(), why)}
-			return res, a.record(p, in.ActionID, res)
-		}
-	default:
-		before, err := a.beforeEvidence(ctx, in, act)
-		if err != nil {
-			return ActResult{}, err
-		}
-		if err := p.write(journalRecord{ID: in.ActionID, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}}); err != nil {
-			return ActResult{}, journalError(err)
+	case ok && e.Intent != nil && e.NotSent == "":
+		res, send, err := a.judge(ctx, d, p, id, act, e.Intent.Before)
+		if !send || err != nil {
+			return res, err
 		}
 	}
 	w, h := in.Width, in.Height
@@ -219,16 +74,60 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 			return ActResult{}, deviceError("screen size", err)
 		}
 	}
-	res, err := a.perform(ctx, d, act, w, h)
+	before, err := a.evidenceNow(ctx, d, in.UITree, act, w, h)
 	if err != nil {
-		// The intent stays: a retry decides from the screen whether the
-		// action got through before the error.
 		return ActResult{}, err
+	}
+	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}}); err != nil {
+		return ActResult{}, journalError(err)
+	}
+	if a.FaultBeforeSend != nil {
+		a.FaultBeforeSend(d.Serial(), in.ActionID)
+	}
+	res, err := a.input(ctx, d, act, w, h)
+	if err != nil {
+		if device.NotSent(err) {
+			// The phone got nothing: a retry sends it, judged from the
+			// screen it then shows.
+			if werr := p.write(journalRecord{ID: id, At: a.now().UTC(), NotSent: clip(err.Error(), 200)}); werr != nil {
+				return ActResult{}, journalError(werr)
+			}
+		}
+		// Otherwise the intent stays: the input may have reached the
+		// phone, and a retry decides from the action's own evidence.
+		return ActResult{}, deviceError(act.Name, err)
 	}
 	if a.Fault != nil {
 		a.Fault(d.Serial(), in.ActionID)
 	}
-	return res, a.record(p, in.ActionID, res)
+	return res, a.record(p, id, res)
+}
+
+// judge decides an action whose input may have reached the phone from a
+// fresh look at the screen and the action's own evidence. send says the
+// action is to be sent (again); otherwise res is its recorded result.
+func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal, id string, act autoglm.Action, before Evidence) (res ActResult, send bool, err error) {
+	s, err := a.observe(ctx, d, true)
+	if err != nil {
+		return ActResult{}, false, err
+	}
+	now := evidenceOf(s.obs, s.elems, s.obs.TreeRef != "", act)
+	v, why := decide(act, before, now)
+	a.logger(ctx).Warn("action journal: an action may have reached the phone but its result was not recorded; decided from its own evidence",
+		"id", id, "action", act.Name, "verdict", v.String(), "why", why)
+	switch v {
+	case Applied:
+		res = ActResult{Result: "ok", Touched: true, Recovered: why}
+	case Unknown:
+		res = ActResult{Result: ActUnknown + " (" + why + ")"}
+	case Ask:
+		res = ActResult{Result: ActUncertain, Uncertain: fmt.Sprintf(
+			"phoneflow cannot tell whether `%s` reached the phone %s (%s). Look at the phone and answer whether it happened.",
+			autoglm.FormatAction(act), d.Serial(), why)}
+	default:
+		return ActResult{}, true, nil
+	}
+	return res, false, a.record(p, id, res)
 }
 
 func (a *Activities) record(p *phoneJournal, id string, res ActResult) error {
@@ -238,22 +137,42 @@ func (a *Activities) record(p *phoneJournal, id string, res ActResult) error {
 	return nil
 }
 
-// beforeEvidence is the evidence of the screen the action was decided on,
-// from the observation the workflow passed (its UI tree from the blob
-// store).
-func (a *Activities) beforeEvidence(ctx context.Context, in StepInput, act autoglm.Action) (Evidence, error) {
-	obs := Observation{Hash: in.ScreenHash, AppPackage: in.ScreenApp, Sensitive: in.ScreenSensitive, TreeRef: in.ScreenTreeRef}
+// evidenceNow is the evidence of the screen as it is just before the
+// input is sent: the UI tree and the app in front, or without a tree the
+// screenshot's hash. Nothing of it goes to the blob store.
+func (a *Activities) evidenceNow(ctx context.Context, d device.Device, withTree bool, act autoglm.Action, w, h int) (Evidence, error) {
+	obs := Observation{Width: w, Height: h}
 	var elems []uitree.Element
-	if in.ScreenTreeRef != "" {
-		data, err := a.get(ctx, in.ScreenTreeRef)
-		if err != nil {
-			return Evidence{}, err
-		}
-		if err := json.Unmarshal(data, &elems); err != nil {
-			return Evidence{}, journalError(fmt.Errorf("UI tree blob %s is not valid JSON: %w", in.ScreenTreeRef, err))
+	hasTree := false
+	if withTree {
+		var err error
+		if elems, err = d.UITree(ctx); err == nil {
+			hasTree = true
 		}
 	}
-	return evidenceOf(obs, elems, in.ScreenTreeRef != "", act), nil
+	if app, err := d.CurrentApp(ctx); err == nil {
+		obs.AppPackage = app.Package
+	}
+	if !hasTree {
+		shot, err := d.Screenshot(ctx)
+		if err != nil {
+			return Evidence{}, deviceError("screenshot", err)
+		}
+		obs.Sensitive = shot.Sensitive
+		if !shot.Sensitive {
+			img, err := png.Decode(bytes.NewReader(shot.PNG))
+			if err != nil {
+				return Evidence{}, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
+			}
+			obs.Hash = hashImage(img)
+		}
+	}
+	return evidenceOf(obs, elems, hasTree, act), nil
+}
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:6])
 }
 
 func actionKeyOf(a autoglm.Action) string { return autoglm.FormatAction(a) }

@@ -24,6 +24,19 @@ type formPhone struct {
 	focused bool
 	text    string
 	secure  bool
+	// sent are the messages the Send button sent; arrived are the ones
+	// that came in by themselves (the screen changing without input).
+	sent, arrived []string
+}
+
+// sendButton is where formPhone's Send button is, in pixels.
+var sendButton = uitree.Bounds{X1: 900, Y1: 2000, X2: 1080, Y2: 2200}
+
+// arrive shows an incoming message, as a phone does without any input.
+func (p *formPhone) arrive(msg string) {
+	p.fmu.Lock()
+	p.arrived = append(p.arrived, msg)
+	p.fmu.Unlock()
 }
 
 var _ device.Device = (*formPhone)(nil)
@@ -35,8 +48,15 @@ func (p *formPhone) Tap(ctx context.Context, x, y int) error {
 		return err
 	}
 	p.fmu.Lock()
-	p.focused = true
-	p.fmu.Unlock()
+	defer p.fmu.Unlock()
+	switch {
+	case x >= sendButton.X1 && y >= sendButton.Y1 && y <= sendButton.Y2:
+		if p.text != "" {
+			p.sent, p.text = append(p.sent, p.text), ""
+		}
+	case y >= 2000:
+		p.focused = true
+	}
 	return nil
 }
 
@@ -66,11 +86,20 @@ func (p *formPhone) UITree(context.Context) ([]uitree.Element, error) {
 	if p.secure {
 		return nil, errors.New("uiautomator: could not get idle state")
 	}
-	return []uitree.Element{
-		{Class: "android.widget.TextView", Text: "Alice Chen", Bounds: uitree.Bounds{X1: 0, Y1: 100, X2: 1080, Y2: 200}},
-		{Class: "android.widget.EditText", Text: p.text, ResourceID: "app:id/compose", Focused: p.focused, Clickable: true,
+	elems := []uitree.Element{
+		{Class: "android.widget.TextView", Text: "Alice Chen", Clickable: true, Bounds: uitree.Bounds{X1: 0, Y1: 100, X2: 1080, Y2: 200}},
+	}
+	for i, m := range p.sent {
+		elems = append(elems, uitree.Element{Class: "android.widget.TextView", Text: "me: " + m, Bounds: uitree.Bounds{X1: 0, Y1: 300 + 100*i, X2: 1080, Y2: 400 + 100*i}})
+	}
+	for i, m := range p.arrived {
+		elems = append(elems, uitree.Element{Class: "android.widget.TextView", Text: m, Bounds: uitree.Bounds{X1: 0, Y1: 1000 + 100*i, X2: 1080, Y2: 1100 + 100*i}})
+	}
+	return append(elems,
+		uitree.Element{Class: "android.widget.EditText", Text: p.text, ResourceID: "app:id/compose", Focused: p.focused, Clickable: true,
 			Bounds: uitree.Bounds{X1: 0, Y1: 2000, X2: 900, Y2: 2200}},
-	}, nil
+		uitree.Element{Class: "android.widget.Button", Text: "Send", ResourceID: "app:id/send", Clickable: true, Bounds: sendButton},
+	), nil
 }
 
 type formPool struct{ p *formPhone }
@@ -176,14 +205,14 @@ func TestActOnceCrashBetweenActionAndRecord(t *testing.T) {
 		t.Fatalf("journal = %+v %v %v", e, ok, err)
 	}
 
-	// A tap that reached the phone changes the UI tree (focus here), even
-	// where the coarse hash might not tell.
+	// A tap that reached the phone shows its own effect (the tapped field
+	// is focused), even where the coarse hash might not tell.
 	p.focused = false
 	before = observeTree(t, a)
-	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 950}}
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 880}}
 	stepAct(t, a, tap, "g/t/r/4", before, true)
 	res, err, _ = stepAct(t, a, tap, "g/t/r/4", before, false)
-	if err != nil || res.Act.Recovered != "the UI tree changed" || len(p.got()) != 3 {
+	if err != nil || !strings.Contains(res.Act.Recovered, "is focused now") || len(p.got()) != 3 {
 		t.Fatalf("tap re-run = %+v, %v, inputs %v", res.Act, err, p.got())
 	}
 }
@@ -199,7 +228,7 @@ func TestActOnceIntentWithoutActionSendsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := a.beforeEvidence(context.Background(), StepInput{ScreenTreeRef: before.TreeRef, ScreenHash: before.Hash, ScreenApp: before.AppPackage}, typ)
+	ev, err := a.evidenceNow(context.Background(), p, true, typ, before.Width, before.Height)
 	if err == nil {
 		err = pj.write(journalRecord{ID: "g/t/r/2", Intent: &ActionIntent{Action: typ, Before: ev}})
 	}
@@ -233,31 +262,52 @@ func TestDecide(t *testing.T) {
 	s := func(v string) *string { return &v }
 	typ := autoglm.Action{Name: autoglm.ActionType, Text: "hi"}
 	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{1, 1}}
+	sensitiveTap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{1, 1}, Message: "pays 20 EUR"}
+	double := autoglm.Action{Name: autoglm.ActionDoubleTap, Element: &autoglm.Point{1, 1}}
 	home := autoglm.Action{Name: autoglm.ActionHome}
+	back := autoglm.Action{Name: autoglm.ActionBack}
+	launch := autoglm.Action{Name: autoglm.ActionLaunch, App: "Settings"}
+	field := func(focused bool) *Target {
+		return &Target{Key: "EditText#m", Label: "Message", Field: true, Focused: focused}
+	}
+	button := func(label string) *Target { return &Target{Key: "Button#b", Label: label} }
+	toggle := func(on bool) *Target { return &Target{Key: "Switch#w", Label: "Wi-Fi", Checkable: true, Checked: on} }
 	cases := []struct {
 		name        string
 		act         autoglm.Action
 		before, now Evidence
 		want        Verdict
 	}{
-		{"typed text in the focused field", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "b", Focused: s("hi")}, Applied},
-		{"field without the text", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "a", Focused: s("")}, NotApplied},
-		{"text there before and after, unchanged", typ, Evidence{Tree: "a", Focused: s("hi")}, Evidence{Tree: "a", Focused: s("hi")}, Uncertain},
-		{"appended to earlier text", typ, Evidence{Tree: "a", Focused: s("hi")}, Evidence{Tree: "b", Focused: s("hihi")}, Applied},
-		{"password field", typ, Evidence{Tree: "a", Focused: s("")}, Evidence{Tree: "b", Focused: s("••"), FocusedPassword: true}, Uncertain},
-		{"text appeared, nothing focused", typ, Evidence{Tree: "a"}, Evidence{Tree: "b", TextCount: 1}, Applied},
-		{"text nowhere", typ, Evidence{Tree: "a"}, Evidence{Tree: "b"}, NotApplied},
-		{"no tree now", typ, Evidence{Tree: "a"}, Evidence{Hash: "x"}, Uncertain},
-		{"secure screen now", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Sensitive: true, Hash: "s"}, Uncertain},
-		{"secure screen for a type", typ, Evidence{Tree: "a"}, Evidence{Sensitive: true}, Uncertain},
-		{"tree changed, hash the same", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Tree: "b", Hash: "1"}, Applied},
-		{"tree the same, hash changed (animation)", tap, Evidence{Tree: "a", Hash: "1"}, Evidence{Tree: "a", Hash: "2"}, NotApplied},
-		{"app changed", tap, Evidence{App: "a", Tree: "t"}, Evidence{App: "b", Tree: "t"}, Applied},
-		{"secure screen gone", tap, Evidence{Sensitive: true}, Evidence{Tree: "t"}, Applied},
-		{"decided on a secure screen, still secure", tap, Evidence{Sensitive: true}, Evidence{Sensitive: true, Tree: "t"}, Uncertain},
-		{"screenshot only, changed", tap, Evidence{Hash: "1"}, Evidence{Hash: "2", Tree: "t"}, Applied},
-		{"screenshot only, unchanged", tap, Evidence{Hash: "1"}, Evidence{Hash: "1", Tree: "t"}, NotApplied},
-		{"home on the home screen", home, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "t"}, NotApplied},
+		{"typed text in the same focused field", typ, Evidence{Tree: "a", Focused: s(""), FocusedKey: "f"}, Evidence{Tree: "b", Focused: s("hi"), FocusedKey: "f"}, Applied},
+		{"same field without the text: typed again", typ, Evidence{Tree: "a", Focused: s(""), FocusedKey: "f"}, Evidence{Tree: "b", Focused: s(""), FocusedKey: "f"}, NotApplied},
+		{"text there before too: typed again", typ, Evidence{Tree: "a", Focused: s("hi"), FocusedKey: "f"}, Evidence{Tree: "a", Focused: s("hi"), FocusedKey: "f"}, NotApplied},
+		{"password field: typed again", typ, Evidence{Tree: "a", Focused: s(""), FocusedKey: "f"}, Evidence{Tree: "b", Focused: s("••"), FocusedKey: "f", FocusedPassword: true}, NotApplied},
+		{"another field focused now", typ, Evidence{Tree: "a", Focused: s(""), FocusedKey: "f"}, Evidence{Tree: "b", Focused: s("hi"), FocusedKey: "g"}, Unknown},
+		{"no field focused before", typ, Evidence{Tree: "a"}, Evidence{Tree: "b", Focused: s("hi"), FocusedKey: "f"}, Unknown},
+		{"no tree now", typ, Evidence{Tree: "a", FocusedKey: "f"}, Evidence{Hash: "x"}, Unknown},
+		{"secure screen now, a type", typ, Evidence{Tree: "a", FocusedKey: "f"}, Evidence{Sensitive: true}, Ask},
+		{"secure screen now, a tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Sensitive: true, Hash: "s"}, Ask},
+		{"unchanged screen: sent again", tap, Evidence{App: "x", Tree: "a", Target: button("Send")}, Evidence{App: "x", Tree: "a", Target: button("Send")}, NotApplied},
+		{"unchanged screenshot without trees", back, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, NotApplied},
+		{"screen changed by itself or by the tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Tree: "b", Target: button("Next")}, Unknown},
+		{"a commit tap, screen changed", tap, Evidence{Tree: "a", Target: button("Send")}, Evidence{Tree: "b", Target: button("Send")}, Ask},
+		{"a Chinese commit tap", tap, Evidence{Tree: "a", Target: button("确认付款")}, Evidence{Tree: "b"}, Ask},
+		{"a sensitive tap", sensitiveTap, Evidence{Tree: "a", Target: button("Continue")}, Evidence{Tree: "b"}, Ask},
+		{"the tapped element is gone", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Tree: "b"}, Unknown},
+		{"the app changed", tap, Evidence{App: "a", Tree: "t", Target: button("Next")}, Evidence{App: "b", Tree: "u"}, Unknown},
+		{"tapped field focused now", tap, Evidence{Tree: "a", Target: field(false)}, Evidence{Tree: "b", Target: field(true), FocusedKey: "EditText#m"}, Applied},
+		{"tapped field still unfocused", tap, Evidence{Tree: "a", Target: field(false)}, Evidence{Tree: "b", Target: field(false)}, NotApplied},
+		{"tapped field focused already", tap, Evidence{Tree: "a", Target: field(true)}, Evidence{Tree: "b", Target: field(true)}, NotApplied},
+		{"a dialog took the focus", tap, Evidence{Tree: "a", Target: field(false)}, Evidence{Tree: "b", Target: field(false), FocusedKey: "EditText#dialog"}, Unknown},
+		{"switch flipped", tap, Evidence{Tree: "a", Target: toggle(false)}, Evidence{Tree: "b", Target: toggle(true)}, Applied},
+		{"switch as it was", tap, Evidence{Tree: "a", Target: toggle(false)}, Evidence{Tree: "b", Target: toggle(false)}, NotApplied},
+		{"double tap on a switch", double, Evidence{Tree: "a", Target: toggle(false)}, Evidence{Tree: "b", Target: toggle(false)}, Unknown},
+		{"back, screen changed", back, Evidence{Tree: "a"}, Evidence{Tree: "b"}, Unknown},
+		{"home is sent again", home, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, NotApplied},
+		{"launch brought an app to the front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, Applied},
+		{"launch: the same app in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "u"}, NotApplied},
+		{"launch: the keyguard in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "com.android.systemui", Tree: "u"}, Unknown},
+		{"nothing kept of the screen", back, Evidence{}, Evidence{Tree: "t"}, Unknown},
 	}
 	for _, c := range cases {
 		if got, why := decide(c.act, c.before, c.now); got != c.want {
@@ -348,5 +398,74 @@ func TestJournalCompactionKeepsTheNewest(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, "s.jsonl"))
 	if n := strings.Count(string(data), "\n"); n > 8 {
 		t.Errorf("journal has %d lines after compaction", n)
+	}
+}
+
+// TestActOnceReusedIDNeverReturnsAnotherActionsResult: an ID that named an
+// applied action and now names another (a todo reset before IDs named
+// their run) never hands the new action the old result: a first try of
+// the new action that failed is judged from its own evidence and sent.
+func TestActOnceReusedIDNeverReturnsAnotherActionsResult(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 880}}
+	if res, err, _ := stepAct(t, a, tap, "g/t/r/5", before, false); err != nil || res.Act.Result != "ok" {
+		t.Fatalf("tap = %+v, %v", res.Act, err)
+	}
+	back := autoglm.Action{Name: autoglm.ActionBack}
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, back, "g/t/r/5", before, false); err == nil {
+		t.Fatal("the first try of Back did not fail")
+	}
+	res, err, _ := stepAct(t, a, back, "g/t/r/5", before, false)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.got(), []string{"tap 432 2112", "back"}) {
+		t.Fatalf("Back's retry = %+v, %v, inputs %v; want Back sent", res.Act, err, p.got())
+	}
+}
+
+// TestJournalRefusesAnIntentUnderARecordedResult: a result is final; an
+// intent written after it in an older journal starts the entry over.
+func TestJournalRefusesAnIntentUnderARecordedResult(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	j, _ := OpenJournal(dir)
+	p := j.phone("s")
+	unlock, err := p.lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := &ActionIntent{Action: autoglm.Action{Name: autoglm.ActionBack}}
+	if err := p.write(journalRecord{ID: "x", Intent: back}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.write(journalRecord{ID: "x", NotSent: "device offline"}); err != nil {
+		t.Fatal(err)
+	}
+	if e, _, _ := p.get("x"); e.NotSent == "" {
+		t.Fatalf("not-sent try not kept: %+v", e)
+	}
+	if err := p.write(journalRecord{ID: "x", Intent: back}); err != nil {
+		t.Fatal(err)
+	}
+	if e, _, _ := p.get("x"); e.NotSent != "" {
+		t.Fatalf("a new intent kept the earlier try's not-sent mark: %+v", e)
+	}
+	if err := p.write(journalRecord{ID: "x", Applied: &ActResult{Result: "ok"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.write(journalRecord{ID: "x", Intent: &ActionIntent{Action: autoglm.Action{Name: autoglm.ActionHome}}}); !errors.Is(err, errResultRecorded) {
+		t.Fatalf("intent under a recorded result: %v", err)
+	}
+	unlock()
+	// An older journal with an intent after the result.
+	f, err := os.OpenFile(filepath.Join(dir, "s.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"id":"x","intent":{"action":{"name":"Home"},"before":{}}}` + "\n")
+	_ = f.Close()
+	j2, _ := OpenJournal(dir)
+	if e, ok, err := j2.Lookup(ctx, "s", "x"); err != nil || !ok || e.Applied != nil || e.Intent.Action.Name != autoglm.ActionHome {
+		t.Fatalf("older journal read as %+v %v %v; want Home's intent without Back's result", e, ok, err)
 	}
 }

@@ -57,22 +57,31 @@ type JournalEntry struct {
 	ID      string        `json:"id"`
 	Intent  *ActionIntent `json:"intent,omitempty"`
 	Applied *ActResult    `json:"applied,omitempty"`
+	// NotSent says why the last try's input never reached the phone; a
+	// new intent clears it.
+	NotSent string `json:"not_sent,omitempty"`
 }
 
-// ActionIntent is written before an action touches the phone: the action
-// and what the screen showed when it was decided.
+// ActionIntent is written just before an action's input is sent: the
+// action and what the phone showed at that moment.
 type ActionIntent struct {
 	Action autoglm.Action `json:"action"`
 	Before Evidence       `json:"before"`
 }
 
-// journalRecord is one line of a phone's journal: an intent or a result.
+// journalRecord is one line of a phone's journal: an intent, a try that
+// never reached the phone, or a result.
 type journalRecord struct {
 	ID      string        `json:"id"`
 	At      time.Time     `json:"at"`
 	Intent  *ActionIntent `json:"intent,omitempty"`
+	NotSent string        `json:"not_sent,omitempty"`
 	Applied *ActResult    `json:"applied,omitempty"`
 }
+
+// errResultRecorded refuses a new intent under an ID whose action has a
+// recorded result: merged, the new action would inherit the old result.
+var errResultRecorded = errors.New("action journal: the action ID already has a recorded result; a new action needs a new ID")
 
 // phoneJournal is one phone's file and what this process has read of it.
 type phoneJournal struct {
@@ -217,7 +226,13 @@ func (p *phoneJournal) apply(line []byte) {
 		p.entries[rec.ID] = e
 	}
 	if rec.Intent != nil {
-		e.Intent = rec.Intent
+		// An intent starts the entry's try over: an older journal may hold
+		// an intent written after a result under a reused ID, and that
+		// result is not the new action's.
+		e.Intent, e.Applied, e.NotSent = rec.Intent, nil, ""
+	}
+	if rec.NotSent != "" {
+		e.NotSent = rec.NotSent
 	}
 	if rec.Applied != nil {
 		e.Applied = rec.Applied
@@ -242,6 +257,9 @@ func (p *phoneJournal) get(id string) (JournalEntry, bool, error) {
 func (p *phoneJournal) write(rec journalRecord) error {
 	if err := p.refresh(); err != nil {
 		return err
+	}
+	if e := p.entries[rec.ID]; rec.Intent != nil && e != nil && e.Applied != nil {
+		return fmt.Errorf("%w (%s)", errResultRecorded, rec.ID)
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
@@ -314,7 +332,7 @@ func (p *phoneJournal) compact() error {
 	var b bytes.Buffer
 	for i := len(ids) - 1; i >= 0; i-- {
 		e := p.entries[ids[i]]
-		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, Applied: e.Applied})
+		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied})
 		if err != nil {
 			return err
 		}

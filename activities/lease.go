@@ -266,8 +266,10 @@ func (a *LeaseActivities) DescribeLeaseHolder(ctx context.Context, goalID string
 	return hs, nil
 }
 
-// lastTaskFailure returns the time and message of the newest workflow task
-// failure in the run's history.
+// lastTaskFailure returns the time and message of the workflow task
+// failure that began the current streak: the newest one in the run's
+// history, unless a completed workflow task came after it (that streak
+// was resolved; not found).
 func (a *LeaseActivities) lastTaskFailure(ctx context.Context, id, runID string) (time.Time, string, bool) {
 	h, ok := a.Client.(historyReader)
 	if !ok {
@@ -284,6 +286,11 @@ func (a *LeaseActivities) lastTaskFailure(ctx context.Context, id, runID string)
 			return time.Time{}, "", false
 		}
 		for _, e := range resp.GetHistory().GetEvents() {
+			if e.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+				// A completed task ended every streak before it: the one
+				// retrying now has left no failure in history yet.
+				return time.Time{}, "", false
+			}
 			if e.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED {
 				f := e.GetWorkflowTaskFailedEventAttributes()
 				msg := f.GetFailure().GetMessage()

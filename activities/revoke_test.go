@@ -218,3 +218,33 @@ func TestStepFencedByTheLease(t *testing.T) {
 		t.Errorf("%d lease queries without a fenced action", q.queries)
 	}
 }
+
+// TestDescribeLeaseHolderIgnoresAResolvedStreak: the newest failure in
+// history belongs to a streak a completed workflow task ended; the streak
+// now retrying began when its first attempt was scheduled, so the goal is
+// blocked since then, not since the old failure, and not with its words.
+func TestDescribeLeaseHolderIgnoresAResolvedStreak(t *testing.T) {
+	oldAt := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	streakAt := oldAt.Add(3 * time.Hour)
+	history := []*historypb.HistoryEvent{ // newest first
+		{EventType: enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED},
+		{EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, EventTime: timestamppb.New(oldAt.Add(time.Minute))},
+		{EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED},
+		{EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, EventTime: timestamppb.New(oldAt),
+			Attributes: &historypb.HistoryEvent_WorkflowTaskFailedEventAttributes{WorkflowTaskFailedEventAttributes: &historypb.WorkflowTaskFailedEventAttributes{
+				Failure: &failurepb.Failure{Message: "panic: an old bug, fixed since"}}}},
+	}
+	goal := running(&workflowpb.PendingWorkflowTaskInfo{Attempt: 2, OriginalScheduledTime: timestamppb.New(streakAt)}, nil)
+	dc := &describeClient{resp: map[string]*workflowservice.DescribeWorkflowExecutionResponse{"goal": goal}, history: map[string][]*historypb.HistoryEvent{"goal": history}}
+	v, err := leaseActivityEnv(dc).ExecuteActivity(NameDescribeLeaseHolder, "goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hs HolderStatus
+	if err := v.Get(&hs); err != nil {
+		t.Fatal(err)
+	}
+	if !hs.Blocked || !hs.BlockedSince.Equal(streakAt) || strings.Contains(hs.BlockedError, "old bug") {
+		t.Fatalf("blocked=%v since %s with %q; want blocked since %s, without the resolved streak's error", hs.Blocked, hs.BlockedSince, hs.BlockedError, streakAt)
+	}
+}

@@ -20,6 +20,8 @@ type VerifyInput struct {
 	Task    string      `json:"task"`
 	Message string      `json:"message"` // the executor's finish message
 	Screen  Observation `json:"screen"`  // the screen the executor finished on
+	// HandBackOutages: see StepInput.HandBackOutages.
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §13).
@@ -92,7 +94,10 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	for range 2 {
 		ans, err := model.Chat(ctx, msgs)
 		if err != nil {
-			return VerifyResult{}, modelError("verifier", err)
+			if err = modelError("verifier", err); in.HandBackOutages {
+				err = handBackOutage(attempt(ctx), err, nil)
+			}
+			return VerifyResult{}, err
 		}
 		usage = usage.Add(ans.Usage())
 		v, err := verify.Parse(ans.Text)

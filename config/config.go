@@ -328,6 +328,11 @@ func Default() Config {
 // keys, and reports which keys it set.
 func (c *Config) fillDerived() []string {
 	var set []string
+	// The data directory holds the action journal (docs/design.md §19): a
+	// worker started again from another directory must find the same one.
+	if abs, err := filepath.Abs(c.DataDir); err == nil && abs != c.DataDir {
+		c.DataDir = abs
+	}
 	if c.Temporal.Embedded.DBFile == "" {
 		c.Temporal.Embedded.DBFile = filepath.Join(c.DataDir, "temporal.db")
 		set = append(set, "temporal.embedded.db_file")

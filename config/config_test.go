@@ -56,10 +56,14 @@ func TestDefaults(t *testing.T) {
 	if c.Limits.MaxSteps != 100 || c.Limits.TodoMaxSteps != 30 || c.Limits.MaxExecutorFeedbackHistory != 2 || !c.Limits.UITree || c.Limits.AutoApprove {
 		t.Errorf("limits: %+v", c.Limits)
 	}
-	if want := filepath.Join(".phoneflow", "prompt_memory.json"); c.PromptMemoryPath != want {
+	cwd, _ := os.Getwd()
+	if want := filepath.Join(cwd, ".phoneflow"); c.DataDir != want {
+		t.Errorf("data dir %q, want %q: made absolute at start", c.DataDir, want)
+	}
+	if want := filepath.Join(cwd, ".phoneflow", "prompt_memory.json"); c.PromptMemoryPath != want {
 		t.Errorf("prompt memory %q, want %q", c.PromptMemoryPath, want)
 	}
-	if want := filepath.Join(".phoneflow", "temporal.db"); c.Temporal.Embedded.DBFile != want {
+	if want := filepath.Join(cwd, ".phoneflow", "temporal.db"); c.Temporal.Embedded.DBFile != want {
 		t.Errorf("db file %q, want %q", c.Temporal.Embedded.DBFile, want)
 	}
 	if len(src) != len(Keys()) {
@@ -277,6 +281,14 @@ func TestValidationMessages(t *testing.T) {
 		{map[string]string{"PHONEFLOW_LIMITS_DURABLE_WAIT_AFTER": "0s"}, `limits.durable_wait_after: 0s is not allowed: a duration above zero`},
 		{map[string]string{"PHONEFLOW_LIMITS_RELEASE_PHONE_AFTER": "-5m"}, `limits.release_phone_after: -5m0s is not allowed: a duration above zero, like "5m" (to keep the phone while waiting, set limits.release_phone_during_waits: false)`},
 		{map[string]string{"PHONEFLOW_LIMITS_TIME_ZONE": "Mars/Base"}, `limits.time_zone: "Mars/Base" is not allowed: an IANA time zone such as Asia/Shanghai`},
+		// A model call that cannot fit inside the activity making it.
+		{map[string]string{"PHONEFLOW_EXECUTOR_TIMEOUT": "4m"}, `executor.timeout: 4m0s is not allowed: at most 2m30s: a step makes one executor call`},
+		{map[string]string{"PHONEFLOW_PLANNER_TIMEOUT": "10m"}, `planner.timeout: 10m0s is not allowed: at most 2m30s: the correction activity makes 2 planner calls`},
+	}
+	for _, ok := range []map[string]string{{"PHONEFLOW_EXECUTOR_TIMEOUT": "2m30s"}, {"PHONEFLOW_PLANNER_TIMEOUT": "2m30s"}} {
+		if _, _, err := load(t, "", ok); err != nil {
+			t.Errorf("%v: %v", ok, err)
+		}
 	}
 	for _, ok := range []string{"127.0.0.1:4317", "http://otel.internal:4317", "https://otel.example.com:443"} {
 		if _, _, err := load(t, "", map[string]string{"PHONEFLOW_TELEMETRY_OTLP_ENDPOINT": ok}); err != nil {

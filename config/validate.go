@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/bounds"
 	"github.com/phoneflow/phoneflow/internal/codec"
 
 	"github.com/phoneflow/phoneflow/internal/waits"
@@ -137,6 +138,17 @@ func (c Config) Validate() error {
 		}
 		positive(p+"max_tokens", m.m.MaxTokens)
 		positiveDur(p+"timeout", m.m.Timeout)
+	}
+	// A model call longer than the activity that makes it is cut by the
+	// activity's timeout, which is not an outage the workflow waits out.
+	maxPlanner, maxExecutor := bounds.ModelTimeoutMax()
+	if c.Planner.Timeout > maxPlanner {
+		bad("planner.timeout", fmt.Sprintf("at most %s: the correction activity makes %d planner calls within %s",
+			maxPlanner, bounds.CorrectCalls, bounds.Correct))
+	}
+	if c.Executor.Timeout > maxExecutor {
+		bad("executor.timeout", fmt.Sprintf("at most %s: a step makes one executor call and works the phone within %s, and verification makes %d calls within %s",
+			maxExecutor, bounds.Step, bounds.VerifyCalls, bounds.Verify))
 	}
 
 	if p := c.Executor.Protocol; p != "" && p != ProtocolAutoGLM && p != ProtocolPhoneflow {

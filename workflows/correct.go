@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/bounds"
 )
 
 // ChangePlannerCorrection: a stuck executor's correction is written by the
@@ -27,7 +28,7 @@ const maxRecent = 5
 // by the fixed note; a model outage is not waited out here.
 func correctionActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * time.Minute,
+		StartToCloseTimeout: bounds.Correct,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    2 * time.Second,
 			BackoffCoefficient: 2,
@@ -48,9 +49,22 @@ func (t *todoRun) correct(ctx workflow.Context, why string) error {
 	in := activities.CorrectInput{Task: t.in.Task, Why: why, Recent: t.st.Recent, Screen: t.st.Screen,
 		Corrections: t.st.Corrections - 1}
 	summary := truncate(fmt.Sprintf("Correct todo %d: %s", t.in.Index, why), 380)
-	actx := workflow.WithActivityOptions(ctx, t.onPhone(correctionActivityOptions(summary)))
+	opts := correctionActivityOptions(summary)
+	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
+	if waitOut {
+		// Enough attempts for the activity to hand a lasting outage back.
+		opts.RetryPolicy.MaximumAttempts = activities.OutageHandBackAttempt
+		in.HandBackOutages = true
+	}
+	actx := workflow.WithActivityOptions(ctx, t.onPhone(opts))
 	var res activities.CorrectResult
-	err := workflow.ExecuteActivity(actx, activities.NameCorrect, in).Get(ctx, &res)
+	call := func() error { return workflow.ExecuteActivity(actx, activities.NameCorrect, in).Get(ctx, &res) }
+	var err error
+	if waitOut {
+		err = t.waitOutModel(ctx, call)
+	} else {
+		err = call()
+	}
 	switch {
 	case err != nil && (temporal.IsCanceledError(err) || ctx.Err() != nil):
 		return err

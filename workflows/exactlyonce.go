@@ -15,17 +15,28 @@ import (
 // recorded no marker for it keep the screen-hash guard.
 const changeActionJournal = "action-journal"
 
+// ChangeActionIDPerRun names an action by the run that sent it instead of
+// the first run of the chain (docs/design.md §19): a run that a
+// `temporal workflow reset` starts has a run ID of its own, so the actions
+// it sends again never take the results of the actions the reset undid.
+// Runs without its marker keep the first run's ID.
+const ChangeActionIDPerRun = "action-id-per-run"
+
 // actionID names the device action counted as the todo's current step:
-// the todo's workflow ID, the first run of its continue-as-new chain and the
-// step number, so every try, re-run and continue-as-new of the step carries
-// the same ID and no other action does. Empty in runs from before the
-// journal.
+// `<todo workflow ID>/<run ID>/<step>`. A step's action is decided and
+// sent within one run (the todo continues as new only between steps), so
+// every try and re-run of the step carries the same ID and no other
+// action does. Empty in runs from before the journal.
 func (t *todoRun) actionID(ctx workflow.Context) string {
 	if workflow.GetVersion(ctx, changeActionJournal, workflow.DefaultVersion, 1) < 1 {
 		return ""
 	}
 	info := workflow.GetInfo(ctx)
-	return fmt.Sprintf("%s/%s/%d", info.WorkflowExecution.ID, info.FirstRunID, t.st.Steps)
+	run := info.FirstRunID
+	if workflow.GetVersion(ctx, ChangeActionIDPerRun, workflow.DefaultVersion, 1) >= 1 {
+		run = info.WorkflowExecution.RunID
+	}
+	return fmt.Sprintf("%s/%s/%d", info.WorkflowExecution.ID, run, t.st.Steps)
 }
 
 // withAction fills a Step's action fields: the action, the observation it
@@ -50,7 +61,7 @@ func (t *todoRun) askUncertain(ctx workflow.Context, q string) error {
 	if err != nil {
 		return err
 	}
-	t.handled(done, "a worker restart left it unknown whether this action reached the phone; the user was asked and answered: "+ans)
+	t.handled(done, "it was unknown whether this action reached the phone; the user was asked and answered: "+ans)
 	t.details(ctx)
 	return nil
 }

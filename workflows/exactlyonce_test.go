@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +40,32 @@ func TestUncertainActionAsksTheUser(t *testing.T) {
 	}
 	if r.Status != GoalDone {
 		t.Fatalf("result = %+v", r)
+	}
+}
+
+// TestActionIDFormat pins the action ID (docs/design.md §19): the todo's
+// workflow ID, the ID of the run that sends the action, and the step it
+// counts as, so the journal tells every action of every run apart.
+func TestActionIDFormat(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"t": {tap(1, 1), tap(2, 2), {Name: autoglm.ActionBack}, finish("ok")}}}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "t", Device: "emu-1", Options: GoalOptions{Plan: []string{"t"}}})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	var steps []int
+	for _, s := range f.steps {
+		if s.In.Act == nil || !s.In.Act.TouchesDevice() {
+			continue
+		}
+		prefix := s.WorkflowID + "/" + s.RunID + "/"
+		n, err := strconv.Atoi(strings.TrimPrefix(s.In.ActionID, prefix))
+		if s.RunID == "" || !strings.HasPrefix(s.In.ActionID, prefix) || err != nil {
+			t.Fatalf("action ID %q, want %s<step>", s.In.ActionID, prefix)
+		}
+		steps = append(steps, n)
+	}
+	if !slices.Equal(steps, []int{2, 4, 6}) {
+		t.Fatalf("action IDs name steps %v, want the steps the actions count as (2, 4, 6)", steps)
 	}
 }

@@ -58,6 +58,9 @@ type fakeWorld struct {
 	// executor thinks fail as a model outage handed back by the activity
 	// (after a Step's action was applied, as the real Step hands it back).
 	plannerDown, executorDown int
+	// verifierDown makes that many Verify calls fail as a verifier
+	// outage does: handed back when the call asks, else retryable.
+	verifierDown int
 	// executorDownOnAct sets executorDown at the first step that acts.
 	executorDownOnAct int
 	// whileThinking runs inside a Step that thinks, before it answers,
@@ -89,6 +92,7 @@ type fakeWorld struct {
 
 type stepCall struct {
 	WorkflowID string
+	RunID      string
 	In         activities.StepInput
 }
 
@@ -179,7 +183,7 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		}
 		return activities.StepResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
 	}
-	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, In: in})
+	f.steps = append(f.steps, stepCall{WorkflowID: activity.GetInfo(ctx).WorkflowExecution.ID, RunID: activity.GetInfo(ctx).WorkflowExecution.RunID, In: in})
 	if f.fence != nil && in.Act != nil && in.Act.TouchesDevice() {
 		if err := f.fence(activity.GetInfo(ctx).WorkflowExecution.ID, in); err != nil {
 			f.log = append(f.log, "fenced "+actionKey(*in.Act))
@@ -262,6 +266,13 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 	if f.verifyHostDown > 0 {
 		f.verifyHostDown--
 		return activities.VerifyResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	}
+	if f.verifierDown > 0 {
+		f.verifierDown--
+		if in.HandBackOutages {
+			return activities.VerifyResult{}, fakeOutage("verifier", nil)
+		}
+		return activities.VerifyResult{}, temporal.NewApplicationError("verifier model: connection refused", activities.ErrTypeModelRetryable)
 	}
 	f.verifies = append(f.verifies, in)
 	if p, ok := verify.Admits(in.Message); ok {

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/bounds"
 	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
@@ -40,7 +41,7 @@ var DeviceLease func(ctx workflow.Context, serial, goalID string, wait bool, wai
 // back as NextRetryDelay); permanent errors are non-retryable and fail fast.
 func modelActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
+		StartToCloseTimeout: max(bounds.Plan, bounds.Verify),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    2 * time.Second,
 			BackoffCoefficient: 2,

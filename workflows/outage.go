@@ -145,16 +145,7 @@ func (t *todoRun) stepWaitingForModel(ctx workflow.Context, act *autoglm.Action,
 			t.applied = &applied{Action: *act, Result: *o.Applied}
 		}
 		if ok && ctx.Err() == nil {
-			err = w.wait(ctx, o, t.in.ModelOutageWait, func(s string) {
-				t.waiting = s
-				t.details(ctx)
-				if s != told {
-					told = s
-					if terr := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting, Text: s}); terr != nil {
-						workflow.GetLogger(ctx).Warn("goal not told of the model outage", "error", terr)
-					}
-				}
-			})
+			err = w.wait(ctx, o, t.in.ModelOutageWait, t.showModelWait(ctx, &told))
 			if err == nil {
 				continue
 			}
@@ -177,3 +168,43 @@ func (t *todoRun) stepWaitingForModel(ctx workflow.Context, act *autoglm.Action,
 
 // modelWaitText reports whether a wait text is a model outage's.
 func modelWaitText(s string) bool { return strings.HasPrefix(s, modelWaitPrefix) }
+
+// waitOutModel runs try, a verifier or correction call that hands a lasting
+// outage back, until it ends in anything but an outage, showing the wait as
+// a step's is shown (ChangeVerifyOutageWait).
+func (t *todoRun) waitOutModel(ctx workflow.Context, try func() error) error {
+	var w outageWait
+	told := ""
+	for {
+		err := try()
+		if o, ok := modelOutage(err); ok && ctx.Err() == nil {
+			err = w.wait(ctx, o, t.in.ModelOutageWait, t.showModelWait(ctx, &told))
+			if err == nil {
+				continue
+			}
+		}
+		if w.active() {
+			t.waiting = ""
+			t.details(ctx)
+			if terr := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting}); terr != nil && err == nil {
+				err = terr
+			}
+		}
+		return err
+	}
+}
+
+// showModelWait returns the func that shows a model outage's wait text in
+// the todo's details and tells the goal when it changes.
+func (t *todoRun) showModelWait(ctx workflow.Context, told *string) func(string) {
+	return func(s string) {
+		t.waiting = s
+		t.details(ctx)
+		if s != *told {
+			*told = s
+			if terr := t.tell(ctx, TodoEvent{Kind: TodoEventWaiting, Text: s}); terr != nil {
+				workflow.GetLogger(ctx).Warn("goal not told of the model outage", "error", terr)
+			}
+		}
+	}
+}

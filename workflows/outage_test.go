@@ -100,3 +100,48 @@ func TestInjectTheFinishingTodoDidNotUseGoesToTheNextTodo(t *testing.T) {
 	}
 	t.Fatal("the second todo never thought")
 }
+
+// TestTodoWaitsOutVerifierOutage: the verifier does not answer for minutes
+// after the todo's message went out. The todo waits for it as a step waits
+// for the executor, saying so, and ends done: a verification that could
+// not run is not a failed todo that makes the replanner send the message
+// again.
+func TestTodoWaitsOutVerifierOutage(t *testing.T) {
+	f := &fakeWorld{verifierDown: 8, scripts: map[string][]autoglm.Action{"send": {tap(500, 212), finish("message sent")}}}
+	env := newEnv(t, f)
+	var during Status
+	env.RegisterDelayedCallback(func() { during = status(t, env) }, 90*time.Second)
+	r := runGoal(t, env, GoalInput{Goal: "send", Device: "emu-1", Options: GoalOptions{Plan: []string{"send"}}})
+	if r.Status != GoalDone || r.Todos[0].Status != TodoDone {
+		t.Fatalf("result = %+v", r)
+	}
+	if !strings.Contains(during.WaitingFor, "waiting for the verifier model at ") || during.Phase != GoalWaitingModel {
+		t.Fatalf("status during the outage = %+v", during)
+	}
+	if acts := f.acts(); len(acts) != 1 {
+		t.Fatalf("the phone received %q, want the tap once", acts)
+	}
+}
+
+// TestUnverifiableFinishIsAskedNotFailed: past the outage wait, a finish
+// the verifier never judged is asked about; the person's yes makes the
+// todo done, and nothing is sent again.
+func TestUnverifiableFinishIsAskedNotFailed(t *testing.T) {
+	f := &fakeWorld{verifierDown: 1 << 30, scripts: map[string][]autoglm.Action{"send": {tap(500, 212), finish("message sent")}}}
+	env := newEnv(t, f)
+	var asked Status
+	env.RegisterDelayedCallback(func() {
+		asked = status(t, env)
+		mustUpdate(t, env, SignalClarify, "yes, it went out")
+	}, 20*time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "send", Device: "emu-1", Options: GoalOptions{Plan: []string{"send"}, ModelOutageWait: 10 * time.Minute}})
+	if !strings.Contains(asked.PendingQuestion, "could not verify") || asked.Phase != GoalWaitingUser {
+		t.Fatalf("status while asking = %+v", asked)
+	}
+	if r.Status != GoalDone || r.Todos[0].Status != TodoDone || !strings.Contains(r.Todos[0].Evidence, "the person answered: yes") {
+		t.Fatalf("result = %+v", r)
+	}
+	if acts := f.acts(); len(acts) != 1 {
+		t.Fatalf("the phone received %q, want the tap once", acts)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/bounds"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -39,7 +40,7 @@ const (
 // application errors and fail fast.
 func stepActivityOptions(summary string) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
+		StartToCloseTimeout: bounds.Step,
 		// Step heartbeats every activities.StepHeartbeat: a dead worker's
 		// step is retried after this, not after the whole timeout (onPhone
 		// shortens it for a todo on the shared queue).

@@ -22,6 +22,13 @@ const (
 	// reason); otherwise the goal fails. Before it, done was done unless no
 	// todo had succeeded.
 	ChangeHonestGoalStatus = "honest-goal-status"
+	// ChangeVerifyOutageWait: Verify and Correct hand a lasting model
+	// outage back and the todo waits it out visibly, as a Step does
+	// (docs/design.md §12), and a finish that could not be verified is
+	// asked about instead of failing the todo. Before it, Temporal's five
+	// attempts ran out and the todo failed (Verify) or took the fixed
+	// correction (Correct).
+	ChangeVerifyOutageWait = "verify-outage-wait"
 )
 
 // finished ends the todo on the executor's finish. Under
@@ -32,10 +39,15 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	if workflow.GetVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion || t.in.Unguarded {
 		return t.result(TodoDone, msg), nil
 	}
-	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen}
+	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
+	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen, HandBackOutages: waitOut}
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
 	verify := func() error { return workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v) }
+	if waitOut {
+		once := verify
+		verify = func() error { return t.waitOutModel(ctx, once) }
+	}
 	var err error
 	if t.in.DeviceQueue != "" {
 		// The screen's blobs are on the phone's host: wait for it as a
@@ -50,6 +62,13 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 			return TodoResult{}, err
 		}
 		v = activities.VerifyResult{Status: TodoFailed, By: "error", Evidence: "could not verify: " + rootMessage(err)}
+		if waitOut {
+			// Not verified is not failed: a failed todo makes the
+			// replanner run its actions again. The person decides.
+			if v, err = t.askVerdict(ctx, msg, rootMessage(err)); err != nil {
+				return TodoResult{}, err
+			}
+		}
 	}
 	t.verdict = &v
 	t.st.Usage.Executor = t.st.Usage.Executor.Add(v.Usage)
@@ -73,4 +92,34 @@ func verdictLine(v *activities.VerifyResult) string {
 		return ""
 	}
 	return fmt.Sprintf("%s (%s): %s", v.Status, v.By, truncate(v.Evidence, 300))
+}
+
+// ByPerson is the verdict's By when a person answered it.
+const ByPerson = "person"
+
+// askVerdict asks the person whether a finished todo is done when the
+// verifier could not say, and takes the answer as the verdict.
+func (t *todoRun) askVerdict(ctx workflow.Context, msg, why string) (activities.VerifyResult, error) {
+	q := fmt.Sprintf("phoneflow could not verify that %q is done (%s); the executor said: %s. Look at the phone and answer yes if it is done, or no.",
+		truncate(t.in.Task, 200), truncate(why, 200), truncate(msg, 200))
+	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q})
+	if err != nil {
+		return activities.VerifyResult{}, err
+	}
+	v := activities.VerifyResult{Status: TodoFailed, By: ByPerson, Evidence: "the verifier could not run (" + truncate(why, 200) + "); the person answered: " + truncate(ans, 200)}
+	if affirmative(ans) {
+		v.Status = TodoDone
+	}
+	return v, nil
+}
+
+// affirmative reports whether an answer says yes.
+func affirmative(ans string) bool {
+	a := strings.ToLower(strings.TrimSpace(ans))
+	for _, y := range []string{"yes", "y", "done", "ok", "it is", "it's done", "是", "对", "好", "完成", "已完成"} {
+		if a == y || strings.HasPrefix(a, y+" ") || strings.HasPrefix(a, y+",") || strings.HasPrefix(a, y+".") || strings.HasPrefix(a, y+"!") {
+			return true
+		}
+	}
+	return false
 }

@@ -287,15 +287,23 @@ func (c *Client) deviceError(ctx context.Context, serial string, err error) erro
 func (c *Client) OpenService(ctx context.Context, serial, service string) (net.Conn, error) {
 	cn, err := c.transport(ctx, serial)
 	if err != nil {
-		return nil, err
+		return nil, &NotStartedError{Service: service, Err: err}
 	}
 	if err := send(cn, service); err != nil {
+		// Part of the request may have reached the server: it may run.
 		cn.Close()
 		return nil, cn.wrap(service, err)
 	}
 	if err := readStatus(cn, service); err != nil {
 		cn.Close()
-		return nil, c.deviceError(ctx, serial, cn.wrap(service, err))
+		var fe *FailError
+		refused := errors.As(err, &fe)
+		err = c.deviceError(ctx, serial, cn.wrap(service, err))
+		if refused {
+			// The server or the phone refused to start the service.
+			return nil, &NotStartedError{Service: service, Err: err}
+		}
+		return nil, err
 	}
 	return cn, nil
 }

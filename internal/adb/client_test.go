@@ -347,3 +347,31 @@ func TestKill(t *testing.T) {
 		t.Errorf("requests %q", got)
 	}
 }
+
+// TestServiceNotStarted: an error before the phone began a service says
+// so (the server is down, the phone is gone or offline, the service was
+// refused), and an error after it began does not, so a caller can tell an
+// input that never reached the phone from one that may have.
+func TestServiceNotStarted(t *testing.T) {
+	s, c := newServer(t, phone, adbtest.Device{Serial: "off", State: "offline"})
+	s.FailService("shell:input tap 1 2", "closed")
+	for _, serial := range []string{"nope", "off", "emulator-5554"} {
+		if _, err := c.Shell(ctx(t), serial, "input tap 1 2"); err == nil || !adb.NotStarted(err) {
+			t.Errorf("Shell on %q: err = %v; want a not-started error", serial, err)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if _, err := adb.New(adb.Config{Addr: addr}).Shell(ctx(t), "emulator-5554", "input tap 1 2"); !adb.NotStarted(err) || !errors.Is(err, adb.ErrServerNotRunning) {
+		t.Errorf("server down: err = %v; want a not-started ErrServerNotRunning", err)
+	}
+	cx, cancel := context.WithCancel(context.Background())
+	s.SetShell(func(serial, cmd string, exec bool) []byte { cancel(); time.Sleep(50 * time.Millisecond); return nil })
+	if _, err := c.Shell(cx, "emulator-5554", "input tap 3 4"); err == nil || adb.NotStarted(err) {
+		t.Errorf("cut off after the phone began: err = %v; want an error that is not not-started", err)
+	}
+}

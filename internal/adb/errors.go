@@ -52,3 +52,22 @@ type ProtocolError struct {
 func (e *ProtocolError) Error() string {
 	return fmt.Sprintf("adb: %s: unexpected reply (%s): is the address really an adb server?", e.Service, e.Detail)
 }
+
+// NotStartedError wraps the error of a device service that never started
+// on the phone: the connection to the server, the switch to the phone or
+// the service request failed before it was written, or the phone refused
+// the service (FAIL). Whatever the service would have done did not happen.
+// An error without it may have come after the phone began the service.
+type NotStartedError struct {
+	Service string
+	Err     error
+}
+
+func (e *NotStartedError) Error() string { return e.Err.Error() }
+func (e *NotStartedError) Unwrap() error { return e.Err }
+
+// NotStarted reports whether err says a device service never started.
+func NotStarted(err error) bool {
+	var ns *NotStartedError
+	return errors.As(err, &ns)
+}

@@ -96,20 +96,27 @@ func commandFailed(out string) bool {
 	return false
 }
 
-// input sends an input command and waits for the screen to settle.
+// input sends an input command and waits for the screen to settle. An
+// error before the command began is a NotSentError, one from the settle
+// wait after it a SentError.
 func (d *adbDevice) input(ctx context.Context, cmd string) error {
 	if err := d.send(ctx, cmd); err != nil {
 		return err
 	}
 	_, err := d.Settle(ctx)
-	return err
+	return sent(err)
 }
 
-// send runs an input command without settling.
+// send runs an input command without settling; an error before the
+// command began is a NotSentError.
 func (d *adbDevice) send(ctx context.Context, cmd string) error {
 	out, err := d.shell(ctx, cmd)
 	if err != nil {
-		return fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
+		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
+		if adb.NotStarted(err) {
+			return notSent(err)
+		}
+		return err
 	}
 	if commandFailed(out) {
 		return fmt.Errorf("device %s: %s failed: %s", d.serial, cmd, clip(out))
@@ -126,10 +133,11 @@ func (d *adbDevice) DoubleTap(ctx context.Context, x, y int) error {
 	if err := d.send(ctx, cmd); err != nil {
 		return err
 	}
+	// The first tap reached the phone: whatever fails now, it may count.
 	if err := sleep(ctx, d.opts.DoubleTapGap); err != nil {
 		return err
 	}
-	return d.input(ctx, cmd)
+	return maybeSent(d.input(ctx, cmd))
 }
 
 func (d *adbDevice) LongPress(ctx context.Context, x, y int) error {
@@ -298,12 +306,20 @@ func pickPackage(app string, installed []string) (string, bool) {
 func (d *adbDevice) Launch(ctx context.Context, app string) error {
 	pkg, err := d.ResolveApp(ctx, app)
 	if err != nil {
-		return err
+		var nf *AppNotFoundError
+		if errors.As(err, &nf) {
+			return err
+		}
+		return notSent(err)
 	}
 	cmd := "monkey -p " + adb.Quote(pkg) + " -c android.intent.category.LAUNCHER 1"
 	out, err := d.shell(ctx, cmd)
 	if err != nil {
-		return fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
+		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
+		if adb.NotStarted(err) {
+			return notSent(err)
+		}
+		return err
 	}
 	if strings.Contains(out, "No activities found") || strings.Contains(out, "monkey aborted") {
 		installed, _ := d.packages(ctx, false)
@@ -313,19 +329,23 @@ func (d *adbDevice) Launch(ctx context.Context, app string) error {
 		return fmt.Errorf("device %s: launching %s failed: %s", d.serial, pkg, clip(out))
 	}
 	_, err = d.Settle(ctx)
-	return err
+	return sent(err)
 }
 
 func (d *adbDevice) Type(ctx context.Context, text string) error {
 	out, err := d.shell(ctx, "settings get secure default_input_method")
 	if err != nil {
-		return fmt.Errorf("device %s: reading the input method: %w", d.serial, err)
+		return notSent(fmt.Errorf("device %s: reading the input method: %w", d.serial, err))
 	}
 	prev := strings.TrimSpace(out)
 	restore := func() error { return nil }
 	if prev != AdbIME {
 		if err := d.selectAdbIME(ctx); err != nil {
-			return err
+			if errors.Is(err, ErrIMENotInstalled) {
+				return err
+			}
+			// Switching keyboards types nothing into the field.
+			return notSent(err)
 		}
 		if !d.opts.KeepIME && prev != "" && prev != "null" && !commandFailed(prev) {
 			restore = func() error {
@@ -344,10 +364,10 @@ func (d *adbDevice) Type(ctx context.Context, text string) error {
 	}
 	// Restore before settling, so the wait covers the keyboard switch too.
 	if err := restore(); err != nil {
-		return fmt.Errorf("device %s: text entered, but restoring the input method %s failed: %w", d.serial, prev, err)
+		return sent(fmt.Errorf("device %s: text entered, but restoring the input method %s failed: %w", d.serial, prev, err))
 	}
 	_, err = d.Settle(ctx)
-	return err
+	return sent(err)
 }
 
 // enterText replaces the focused field's text through ADB Keyboard
@@ -361,7 +381,8 @@ func (d *adbDevice) enterText(ctx context.Context, text string) error {
 		return nil
 	}
 	b64 := base64.StdEncoding.EncodeToString([]byte(text))
-	return d.send(ctx, "am broadcast -a ADB_INPUT_B64 --es msg "+adb.Quote(b64))
+	// The field was cleared: typing again clears it again.
+	return maybeSent(d.send(ctx, "am broadcast -a ADB_INPUT_B64 --es msg "+adb.Quote(b64)))
 }
 
 // selectAdbIME makes the ADB Keyboard the current input method.

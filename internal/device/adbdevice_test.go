@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/adb/adbtest"
 )
 
 func TestInputCommands(t *testing.T) {
@@ -298,5 +300,36 @@ func TestCurrentAppName(t *testing.T) {
 	f.set(func(f *fakePhone) { f.focus = "org.unknown.app/org.unknown.app.Main" })
 	if app, _ = d.CurrentApp(tctx(t)); app.Name != "org.unknown.app" {
 		t.Errorf("unknown package name %q, want the package", app.Name)
+	}
+}
+
+// TestInputSentOrNot: an input that failed before its command began is
+// marked not sent, and one whose settle wait failed after it is marked
+// sent (docs/design.md §19).
+func TestInputSentOrNot(t *testing.T) {
+	f, s, d := setup(t, Options{})
+	s.SetDevices()
+	if err := d.Tap(tctx(t), 1, 2); !NotSent(err) || Sent(err) {
+		t.Errorf("tap on a phone that is gone: %v; want not sent", err)
+	}
+	if err := d.Type(tctx(t), "hi"); !NotSent(err) {
+		t.Errorf("type on a phone that is gone: %v; want not sent", err)
+	}
+	s.SetDevices(adbtest.Device{Serial: serial, State: "device"})
+	s.FailService("shell:input keyevent 4", "device offline")
+	if err := d.Back(tctx(t)); !NotSent(err) {
+		t.Errorf("back refused by the phone: %v; want not sent", err)
+	}
+	if inputs, _, _, _, _ := f.snapshot(); len(inputs) != 0 {
+		t.Fatalf("inputs %q reached the phone", inputs)
+	}
+	s.FailService("exec:screencap -p", "closed")
+	err := d.Tap(tctx(t), 3, 4)
+	if !Sent(err) || NotSent(err) {
+		t.Errorf("tap whose settle failed: %v; want sent", err)
+	}
+	s.FailService("shell:input tap 5 6", "closed")
+	if err := d.DoubleTap(tctx(t), 5, 6); !NotSent(err) {
+		t.Errorf("double tap refused before its first tap: %v; want not sent", err)
 	}
 }

@@ -110,3 +110,22 @@ func BenchmarkTenActions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBeforeInputLook is what the action journal reads from the phone
+// just before each input (docs/design.md §19): the UI tree and the app in
+// front. Compare it with BenchmarkActionRoundTrip's cost of the input.
+func BenchmarkBeforeInputLook(b *testing.B) {
+	_, d := benchDevice(b, SettlePolicy{Mode: SettleNone})
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := d.UITree(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := d.CurrentApp(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/action")
+}

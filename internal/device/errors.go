@@ -43,3 +43,59 @@ func (e *NotAllowedError) Error() string {
 	return fmt.Sprintf("device %q is not in the allowed devices (%s): add it to the allow list in the config to use it",
 		e.Serial, strings.Join(e.Allowed, ", "))
 }
+
+// NotSentError wraps the error of an input that never reached the phone:
+// it failed before the input command began (the ADB server or the phone
+// refused or could not be reached, or a read the input depends on
+// failed). Sending the input again cannot apply it twice
+// (docs/design.md §19).
+type NotSentError struct{ Err error }
+
+func (e *NotSentError) Error() string { return e.Err.Error() }
+func (e *NotSentError) Unwrap() error { return e.Err }
+
+// SentError wraps an error that came after the input reached the phone
+// and finished there: the wait for the screen to settle, or restoring the
+// keyboard after typing. The input itself took place.
+type SentError struct{ Err error }
+
+func (e *SentError) Error() string { return e.Err.Error() }
+func (e *SentError) Unwrap() error { return e.Err }
+
+// NotSent reports whether err says the input never reached the phone.
+func NotSent(err error) bool {
+	var ns *NotSentError
+	return errors.As(err, &ns)
+}
+
+// Sent reports whether err came after the input reached the phone.
+func Sent(err error) bool {
+	var s *SentError
+	return errors.As(err, &s)
+}
+
+// notSent marks err as an error before the input began; nil stays nil.
+func notSent(err error) error {
+	if err == nil || NotSent(err) {
+		return err
+	}
+	return &NotSentError{Err: err}
+}
+
+// maybeSent drops a not-sent mark from an error of a later command of an
+// input whose first command reached the phone.
+func maybeSent(err error) error {
+	var ns *NotSentError
+	if errors.As(err, &ns) {
+		return ns.Err
+	}
+	return err
+}
+
+// sent marks an error that came after the input took place.
+func sent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SentError{Err: err}
+}

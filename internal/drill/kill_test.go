@@ -142,9 +142,9 @@ func TestWorkerKill(t *testing.T) {
 		checkEachActionOnce(t, s, id, results[i], s.Phones[i])
 	}
 	log, _ := os.ReadFile(w.LogFile())
-	t.Logf("%s variant: %d goals, %d kills (%d between an action and its record); journal decisions after a crash: %d applied, %d not applied, %d uncertain",
+	t.Logf("%s variant: %d goals, %d kills (%d between an action and its record); journal decisions after a crash: %d applied, %d not applied (sent again), %d unknown, %d asked",
 		variantDescription, killGoals, killCount, hookKills,
-		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=uncertain"))
+		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=unknown"), strings.Count(string(log), "verdict=ask"))
 	if hookKills == 0 {
 		t.Error("the fault hook never fired: no crash between an action and its record was drilled")
 	}

@@ -1,0 +1,154 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+)
+
+// The phone's screen changes by itself between a failed try of an action
+// and its retry (a message arrives): the retry must judge the action from
+// evidence of that action, never from "the screen changed"
+// (docs/design.md §19).
+
+// errOffline is a transport error before the input began: the phone got
+// nothing.
+var errOffline = &device.NotSentError{Err: errors.New("adb: emulator-5554: device offline")}
+
+// errCut is a transport error that may have come after the phone began the
+// input; in these tests the phone got nothing.
+var errCut = errors.New("adb: shell:input tap: connection reset by peer")
+
+func TestActNotSentIsSentAgainWhenTheScreenChangedByItself(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 60}} // the contact's name
+	p.failNext = errOffline
+	if _, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false)
+	if err != nil || res.Act.Result != "ok" || res.Act.Recovered != "" {
+		t.Fatalf("retry = %+v, %v; want the tap sent", res.Act, err)
+	}
+	if got := p.got(); !slices.Equal(got, []string{"tap 540 144"}) {
+		t.Fatalf("inputs = %v: the phone's input log lacks the tap reported applied", got)
+	}
+}
+
+func TestActMaybeSentIsNeverClaimedFromAnUnrelatedChange(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 60}}
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false)
+	if err != nil || res.Act.Result == "ok" || !strings.Contains(res.Act.Result, "unknown") {
+		t.Fatalf("retry = %+v, %v; want the outcome unknown, neither sent again nor claimed", res.Act, err)
+	}
+	if got := p.got(); len(got) != 0 {
+		t.Fatalf("inputs = %v: sent again", got)
+	}
+	// The decision is the journal's: a later retry neither sends nor claims.
+	res, err, _ = stepAct(t, a, tap, "g/t/r/1", before, false)
+	if err != nil || res.Act.Result == "ok" || len(p.got()) != 0 {
+		t.Fatalf("second retry = %+v, %v, inputs %v", res.Act, err, p.got())
+	}
+}
+
+// TestActMaybeSentSendIsJudgedByItsText: a Send whose try may have
+// reached the phone is judged by what a send does (the field's text left
+// it and shows once more), not by the message that arrived meanwhile: not
+// sent is sent once, sent is not sent again, and a screen that tells
+// neither is asked about.
+func TestActMaybeSentSendIsJudgedByItsText(t *testing.T) {
+	send := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{950, 880}}
+
+	a, p := newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before := observeTree(t, a)
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, send, "g/t/r/2", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ := stepAct(t, a, send, "g/t/r/2", before, false)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.sent, []string{"see you at 7"}) || len(p.got()) != 1 {
+		t.Fatalf("retry of an unsent Send = %+v, %v, sent %v, inputs %v; want it sent once", res.Act, err, p.sent, p.got())
+	}
+
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before = observeTree(t, a)
+	if _, _, crashed := stepAct(t, a, send, "g/t/r/3", before, true); !crashed {
+		t.Fatal("the fault hook did not run")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ = stepAct(t, a, send, "g/t/r/3", before, false)
+	if err != nil || res.Act.Result != "ok" || !strings.Contains(res.Act.Recovered, "left its field") || len(p.sent) != 1 || len(p.got()) != 1 {
+		t.Fatalf("retry of a sent Send = %+v, %v, sent %v; want it judged sent, not sent again", res.Act, err, p.sent)
+	}
+
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before = observeTree(t, a)
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, send, "g/t/r/4", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.text = "see you at 8" // the field changed: neither sent nor as it was
+	res, err, _ = stepAct(t, a, send, "g/t/r/4", before, false)
+	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "Send") || len(p.sent) != 0 {
+		t.Fatalf("retry of Send on an ambiguous screen = %+v, %v, sent %v; want the person asked", res.Act, err, p.sent)
+	}
+}
+
+// TestActIntentHoldsTheScreenJustBeforeTheInput: the action was decided on
+// one screen, a message arrived before the Step sent it, and the first
+// try's input never reached the phone: the retry compares with the screen
+// the input was sent on, sees the tap's own effect missing (the field is
+// not focused) and sends it.
+func TestActIntentHoldsTheScreenJustBeforeTheInput(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a)
+	p.arrive("Bob: lunch at 12?")
+	focus := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 880}} // the message field
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, focus, "g/t/r/3", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	res, err, _ := stepAct(t, a, focus, "g/t/r/3", before, false)
+	if err != nil || res.Act.Result != "ok" || !p.focused || len(p.got()) != 1 {
+		t.Fatalf("retry = %+v, %v, focused %v, inputs %v; want the tap sent once", res.Act, err, p.focused, p.got())
+	}
+}
+
+// TestActTypeMaybeSentIntoTheSameFieldIsTypedAgain: typing replaces the
+// focused field's text, so a Type whose field still lacks the text is
+// typed again even though the screen changed by itself.
+func TestActTypeMaybeSentIntoTheSameFieldIsTypedAgain(t *testing.T) {
+	a, p := newJournalled(t)
+	p.focused = true
+	before := observeTree(t, a)
+	typ := autoglm.Action{Name: autoglm.ActionType, Text: "see you at 7"}
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, typ, "g/t/r/4", before, false); err == nil {
+		t.Fatal("the first try did not fail")
+	}
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ := stepAct(t, a, typ, "g/t/r/4", before, false)
+	if err != nil || res.Act.Result != "ok" || p.text != "see you at 7" || len(p.got()) != 1 {
+		t.Fatalf("retry = %+v, %v, field %q, inputs %v", res.Act, err, p.text, p.got())
+	}
+}
+
+var _ = context.Background
