@@ -122,6 +122,10 @@ func TestWrongTargetRefusesACommitTheTodoDoesNotName(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.refuse)
 		}
 	}
+	alarm := []uitree.Element{el("EditText", "alarm_time", "07:00", "Time (HH:MM)", 200), el("Button", "save_button", "Save", "", 900)}
+	if got := WrongTarget(Target{Task: "Turn off the existing 07:00 alarm", Expect: []Check{{Kind: Switch, Label: "07:00", On: on(false)}}, Control: alarm[1], Elements: alarm}); got == "" {
+		t.Error("a new alarm saved for a todo that switches an existing one was not refused")
+	}
 	note := []uitree.Element{el("EditText", "note_title", "Groceries", "Title", 200), el("EditText", "note_body", "milk", "Body", 400), el("Button", "save_button", "Save", "", 900)}
 	if got := WrongTarget(Target{Task: "Delete the note Travel", Expect: []Check{{Kind: ElementAbsent, Text: "Travel"}}, Control: note[2], Elements: note}); got == "" {
 		t.Error("a save on another note than the one named was not refused")

@@ -76,6 +76,11 @@ func WrongTarget(t Target) string {
 			}
 		}
 	}
+	if len(t.Expect) > 0 && onlyKind(t.Expect, Switch) && firstFilled(fields) != nil && !conversation {
+		// The todo switches something that exists; a filled form about to
+		// be saved makes a new record instead.
+		return fmt.Sprintf("the todo switches an existing item (%s), but this screen saves a new record %q", t.Expect[0], clip(fieldText(*firstFilled(fields)), 80))
+	}
 	if conversation && !hasKind(t.Expect, LastSent) && !mentions(t.Task, title) {
 		return fmt.Sprintf("this conversation is with %q, whom the todo does not name", title)
 	}
@@ -176,4 +181,13 @@ func DescribeCommit(t Target) string {
 		d += ": " + strings.Join(vals, ", ")
 	}
 	return d
+}
+
+func onlyKind(cs []Check, kind string) bool {
+	for _, c := range cs {
+		if c.Kind != kind {
+			return false
+		}
+	}
+	return true
 }
