@@ -57,9 +57,13 @@ type Activities struct {
 	// Verifier judges finished todos from the final screen; nil means
 	// the Executor (a vision model) does.
 	Verifier Model
-	Blobs    BlobStore
-	Prompts  PromptMemory // nil disables prompt memory
-	Exec     autoglm.Config
+	// CommitLabels are the labels of commit controls whose taps are
+	// checked against the todo first; empty means
+	// postcond.DefaultCommitLabels (docs/design.md §13).
+	CommitLabels []string
+	Blobs        BlobStore
+	Prompts      PromptMemory // nil disables prompt memory
+	Exec         autoglm.Config
 	// Now is the clock for the executor's system prompt date; nil means time.Now.
 	Now func() time.Time
 	// MaxWait caps a Wait action; 0 means 10 seconds.
@@ -690,14 +694,24 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			}
 		}
 		var ar ActResult
-		var err error
-		if in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice() {
+		cc, err := a.wrongTarget(ctx, in)
+		if err != nil {
+			return StepResult{}, err
+		}
+		if cc.Refused != "" {
+			// Not sent: the executor is told why, and the workflow asks
+			// the person when it tries again (docs/design.md §13).
+			ar = ActResult{Result: ActRefused + ": " + cc.Refused, Refused: cc.Refused}
+		} else if in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice() {
 			ar, err = a.actOnce(ctx, d, in)
 		} else {
 			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		}
 		if err != nil {
 			return StepResult{}, err
+		}
+		if cc.Refused == "" && cc.Commit != "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
+			ar.Committed = cc.Commit
 		}
 		res.Act = &ar
 		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result

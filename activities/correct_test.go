@@ -73,8 +73,10 @@ func TestVerifyCountsTheAnswersItFedBack(t *testing.T) {
 	in := VerifyInput{Task: "Read today's forecast", Message: "Sunny, 21 degrees"}
 	a, _, _ := newActivities(t, `the todo looks done`, `{"status":"done","evidence":"the forecast shows sunny"}`)
 	res, err := a.Verify(context.Background(), in)
-	if err != nil || res.Status != "done" || res.Invalid != "" || res.Rejected != 1 {
-		t.Fatalf("Verify = %+v, %v (want done with one rejected answer)", res, err)
+	// The second answer is valid, but its evidence quotes no element of a
+	// final screen (there is none): not done (docs/design.md §13).
+	if err != nil || res.Status != "failed" || res.Invalid != "" || res.Rejected != 1 {
+		t.Fatalf("Verify = %+v, %v (want failed with one rejected answer)", res, err)
 	}
 
 	a, _, _ = newActivities(t, `{"status":"probably"}`, `{"status":"done"}`)

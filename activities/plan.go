@@ -34,7 +34,8 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 	}
 	for _, d := range in.Done {
-		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence})
+		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
+			Committed: d.Committed})
 	}
 	msgs := planner.BuildReplanMessages(rc)
 	if in.Invalid != "" {
@@ -73,7 +74,7 @@ func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse 
 		}
 		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept), Usage: ans.Usage()}, nil
 	}
-	pd := PlanDecision{Status: d.Status, Plan: d.Plan, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
+	pd := PlanDecision{Status: d.Status, Plan: d.Plan, Expect: d.Expect, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
 		Usage: ans.Usage()}
 	for _, x := range d.Dropped {
 		pd.Dropped = append(pd.Dropped, Dropped{Todo: x.Todo, Reason: x.Reason})

@@ -3,6 +3,7 @@ package activities
 import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/routine"
 )
 
@@ -40,6 +41,9 @@ type DoneTodo struct {
 	// Evidence is the verification's evidence (docs/design.md §13): what
 	// showed the todo done, or what was missing.
 	Evidence string `json:"evidence,omitempty"`
+	// Committed lists the commit actions the todo applied on the phone
+	// (a message sent, a record saved), so a retry does not repeat them.
+	Committed []string `json:"committed,omitempty"`
 }
 
 // Dropped is a todo the planner left out on purpose when it answered done,
@@ -82,14 +86,17 @@ type ReplanInput struct {
 // not be parsed or failed validation, Invalid holds the feedback and the other
 // fields are empty: the workflow counts the attempt and asks again.
 type PlanDecision struct {
-	Status   string    `json:"status,omitempty"` // planned | replanned | done | ask_user
-	Plan     []string  `json:"plan,omitempty"`
-	TaskType string    `json:"task_type,omitempty"`
-	Question string    `json:"question,omitempty"`
-	Response string    `json:"response,omitempty"`
-	Dropped  []Dropped `json:"dropped,omitempty"` // done: todos left out on purpose
-	Invalid  string    `json:"invalid,omitempty"`
-	Raw      string    `json:"raw,omitempty"` // the invalid answer, clipped
+	Status string   `json:"status,omitempty"` // planned | replanned | done | ask_user
+	Plan   []string `json:"plan,omitempty"`
+	// Expect holds each todo's postconditions, aligned with Plan; nil
+	// when the planner wrote none (docs/design.md §13).
+	Expect   [][]postcond.Check `json:"expect,omitempty"`
+	TaskType string             `json:"task_type,omitempty"`
+	Question string             `json:"question,omitempty"`
+	Response string             `json:"response,omitempty"`
+	Dropped  []Dropped          `json:"dropped,omitempty"` // done: todos left out on purpose
+	Invalid  string             `json:"invalid,omitempty"`
+	Raw      string             `json:"raw,omitempty"` // the invalid answer, clipped
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
 }
@@ -196,6 +203,11 @@ type ActResult struct {
 	// Uncertain is the question for the user when the screen could not
 	// tell whether such an action was applied (Result is ActUncertain).
 	Uncertain string `json:"uncertain,omitempty"`
+	// Refused says why a commit action was not sent: the screen
+	// contradicts the todo (docs/design.md §13). Committed describes a
+	// commit action that was sent.
+	Refused   string `json:"refused,omitempty"`
+	Committed string `json:"committed,omitempty"`
 }
 
 // StepInput is the input of Step, the activity a todo runs once per loop
@@ -239,6 +251,9 @@ type StepInput struct {
 	// action is decided without the model when the observed screen matches
 	// the recorded one (docs/design.md §22).
 	Replay *routine.ReplayStep `json:"replay,omitempty"`
+	// Expect are the todo's postconditions: a commit action whose screen
+	// contradicts them is not sent (docs/design.md §13).
+	Expect []postcond.Check `json:"expect,omitempty"`
 	// Lease, when set, is checked before Act touches the phone: the
 	// action is refused with a PhoneLeaseLost error when the goal no
 	// longer holds the phone (docs/design.md §24).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
@@ -22,13 +23,20 @@ type VerifyInput struct {
 	Screen  Observation `json:"screen"`  // the screen the executor finished on
 	// HandBackOutages: see StepInput.HandBackOutages.
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+	// Expect are the todo's postconditions, written by the planner before
+	// the todo ran; Seen the screens the todo observed, for a read's
+	// answer (docs/design.md §13).
+	Expect []postcond.Check `json:"expect,omitempty"`
+	Seen   []Observation    `json:"seen,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §13).
 type VerifyResult struct {
 	Status   string `json:"status"`   // done | failed
 	Evidence string `json:"evidence"` // what shows it
-	By       string `json:"by"`       // message | ui_tree | model
+	By       string `json:"by"`       // message | postcondition | ui_tree | model
+	// Checks are the postconditions and whether each held.
+	Checks []postcond.Result `json:"checks,omitempty"`
 	// Invalid is set when the verifier model broke the JSON contract twice;
 	// the verdict is then failed.
 	Invalid string `json:"invalid,omitempty"`
@@ -64,6 +72,15 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 				s.Elements = elems
 			}
 		}
+	}
+	if p, ok := verify.Admits(in.Message); ok {
+		return VerifyResult{Status: verify.Failed, By: verify.ByMessage,
+			Evidence: "the executor's finish message admits it was not done (" + p + "): " + clip(in.Message, 300)}, nil
+	}
+	if len(in.Expect) > 0 {
+		// Written before the work by the planner, checked here without a
+		// model: nothing a model says can overrule a failed check.
+		return a.checkPostconditions(ctx, in, s)
 	}
 	if v, ok := verify.Check(in.Task, in.Message, s); ok {
 		return VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By}, nil
@@ -102,7 +119,16 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 		usage = usage.Add(ans.Usage())
 		v, err := verify.Parse(ans.Text)
 		if err == nil {
-			return VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By, Rejected: rejected, Usage: usage}, nil
+			res := VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By, Rejected: rejected, Usage: usage}
+			if v.Status == verify.Done {
+				// A model's done must point at the screen: its evidence
+				// quotes an element the final screen shows.
+				if _, ok := postcond.Quotes(v.Evidence, s.Elements); !ok {
+					res.Status = verify.Failed
+					res.Evidence = "the verifier's evidence quotes nothing the final screen shows, so the todo is not shown to be done (it said: " + clip(v.Evidence, 200) + ")"
+				}
+			}
+			return res, nil
 		}
 		rejected++
 		problem = err.Error()
@@ -111,4 +137,36 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	}
 	return VerifyResult{Status: verify.Failed, By: verify.ByModel, Invalid: problem, Rejected: rejected, Usage: usage,
 		Evidence: "the verifier gave no valid verdict (" + problem + "), so the todo is not shown to be done"}, nil
+}
+
+// checkPostconditions evaluates the planner's postconditions on the final
+// UI tree, and a read's answer on every screen the todo observed.
+func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s verify.Screen) (VerifyResult, error) {
+	o := postcond.Observed{Final: postcond.Screen{App: s.App, AppPackage: s.AppPackage, Elements: s.Elements}, Answer: in.Message}
+	for _, c := range in.Expect {
+		if c.Kind != postcond.AnswerSeen {
+			continue
+		}
+		for _, obs := range in.Seen {
+			if obs.TreeRef == "" {
+				continue
+			}
+			data, err := a.get(ctx, obs.TreeRef)
+			if err != nil {
+				return VerifyResult{}, err
+			}
+			seen := postcond.Screen{App: obs.App, AppPackage: obs.AppPackage}
+			if err := json.Unmarshal(data, &seen.Elements); err != nil {
+				return VerifyResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+obs.TreeRef+" is not valid JSON", ErrTypeBlob, err)
+			}
+			o.Seen = append(o.Seen, seen)
+		}
+		break
+	}
+	rs := postcond.Eval(in.Expect, o)
+	res := VerifyResult{Status: verify.Failed, By: verify.ByPostcondition, Checks: rs, Evidence: postcond.Summary(rs)}
+	if postcond.AllHeld(rs) {
+		res.Status = verify.Done
+	}
+	return res, nil
 }

@@ -25,6 +25,7 @@ type evalFlags struct {
 	fast      bool
 	seed      int64
 	wrongTaps float64
+	misread   float64
 	naive     bool
 	batch     int
 	adbPath   string
@@ -49,7 +50,9 @@ expected status, and a table is printed:
 
 The set is a JSONL file, one goal per line (id, goal, lang, app, expect, check;
 see internal/eval/goals.jsonl, the shipped set used when --set is not given).
---wrong-taps moves that share of the executor's taps to a wrong point; --naive
+--wrong-taps moves that share of the executor's taps to a wrong point; --misread
+makes the executor misread that share of todos (another recipient or value, a
+clause dropped, the opposite of on/off); --naive
 makes the offline executor a weaker model that does not repair its own
 mistakes. --mode bare runs the single loop with the stuck guard and the finish
 verification off (the plain loop of other phone agents, whose done is the
@@ -69,6 +72,7 @@ that mode outside eval. Exit status: 0 when every goal is achieved, 1 otherwise.
 	fs.BoolVar(&f.fast, "fast", false, "run only the goals marked fast (the CI subset)")
 	fs.Int64Var(&f.seed, "seed", 1, "model server seed (faults and wrong-tap points)")
 	fs.Float64Var(&f.wrongTaps, "wrong-taps", 0, "share of executor taps moved to a wrong point, 0 to 1")
+	fs.Float64Var(&f.misread, "misread", 0, "share of todos the executor misreads on purpose (another recipient or value, a clause dropped, the opposite of on/off), 0 to 1")
 	fs.BoolVar(&f.naive, "naive", false, "the offline executor does not repair its own mistakes")
 	fs.IntVar(&f.batch, "batch", 8, "goals run at once, each on its own phone")
 	fs.StringVar(&f.adbPath, "adb", "", "adb binary (default: adb on PATH)")
@@ -89,6 +93,9 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	if f.wrongTaps < 0 || f.wrongTaps > 1 {
 		return fmt.Errorf("--wrong-taps %v: give a share between 0 and 1, e.g. 0.2", f.wrongTaps)
+	}
+	if f.misread < 0 || f.misread > 1 {
+		return fmt.Errorf("--misread %v: give a share between 0 and 1, e.g. 0.2", f.misread)
 	}
 	cases := eval.Default()
 	if f.set != "" {
@@ -114,7 +121,7 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	defer st.Stop()
 	var sums []eval.Summary
 	for _, m := range modes {
-		s, err := eval.Run(ctx, st, eval.Options{Cases: cases, Mode: m, Seed: f.seed, WrongTaps: f.wrongTaps, Naive: f.naive, Batch: f.batch,
+		s, err := eval.Run(ctx, st, eval.Options{Cases: cases, Mode: m, Seed: f.seed, WrongTaps: f.wrongTaps, Misread: f.misread, Naive: f.naive, Batch: f.batch,
 			Progress: func(p string) { fmt.Fprintln(cmd.ErrOrStderr(), p) }})
 		if err != nil {
 			return err
@@ -122,6 +129,9 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		sums = append(sums, s)
 	}
 	title := fmt.Sprintf("Evaluation: %d goals, seed %d, wrong taps %.0f%%", len(cases), f.seed, f.wrongTaps*100)
+	if f.misread > 0 {
+		title += fmt.Sprintf(", misread %.0f%%", f.misread*100)
+	}
 	if f.naive {
 		title += ", naive executor"
 	}

@@ -41,7 +41,7 @@ malformed answers the protocol parsers must reject, and wrong tap points.`,
 			for _, r := range []struct {
 				flag string
 				v    float64
-			}{{"--rate-429", cfg.RateLimit429}, {"--rate-500", cfg.Rate500}, {"--rate-malformed", cfg.RateMalformed}, {"--rate-wrong-tap", cfg.RateWrongTap}} {
+			}{{"--rate-429", cfg.RateLimit429}, {"--rate-500", cfg.Rate500}, {"--rate-malformed", cfg.RateMalformed}, {"--rate-wrong-tap", cfg.RateWrongTap}, {"--rate-misread", cfg.RateMisread}} {
 				if r.v < 0 || r.v > 1 {
 					return usageError{fmt.Errorf("%s %v: a rate is a probability between 0 and 1", r.flag, r.v)}
 				}
@@ -62,6 +62,7 @@ malformed answers the protocol parsers must reject, and wrong tap points.`,
 	f.Float64Var(&cfg.Rate500, "rate-500", 0, "rate of 500 server-error answers (0..1)")
 	f.Float64Var(&cfg.RateMalformed, "rate-malformed", 0, "rate of malformed model answers (0..1)")
 	f.Float64Var(&cfg.RateWrongTap, "rate-wrong-tap", 0, "rate of executor taps on a wrong point (0..1)")
+	f.Float64Var(&cfg.RateMisread, "rate-misread", 0, "share of todos the executor misreads on purpose: another recipient or value, a clause dropped, the opposite of on/off (0..1)")
 	f.DurationVar(&cfg.RetryAfter, "retry-after", time.Second, "Retry-After announced with 429 answers")
 	f.StringVar(&cfg.APIKey, "api-key", "", "require this bearer API key (default: none)")
 	f.StringSliceVar(&cfg.RejectFormats, "reject-format", nil, "answer 400 to requests with this response_format type (json_schema or json_object; repeatable), like a server without structured output")

@@ -150,9 +150,9 @@ func TestCancelledGoalReleasesPhoneAfterStepStopped(t *testing.T) {
 			o := &order{}
 			f := &fakeWorld{scripts: map[string][]autoglm.Action{"send": {tap(1, 1), finish("sent")}}}
 			env := newEnv(t, f)
-			env.SetWorkerOptions(worker.Options{
+			env.SetWorkerOptions(onLoadedMachine(worker.Options{
 				Interceptors: []interceptor.WorkerInterceptor{&serverCancel{o: o, deadWorker: dead}},
-			})
+			}))
 			var calls atomic.Int32
 			// What the Step's next heartbeat would tell it: the cancel.
 			told := make(chan struct{})

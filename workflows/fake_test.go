@@ -15,6 +15,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
@@ -280,6 +281,20 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 	}
 	if why, ok := f.refute[in.Message]; ok {
 		return activities.VerifyResult{Status: verify.Failed, By: verify.ByModel, Evidence: why}, nil
+	}
+	if len(in.Expect) > 0 {
+		// The postconditions decide: here, each holds when the message
+		// names its label.
+		res := activities.VerifyResult{Status: verify.Done, By: verify.ByPostcondition}
+		for _, c := range in.Expect {
+			held := strings.Contains(in.Message, c.Label)
+			res.Checks = append(res.Checks, postcond.Result{Check: c, Held: held, Evidence: "checked " + c.Label})
+			if !held {
+				res.Status = verify.Failed
+			}
+		}
+		res.Evidence = postcond.Summary(res.Checks)
+		return res, nil
 	}
 	return activities.VerifyResult{Status: verify.Done, By: verify.ByModel, Evidence: "the screen shows " + in.Message}, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/bounds"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
@@ -292,11 +293,11 @@ func deviceUnavailable(serial string, err error) GoalResult {
 func (g *goalRun) plan(ctx workflow.Context) error {
 	switch {
 	case g.opts.singleLoop():
-		g.setTodos([]string{g.in.Goal})
+		g.setTodos([]string{g.in.Goal}, nil)
 		g.st.TaskType = g.opts.TaskType
 		return nil
 	case len(g.opts.Plan) > 0:
-		g.setTodos(g.opts.Plan)
+		g.setTodos(g.opts.Plan, nil)
 		g.st.TaskType = g.opts.TaskType
 		return nil
 	}
@@ -330,7 +331,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 				return err
 			}
 		default:
-			g.setTodos(d.Plan)
+			g.setTodos(d.Plan, d.Expect)
 			g.st.TaskType = d.TaskType
 			if g.opts.TaskType != "" {
 				g.st.TaskType = g.opts.TaskType
@@ -341,15 +342,19 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	}
 }
 
-func (g *goalRun) setTodos(plan []string) {
+func (g *goalRun) setTodos(plan []string, expect [][]postcond.Check) {
 	var keep []TodoState
 	for _, t := range g.st.Todos {
 		if t.Status != TodoPending && t.Status != TodoRunning {
 			keep = append(keep, t)
 		}
 	}
-	for _, p := range plan {
-		keep = append(keep, TodoState{Index: len(keep) + 1, Text: p, Status: TodoPending})
+	for i, p := range plan {
+		t := TodoState{Index: len(keep) + 1, Text: p, Status: TodoPending}
+		if i < len(expect) {
+			t.Expect = expect[i]
+		}
+		keep = append(keep, t)
 	}
 	g.st.Todos = keep
 }
@@ -419,6 +424,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
 		Routines:         g.opts.Routines,
+		Expect:           t.Expect,
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
@@ -477,6 +483,16 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	g.st.Usage = g.st.Usage.Add(tr.Usage)
 	t.Result = tr.Result
 	t.Verified, t.Evidence = tr.Verified, tr.Evidence
+	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
+	t.Committed = append(t.Committed, tr.Committed...)
+	for _, q := range tr.Asked {
+		// The executor's questions and the answers reach the replanner
+		// with the planner's own (docs/design.md §13).
+		g.st.Answers = append(g.st.Answers, q)
+	}
+	if len(g.st.Answers) > maxAnswers {
+		g.st.Answers = g.st.Answers[len(g.st.Answers)-maxAnswers:]
+	}
 	g.lastVerdict = ""
 	if tr.Evidence != "" {
 		g.lastVerdict = fmt.Sprintf("todo %d %s: %s", i+1, map[bool]string{true: "verified done", false: "not verified"}[tr.Verified], truncate(tr.Evidence, 300))
@@ -559,7 +575,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 				in.Remaining = append(in.Remaining, t.Text)
 			case TodoDone, TodoFailed, TodoSkipped:
 				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps,
-					Evidence: truncate(t.Evidence, 500)})
+					Committed: t.Committed,
+					Evidence:  truncate(t.Evidence, 500)})
 			}
 		}
 		summary := "Replan"
@@ -627,7 +644,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			}
 			invalid, rejected = "", ""
 		default:
-			g.setTodos(d.Plan)
+			g.setTodos(d.Plan, d.Expect)
 			g.st.NeedReplan = false
 			g.consumeUserMessages(queued)
 			g.details(ctx)

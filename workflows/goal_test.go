@@ -25,8 +25,7 @@ const testGoalID = "goal-t1"
 func newEnv(t *testing.T, f *fakeWorld) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: testGoalID})
 	f.register(env)
 	// The scripted world has no lease workflow; lease tests live in lease_test.go.

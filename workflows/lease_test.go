@@ -146,8 +146,7 @@ func (w *leaseWorld) assertExclusive(t *testing.T) {
 func newLeaseEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *leaseWorld) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
 	w := &leaseWorld{env: env}
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	env.RegisterWorkflow(leaseHarness)
@@ -466,8 +465,7 @@ func (s *leaseSignals) list() []string {
 func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEnvironment, *leaseSignals) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	sig := &leaseSignals{}
 	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", mock.Anything, mock.Anything).Return(

@@ -32,8 +32,7 @@ const blockedError = "[TMPRL1100] nondeterministic workflow: history event is Ac
 func revokeUnitEnv(t *testing.T, describe func(goal string, at time.Duration) activities.HolderStatus) (*testsuite.TestWorkflowEnvironment, *leaseSignals, *[]time.Duration) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	env.SetStartTime(blockedStart)
 	begin := env.Now()

@@ -142,7 +142,7 @@ func TestGoalWithoutSignalOrderKeepsNameOrder(t *testing.T) {
 		"pay": {sensitiveTap(500, 900, "pay"), finish("paid")},
 	}}
 	env := newEnv(t, f)
-	env.SetWorkerOptions(worker.Options{})
+	env.SetWorkerOptions(onLoadedMachine(worker.Options{}))
 	env.RegisterDelayedCallback(func() {
 		sendInOneTask(env, []string{SignalPause, SignalResume, SignalPause}, nil)
 	}, time.Minute)

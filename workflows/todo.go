@@ -189,7 +189,8 @@ func (in TodoInput) withDefaults() TodoInput {
 
 func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
-		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq}
+		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
+		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -452,6 +453,10 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			}
 			t.handled(done, fmt.Sprintf("%s. The user was asked to fix it and answered: %s", res.Act.NeedsHuman, ans))
 			t.details(ctx)
+		} else if res.Act != nil && res.Act.Refused != "" {
+			if err := t.askAfterRefusal(ctx, res); err != nil {
+				return TodoResult{}, err
+			}
 		} else if res.Act != nil && res.Act.Uncertain != "" {
 			// Only runs with the action journal get this result.
 			if err := t.askUncertain(ctx, res.Act.Uncertain); err != nil {
@@ -603,6 +608,7 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 			return false, TodoResult{}, err
 		}
 		t.st.Notes = boundNotes(append(t.st.Notes, "User: "+ans))
+		t.st.Checks.asked(q, ans)
 		t.handled(text, "user answered: "+ans)
 	case a.Sensitive() && !t.in.AutoApprove:
 		t.approval = nil
@@ -703,7 +709,7 @@ func (t *todoRun) step(ctx workflow.Context, act *autoglm.Action, think bool) (a
 func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, handBackOutages bool) (activities.StepResult, error) {
 	in := activities.StepInput{
 		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
-		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages,
+		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages, Expect: t.in.Expect,
 	}
 	switch {
 	case act != nil:
@@ -783,6 +789,11 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 		}
 	}
 	t.st.Screen = res.Screen
+	t.st.Checks.saw(res.Screen)
+	if res.Act != nil && res.Act.Refused != "" {
+		t.st.Usage.RefusedCommits++
+	}
+	t.st.Checks.acted(res.Act)
 	t.st.Next, t.st.NextText = nil, ""
 	if th := res.Think; th != nil {
 		t.oneShot = nil
@@ -879,6 +890,12 @@ func (t *todoRun) details(ctx workflow.Context) {
 	}
 	if t.verdict != nil {
 		fmt.Fprintf(&b, "- verified: %s\n", verdictLine(t.verdict))
+		b.WriteString(checksMarkdown(t.in.Expect, t.verdict.Checks))
+	} else {
+		b.WriteString(checksMarkdown(t.in.Expect, nil))
+	}
+	if c := t.st.Checks; c.Refused > 0 {
+		fmt.Fprintf(&b, "- refused commit actions: %d (last: %s)\n", c.Refused, truncate(c.LastRefusal, 300))
 	}
 	if l := t.routineLine(); l != "" {
 		fmt.Fprintf(&b, "- routine: %s\n", truncate(l, 500))

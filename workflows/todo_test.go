@@ -199,8 +199,7 @@ func TestThousandStepGoal(t *testing.T) {
 
 func TestTodoStepFailureCountsAndFails(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
 	env.RegisterWorkflow(TodoWorkflow)
 	calls := 0
 	env.RegisterActivityWithOptions(func(context.Context, activities.StepInput) (activities.StepResult, error) {

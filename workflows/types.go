@@ -6,6 +6,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // Goal modes.
@@ -182,6 +183,13 @@ type TodoState struct {
 	Evidence string `json:"evidence,omitempty"`
 	// Dropped is the planner's reason for leaving the todo out on purpose.
 	Dropped string `json:"dropped,omitempty"`
+	// Expect are the postconditions the planner wrote for the todo and
+	// Checks which of them held at its last verification; Committed the
+	// commit actions it applied (docs/design.md §13).
+	Expect    []postcond.Check  `json:"expect,omitempty"`
+	Checks    []postcond.Result `json:"checks,omitempty"`
+	Committed []string          `json:"committed,omitempty"`
+	Refused   int               `json:"refused,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -298,6 +306,9 @@ type TodoInput struct {
 	SteerSeq int `json:"steer_seq,omitempty"`
 	// Routines: see GoalOptions.Routines.
 	Routines bool `json:"routines,omitempty"`
+	// Expect are the todo's postconditions, written by the planner
+	// (docs/design.md §13).
+	Expect []postcond.Check `json:"expect,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -363,6 +374,9 @@ type TodoRunState struct {
 	SteerSeq int `json:"steer_seq,omitempty"`
 	// Routine is the todo's routine replay and trace (docs/design.md §22).
 	Routine *RoutineState `json:"routine,omitempty"`
+	// Checks: screens seen, commits, refusals and questions
+	// (docs/design.md §13).
+	Checks todoChecks `json:"checks,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -396,6 +410,14 @@ type TodoResult struct {
 	// SteerSeq is the last steering command from the goal the todo
 	// applied; the goal takes back the commands after it.
 	SteerSeq int `json:"steer_seq,omitempty"`
+	// Checks are the todo's postconditions and whether each held;
+	// Committed the commit actions it applied and Refused how many it
+	// refused; Asked the questions the executor put to the person, with
+	// the answers, for the replanner (docs/design.md §13).
+	Checks    []postcond.Result `json:"checks,omitempty"`
+	Committed []string          `json:"committed,omitempty"`
+	Refused   int               `json:"refused,omitempty"`
+	Asked     []activities.QA   `json:"asked,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

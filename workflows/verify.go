@@ -41,6 +41,9 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	}
 	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
 	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen, HandBackOutages: waitOut}
+	if len(t.in.Expect) > 0 && workflow.GetVersion(ctx, ChangePostconditions, workflow.DefaultVersion, 1) == 1 {
+		in.Expect, in.Seen = t.in.Expect, t.st.Checks.Seen
+	}
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
 	verify := func() error { return workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v) }
@@ -75,6 +78,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	t.details(ctx)
 	res := t.result(TodoDone, msg)
 	res.Verified, res.Evidence, res.VerifiedBy = v.Status == TodoDone, v.Evidence, v.By
+	res.Checks = v.Checks
 	if !res.Verified {
 		res.Status = TodoFailed
 		res.Result = "not done: " + v.Evidence

@@ -7,6 +7,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // A finish that admits failure is verified as failed: the todo fails with
@@ -115,5 +116,39 @@ func TestBareModeTakesTheExecutorsWord(t *testing.T) {
 	}
 	if len(f.verifies) != 0 || len(f.corrects) != 0 {
 		t.Fatalf("verifications = %d, corrections = %d, want none in bare mode", len(f.verifies), len(f.corrects))
+	}
+}
+
+// The planner's postconditions reach the todo and its verification; the
+// goal's todos show each check and whether it held, and a failed check
+// fails the todo whatever the executor said.
+func TestPostconditionsDecideAndAreShown(t *testing.T) {
+	off := false
+	exp := [][]postcond.Check{{{Kind: postcond.Switch, Label: "Wi-Fi", On: &off}}}
+	f := &fakeWorld{
+		plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn off wifi"}, Expect: exp, TaskType: "settings"}},
+		replans: []activities.PlanDecision{
+			{Status: activities.PlanReplanned, Plan: []string{"turn off wifi"}, Expect: exp},
+			{Status: activities.PlanDone, Response: "Wi-Fi is off"},
+		},
+		scripts: map[string][]autoglm.Action{"turn off wifi": {finish("done"), finish("Wi-Fi is off")}},
+	}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "turn off wifi", Device: "emu-1"})
+	if got := todoStatuses(r); !slices.Equal(got, []string{TodoFailed, TodoDone}) {
+		t.Fatalf("todo statuses = %v", got)
+	}
+	if len(f.verifies) != 2 || len(f.verifies[0].Expect) != 1 {
+		t.Fatalf("Verify inputs = %+v, want the postcondition", f.verifies)
+	}
+	if c := r.Todos[0].Checks; len(c) != 1 || c[0].Held || len(r.Todos[0].Expect) != 1 {
+		t.Fatalf("todo 1 = %+v, want its failed check", r.Todos[0])
+	}
+	if c := r.Todos[1].Checks; len(c) != 1 || !c[0].Held {
+		t.Fatalf("todo 2 = %+v, want its held check", r.Todos[1])
+	}
+	lines := CheckLines(r.Todos[0].Expect, r.Todos[0].Checks)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "✗") || !strings.Contains(checksMarkdown(nil, r.Todos[1].Checks), "✓ switch \"Wi-Fi\" is off") {
+		t.Fatalf("shown as %q / %q", lines, checksMarkdown(nil, r.Todos[1].Checks))
 	}
 }

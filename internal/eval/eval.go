@@ -207,6 +207,7 @@ type Options struct {
 	Mode      string  // workflows.ModeLayered (default), ModeSingle or ModeBare
 	Seed      int64   // model server seed
 	WrongTaps float64 // share of executor taps moved to a wrong point
+	Misread   float64 // share of todos the executor misreads on purpose
 	Naive     bool    // the executor does not repair its own mistakes
 	Protocol  string  // executor request layout; empty = the configured default
 	// Batch is how many goals run at once, each on its own phone; 0 = 8.
@@ -253,7 +254,7 @@ func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
 	for start := 0; start < len(o.Cases); start += o.Batch {
 		batch := o.Cases[start:min(start+o.Batch, len(o.Cases))]
 		env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: len(batch),
-			Model: modelserver.Config{Seed: o.Seed + int64(start), RateWrongTap: o.WrongTaps, Naive: o.Naive}, Protocol: o.Protocol})
+			Model: modelserver.Config{Seed: o.Seed + int64(start), RateWrongTap: o.WrongTaps, RateMisread: o.Misread, Naive: o.Naive}, Protocol: o.Protocol})
 		if err != nil {
 			return sum, err
 		}

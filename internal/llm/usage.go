@@ -63,12 +63,15 @@ type RoleUsage struct {
 	Planner       Usage `json:"planner"`
 	Executor      Usage `json:"executor"`
 	ReplayedSteps int   `json:"replayed_steps,omitempty"`
+	// RefusedCommits counts commit actions the Step did not send because
+	// the screen contradicted the todo (docs/design.md §13).
+	RefusedCommits int `json:"refused_commits,omitempty"`
 }
 
 // Add returns r plus s.
 func (r RoleUsage) Add(s RoleUsage) RoleUsage {
 	return RoleUsage{Planner: r.Planner.Add(s.Planner), Executor: r.Executor.Add(s.Executor),
-		ReplayedSteps: r.ReplayedSteps + s.ReplayedSteps}
+		ReplayedSteps: r.ReplayedSteps + s.ReplayedSteps, RefusedCommits: r.RefusedCommits + s.RefusedCommits}
 }
 
 // Total is both roles together.

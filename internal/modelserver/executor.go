@@ -1017,6 +1017,12 @@ const donePrefix = "Done "
 // "Done i/n: <result>" and the Notes found in the earlier turns say which
 // clause is current and what the earlier ones returned.
 func decide(msgs []message, naive bool) step {
+	return decideMisreading(msgs, naive, nil)
+}
+
+// decideMisreading is decide with the task first passed through misread
+// (nil: read as written).
+func decideMisreading(msgs []message, naive bool, misread func(string) string) step {
 	// The newest user message that states a task: a correction appended
 	// after an unusable answer has none of its own.
 	var last string
@@ -1033,6 +1039,9 @@ func decide(msgs []message, naive bool) step {
 	hist := history(msgs[:n])
 	if o, h, ok := glmRequest(msgs); ok {
 		obs, hist = o, h
+	}
+	if misread != nil {
+		obs.Task = misread(obs.Task)
 	}
 	return decideOn(obs, hist, naive)
 }
@@ -1115,7 +1124,21 @@ func (s *Server) executorAnswer(msgs []message, f faults) string {
 		s.count(func(st *Stats) { st.Malformed++ })
 		return malformedExecutor(f.variant)
 	}
-	st := decide(msgs, s.cfg.Naive)
+	var mis func(string) string
+	if s.cfg.RateMisread > 0 {
+		mis = func(task string) string {
+			v, ok := misreads(s.cfg.Seed, s.cfg.RateMisread, task)
+			if !ok {
+				return task
+			}
+			if out := misread(task, v); out != task {
+				s.count(func(st *Stats) { st.Misreads++ })
+				return out
+			}
+			return task
+		}
+	}
+	st := decideMisreading(msgs, s.cfg.Naive, mis)
 	answer := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
 	if f.wrongTap {
 		p := f.tap

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
@@ -23,11 +24,26 @@ type planContext struct {
 }
 
 type doneTodo struct {
-	Todo     string `json:"todo"`
-	Status   string `json:"status"`
-	Result   string `json:"result"`
-	Steps    int    `json:"steps"`
-	Evidence string `json:"evidence"`
+	Todo      string   `json:"todo"`
+	Status    string   `json:"status"`
+	Result    string   `json:"result"`
+	Steps     int      `json:"steps"`
+	Evidence  string   `json:"evidence"`
+	Committed []string `json:"committed"`
+}
+
+// committedLine names what failed todos already committed on the phone.
+func committedLine(done []doneTodo) string {
+	var out []string
+	for _, d := range done {
+		if d.Status != "done" && len(d.Committed) > 0 {
+			out = append(out, fmt.Sprintf("%s committed %s", d.Todo, strings.Join(d.Committed, ", ")))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " Already on the phone: " + strings.Join(out, "; ") + "."
 }
 
 type answerPair struct {
@@ -37,11 +53,11 @@ type answerPair struct {
 
 // planAnswer is a planner answer (docs/design.md §4).
 type planAnswer struct {
-	Status   string   `json:"status"`
-	Plan     []string `json:"plan,omitempty"`
-	TaskType string   `json:"task_type,omitempty"`
-	Question string   `json:"question,omitempty"`
-	Response string   `json:"response,omitempty"`
+	Status   string     `json:"status"`
+	Plan     []planItem `json:"plan,omitempty"`
+	TaskType string     `json:"task_type,omitempty"`
+	Question string     `json:"question,omitempty"`
+	Response string     `json:"response,omitempty"`
 }
 
 // jsonContext finds the JSON context block in a planner message: the last
@@ -104,7 +120,7 @@ func withinLimits(a planAnswer) planAnswer {
 			"The goal has %d steps, more than the %d one goal may have: which of them should I do first? (Or split it into smaller goals.)", len(a.Plan), maxPlanItems)}
 	}
 	for _, p := range a.Plan {
-		if utf8.RuneCountInString(p) > maxTodoRunes {
+		if utf8.RuneCountInString(p.Todo) > maxTodoRunes {
 			return planAnswer{Status: "ask_user", Question: fmt.Sprintf(
 				"One step of the goal is longer than %d characters: can you say it more briefly?", maxTodoRunes)}
 		}
@@ -133,23 +149,83 @@ func (s *Server) planAnswer(msgs []message, f faults, format string) string {
 	return string(b)
 }
 
-// planGoal answers a plan request with the documented rules (see doc.go).
-func planGoal(pc planContext) planAnswer {
-	clauses := SplitGoal(pc.Goal)
-	for _, m := range pc.UserMessages {
-		clauses = append(clauses, SplitGoal(m)...)
+// planItem is one todo of a plan answer: a string, or the todo with its
+// postconditions (docs/design.md §13).
+type planItem struct {
+	Todo   string           `json:"todo"`
+	Expect []postcond.Check `json:"expect,omitempty"`
+}
+
+// MarshalJSON writes a todo without postconditions as a plain string.
+func (p planItem) MarshalJSON() ([]byte, error) {
+	if len(p.Expect) == 0 {
+		return json.Marshal(p.Todo)
 	}
-	if len(clauses) == 0 {
+	type item planItem
+	return json.Marshal(item(p))
+}
+
+// UnmarshalJSON reads either form.
+func (p *planItem) UnmarshalJSON(b []byte) error {
+	if json.Unmarshal(b, &p.Todo) == nil {
+		return nil
+	}
+	type item planItem
+	return json.Unmarshal(b, (*item)(p))
+}
+
+func texts(items []planItem) []string {
+	out := make([]string, len(items))
+	for i, p := range items {
+		out[i] = p.Todo
+	}
+	return out
+}
+
+// planGoal answers a plan request with the documented rules (see doc.go):
+// the planner's own reading of the goal (reader.go), with a question when
+// something needed is missing and the user has not answered it yet.
+func planGoal(pc planContext) planAnswer {
+	todos := readGoal(pc.Goal)
+	for _, m := range pc.UserMessages {
+		todos = append(todos, readGoal(m)...)
+	}
+	if len(todos) == 0 {
 		return planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}
 	}
-	for i, c := range clauses {
-		fixed, q := complete(c, pc.Answers)
-		if q != "" {
-			return planAnswer{Status: "ask_user", Question: q}
+	var items []planItem
+	for _, t := range todos {
+		t = answered(t, pc.Answers)
+		if t.Ask != "" {
+			return planAnswer{Status: "ask_user", Question: t.Ask}
 		}
-		clauses[i] = fixed
+		items = append(items, planItem{Todo: t.Todo, Expect: t.Expect})
 	}
-	return planAnswer{Status: "planned", Plan: clauses, TaskType: taskType(clauses)}
+	return planAnswer{Status: "planned", Plan: items, TaskType: taskType(texts(items))}
+}
+
+// answered reads a todo again with the user's answer to its question; an
+// answer the reading still cannot place goes to the executor with the
+// clause, as the user wrote it, without postconditions.
+func answered(t planned, answers []answerPair) planned {
+	if t.Ask == "" {
+		return t
+	}
+	if len(answers) == 0 {
+		return t
+	}
+	// The answer to this question, else the latest answer.
+	a := answers[len(answers)-1]
+	for _, x := range answers {
+		if x.Question == t.Ask {
+			a = x
+		}
+	}
+	again := readClause(strings.TrimSpace(t.Clause+" "+a.Answer), planned{})
+	if len(again) > 0 && again[0].Ask == "" {
+		return again[0]
+	}
+	return planned{Todo: capitalise(strings.TrimSpace(t.Clause + ": " + a.Answer))}
 }
 
 // replanGoal answers a replan request with the documented rules (see doc.go).
@@ -176,7 +252,9 @@ func replanGoal(pc planContext) planAnswer {
 		}
 	}
 
-	if n := len(pc.Done); n > 0 && pc.Done[n-1].Status == "failed" && strings.TrimSpace(pc.Done[n-1].Todo) != "" {
+	if n := len(pc.Done); n > 0 && pc.Done[n-1].Status == "failed" && strings.TrimSpace(pc.Done[n-1].Todo) != "" && len(pc.Done[n-1].Committed) == 0 {
+		// A todo that committed something (a message sent) is not run
+		// again: the summary says what it did.
 		last := pc.Done[n-1]
 		tries := 0
 		for _, d := range pc.Done {
@@ -185,28 +263,81 @@ func replanGoal(pc planContext) planAnswer {
 			}
 		}
 		if tries < maxTodoTries && !impossible(last) {
-			return planAnswer{Status: "replanned", Plan: append([]string{strings.TrimSpace(last.Todo)}, remaining...)}
+			remaining = append([]string{strings.TrimSpace(last.Todo)}, remaining...)
+			return planAnswer{Status: "replanned", Plan: withExpect(remaining)}
 		}
 		// Tried enough, or it cannot be done on this phone: skip it and go
 		// on; the summary says what is missing, and the goal is not done.
 	}
 
 	if len(remaining) == 0 {
-		return planAnswer{Status: "done", Response: summarise(pc.Done)}
+		return planAnswer{Status: "done", Response: summarise(pc.Done) + committedLine(pc.Done)}
 	}
 
 	prev := placeholderValue(pc.Done)
-	for i, r := range remaining {
-		if prev != "" && hasPlaceholder(r) {
-			remaining[i] = substitute(r, prev)
+	var keep []string
+	for _, r := range remaining {
+		if hasPlaceholder(r) {
+			if prev == "" {
+				// What it needs was never read: it cannot run, and its
+				// placeholder must never be sent as content.
+				continue
+			}
+			r = substitute(r, prev)
 		}
-		fixed, q := complete(remaining[i], pc.Answers)
-		if q != "" {
-			return planAnswer{Status: "ask_user", Question: q}
-		}
-		remaining[i] = fixed
+		keep = append(keep, r)
 	}
-	return planAnswer{Status: "replanned", Plan: remaining}
+	if len(keep) == 0 {
+		return planAnswer{Status: "done", Response: summarise(pc.Done) + notRun(remaining, keep)}
+	}
+	items := withExpect(keep)
+	for i, r := range keep {
+		t := answered(readOne(r), pc.Answers)
+		if t.Ask != "" {
+			return planAnswer{Status: "ask_user", Question: t.Ask}
+		}
+		if t.Todo != "" && len(t.Expect) > 0 {
+			items[i] = planItem{Todo: r, Expect: t.Expect}
+		}
+	}
+	return planAnswer{Status: "replanned", Plan: items}
+}
+
+// readOne reads a todo of the plan again for its postconditions.
+func readOne(todo string) planned {
+	ps := readClause(tidy(todo), planned{})
+	if len(ps) != 1 {
+		return planned{Todo: todo}
+	}
+	return ps[0]
+}
+
+// withExpect writes each todo with the postconditions the planner reads in
+// it.
+func withExpect(todos []string) []planItem {
+	out := make([]planItem, len(todos))
+	for i, t := range todos {
+		out[i] = planItem{Todo: t}
+		if p := readOne(t); p.Ask == "" {
+			out[i].Expect = p.Expect
+		}
+	}
+	return out
+}
+
+// notRun names the todos a replan left out because what they needed was
+// never read.
+func notRun(remaining, kept []string) string {
+	if len(remaining) == len(kept) {
+		return ""
+	}
+	var out []string
+	for _, r := range remaining {
+		if hasPlaceholder(r) {
+			out = append(out, r)
+		}
+	}
+	return " Not done: " + strings.Join(out, "; ") + " (the value it needs was never read)."
 }
 
 // maxTodoTries is how often the replanner runs a todo whose verification
@@ -232,7 +363,7 @@ func placeholderValue(done []doneTodo) string {
 		if d.Status != "done" || d.Result == "" {
 			continue
 		}
-		if parseIntent(d.Todo).Kind == kindRead {
+		if readOne(d.Todo).Reads {
 			return d.Result
 		}
 		if last == "" {

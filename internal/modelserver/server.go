@@ -49,6 +49,10 @@ type Config struct {
 	Rate500       float64
 	RateMalformed float64
 	RateWrongTap  float64
+	// RateMisread is the share of todos the executor persona misreads on
+	// purpose (another recipient or value, a clause dropped, the opposite
+	// of on/off; misread.go). A todo is misread on every turn or on none.
+	RateMisread float64
 	// RetryAfter is announced with 429 answers (Retry-After and
 	// retry-after-ms headers); 0 means one second.
 	RetryAfter time.Duration
@@ -78,7 +82,7 @@ func (c Config) Validate() error {
 	for _, r := range []struct {
 		name string
 		v    float64
-	}{{"RateLimit429", c.RateLimit429}, {"Rate500", c.Rate500}, {"RateMalformed", c.RateMalformed}, {"RateWrongTap", c.RateWrongTap}} {
+	}{{"RateLimit429", c.RateLimit429}, {"Rate500", c.Rate500}, {"RateMalformed", c.RateMalformed}, {"RateWrongTap", c.RateWrongTap}, {"RateMisread", c.RateMisread}} {
 		if r.v < 0 || r.v > 1 || math.IsNaN(r.v) {
 			return fmt.Errorf("modelserver: %s = %v: a rate must be between 0 and 1", r.name, r.v)
 		}
@@ -102,6 +106,7 @@ type Stats struct {
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
 	WrongTaps    int64 `json:"wrong_taps"`   // injected wrong tap points
+	Misreads     int64 `json:"misreads"`     // executor answers given for a misread todo
 	Unauthorized int64 `json:"unauthorized"` // 401 answers
 	BadRequests  int64 `json:"bad_requests"` // 400/404/405 answers
 	Abandoned    int64 `json:"abandoned"`    // requests whose client went away before the answer was made
@@ -138,6 +143,7 @@ func New(cfg Config) *Server {
 	}
 	cfg.RateLimit429, cfg.Rate500 = clamp(cfg.RateLimit429), clamp(cfg.Rate500)
 	cfg.RateMalformed, cfg.RateWrongTap = clamp(cfg.RateMalformed), clamp(cfg.RateWrongTap)
+	cfg.RateMisread = clamp(cfg.RateMisread)
 	if cfg.RetryAfter <= 0 {
 		cfg.RetryAfter = time.Second
 	}

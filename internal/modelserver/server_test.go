@@ -95,7 +95,7 @@ func TestPlannerNonStreaming(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.Choices[0].Message.Content), &a); err != nil {
 		t.Fatalf("planner content is not JSON: %v: %s", err, c.Choices[0].Message.Content)
 	}
-	if a.Status != "planned" || strings.Join(a.Plan, "|") != "Turn on Wi-Fi|Turn on Bluetooth" || a.TaskType != "settings" {
+	if a.Status != "planned" || strings.Join(texts(a.Plan), "|") != "Turn on Wi-Fi|Turn on Bluetooth" || a.TaskType != "settings" {
 		t.Fatalf("plan = %+v", a)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // Decision statuses (docs/design.md §4).
@@ -51,6 +52,9 @@ type TodoResult struct {
 	// Evidence is the verification's evidence: what showed the todo done,
 	// or what was missing (docs/design.md §13).
 	Evidence string `json:"evidence,omitempty"`
+	// Committed lists what the todo already committed on the phone
+	// (messages sent, records saved): never to be planned again.
+	Committed []string `json:"committed,omitempty"`
 }
 
 // ReplanContext is what the planner sees after each todo. Feedback holds
@@ -67,11 +71,14 @@ type ReplanContext struct {
 // Decision is a validated planner answer. Only the fields its Status uses
 // are set.
 type Decision struct {
-	Status   string   `json:"status"`
-	Plan     []string `json:"plan,omitempty"`
-	TaskType string   `json:"task_type,omitempty"`
-	Question string   `json:"question,omitempty"`
-	Response string   `json:"response,omitempty"`
+	Status string   `json:"status"`
+	Plan   []string `json:"plan,omitempty"`
+	// Expect holds each todo's postconditions, aligned with Plan (nil for
+	// a todo without any, and nil when no todo has any).
+	Expect   [][]postcond.Check `json:"expect,omitempty"`
+	TaskType string             `json:"task_type,omitempty"`
+	Question string             `json:"question,omitempty"`
+	Response string             `json:"response,omitempty"`
 	// Dropped (done only): todos left out on purpose, each with a reason.
 	Dropped []Dropped `json:"dropped,omitempty"`
 }
@@ -155,10 +162,20 @@ When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点
 
 Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
 
+Each todo may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
+- {"kind":"app_in_front","app":"Settings"}
+- {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
+- {"kind":"switch","label":"Wi-Fi","on":true}
+- {"kind":"field_holds","field":"Brightness","value":"40%"}
+- {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
+- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
+- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
+Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
+
 Pick a task_type: a short snake_case label for the kind of goal (e.g. toggle_setting, send_message, create_alarm, create_note, read_info, open_app).
 
 Answer with only one JSON object, no other text:
-{"status":"planned","plan":["todo 1","todo 2"],"task_type":"send_message"}
+{"status":"planned","plan":[{"todo":"Open Settings and turn on Wi-Fi","expect":[{"kind":"switch","label":"Wi-Fi","on":true}]},"todo 2"],"task_type":"toggle_setting"}
 or
 {"status":"ask_user","question":"Who should receive the message?"}`
 
@@ -170,6 +187,18 @@ Decide:
 - "ask_user" when you need the user to decide or to give missing information.
 
 An empty plan is not allowed: when nothing remains, answer done.
+
+
+Each todo of a replanned plan may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
+- {"kind":"app_in_front","app":"Settings"}
+- {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
+- {"kind":"switch","label":"Wi-Fi","on":true}
+- {"kind":"field_holds","field":"Brightness","value":"40%"}
+- {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
+- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
+- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
+Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
+A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. Questions the executor asked the user, with the answers, are among the answers.
 
 Answer with only one JSON object, no other text:
 {"status":"replanned","plan":["next todo","later todo"]}
@@ -189,10 +218,46 @@ var PlanSchema = llm.JSONSchema{Name: "plan", Schema: decisionSchema(StatusPlann
 // ReplanSchema is the JSON Schema of a replan answer (see PlanSchema).
 var ReplanSchema = llm.JSONSchema{Name: "replan", Schema: decisionSchema(StatusReplanned, StatusDone, StatusAskUser)}
 
+// planItemSchema is one todo: its text, or its text with the
+// postconditions that show it done (docs/design.md §13).
+var planItemSchema = map[string]any{"anyOf": []any{
+	map[string]any{"type": "string"},
+	map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"todo":   map[string]any{"type": "string"},
+			"expect": map[string]any{"type": "array", "items": checkSchema},
+		},
+		"required":             []string{"todo"},
+		"additionalProperties": false,
+	},
+}}
+
+var checkSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"kind":         map[string]any{"type": "string", "enum": postcond.Kinds},
+		"app":          map[string]any{"type": "string"},
+		"text":         map[string]any{"type": "string"},
+		"label":        map[string]any{"type": "string"},
+		"on":           map[string]any{"type": "boolean"},
+		"field":        map[string]any{"type": "string"},
+		"value":        map[string]any{"type": "string"},
+		"row":          map[string]any{"type": "string"},
+		"shows":        map[string]any{"type": "string"},
+		"conversation": map[string]any{"type": "string"},
+		"contains":     map[string]any{"type": "string"},
+		"type":         map[string]any{"type": "string", "enum": postcond.Types},
+		"ordinal":      map[string]any{"type": "integer", "minimum": 1},
+	},
+	"required":             []string{"kind"},
+	"additionalProperties": false,
+}
+
 func decisionSchema(statuses ...string) map[string]any {
 	props := map[string]any{
 		"status":   map[string]any{"type": "string", "enum": statuses},
-		"plan":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "maxItems": MaxPlanItems},
+		"plan":     map[string]any{"type": "array", "items": planItemSchema, "maxItems": MaxPlanItems},
 		"question": map[string]any{"type": "string"},
 	}
 	for _, s := range statuses {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // ValidationError is a planner answer that breaks the contract. Raw is the
@@ -113,6 +115,7 @@ func parse(text, phase string) (Decision, error) {
 	switch d.Status {
 	case StatusPlanned, StatusReplanned:
 		d.Plan = planItems(obj, phase, &probs)
+		d.Expect = planExpect(obj, &probs)
 		if d.Status == StatusPlanned {
 			d.TaskType = str("task_type")
 			if utf8.RuneCountInString(d.TaskType) > MaxTaskTypeLen || strings.ContainsAny(d.TaskType, "\n\r") {
@@ -141,6 +144,40 @@ func parse(text, phase string) (Decision, error) {
 	return d, nil
 }
 
+// planExpect reads each plan item's postconditions (docs/design.md §13):
+// an item {"todo":"…","expect":[…]} carries them, a plain string has none.
+// Unknown kinds, fields and placeholders are contract breaches.
+func planExpect(obj map[string]json.RawMessage, probs *[]string) [][]postcond.Check {
+	var items []json.RawMessage
+	if err := json.Unmarshal(obj["plan"], &items); err != nil {
+		return nil
+	}
+	var out [][]postcond.Check
+	some := false
+	for i, raw := range items {
+		var item map[string]json.RawMessage
+		if json.Unmarshal(raw, &item) != nil {
+			out = append(out, nil)
+			continue
+		}
+		for k := range item {
+			if k != "todo" && k != "expect" {
+				*probs = append(*probs, fmt.Sprintf(`plan item %d: unknown field %q: an item is {"todo":"...","expect":[...]}`, i+1, k))
+			}
+		}
+		cs, p := postcond.Parse(item["expect"])
+		for _, x := range p {
+			*probs = append(*probs, fmt.Sprintf("plan item %d expect: %s", i+1, x))
+		}
+		some = some || len(cs) > 0
+		out = append(out, cs)
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
 func planItems(obj map[string]json.RawMessage, phase string, probs *[]string) []string {
 	instead := `answer {"status":"ask_user","question":"..."} if nothing needs doing or something is unclear`
 	if phase == PhaseReplan {
@@ -166,9 +203,16 @@ func planItems(obj map[string]json.RawMessage, phase string, probs *[]string) []
 	out := make([]string, 0, len(items))
 	for i, it := range items {
 		s, ok := it.(string)
+		if obj, isObj := it.(map[string]any); isObj {
+			s, ok = obj["todo"].(string)
+			if !ok {
+				*probs = append(*probs, fmt.Sprintf(`plan item %d needs "todo": the todo's text`, i+1))
+				continue
+			}
+		}
 		switch {
 		case !ok:
-			*probs = append(*probs, fmt.Sprintf("plan item %d is not a string", i+1))
+			*probs = append(*probs, fmt.Sprintf(`plan item %d is not a string (nor {"todo":"...","expect":[...]})`, i+1))
 		case strings.TrimSpace(s) == "":
 			*probs = append(*probs, fmt.Sprintf("plan item %d is empty", i+1))
 		case utf8.RuneCountInString(s) > MaxItemChars:

@@ -27,7 +27,10 @@ const (
 const (
 	ByMessage = "message" // the finish message admitted failure
 	ByUITree  = "ui_tree" // a deterministic check on the UI tree
-	ByModel   = "model"   // the verifier model
+	// ByPostcondition: the planner's postconditions, checked on the UI
+	// tree (docs/design.md §13).
+	ByPostcondition = "postcondition"
+	ByModel         = "model" // the verifier model
 )
 
 // Verdict is the outcome of verifying one finished todo.

@@ -52,6 +52,11 @@ type Todo struct {
 	Closed     time.Time `json:"closed,omitzero"`
 	Steps      []Step    `json:"steps"`
 	Notes      []Note    `json:"notes,omitempty"` // questions, answers, approvals, pauses inside the todo
+	// Checks are the planner's postconditions, with ✓/✗ once verified;
+	// Refused counts commit actions the Step did not send
+	// (docs/design.md §13).
+	Checks  []string `json:"checks,omitempty"`
+	Refused int      `json:"refused,omitempty"`
 }
 
 // Step is one Step activity of a todo: it applied the action decided
@@ -110,6 +115,7 @@ const (
 	FlagDenied    = "denied"    // … and was refused
 	FlagCorrected = "corrected" // the think carried a stuck correction
 	FlagParse     = "unparsed"  // the executor's reply did not parse
+	FlagRefused   = "refused"   // a commit action was not sent: wrong target
 )
 
 // Reader reads goals from Temporal.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -22,6 +23,7 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 	t := Todo{WorkflowID: id, Status: workflows.TodoRunning}
 	byID := map[int64]int{}    // scheduled event ID → index in t.Steps
 	var pendingApproval string // "approved"/"denied" waiting for the next step
+	var expect []postcond.Check
 	for _, ev := range evs {
 		at := ev.GetEventTime().AsTime()
 		switch ev.GetEventType() {
@@ -29,6 +31,8 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			var in workflows.TodoInput
 			_ = dc.FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in)
 			t.Index, t.Text, t.Started = in.Index, in.Task, at
+			expect = in.Expect
+			t.Checks = workflows.CheckLines(expect, nil)
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 			a := ev.GetActivityTaskScheduledEventAttributes()
 			if a.GetActivityType().GetName() != activities.NameStep {
@@ -100,6 +104,10 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			var res workflows.TodoResult
 			if dc.FromPayloads(ev.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res) == nil {
 				t.Status, t.Result = res.Status, res.Result
+				t.Refused = res.Refused
+				if len(res.Checks) > 0 {
+					t.Checks = workflows.CheckLines(expect, res.Checks)
+				}
 			}
 			t.Closed = at
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
@@ -138,6 +146,9 @@ func (t *Todo) fill(i int, res activities.StepResult, at time.Time) {
 			prev.Result = res.Act.Result
 			if res.Act.Result == activities.ActAlreadyApplied {
 				prev.Flags = append(prev.Flags, FlagReplayed)
+			}
+			if res.Act.Refused != "" {
+				prev.Flags = append(prev.Flags, FlagRefused)
 			}
 		}
 	}

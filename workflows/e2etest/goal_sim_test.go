@@ -111,7 +111,9 @@ func simEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *phonesim.Phone, 
 
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: workflows.Interceptors()})
+	// A starved CPU stretches a workflow task past the SDK's 1 s deadlock
+	// threshold with no deadlock: allow what a real one still exceeds.
+	env.SetWorkerOptions(worker.Options{Interceptors: workflows.Interceptors(), DeadlockDetectionTimeout: 30 * time.Second})
 	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: "goal-sim"})
 	env.SetTestTimeout(3 * time.Minute)
 	env.RegisterWorkflow(workflows.GoalWorkflow)

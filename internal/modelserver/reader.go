@@ -1,0 +1,492 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/waits"
+)
+
+// The planner persona's own reading of a goal (docs/design.md §13). It
+// shares nothing with the executor persona's parse of a todo: the planner
+// writes each todo in plain words for the executor, and the postconditions
+// that will show it done, from what the goal says; when the executor
+// misreads a todo, the checks still say what the goal asked.
+
+// planned is one todo as the planner reads it.
+type planned struct {
+	Clause string // the goal's words
+	Todo   string
+	Expect []postcond.Check
+	Ask    string // a question for the user when something needed is missing
+	Reads  bool   // the todo reads a value the goal uses later
+}
+
+var (
+	politeRe = regexp.MustCompile(`(?i)^(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?|please\s+|kindly\s+|pls\s+|i(?:'d| would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+|help\s+me\s+(?:to\s+)?|go\s+ahead\s+and\s+|just\s+|麻烦你?|请你?|帮我|帮忙|能不能|可不可以|可以)+`)
+	tailRe   = regexp.MustCompile(`(?i)(?:\s*,?\s*(?:for\s+me|please|thanks|thank\s+you))*\s*[?？。.!！]*\s*(?:好吗|吗|谢谢|吧)?[?？。.!！]*$`)
+	// Clause separators: always, and only before a new clause.
+	planStrong = []string{", and then ", " and then ", ", then ", " then ", " after that ", "; ", ";", "，然后", "然后", "并且", "，再", "；", "。", "之后"}
+	planWeak   = []string{", and ", " and ", ", ", "，", "并", "再", "、"}
+
+	rdOnRe      = regexp.MustCompile(`(?i)\b(?:on|enable|enabled|activate|switch on)\b|打开|开启|启用|开`)
+	rdOffRe     = regexp.MustCompile(`(?i)\b(?:off|disable|disabled|deactivate|stop)\b|关闭|关掉|禁用|关`)
+	rdReadRe    = regexp.MustCompile(`(?i)^(?:(?:read|check|what|what's|which|when|whose|tell me|find out|find|look up|show me|get|how)\b|查看|看看|看一下|查一下|告诉我|读取|读一下|查询)|(?:是多少|是什么|几点|多少)$`)
+	rdSendRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|tell|reply to|write to|let)\b|^(?:给|告诉|发)|^把.+(?:发给|发送给|告诉)`)
+	rdOpenRe    = regexp.MustCompile(`(?i)^(?:open|launch|start|go to|switch to|bring up|打开|启动|进入)\s*(?:the\s+|my\s+)?(.+?)(?:\s+app)?$`)
+	rdHomeRe    = regexp.MustCompile(`(?i)^(?:go|return|get|head|navigate)\s+(?:back\s+)?(?:to\s+)?(?:the\s+)?home(?:\s*screen)?$|^(?:回到|返回)(?:主屏幕|桌面|主页)$`)
+	rdPctRe     = regexp.MustCompile(`(\d{1,3})\s*(?:%|percent|％)`)
+	rdByRe      = regexp.MustCompile(`(?i)\bby\s+\d+|增加\d+|调高\d+|降低\d+|调低\d+`)
+	rdTimeRe    = regexp.MustCompile(`(?i)(\d{1,2})(?:[:：.](\d{2}))?\s*([ap])\.?\s*m\.?\b|(\d{1,2})[:：](\d{2})`)
+	rdZhTimeRe  = regexp.MustCompile(`(凌晨|早上|上午|中午|下午|晚上)?\s*(\d{1,2})\s*[点:：]\s*(半|(\d{1,2})\s*分?)?`)
+	rdBareAtRe  = regexp.MustCompile(`(?i)\b(?:at|for)\s+(\d{1,2})\b(?:\s*o'?clock)?`)
+	rdOrdinalRe = regexp.MustCompile(`(?i)\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b|第\s*([一二三四五12345])\s*个?|最后一个`)
+	rdLabelRe   = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label(?:led)? as)\s+["“']?([^"”']+?)["”']?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?)?$|(?:标签(?:为|是)?|叫做?|名为)\s*["“]?([^"”]+?)["”]?$`)
+	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是)?\s*["“]?(.+?)["”]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
+	rdBodyRe    = regexp.MustCompile(`(?i)\b(?:saying|that says|with the text|containing|about)\s*:?\s*(.+)$|[:：]\s*(.+)$|内容(?:为|是)?\s*[:：]?\s*(.+)$|记(?:下|录)?\s*[:：]?\s*(.+)$`)
+	rdNumRefRe  = regexp.MustCompile(`(?i)^(?:(.+?)'s\s+(?:phone\s+)?number|(?:the\s+)?(?:phone\s+)?number\s+of\s+(.+?)|(.+?)的(?:电话号码|电话|手机号码?|号码))$`)
+)
+
+// rdContacts maps the ways a goal names a person to the name a phone
+// shows; names not listed are taken as written.
+var rdContacts = map[string]string{"mom": "Mom", "mum": "Mom", "mother": "Mom", "妈妈": "Mom", "妈": "Mom", "老妈": "Mom",
+	"alice": "Alice", "alice chen": "Alice Chen", "bob": "Bob", "bob li": "Bob Li", "zhang san": "Zhang San", "张三": "Zhang San",
+	"李四": "李四", "dad": "Dad", "爸爸": "Dad"}
+
+var rdApps = map[string]string{"settings": "Settings", "设置": "Settings", "contacts": "Contacts", "联系人": "Contacts", "通讯录": "Contacts",
+	"messages": "Messages", "短信": "Messages", "信息": "Messages", "clock": "Clock", "时钟": "Clock", "闹钟": "Clock", "alarms": "Clock",
+	"notes": "Notes", "笔记": "Notes", "备忘录": "Notes", "bank": "Bank", "银行": "Bank"}
+
+// readGoal reads a goal into todos.
+func readGoal(goal string) []planned {
+	goal = strings.TrimSpace(goal)
+	if goal == "" {
+		return nil
+	}
+	if w, rest, ok := waits.Lead(goal); ok {
+		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
+	}
+	var out []planned
+	prev := planned{}
+	for _, c := range splitClauses(goal) {
+		for _, p := range readClause(c, prev) {
+			p.Clause = c
+			out = append(out, p)
+			prev = p
+		}
+	}
+	return out
+}
+
+// tidy drops politeness around a clause.
+func tidy(c string) string {
+	c = strings.TrimSpace(c)
+	for range 3 {
+		c = strings.TrimSpace(tailRe.ReplaceAllString(politeRe.ReplaceAllString(c, ""), ""))
+	}
+	return c
+}
+
+// splitClauses splits at strong separators always and at weak ones only
+// before a new clause (a verb, or a switch's name after a switch clause).
+func splitClauses(goal string) []string {
+	var out []string
+	for _, p := range splitOutsideQuotes(tidy(goal), planStrong) {
+		pieces := splitOutsideQuotes(p, planWeak)
+		cur := pieces[0]
+		for _, next := range pieces[1:] {
+			if startsTodo(tidy(next), cur) {
+				out = append(out, tidy(cur))
+				cur = next
+			} else {
+				cur += " and " + next
+			}
+		}
+		out = append(out, tidy(cur))
+	}
+	return out
+}
+
+var rdVerbRe = regexp.MustCompile(`(?i)^(?:turn|switch|enable|disable|activate|deactivate|open|launch|start|send|text|message|tell|create|set|add|make|write|read|check|what|tell|find|show|get|go|return|delete|remove|put|raise|lower|increase|decrease|dim|wake)\b|^(?:打开|关闭|关掉|开启|启用|禁用|发|给|告诉|创建|新建|设置|设|查看|看看|读取|添加|删除|回到|返回|把|调)`)
+
+func startsTodo(next, cur string) bool {
+	if rdVerbRe.MatchString(next) {
+		return true
+	}
+	return switchName(cur) != "" && switchName(next) != "" && len([]rune(next)) <= 24
+}
+
+// switchName names the Settings switch a text is about, or "".
+func switchName(t string) string {
+	l := strings.ToLower(t)
+	switch {
+	case strings.Contains(l, "airplane") || strings.Contains(l, "aeroplane") || strings.Contains(l, "flight mode") || strings.Contains(t, "飞行模式"):
+		return "Airplane mode"
+	case strings.Contains(l, "wi-fi") || strings.Contains(l, "wifi") || strings.Contains(l, "wlan") || strings.Contains(l, "wireless") || strings.Contains(t, "无线"):
+		return "Wi-Fi"
+	case strings.Contains(l, "bluetooth") || strings.Contains(t, "蓝牙"):
+		return "Bluetooth"
+	}
+	return ""
+}
+
+func isReadClause(c string) bool {
+	return rdReadRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
+}
+
+// readClause reads one clause; a clause that needs a value read first
+// ("Send Zhang San's number to Mom") becomes two todos.
+func readClause(c string, prev planned) []planned {
+	lower := strings.ToLower(c)
+	switch {
+	case rdHomeRe.MatchString(c):
+		return []planned{{Todo: "Go to the home screen"}}
+	case isReadClause(c):
+		return []planned{readValue(c)}
+	case rdSendRe.MatchString(c) && !strings.Contains(lower, "note") && !strings.Contains(c, "笔记") && !strings.Contains(c, "备忘"):
+		return sendTodos(c, prev)
+	case openedApp(c) != "":
+		app := openedApp(c)
+		return []planned{{Todo: "Open " + app, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: app}}}}
+	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(c, "闹钟"):
+		return []planned{alarmTodo(c)}
+	case strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘"):
+		return []planned{noteTodo(c)}
+	case strings.Contains(lower, "brightness") || strings.Contains(lower, "brighter") || strings.Contains(lower, "dimmer") || strings.Contains(c, "亮度"):
+		return []planned{brightnessTodo(c)}
+	case switchName(c) != "":
+		return []planned{switchTodo(c, prev)}
+	}
+	return []planned{{Todo: capitalise(c)}}
+}
+
+// openedApp is the app an "open X" clause names, when it is one the
+// planner knows.
+func openedApp(c string) string {
+	if m := rdOpenRe.FindStringSubmatch(c); m != nil {
+		return rdApps[strings.ToLower(strings.TrimSpace(m[1]))]
+	}
+	return ""
+}
+
+func on(b bool) *bool { return &b }
+
+func switchTodo(c string, prev planned) planned {
+	name := switchName(c)
+	var state bool
+	switch {
+	case rdOffRe.MatchString(c):
+		state = false
+	case rdOnRe.MatchString(c):
+		state = true
+	case len(prev.Expect) == 1 && prev.Expect[0].Kind == postcond.Switch:
+		state = *prev.Expect[0].On // "turn off Wi-Fi and Bluetooth"
+	default:
+		return planned{Ask: fmt.Sprintf("Should %s be on or off?", name)}
+	}
+	return planned{Todo: fmt.Sprintf("Turn %s %s", onOff(state), name),
+		Expect: []postcond.Check{{Kind: postcond.Switch, Label: name, On: on(state)}}}
+}
+
+func brightnessTodo(c string) planned {
+	lower := strings.ToLower(c)
+	if rdByRe.MatchString(c) {
+		return planned{Ask: "By how much exactly should brightness change, or to which percentage should I set it?"}
+	}
+	pct := -1
+	if m := rdPctRe.FindStringSubmatch(c); m != nil {
+		pct, _ = strconv.Atoi(m[1])
+	} else if regexp.MustCompile(`(?i)\b(?:max(?:imum)?|full|highest|brightest)\b|最大|最高|最亮`).MatchString(c) {
+		pct = 100
+	} else if regexp.MustCompile(`(?i)\b(?:min(?:imum)?|lowest|darkest)\b|最小|最低|最暗`).MatchString(c) {
+		pct = 0
+	} else if regexp.MustCompile(`(?i)\bhalf(?:way)?\b|一半`).MatchString(c) {
+		pct = 50
+	}
+	if pct > 100 {
+		return planned{Ask: fmt.Sprintf("Brightness goes from 0%% to 100%%; which value do you want instead of %d%%?", pct)}
+	}
+	if pct >= 0 {
+		// The value asked, exactly: a phone that cannot take it fails the
+		// check rather than passing at a value nobody asked for.
+		return planned{Todo: fmt.Sprintf("Set brightness to %d%%", pct),
+			Expect: []postcond.Check{{Kind: postcond.FieldHolds, Field: "Brightness", Value: fmt.Sprintf("%d%%", pct)}}}
+	}
+	if regexp.MustCompile(`(?i)\b(?:down|lower|decrease|reduce|dim|dimmer|darker)\b|调低|降低|暗`).MatchString(lower) {
+		return planned{Todo: "Turn brightness down one step"}
+	}
+	return planned{Todo: "Turn brightness up one step"}
+}
+
+// hhmm reads a time of day ("7am", "7:30 pm", "19:30", "早上7点半").
+func hhmm(c string) string {
+	h, m := -1, 0
+	if x := rdTimeRe.FindStringSubmatch(c); x != nil {
+		if x[4] != "" {
+			h, _ = strconv.Atoi(x[4])
+			m, _ = strconv.Atoi(x[5])
+		} else {
+			h, _ = strconv.Atoi(x[1])
+			if x[2] != "" {
+				m, _ = strconv.Atoi(x[2])
+			}
+			if strings.EqualFold(x[3], "p") && h < 12 {
+				h += 12
+			}
+			if strings.EqualFold(x[3], "a") && h == 12 {
+				h = 0
+			}
+		}
+	} else if x := rdZhTimeRe.FindStringSubmatch(c); x != nil {
+		h, _ = strconv.Atoi(x[2])
+		if x[3] == "半" {
+			m = 30
+		} else if x[4] != "" {
+			m, _ = strconv.Atoi(x[4])
+		}
+		if (x[1] == "下午" || x[1] == "晚上") && h < 12 {
+			h += 12
+		}
+	} else if x := rdBareAtRe.FindStringSubmatch(c); x != nil {
+		h, _ = strconv.Atoi(x[1])
+	}
+	if h < 0 || h > 23 || m > 59 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%02d", h, m)
+}
+
+func alarmTodo(c string) planned {
+	t := hhmm(c)
+	existing := regexp.MustCompile(`(?i)^(?:turn|switch|disable|enable|deactivate|activate)\b|^(?:关闭|关掉|打开|开启|禁用|启用)`).MatchString(c) &&
+		!regexp.MustCompile(`(?i)\b(?:new|create|add|set)\b|新建|创建|添加|设置`).MatchString(c)
+	if t == "" {
+		return planned{Ask: "What time should the alarm ring?"}
+	}
+	if existing {
+		state := !rdOffRe.MatchString(c)
+		return planned{Todo: fmt.Sprintf("Turn %s the existing %s alarm", onOff(state), t),
+			Expect: []postcond.Check{{Kind: postcond.Switch, Label: t, On: on(state)}}}
+	}
+	label := ""
+	if m := rdLabelRe.FindStringSubmatch(c); m != nil {
+		label = strings.TrimSpace(firstNonEmpty(m[1], m[2]))
+	}
+	todo := "Create an alarm at " + t
+	exp := []postcond.Check{{Kind: postcond.ElementExists, Text: t}}
+	if label != "" {
+		todo += " labelled " + label
+		exp = []postcond.Check{{Kind: postcond.RowShows, Row: t, Shows: label}}
+	}
+	return planned{Todo: todo, Expect: exp}
+}
+
+func noteTodo(c string) planned {
+	title, body := "", ""
+	if m := rdTitleRe.FindStringSubmatch(c); m != nil {
+		title, body = firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
+	} else if m := rdBodyRe.FindStringSubmatch(c); m != nil {
+		body = firstNonEmpty(firstNonEmpty(m[1], m[2]), firstNonEmpty(m[3], m[4]))
+	}
+	title, body = strings.Trim(strings.TrimSpace(title), `"“”'`), strings.Trim(strings.TrimSpace(body), `"“”'`)
+	if regexp.MustCompile(`(?i)^(?:delete|remove)\b|^删除`).MatchString(c) {
+		if title == "" {
+			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove)\s+(?:the\s+|my\s+)?note\s+|^删除(?:笔记|备忘录?)?`).ReplaceAllString(c, ""))
+		}
+		return planned{Todo: fmt.Sprintf("Delete the note %q", title), Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: title}}}
+	}
+	if title == "" && body == "" {
+		return planned{Ask: "What should the note say?"}
+	}
+	if title == "" {
+		title = body
+		if r := []rune(title); len(r) > 24 {
+			title = string(r[:24])
+		}
+	}
+	todo := fmt.Sprintf("Create a note titled %q", title)
+	if body != "" {
+		todo += fmt.Sprintf(" saying %q", body)
+	}
+	return planned{Todo: todo, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.ElementExists, Text: title}}}
+}
+
+// ordinal reads "second", "2nd", "第二个"; last is -1, none 0.
+func ordinal(c string) int {
+	m := rdOrdinalRe.FindStringSubmatch(c)
+	if m == nil {
+		return 0
+	}
+	switch strings.ToLower(firstNonEmpty(m[1], m[2])) {
+	case "first", "1st", "一", "1":
+		return 1
+	case "second", "2nd", "二", "2":
+		return 2
+	case "third", "3rd", "三", "3":
+		return 3
+	case "fourth", "4th", "四", "4":
+		return 4
+	case "fifth", "5th", "五", "5":
+		return 5
+	}
+	return -1
+}
+
+// readValue plans a todo that reads something, with the type its answer
+// must have.
+func readValue(c string) planned {
+	lower := strings.ToLower(c)
+	answer := func(todo, typ string, n int) planned {
+		ch := postcond.Check{Kind: postcond.AnswerSeen, Type: typ}
+		if n > 0 {
+			ch.Ordinal = n
+		}
+		return planned{Todo: todo, Reads: true, Expect: []postcond.Check{ch}}
+	}
+	switch {
+	case strings.Contains(lower, "number") && !strings.Contains(lower, "build") || strings.Contains(c, "电话") || strings.Contains(c, "号码"):
+		who := personIn(c)
+		if who == "" {
+			return planned{Ask: "Whose phone number should I read?"}
+		}
+		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
+	case strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟"):
+		n := ordinal(c)
+		switch n {
+		case 0, 1:
+			return answer("Read the time of the first alarm in Clock", postcond.TypeTime, 1)
+		case -1:
+			return answer("Read the time of the last alarm in Clock", postcond.TypeTime, 0)
+		}
+		return answer(fmt.Sprintf("Read the time of alarm number %d in Clock", n), postcond.TypeTime, n)
+	case strings.Contains(lower, "build"):
+		return answer("Read the build number in Settings", postcond.TypeLabel, 0)
+	case strings.Contains(lower, "version") || strings.Contains(c, "版本"):
+		return answer("Read the Android version in Settings", postcond.TypeNumber, 0)
+	case strings.Contains(lower, "model") || strings.Contains(c, "型号"):
+		return answer("Read the phone model in Settings", postcond.TypeLabel, 0)
+	case strings.Contains(lower, "bright") || strings.Contains(c, "亮度"):
+		return answer("Read the brightness in Settings", postcond.TypeNumber, 0)
+	case switchName(c) != "":
+		return planned{Todo: fmt.Sprintf("Check whether %s is on", switchName(c)), Reads: true}
+	}
+	return planned{Todo: capitalise(c), Reads: true}
+}
+
+// personIn finds the person a text names: a known name, a possessive
+// ("Zhang San's"), "of X", or "X的".
+func personIn(c string) string {
+	lower := strings.ToLower(c)
+	best := ""
+	for k, v := range rdContacts {
+		if strings.Contains(lower, k) && len(k) > len(best) {
+			best = k
+			_ = v
+		}
+	}
+	if best != "" {
+		return rdContacts[best]
+	}
+	for _, re := range []*regexp.Regexp{regexp.MustCompile(`(?i)(?:^|\s)([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)'s\b`), regexp.MustCompile(`(?i)\bof\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)`), regexp.MustCompile(`([\p{Han}]{2,4})的`)} {
+		if m := re.FindStringSubmatch(c); m != nil {
+			return strings.TrimSpace(m[1])
+		}
+	}
+	return ""
+}
+
+var (
+	rdSendToRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
+	rdSendXtoYRe  = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
+	rdTellRe      = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
+	rdTextXYRe    = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
+	rdZhSendRe    = regexp.MustCompile(`^给(.+?)发(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说|[，,：:])?\s*(.*)$`)
+	rdZhTellRe    = regexp.MustCompile(`^告诉(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdZhPutToRe   = regexp.MustCompile(`^把(.+?)(?:发给|发送给|告诉)(.+?)$`)
+	rdZhSendToRe  = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdMsgNounRe   = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
+	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
+	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
+	rdQuotedFirst = regexp.MustCompile(`["“「]([^"”」]+)["”」]`)
+)
+
+// sendTodos plans a message: recipient and text, and a read first when
+// the text is a value on the phone ("Zhang San's phone number").
+func sendTodos(c string, prev planned) []planned {
+	to, text := "", ""
+	var m []string
+	switch {
+	case rdZhPutToRe.MatchString(c):
+		m = rdZhPutToRe.FindStringSubmatch(c)
+		text, to = m[1], m[2]
+	case rdZhSendToRe.MatchString(c):
+		m = rdZhSendToRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdZhSendRe.MatchString(c):
+		m = rdZhSendRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdZhTellRe.MatchString(c):
+		m = rdZhTellRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdSendToRe.MatchString(c):
+		m = rdSendToRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdSendXtoYRe.MatchString(c):
+		m = rdSendXtoYRe.FindStringSubmatch(c)
+		text, to = m[1], m[2]
+	case rdTellRe.MatchString(c):
+		m = rdTellRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdTextXYRe.MatchString(c):
+		m = rdTextXYRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	}
+	if to == "" {
+		if m := rdSendOnlyRe.FindStringSubmatch(c); m != nil {
+			to = m[1] // "Send Alice a message": no text yet
+			if regexp.MustCompile(`(?i)^(?:an?|the|(?:an?\s+)?(?:message|text|sms|msg))$`).MatchString(to) {
+				to = ""
+			}
+		}
+	}
+	if q := rdQuotedFirst.FindStringSubmatch(c); q != nil {
+		text = q[1]
+		if to == "" || strings.Contains(to, q[0]) {
+			to = personIn(strings.Replace(c, q[0], "", 1))
+		}
+	}
+	to = strings.TrimSpace(rdMsgNounRe.ReplaceAllString(strings.TrimSpace(to), ""))
+	to = strings.TrimPrefix(strings.TrimPrefix(to, "to "), "my ")
+	if v, ok := rdContacts[strings.ToLower(to)]; ok {
+		to = v
+	}
+	text = strings.Trim(strings.TrimSpace(text), `"“”'`)
+	if to == "" && text == "" {
+		return []planned{{Ask: "Who should I send the message to, and what should it say?"}}
+	}
+	if to == "" {
+		return []planned{{Ask: fmt.Sprintf("Who should I send the message %q to?", text)}}
+	}
+	if text == "" {
+		return []planned{{Ask: fmt.Sprintf("What should the message to %s say?", to)}}
+	}
+	if prev.Reads && rdPronounRe.MatchString(text) {
+		// "… and send it to Alice": the value is read by the todo before.
+		return []planned{{Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
+	}
+	if ref := rdNumRefRe.FindStringSubmatch(text); ref != nil {
+		who := strings.TrimSpace(firstNonEmpty(firstNonEmpty(ref[1], ref[2]), ref[3]))
+		if v, ok := rdContacts[strings.ToLower(who)]; ok {
+			who = v
+		}
+		read := readValue(fmt.Sprintf("read %s's phone number", who))
+		// The message's text is known only once the read is done: the
+		// replan writes it and its check (docs/design.md §13).
+		return []planned{read, {Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
+	}
+	return []planned{{Todo: fmt.Sprintf("Send %s a message: %s", to, text),
+		Expect: []postcond.Check{{Kind: postcond.LastSent, Conversation: to, Contains: text}}}}
+}

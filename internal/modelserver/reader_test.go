@@ -1,0 +1,48 @@
+package modelserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/postcond"
+)
+
+// The planner persona's reading of goals of every phrasing kind: each todo
+// with the postconditions that will show it done.
+func TestReadGoalPhrasings(t *testing.T) {
+	for _, c := range []struct {
+		goal string
+		want string // todo ⟨checks⟩ | …
+	}{
+		{"wifi off", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
+		{"Could you please turn off the Wi-Fi for me?", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
+		{"关闭无线网络并打开飞行模式", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Turn on Airplane mode ⟨switch "Airplane mode" is on⟩`},
+		{"Turn off Wi-Fi and Bluetooth", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Turn off Bluetooth ⟨switch "Bluetooth" is off⟩`},
+		{"Send Zhang San's phone number to Mom", `Read Zhang San's phone number in Contacts ⟨the answer is a phone seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
+		{"把张三的电话号码发给妈妈", `Read Zhang San's phone number in Contacts ⟨the answer is a phone seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
+		{"给妈妈发短信说我晚点到", `Send Mom a message: 我晚点到 ⟨last message sent to "Mom" contains "我晚点到"⟩`},
+		{"Please text Bob saying running late", `Send Bob a message: running late ⟨last message sent to "Bob" contains "running late"⟩`},
+		{"Set brightness to 35%", `Set brightness to 35% ⟨field "Brightness" holds "35%"⟩`},
+		{"把亮度调到40%", `Set brightness to 40% ⟨field "Brightness" holds "40%"⟩`},
+		{"What time is the second alarm?", `Read the time of alarm number 2 in Clock ⟨the answer is time #2 seen on a screen⟩`},
+		{"Disable the 7am alarm", `Turn off the existing 07:00 alarm ⟨switch "07:00" is off⟩`},
+		{"设置一个早上7点半的闹钟", `Create an alarm at 07:30 ⟨"07:30" is shown⟩`},
+		{"Set an alarm for 6:45 pm labelled Gym, then open Notes", `Create an alarm at 18:45 labelled Gym ⟨row "18:45" shows "Gym"⟩ | Open Notes ⟨Notes is in front⟩`},
+		{"Create a note titled Groceries saying milk and eggs", `Create a note titled "Groceries" saying "milk and eggs" ⟨Notes is in front, "Groceries" is shown⟩`},
+	} {
+		var got []string
+		for _, p := range readGoal(c.goal) {
+			var cs []string
+			for _, x := range p.Expect {
+				cs = append(cs, x.String())
+			}
+			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
+			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
+				t.Errorf("%q: invalid checks %v", c.goal, probs)
+			}
+		}
+		if g := strings.Join(got, " | "); g != c.want {
+			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
+		}
+	}
+}

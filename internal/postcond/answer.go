@@ -1,0 +1,163 @@
+package postcond
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+var (
+	timeValRe   = regexp.MustCompile(`(?i)\b([01]?\d|2[0-3])[:：.]([0-5]\d)(?:\s*([ap])\.?m\.?)?\b`)
+	phoneValRe  = regexp.MustCompile(`\+?\d[\d\s\-().]{5,}\d`)
+	numberValRe = regexp.MustCompile(`-?\d+(?:[.,]\d+)?\s*%?`)
+)
+
+// values returns the values of a type that a text holds, normalised so a
+// message and a screen compare ("7:05 PM" and "19:05" are one time).
+func values(typ, text string) []string {
+	var out []string
+	switch typ {
+	case TypeTime:
+		for _, m := range timeValRe.FindAllStringSubmatch(text, -1) {
+			h := atoi(m[1])
+			switch strings.ToLower(m[3]) {
+			case "p":
+				if h < 12 {
+					h += 12
+				}
+			case "a":
+				if h == 12 {
+					h = 0
+				}
+			}
+			out = append(out, fmt.Sprintf("%02d:%s", h, m[2]))
+		}
+	case TypePhone:
+		for _, m := range phoneValRe.FindAllString(text, -1) {
+			d := digits(m)
+			if len(d) >= 7 {
+				out = append(out, d)
+			}
+		}
+	case TypeNumber:
+		for _, m := range numberValRe.FindAllString(text, -1) {
+			out = append(out, strings.ReplaceAll(strings.ReplaceAll(m, " ", ""), ",", "."))
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// screenValues lists, in screen order, the values of a type the screen
+// shows, each with the element it is in.
+func screenValues(typ string, es []uitree.Element) (vals, in []string) {
+	for _, e := range es {
+		if e.ShortClass() == "EditText" || e.ShortClass() == "Button" {
+			continue
+		}
+		for _, v := range values(typ, e.Text) {
+			vals, in = append(vals, v), append(in, e.Text)
+		}
+	}
+	return vals, in
+}
+
+// answerSeen: the executor's answer holds a value of the check's type that
+// a screen of the todo showed (with an ordinal, the n-th such value on
+// that screen). A value no screen showed is not an answer.
+func answerSeen(c Check, o Observed) (bool, string) {
+	ans := strings.TrimSpace(o.Answer)
+	if ans == "" {
+		return false, "the executor gave no answer"
+	}
+	screens := append(append([]Screen(nil), o.Seen...), o.Final)
+	if c.Type == TypeLabel {
+		return labelSeen(ans, screens)
+	}
+	got := values(c.Type, ans)
+	if len(got) == 0 {
+		return false, fmt.Sprintf("the answer %q holds no %s", clip(ans, 120), c.Type)
+	}
+	for _, s := range screens {
+		vals, in := screenValues(c.Type, s.Elements)
+		for i, v := range vals {
+			if c.Ordinal > 0 && i != c.Ordinal-1 {
+				continue
+			}
+			for _, g := range got {
+				if g == v {
+					return true, fmt.Sprintf("the answer %s is shown as %q", g, in[i])
+				}
+			}
+		}
+	}
+	if c.Ordinal > 0 {
+		return false, fmt.Sprintf("the answer %q is not the %s #%d any screen of the todo showed", clip(ans, 120), c.Type, c.Ordinal)
+	}
+	return false, fmt.Sprintf("the answer %q is not a %s any screen of the todo showed", clip(ans, 120), c.Type)
+}
+
+// labelSeen: the answer quotes a text (not a button's) that a screen
+// showed.
+func labelSeen(ans string, screens []Screen) (bool, string) {
+	a := norm(ans)
+	best := ""
+	for _, s := range screens {
+		for _, e := range s.Elements {
+			t := norm(e.Text)
+			if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" {
+				continue
+			}
+			if (strings.Contains(a, t) || strings.Contains(t, a) && len([]rune(a)) >= 3) && len(t) > len(best) {
+				best = e.Text
+			}
+		}
+	}
+	if best != "" {
+		return true, fmt.Sprintf("the answer quotes %q, shown on a screen", best)
+	}
+	return false, fmt.Sprintf("the answer %q quotes nothing a screen of the todo showed", clip(ans, 120))
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Quotes reports whether text quotes an element of the screen (its text or
+// description, at least three characters), and which: a model verifier's
+// evidence must point at something the final screen shows.
+func Quotes(text string, es []uitree.Element) (string, bool) {
+	t := norm(text)
+	best := ""
+	for _, e := range es {
+		for _, x := range []string{e.Text, e.Desc} {
+			n := norm(x)
+			if len([]rune(n)) >= 3 && strings.Contains(t, n) && len(n) > len(best) {
+				best = x
+			}
+		}
+	}
+	return best, best != ""
+}

@@ -1,0 +1,294 @@
+package postcond
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// Screen is one observed screen: the app in front and its UI tree.
+type Screen struct {
+	App        string
+	AppPackage string
+	Elements   []uitree.Element
+}
+
+// Observed is what a todo left to check: its final screen, every screen it
+// observed (for reads), and the executor's finish message (the answer of a
+// read).
+type Observed struct {
+	Final  Screen
+	Seen   []Screen
+	Answer string
+}
+
+// Result is one check's outcome.
+type Result struct {
+	Check    Check  `json:"check"`
+	Held     bool   `json:"held"`
+	Evidence string `json:"evidence"`
+}
+
+// Eval checks every postcondition on what the todo left; no model is
+// asked. The todo is done only when every result held.
+func Eval(cs []Check, o Observed) []Result {
+	out := make([]Result, 0, len(cs))
+	for _, c := range cs {
+		held, ev := evalOne(c, o)
+		out = append(out, Result{Check: c, Held: held, Evidence: ev})
+	}
+	return out
+}
+
+// AllHeld reports whether every result held (and there was one).
+func AllHeld(rs []Result) bool {
+	for _, r := range rs {
+		if !r.Held {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// Summary writes the results in one line: the failed checks first.
+func Summary(rs []Result) string {
+	var failed, held []string
+	for _, r := range rs {
+		if r.Held {
+			held = append(held, r.Evidence)
+		} else {
+			failed = append(failed, fmt.Sprintf("%s: %s", r.Check, r.Evidence))
+		}
+	}
+	if len(failed) > 0 {
+		return "postcondition failed: " + strings.Join(failed, "; ")
+	}
+	return "postconditions held: " + strings.Join(held, "; ")
+}
+
+func evalOne(c Check, o Observed) (bool, string) {
+	s := o.Final
+	switch c.Kind {
+	case AppInFront:
+		return appInFront(c.App, s)
+	case ElementExists:
+		if e := find(s.Elements, c.Text); e != nil {
+			return true, fmt.Sprintf("%q is shown", label(*e))
+		}
+		return false, fmt.Sprintf("no element shows %q", c.Text)
+	case ElementAbsent:
+		if e := find(s.Elements, c.Text); e != nil {
+			return false, fmt.Sprintf("%q is still shown", label(*e))
+		}
+		return true, fmt.Sprintf("nothing shows %q", c.Text)
+	case Switch:
+		want := c.On != nil && *c.On
+		for _, e := range s.Elements {
+			// Labelled exactly, or a row's switch whose label starts with
+			// it ("07:30" labels the switch of "07:30 Gym").
+			if e.Checkable && (same(e.Text, c.Label) || same(e.Desc, c.Label) ||
+				strings.HasPrefix(norm(e.Desc), norm(c.Label)+" ") || strings.HasPrefix(norm(e.Text), norm(c.Label)+" ")) {
+				if e.Checked == want {
+					return true, fmt.Sprintf("the %q switch is %s", c.Label, onOff(e.Checked))
+				}
+				return false, fmt.Sprintf("the %q switch is %s", c.Label, onOff(e.Checked))
+			}
+		}
+		return false, fmt.Sprintf("no switch labelled %q is on the final screen", c.Label)
+	case FieldHolds:
+		e, v := FieldValue(s.Elements, c.Field)
+		if e == nil {
+			return false, fmt.Sprintf("no field %q is on the final screen", c.Field)
+		}
+		if holds(v, c.Value) {
+			return true, fmt.Sprintf("field %q holds %q", c.Field, v)
+		}
+		return false, fmt.Sprintf("field %q holds %q, not %q", c.Field, v, c.Value)
+	case RowShows:
+		rows := rowsWith(s.Elements, c.Row)
+		if len(rows) == 0 {
+			return false, fmt.Sprintf("no row shows %q", c.Row)
+		}
+		for _, r := range rows {
+			if holds(r, c.Shows) {
+				return true, fmt.Sprintf("the row %q shows %q", r, c.Shows)
+			}
+		}
+		return false, fmt.Sprintf("the row %q does not show %q", rows[0], c.Shows)
+	case LastSent:
+		title := Title(s.Elements)
+		if title == "" || !sameName(title, c.Conversation) {
+			return false, fmt.Sprintf("the final screen is not the conversation with %q (title %q)", c.Conversation, title)
+		}
+		last := LastOutgoing(s.Elements)
+		if last == "" {
+			return false, fmt.Sprintf("the conversation with %q shows no sent message", title)
+		}
+		if holds(last, c.Contains) {
+			return true, fmt.Sprintf("the last message sent to %q is %q", title, last)
+		}
+		return false, fmt.Sprintf("the last message sent to %q is %q, not %q", title, last, c.Contains)
+	case AnswerSeen:
+		return answerSeen(c, o)
+	}
+	return false, "unknown check " + c.Kind
+}
+
+func appInFront(app string, s Screen) (bool, string) {
+	inFront := fmt.Sprintf("%s (%s) is in front", firstNonEmpty(s.App, s.AppPackage), s.AppPackage)
+	if same(app, s.App) || same(app, s.AppPackage) {
+		return true, inFront
+	}
+	if pkgs, ok := device.LookupApp(app); ok {
+		for _, p := range pkgs {
+			if p == s.AppPackage {
+				return true, inFront
+			}
+		}
+	}
+	return false, fmt.Sprintf("%s is not in front: %s", app, inFront)
+}
+
+func label(e uitree.Element) string { return firstNonEmpty(e.Text, e.Desc) }
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+func same(a, b string) bool { return a != "" && norm(a) == norm(b) }
+
+// sameName matches a person's name as a screen titles it: equal, or the
+// one a first name of the other ("Alice" titles "Alice Chen").
+func sameName(a, b string) bool {
+	a, b = norm(a), norm(b)
+	return a == b || strings.HasPrefix(a, b+" ") || strings.HasPrefix(b, a+" ")
+}
+
+// find returns the first element whose text or description contains x.
+func find(es []uitree.Element, x string) *uitree.Element {
+	for i, e := range es {
+		if x != "" && (strings.Contains(norm(e.Text), norm(x)) || strings.Contains(norm(e.Desc), norm(x))) {
+			return &es[i]
+		}
+	}
+	return nil
+}
+
+var numRe = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
+
+// holds reports whether shown text holds the wanted value: as a whole
+// number where the value is one ("30%" does not hold "3%"), else as text.
+func holds(shown, want string) bool {
+	s, w := norm(shown), norm(want)
+	if w == "" {
+		return false
+	}
+	if numRe.MatchString(w) {
+		i := strings.Index(s, w)
+		for i >= 0 {
+			before := i == 0 || !isDigit(s[i-1])
+			end := i + len(w)
+			after := end >= len(s) || !isDigit(s[end])
+			if before && after {
+				return true
+			}
+			j := strings.Index(s[i+1:], w)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		return false
+	}
+	return strings.Contains(s, w)
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// FieldValue finds the field named name — an input whose hint, description
+// or resource ID names it, or a text that starts with the name ("Brightness
+// 30%") — and returns it with its value.
+func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
+	n := norm(name)
+	for i, e := range es {
+		id := norm(strings.ReplaceAll(e.ShortID(), "_", " "))
+		if e.ShortClass() == "EditText" && (norm(e.Desc) == n || strings.Contains(id, n) || strings.HasPrefix(norm(e.Desc), n)) {
+			v := fieldText(e) // an empty field shows its hint
+			if same(v, name) {
+				v = ""
+			}
+			return &es[i], v
+		}
+	}
+	want := strings.ToLower(strings.TrimSpace(name))
+	for i, e := range es {
+		t := strings.TrimSpace(e.Text)
+		if e.ShortClass() != "Button" && len(t) > len(want) && strings.HasPrefix(strings.ToLower(t), want) {
+			return &es[i], strings.TrimSpace(strings.TrimLeft(t[len(want):], ":： "))
+		}
+	}
+	return nil, ""
+}
+
+// rowsWith returns the text of every list row that contains x: an
+// element's text, joined with the texts beside it on the same line.
+func rowsWith(es []uitree.Element, x string) []string {
+	var out []string
+	for _, e := range es {
+		if !strings.Contains(norm(e.Text), norm(x)) && !strings.Contains(norm(e.Desc), norm(x)) {
+			continue
+		}
+		row := label(e)
+		for _, o := range es {
+			if o == e || o.Text == "" || o.Bounds.Y1 >= e.Bounds.Y2 || o.Bounds.Y2 <= e.Bounds.Y1 || o.ShortClass() == "Button" {
+				continue
+			}
+			if o.Bounds.Y2-o.Bounds.Y1 > 3*(e.Bounds.Y2-e.Bounds.Y1)+1 {
+				continue // a container, not a neighbour
+			}
+			row += " " + o.Text
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// Title is the screen's title: the text of an element whose resource ID
+// is a title, else "".
+func Title(es []uitree.Element) string {
+	for _, e := range es {
+		id := e.ShortID()
+		if (id == "title" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "toolbar_title")) && e.ShortClass() != "EditText" && e.Text != "" {
+			return e.Text
+		}
+	}
+	return ""
+}
+
+// LastOutgoing is the last message bubble the phone marks as sent: the
+// lowest element whose description starts with "Sent" or whose resource ID
+// names an outgoing message.
+func LastOutgoing(es []uitree.Element) string {
+	last, y := "", -1
+	for _, e := range es {
+		id := strings.ToLower(e.ShortID())
+		if (strings.HasPrefix(strings.ToLower(e.Desc), "sent") || strings.Contains(id, "outgoing")) && e.Text != "" && e.Bounds.Y1 >= y {
+			last, y = e.Text, e.Bounds.Y1
+		}
+	}
+	return last
+}
+
+var placeholderRe = regexp.MustCompile(`(?i)\{[^{}]*\}|\bwhat (?:was|you) read\b|\bthe (?:time|value|number|result) (?:read|found)\b|\bwith the result\b|\bthe result of (?:the )?(?:previous|last)\b|<[a-z_ ]+>|上一步的结果|读到的`)
+
+// Unresolved reports text that stands for a value instead of holding one:
+// "{result}", "… with what was read", "<number>".
+func Unresolved(s string) bool { return placeholderRe.MatchString(s) }

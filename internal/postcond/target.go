@@ -1,0 +1,193 @@
+package postcond
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// DefaultCommitLabels are the labels of controls that commit something the
+// phone cannot take back (docs/design.md §13): a tap on one is checked
+// against the todo before it is sent.
+var DefaultCommitLabels = []string{"Send", "Save", "Delete", "Pay", "Confirm", "OK", "Done", "Submit", "Transfer",
+	"发送", "保存", "删除", "支付", "付款", "确认", "确定", "完成", "提交", "转账"}
+
+// IsCommit reports whether an element is a commit control: its text or
+// description is one of labels (case and spacing aside).
+func IsCommit(e uitree.Element, labels []string) bool {
+	for _, l := range labels {
+		if same(e.Text, l) || same(e.Desc, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// Target is what a commit action is about to act on.
+type Target struct {
+	Task     string           // the todo's text
+	Expect   []Check          // its postconditions
+	Control  uitree.Element   // the commit control tapped
+	Elements []uitree.Element // the screen it is on
+}
+
+// WrongTarget returns why a commit action must not be sent, or "" when
+// nothing on the screen contradicts the todo: a placeholder about to be
+// sent as content, a conversation with someone the todo does not name, a
+// message that is not the todo's, a record or field that is not the one
+// the postconditions name.
+func WrongTarget(t Target) string {
+	var fields []uitree.Element
+	for _, e := range t.Elements {
+		if e.ShortClass() == "EditText" {
+			fields = append(fields, e)
+		}
+	}
+	for _, f := range fields {
+		if v := fieldText(f); v != "" && Unresolved(v) {
+			return fmt.Sprintf("the field %q holds %q, a placeholder and not a value: put the value itself in", fieldName(f), clip(v, 80))
+		}
+	}
+	title := Title(t.Elements)
+	conversation := title != "" && len(fields) > 0 && (LastOutgoing(t.Elements) != "" || isSend(t.Control))
+	for _, c := range t.Expect {
+		switch c.Kind {
+		case LastSent:
+			if title != "" && !sameName(title, c.Conversation) {
+				return fmt.Sprintf("this conversation is with %q, but the todo sends to %q", title, c.Conversation)
+			}
+			for _, f := range fields {
+				if v := fieldText(f); v != "" && !holds(v, c.Contains) && !holds(c.Contains, v) {
+					return fmt.Sprintf("the message field holds %q, but the todo sends %q", clip(v, 80), clip(c.Contains, 80))
+				}
+			}
+		case FieldHolds:
+			if e, v := FieldValue(t.Elements, c.Field); e != nil && e.ShortClass() == "EditText" && v != "" && !holds(v, c.Value) {
+				return fmt.Sprintf("the field %q holds %q, but the todo wants %q", c.Field, clip(v, 80), c.Value)
+			}
+		case RowShows, ElementAbsent:
+			name := c.Row
+			if c.Kind == ElementAbsent {
+				name = c.Text
+			}
+			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) {
+				return fmt.Sprintf("the record on this screen is %q, but the todo is about %q", clip(fieldText(*primary), 80), clip(name, 80))
+			}
+		}
+	}
+	if len(t.Expect) > 0 && onlyKind(t.Expect, Switch) && firstFilled(fields) != nil && !conversation {
+		// The todo switches something that exists; a filled form about to
+		// be saved makes a new record instead.
+		return fmt.Sprintf("the todo switches an existing item (%s), but this screen saves a new record %q", t.Expect[0], clip(fieldText(*firstFilled(fields)), 80))
+	}
+	if conversation && !hasKind(t.Expect, LastSent) && !mentions(t.Task, title) {
+		return fmt.Sprintf("this conversation is with %q, whom the todo does not name", title)
+	}
+	return ""
+}
+
+func isSend(e uitree.Element) bool {
+	return same(e.Text, "Send") || same(e.Desc, "Send") || same(e.Text, "发送")
+}
+
+func hasKind(cs []Check, kind string) bool {
+	for _, c := range cs {
+		if c.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether a todo names a person a screen titles: the
+// whole name or one of its words ("Alice" for "Alice Chen").
+func mentions(task, name string) bool {
+	t := norm(task)
+	if strings.Contains(t, norm(name)) {
+		return true
+	}
+	for _, w := range strings.Fields(norm(name)) {
+		if len([]rune(w)) >= 2 && containsWord(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(text, w string) bool {
+	for i := strings.Index(text, w); i >= 0; {
+		end := i + len(w)
+		if (i == 0 || !isLetter(text[i-1])) && (end >= len(text) || !isLetter(text[end])) {
+			return true
+		}
+		j := strings.Index(text[i+1:], w)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+
+// fieldText is what an input holds: its text unless that is its hint.
+func fieldText(e uitree.Element) string {
+	if same(e.Text, e.Desc) || strings.HasPrefix(norm(e.Desc), norm(e.Text)+" ") {
+		return ""
+	}
+	return strings.TrimSpace(e.Text)
+}
+
+func fieldName(e uitree.Element) string {
+	return firstNonEmpty(e.Desc, strings.ReplaceAll(e.ShortID(), "_", " "))
+}
+
+func firstFilled(fields []uitree.Element) *uitree.Element {
+	for i, f := range fields {
+		if fieldText(f) != "" {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+func anyHolds(fields []uitree.Element, want string) bool {
+	for _, f := range fields {
+		if v := fieldText(f); v != "" && (holds(v, want) || holds(want, v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// DescribeCommit says what a commit action commits, for the replanner:
+// `Send on "Alice Chen": "see you at 6"`.
+func DescribeCommit(t Target) string {
+	d := firstNonEmpty(t.Control.Text, t.Control.Desc)
+	if title := Title(t.Elements); title != "" {
+		d += fmt.Sprintf(" on %q", title)
+	}
+	var vals []string
+	for _, e := range t.Elements {
+		if e.ShortClass() == "EditText" {
+			if v := fieldText(e); v != "" {
+				vals = append(vals, fmt.Sprintf("%q", clip(v, 80)))
+			}
+		}
+	}
+	if len(vals) > 0 {
+		d += ": " + strings.Join(vals, ", ")
+	}
+	return d
+}
+
+func onlyKind(cs []Check, kind string) bool {
+	for _, c := range cs {
+		if c.Kind != kind {
+			return false
+		}
+	}
+	return true
+}
