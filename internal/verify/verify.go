@@ -28,6 +28,7 @@ const (
 	ByMessage = "message" // the finish message admitted failure
 	ByUITree  = "ui_tree" // a deterministic check on the UI tree
 	ByModel   = "model"   // the verifier model
+	ByProbe   = "probe"   // a read-only probe found the effect past the screen's edge
 )
 
 // Verdict is the outcome of verifying one finished todo.
