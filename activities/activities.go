@@ -670,15 +670,27 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 				return StepResult{}, err
 			}
 		}
+		// Look before committing (docs/design.md §26): a refused commit
+		// never reaches the phone or the journal.
+		refusal, commit, err := a.commitCheck(ctx, d, in)
+		if err != nil {
+			return StepResult{}, err
+		}
 		var ar ActResult
-		var err error
-		if in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice() {
+		switch {
+		case refusal != nil:
+			ar = *refusal
+			ar.Refused = strings.HasPrefix(ar.Result, ActRefused)
+		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
 			ar, err = a.actOnce(ctx, d, in)
-		} else {
+		default:
 			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		}
 		if err != nil {
 			return StepResult{}, err
+		}
+		if commit != "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
+			ar.Commit = commit
 		}
 		res.Act = &ar
 		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result

@@ -196,6 +196,11 @@ type ActResult struct {
 	// Uncertain is the question for the user when the screen could not
 	// tell whether such an action was applied (Result is ActUncertain).
 	Uncertain string `json:"uncertain,omitempty"`
+	// Commit names a commit the phone took (a Save or Send of typed
+	// content), for the todo's StepInput.Commits; Refused is set when the
+	// look before committing refused the action (docs/design.md §26).
+	Commit  string `json:"commit,omitempty"`
+	Refused bool   `json:"refused,omitempty"`
 }
 
 // StepInput is the input of Step, the activity a todo runs once per loop
@@ -239,6 +244,10 @@ type StepInput struct {
 	// action is decided without the model when the observed screen matches
 	// the recorded one (docs/design.md §22).
 	Replay *routine.ReplayStep `json:"replay,omitempty"`
+	// Commits are the commits this todo's earlier steps made
+	// (ActResult.Commit): the same one again is refused unless the task
+	// asks for several (docs/design.md §26).
+	Commits []string `json:"commits,omitempty"`
 	// Lease, when set, is checked before Act touches the phone: the
 	// action is refused with a PhoneLeaseLost error when the goal no
 	// longer holds the phone (docs/design.md §24).

@@ -363,6 +363,9 @@ type TodoRunState struct {
 	SteerSeq int `json:"steer_seq,omitempty"`
 	// Routine is the todo's routine replay and trace (docs/design.md §22).
 	Routine *RoutineState `json:"routine,omitempty"`
+	// Commits is what the todo committed, for the look before
+	// committing again (docs/design.md §26).
+	Commits commitLog `json:"commits,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.

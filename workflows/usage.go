@@ -25,5 +25,8 @@ func usageMarkdown(u llm.RoleUsage) string {
 	if u.ReplayedSteps > 0 {
 		s += fmt.Sprintf(" · %s replayed without the model", plural(u.ReplayedSteps, "step"))
 	}
+	if u.RefusedCommits > 0 {
+		s += fmt.Sprintf(" · %s refused (already done)", plural(u.RefusedCommits, "commit"))
+	}
 	return s + "\n"
 }

@@ -58,17 +58,19 @@ func (a *Answer) Usage() Usage {
 }
 
 // RoleUsage is usage by model role, with the steps replayed without a
-// model call.
+// model call and the commits refused because their effect was already
+// made (docs/design.md §26).
 type RoleUsage struct {
-	Planner       Usage `json:"planner"`
-	Executor      Usage `json:"executor"`
-	ReplayedSteps int   `json:"replayed_steps,omitempty"`
+	Planner        Usage `json:"planner"`
+	Executor       Usage `json:"executor"`
+	ReplayedSteps  int   `json:"replayed_steps,omitempty"`
+	RefusedCommits int   `json:"refused_commits,omitempty"`
 }
 
 // Add returns r plus s.
 func (r RoleUsage) Add(s RoleUsage) RoleUsage {
 	return RoleUsage{Planner: r.Planner.Add(s.Planner), Executor: r.Executor.Add(s.Executor),
-		ReplayedSteps: r.ReplayedSteps + s.ReplayedSteps}
+		ReplayedSteps: r.ReplayedSteps + s.ReplayedSteps, RefusedCommits: r.RefusedCommits + s.RefusedCommits}
 }
 
 // Total is both roles together.

@@ -108,6 +108,7 @@ const (
 	FlagReplayed  = "replayed"  // a retried act found its action already applied
 	FlagApproved  = "approved"  // the decided action waited for and got approval
 	FlagDenied    = "denied"    // … and was refused
+	FlagRefused   = "refused"   // the look before committing found it already done (docs/design.md §26)
 	FlagCorrected = "corrected" // the think carried a stuck correction
 	FlagParse     = "unparsed"  // the executor's reply did not parse
 )

@@ -139,6 +139,9 @@ func (t *Todo) fill(i int, res activities.StepResult, at time.Time) {
 			if res.Act.Result == activities.ActAlreadyApplied {
 				prev.Flags = append(prev.Flags, FlagReplayed)
 			}
+			if res.Act.Refused {
+				prev.Flags = append(prev.Flags, FlagRefused)
+			}
 		}
 	}
 	sc := res.Screen
