@@ -694,24 +694,40 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			}
 		}
 		var ar ActResult
+		// A commit aimed at a target the todo does not name (docs/design.md
+		// §13), then one whose effect is already on the phone (§26): a
+		// refused commit never reaches the phone or the journal.
 		cc, err := a.wrongTarget(ctx, in)
 		if err != nil {
 			return StepResult{}, err
 		}
-		if cc.Refused != "" {
-			// Not sent: the executor is told why, and the workflow asks
-			// the person when it tries again (docs/design.md §13).
+		var refusal *ActResult
+		var commit string
+		if cc.Refused == "" {
+			if refusal, commit, err = a.commitCheck(ctx, d, in); err != nil {
+				return StepResult{}, err
+			}
+		}
+		switch {
+		case cc.Refused != "":
+			// The executor is told why, and the workflow asks the person
+			// when it tries again.
 			ar = ActResult{Result: ActRefused + ": " + cc.Refused, Refused: cc.Refused}
-		} else if in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice() {
+		case refusal != nil:
+			ar = *refusal
+			if why, ok := strings.CutPrefix(ar.Result, ActRefused+": "); ok {
+				ar.Refused = why
+			}
+		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
 			ar, err = a.actOnce(ctx, d, in)
-		} else {
+		default:
 			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		}
 		if err != nil {
 			return StepResult{}, err
 		}
-		if cc.Refused == "" && cc.Commit != "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
-			ar.Committed = cc.Commit
+		if ar.Refused == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
+			ar.Committed, ar.Commit = cc.Commit, commit
 		}
 		res.Act = &ar
 		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result

@@ -204,10 +204,12 @@ type ActResult struct {
 	// tell whether such an action was applied (Result is ActUncertain).
 	Uncertain string `json:"uncertain,omitempty"`
 	// Refused says why a commit action was not sent: the screen
-	// contradicts the todo (docs/design.md §13). Committed describes a
-	// commit action that was sent.
+	// contradicts the todo (docs/design.md §13) or its effect is already on
+	// the phone (§26). Committed describes a commit action that was sent,
+	// for the replanner; Commit keys it for the todo's StepInput.Commits.
 	Refused   string `json:"refused,omitempty"`
 	Committed string `json:"committed,omitempty"`
+	Commit    string `json:"commit,omitempty"`
 }
 
 // StepInput is the input of Step, the activity a todo runs once per loop
@@ -254,6 +256,10 @@ type StepInput struct {
 	// Expect are the todo's postconditions: a commit action whose screen
 	// contradicts them is not sent (docs/design.md §13).
 	Expect []postcond.Check `json:"expect,omitempty"`
+	// Commits are the commits this todo's earlier steps made
+	// (ActResult.Commit): the same one again is refused unless the task
+	// asks for several (docs/design.md §26).
+	Commits []string `json:"commits,omitempty"`
 	// Lease, when set, is checked before Act touches the phone: the
 	// action is refused with a PhoneLeaseLost error when the goal no
 	// longer holds the phone (docs/design.md §24).

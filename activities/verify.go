@@ -44,6 +44,9 @@ type VerifyResult struct {
 	// were fed back, so a bad answer the second call made up for still
 	// shows in the history.
 	Rejected int `json:"rejected,omitempty"`
+	// Probes counts the swipes a read-only probe sent to find the todo's
+	// effect past the final screen (docs/design.md §26).
+	Probes int `json:"probes,omitempty"`
 	// Usage is the verifier model's calls (none for deterministic checks),
 	// counted with the executor's (docs/design.md §10).
 	Usage llm.Usage `json:"usage,omitzero"`
@@ -84,6 +87,9 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	}
 	if v, ok := verify.Check(in.Task, in.Message, s); ok {
 		return VerifyResult{Status: v.Status, Evidence: v.Evidence, By: v.By}, nil
+	}
+	if v, ok := a.verifyByProbe(ctx, in, s); ok {
+		return v, nil
 	}
 	model := a.Verifier
 	if model == nil {
@@ -164,7 +170,8 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 		break
 	}
 	rs := postcond.Eval(in.Expect, o)
-	res := VerifyResult{Status: verify.Failed, By: verify.ByPostcondition, Checks: rs, Evidence: postcond.Summary(rs)}
+	probes := a.probeMissing(ctx, in, s, rs)
+	res := VerifyResult{Status: verify.Failed, By: verify.ByPostcondition, Checks: rs, Evidence: postcond.Summary(rs), Probes: probes}
 	if postcond.AllHeld(rs) {
 		res.Status = verify.Done
 	}

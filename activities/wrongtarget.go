@@ -9,8 +9,9 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// ActRefused starts the result of a commit action the Step did not send
-// because the screen contradicts the todo (docs/design.md §13).
+// ActRefused starts the result of a commit action the Step did not send:
+// the screen contradicts the todo (docs/design.md §13), or its effect is
+// already on the phone (§26).
 const ActRefused = "refused"
 
 // wrongTarget checks a commit action before it is sent: a tap on a commit

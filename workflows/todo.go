@@ -714,6 +714,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	switch {
 	case act != nil:
 		t.withAction(ctx, &in, act)
+		in.Commits = t.st.Commits.Made
 	case t.applied != nil:
 		in.PreviousAction = autoglm.FormatAction(t.applied.Action)
 		if r := t.applied.Result.Act; r != nil {
@@ -772,6 +773,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			result = res.Act.Result
 		}
 		t.traceAction(t.st.Screen, *act, result)
+		t.st.Commits.record(res.Act)
 		t.st.PreviousAction, t.st.PreviousResult = prevText, result
 		t.addRecent(prevText, result)
 		if result == "ok" || result == activities.ActAlreadyApplied || result == activities.ActUncertain {

@@ -377,6 +377,9 @@ type TodoRunState struct {
 	// Checks: screens seen, commits, refusals and questions
 	// (docs/design.md §13).
 	Checks todoChecks `json:"checks,omitzero"`
+	// Commits is what the todo committed, for the look before
+	// committing again (docs/design.md §26).
+	Commits commitLog `json:"commits,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.

@@ -26,7 +26,7 @@ func usageMarkdown(u llm.RoleUsage) string {
 		s += fmt.Sprintf(" · %s replayed without the model", plural(u.ReplayedSteps, "step"))
 	}
 	if u.RefusedCommits > 0 {
-		s += fmt.Sprintf(" · %s refused (wrong target)", plural(u.RefusedCommits, "commit action"))
+		s += fmt.Sprintf(" · %s refused (wrong target or already done)", plural(u.RefusedCommits, "commit action"))
 	}
 	return s + "\n"
 }

@@ -58,13 +58,15 @@ func (a *Answer) Usage() Usage {
 }
 
 // RoleUsage is usage by model role, with the steps replayed without a
-// model call.
+// model call and the commits refused because their effect was already
+// made (docs/design.md §26).
 type RoleUsage struct {
 	Planner       Usage `json:"planner"`
 	Executor      Usage `json:"executor"`
 	ReplayedSteps int   `json:"replayed_steps,omitempty"`
 	// RefusedCommits counts commit actions the Step did not send because
-	// the screen contradicted the todo (docs/design.md §13).
+	// the screen contradicted the todo or their effect was already on the
+	// phone (docs/design.md §13, §26).
 	RefusedCommits int `json:"refused_commits,omitempty"`
 }
 

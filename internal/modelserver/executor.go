@@ -261,6 +261,10 @@ func sensitiveReason(l uitree.Listed) string {
 	return ""
 }
 
+// refusedPrefix opens an action result the system's look before a commit
+// refused (docs/design.md §26).
+const refusedPrefix = "refused"
+
 // maxScrolls bounds how often the persona swipes looking for an element
 // before it goes back.
 const maxScrolls = 5
@@ -509,6 +513,15 @@ func (c *solver) scroll(up bool, what string) step {
 func (c *solver) solve(task string) step {
 	if d := c.byID("popup_dismiss"); d != nil {
 		return tapAt(*d, "A pop-up covers the app; I dismiss it with "+q(d.Text)+" and go on.")
+	}
+	if why, ok := strings.CutPrefix(strings.TrimSpace(c.obs.PrevResult), refusedPrefix); ok {
+		// The system looked before the commit: what it would make is
+		// already on the phone, or this todo made it already.
+		why = strings.TrimSpace(strings.TrimPrefix(why, ":"))
+		if i := strings.Index(why, ". If "); i >= 0 {
+			why = why[:i]
+		}
+		return finish("Already on the phone: "+why, "My last tap was refused because its effect is already there; the task is done.")
 	}
 	// A task that starts with a wait ("Wait 40 seconds, then turn on
 	// Wi-Fi", or only "Wait 20 minutes"): wait once, then do the rest.
@@ -796,7 +809,8 @@ func (c *solver) alarm(in intent) step {
 		return back("The new alarm page has no Save button; I go back.")
 	}
 	if add := c.byText("Add alarm"); add != nil {
-		if c.typed(in.Time) && c.alarmRow(in.Time, in.Label) != nil {
+		saved := c.typed(in.Time) && (in.Label == "" || c.typed(in.Label)) && c.prevIs("Tap") && !c.isErr()
+		if c.typed(in.Time) && c.alarmRow(in.Time, in.Label) != nil || saved {
 			msg := "Alarm set for " + in.Time
 			if in.Label != "" {
 				msg += " (" + in.Label + ")"
@@ -864,6 +878,11 @@ func (c *solver) note(in intent) step {
 		row := c.byText(in.Title)
 		if in.Edit && c.count("Type") > 0 && row != nil {
 			return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+		}
+		if !in.Edit && row == nil && c.typed(in.Title) && (in.Body == "" || c.typed(in.Body)) && c.prevIs("Tap") && !c.isErr() {
+			// Saved from the editor just now: the list puts the new note
+			// where the app keeps it, maybe below the rows on screen.
+			return finish(fmt.Sprintf("Saved the note %q", in.Title), "I saved the note and the editor closed; the list may show it below the visible rows.")
 		}
 		if !in.Edit && row != nil && c.typed(in.Title) {
 			if in.Body == "" || c.typed(in.Body) {

@@ -73,6 +73,7 @@ type view struct {
 	fields         map[string]string // text field contents by id
 	errText        string
 	index          int    // note being edited, -1 for a new one
+	scrolled       bool   // a bottom-anchored list the person scrolled away from its end
 	popup          string // text of a pop-up dialog over the page (FaultPopup)
 }
 
@@ -387,31 +388,26 @@ func (p *Phone) layoutMessages(b *builder) {
 	switch v.page {
 	case pageConversation:
 		b.appBar(v.arg, true)
-		c, _ := findContact(v.arg)
-		var bubbles []widget
-		for _, m := range c.received {
-			bubbles = append(bubbles, widget{kind: kBubbleIn, text: m, desc: "Received"})
-		}
-		for _, m := range p.st.MessagesSent {
-			if m.To == v.arg {
-				bubbles = append(bubbles, widget{kind: kBubbleOut, text: m.Text, desc: "Sent"})
-			}
-		}
 		composeTop := h - keyboardH - 200
-		// Newest at the bottom: show the last messages that fit.
-		room := (composeTop - contentTop - 40) / 140
-		if len(bubbles) > room {
-			bubbles = bubbles[len(bubbles)-room:]
+		// Newest at the bottom, the view kept at the bottom until the
+		// person scrolls up to older messages (and again after a send).
+		msgs := p.st.conv[v.arg]
+		if !v.scrolled {
+			v.scroll = max(0, 40+len(msgs)*140-(composeTop-contentTop))
 		}
-		for i, m := range bubbles {
-			y := contentTop + 40 + i*140
-			if m.kind == kBubbleIn {
-				m.full = uitree.Bounds{X1: 48, Y1: y, X2: w - 240, Y2: y + 120}
-			} else {
-				m.full = uitree.Bounds{X1: 240, Y1: y, X2: w - 48, Y2: y + 120}
+		li := b.list(contentTop, composeTop)
+		b.y = 40
+		for _, m := range msgs {
+			w := widget{kind: kBubbleIn, text: m.text, desc: "Received"}
+			x1 := 48
+			if m.sent {
+				w.kind, w.desc = kBubbleOut, "Sent"
+				x1 = 240
 			}
-			b.add(m)
+			b.item(w, x1, 0, x1+b.s.w-288, 120)
+			b.y += 140
 		}
+		b.endList(li)
 		text := v.fields["compose_message_text"]
 		b.add(widget{kind: kEdit, class: "android.widget.EditText", text: text, desc: "Text message", hint: "Text message",
 			id: "compose_message_text", value: text, clickable: true, focused: v.focus == "compose_message_text",
@@ -425,7 +421,9 @@ func (p *Phone) layoutMessages(b *builder) {
 					return
 				}
 				p.st.MessagesSent = append(p.st.MessagesSent, SentMessage{To: v.arg, Text: t, Seq: p.seq})
+				p.st.talk(v.arg, bubble{sent: true, text: t})
 				v.fields["compose_message_text"] = ""
+				v.scrolled = false
 			}})
 		return
 	case pagePicker:
@@ -434,9 +432,15 @@ func (p *Phone) layoutMessages(b *builder) {
 		b.appBar("Messages", false)
 	}
 	li := b.list(contentTop, h-bottomBarH)
-	for _, c := range contacts {
-		name := c.Name
-		b.item(widget{kind: kRow, text: c.Name, clickable: true, tap: func() {
+	names := p.st.active
+	if v.page == pagePicker {
+		names = nil
+		for _, c := range contacts {
+			names = append(names, c.Name)
+		}
+	}
+	for _, name := range names {
+		b.item(widget{kind: kRow, text: name, clickable: true, tap: func() {
 			if v.page == pagePicker {
 				p.back()
 			}
@@ -483,6 +487,7 @@ func (p *Phone) layoutClock(b *builder) {
 					return
 				}
 				p.st.Alarms = append(p.st.Alarms, Alarm{Time: t, Label: strings.TrimSpace(v.fields["alarm_label"]), Enabled: true})
+				sortAlarms(p.st.Alarms)
 				p.back()
 			}})
 		if v.errText != "" {

@@ -305,7 +305,8 @@ func TestCreateAlarm(t *testing.T) {
 	typeADB(t, p, "Flight")
 	tapOn(t, p, "Save")
 	st := p.State()
-	if len(st.Alarms) != 3 || st.Alarms[2] != (Alarm{Time: "06:45", Label: "Flight", Enabled: true}) || st.Screen.Page != pageAlarms {
+	// The Clock app lists alarms by time of day: the new one comes first.
+	if len(st.Alarms) != 3 || st.Alarms[0] != (Alarm{Time: "06:45", Label: "Flight", Enabled: true}) || st.Screen.Page != pageAlarms {
 		t.Fatalf("alarms %+v on %q", st.Alarms, st.Screen.Page)
 	}
 	// The new row has its own switch.

@@ -108,6 +108,7 @@ func (p *Phone) swipe(x1, y1, x2, y2 int) {
 	for _, w := range s.widgets {
 		if w.kind == kList && w.bounds.Contains(x1, y1) && w.scrollOf != nil {
 			w.scrollOf.scroll = min(max(w.scrollOf.scroll+dy, 0), w.maxScroll)
+			w.scrollOf.scrolled = w.scrollOf.scroll < w.maxScroll
 			return
 		}
 	}

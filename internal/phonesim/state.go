@@ -119,10 +119,27 @@ type data struct {
 	IMEInstalled bool
 	Awake        bool
 	imeEnabled   bool // ADB Keyboard enabled with `ime enable`
+	// conv is each contact's conversation, oldest first; active orders
+	// the conversation list, most recent first (contact names).
+	conv   map[string][]bubble
+	active []string
+}
+
+// bubble is one message of a conversation.
+type bubble struct {
+	sent bool
+	text string
+}
+
+// talk adds a message to the conversation with name and moves it to the
+// top of the conversation list, as messaging apps do.
+func (d *data) talk(name string, b bubble) {
+	d.conv[name] = append(d.conv[name], b)
+	d.active = append([]string{name}, slices.DeleteFunc(d.active, func(n string) bool { return n == name })...)
 }
 
 func initialData() data {
-	return data{
+	d := data{
 		Toggles:    Toggles{WiFi: true, Bluetooth: false, Airplane: false},
 		Brightness: 50,
 		Alarms: []Alarm{
@@ -134,6 +151,14 @@ func initialData() data {
 		IMEInstalled: true,
 		Awake:        true,
 	}
+	d.conv = map[string][]bubble{}
+	for _, c := range contacts {
+		for _, m := range c.received {
+			d.conv[c.Name] = append(d.conv[c.Name], bubble{text: m})
+		}
+		d.active = append(d.active, c.Name)
+	}
+	return d
 }
 
 // State returns a copy of the phone's state.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -175,11 +177,52 @@ func sameName(a, b string) bool {
 // find returns the first element whose text or description contains x.
 func find(es []uitree.Element, x string) *uitree.Element {
 	for i, e := range es {
-		if x != "" && (strings.Contains(norm(e.Text), norm(x)) || strings.Contains(norm(e.Desc), norm(x))) {
+		if Shows(e, x) {
 			return &es[i]
 		}
 	}
 	return nil
+}
+
+// Shows reports whether an element's text or description shows x the way
+// element_exists means it: x as a whole word or phrase, so a note titled
+// "n1" is not taken for one titled "n10".
+func Shows(e uitree.Element, x string) bool {
+	return x != "" && (containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)))
+}
+
+// containsWord reports whether s contains x with no letter or digit
+// joined to it on either side (text without spaces between words, such
+// as Chinese, matches anywhere).
+func containsWord(s, x string) bool {
+	if x == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], x)
+		if i < 0 {
+			return false
+		}
+		i += off
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(x):])
+		first, _ := utf8.DecodeRuneInString(x)
+		last, _ := utf8.DecodeLastRuneInString(x)
+		if (i == 0 || !joins(before, first)) && (i+len(x) == len(s) || !joins(last, after)) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// joins reports whether two adjacent runes belong to one word: both
+// letters or digits of a script that separates words with spaces.
+func joins(a, b rune) bool {
+	word := func(r rune) bool {
+		return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !unicode.Is(unicode.Han, r) &&
+			!unicode.Is(unicode.Hiragana, r) && !unicode.Is(unicode.Katakana, r) && !unicode.Is(unicode.Hangul, r)
+	}
+	return word(a) && word(b)
 }
 
 var numRe = regexp.MustCompile(`\d+(?:[.,]\d+)?`)

@@ -115,23 +115,6 @@ func mentions(task, name string) bool {
 	return false
 }
 
-func containsWord(text, w string) bool {
-	for i := strings.Index(text, w); i >= 0; {
-		end := i + len(w)
-		if (i == 0 || !isLetter(text[i-1])) && (end >= len(text) || !isLetter(text[end])) {
-			return true
-		}
-		j := strings.Index(text[i+1:], w)
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
-}
-
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
-
 // fieldText is what an input holds: its text unless that is its hint.
 func fieldText(e uitree.Element) string {
 	if same(e.Text, e.Desc) || strings.HasPrefix(norm(e.Desc), norm(e.Text)+" ") {

@@ -31,6 +31,7 @@ const (
 	// tree (docs/design.md §13).
 	ByPostcondition = "postcondition"
 	ByModel         = "model" // the verifier model
+	ByProbe         = "probe" // a read-only probe found the effect past the screen's edge
 )
 
 // Verdict is the outcome of verifying one finished todo.

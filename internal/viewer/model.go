@@ -113,9 +113,9 @@ const (
 	FlagReplayed  = "replayed"  // a retried act found its action already applied
 	FlagApproved  = "approved"  // the decided action waited for and got approval
 	FlagDenied    = "denied"    // … and was refused
+	FlagRefused   = "refused"   // a commit action was not sent: wrong target (docs/design.md §13) or already done (§26)
 	FlagCorrected = "corrected" // the think carried a stuck correction
 	FlagParse     = "unparsed"  // the executor's reply did not parse
-	FlagRefused   = "refused"   // a commit action was not sent: wrong target
 )
 
 // Reader reads goals from Temporal.

@@ -1,0 +1,176 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/verify"
+)
+
+// notesPhone is a Notes app: a list of notes 180 px a row between y=252
+// and y=2100, scrolled by swipes, with a New note button under it; or,
+// with editor set, the editor with its title and body fields.
+type notesPhone struct {
+	*fakePhone
+	notes  []string
+	scroll int
+	editor []string // title, body
+}
+
+func (p *notesPhone) UITree(context.Context) ([]uitree.Element, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pkg := "com.example.notes"
+	if p.editor != nil {
+		return []uitree.Element{
+			{Class: "android.widget.EditText", Package: pkg, Text: p.editor[0], Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 300, X2: 1032, Y2: 450}},
+			{Class: "android.widget.EditText", Package: pkg, Text: p.editor[1], Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 500, X2: 1032, Y2: 1000}},
+			{Class: "android.widget.Button", Package: pkg, Text: "Save", Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 1100, X2: 1032, Y2: 1260}},
+		}, nil
+	}
+	tree := []uitree.Element{{Class: "androidx.recyclerview.widget.RecyclerView", Package: pkg, Scrollable: len(p.notes)*180 > 1848,
+		Bounds: uitree.Bounds{X1: 0, Y1: 252, X2: 1080, Y2: 2100}}}
+	for i, n := range p.notes {
+		y1, y2 := max(252+i*180-p.scroll, 252), min(432+i*180-p.scroll, 2100)
+		if y2 > y1 {
+			tree = append(tree, uitree.Element{Class: "android.widget.TextView", Package: pkg, Text: n, Clickable: true, Bounds: uitree.Bounds{X1: 0, Y1: y1, X2: 1080, Y2: y2}})
+		}
+	}
+	return append(tree, uitree.Element{Class: "android.widget.Button", Package: pkg, Text: "New note", Clickable: true,
+		Bounds: uitree.Bounds{X1: 300, Y1: 2170, X2: 780, Y2: 2330}}), nil
+}
+
+func (p *notesPhone) Swipe(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error {
+	p.mu.Lock()
+	p.scroll = min(max(p.scroll+y1-y2, 0), max(0, len(p.notes)*180-1848))
+	p.mu.Unlock()
+	return p.fakePhone.Swipe(ctx, x1, y1, x2, y2, d)
+}
+
+func (p *notesPhone) CurrentApp(context.Context) (device.App, error) {
+	return device.App{Package: "com.example.notes", Name: "Notes"}, nil
+}
+
+type notesPool struct{ p *notesPhone }
+
+func (f notesPool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
+func (f notesPool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}
+
+func newNotes(t *testing.T, n int) (*Activities, *notesPhone) {
+	t.Helper()
+	a, fp, _ := newActivities(t)
+	p := &notesPhone{fakePhone: fp}
+	for i := 1; i <= n; i++ {
+		p.notes = append(p.notes, fmt.Sprintf("n%d", i))
+	}
+	a.Devices = notesPool{p}
+	return a, p
+}
+
+// tapAt is a Step that taps the pixel (x, y) of the 1080×2400 screen.
+func tapAt(task string, x, y int, commits ...string) StepInput {
+	return StepInput{Serial: "fake-1", Task: task, Width: 1080, Height: 2400, Commits: commits,
+		Act: &autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{uitree.Relative(x, 1080), uitree.Relative(y, 2400)}}}
+}
+
+func taps(in []string) int {
+	n := 0
+	for _, s := range in {
+		if strings.HasPrefix(s, "tap ") {
+			n++
+		}
+	}
+	return n
+}
+
+func TestLookBeforeCommitFindsTheNoteBelowTheScreen(t *testing.T) {
+	a, p := newNotes(t, 30)
+	res, err := a.Step(context.Background(), tapAt("Create a note titled n25 with the text x", 540, 2250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Act == nil || res.Act.Refused == "" || !strings.HasPrefix(res.Act.Result, ActRefused+":") || !strings.Contains(res.Act.Result, `"n25"`) {
+		t.Fatalf("want a refusal naming the note, got %+v", res.Act)
+	}
+	if taps(p.got()) != 0 || p.scroll != 0 {
+		t.Fatalf("a refused commit reached the phone or left the list moved: %v, scroll %d", p.got(), p.scroll)
+	}
+	// A note that is not there: the tap goes through, after a look that
+	// put the list back.
+	res, err = a.Step(context.Background(), tapAt("Create a note titled n31 with the text x", 540, 2250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Act == nil || res.Act.Refused != "" || res.Act.Result != "ok" || taps(p.got()) != 1 || p.scroll != 0 {
+		t.Fatalf("want the tap applied with the list back at the top: %+v, inputs %v, scroll %d", res.Act, p.got(), p.scroll)
+	}
+	// A tap on something that commits nothing is never looked at.
+	before := len(p.got())
+	if _, err := a.Step(context.Background(), tapAt("Create a note titled n25 with the text x", 540, 600)); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.got()[before:]; len(got) != 1 || !strings.HasPrefix(got[0], "tap ") {
+		t.Fatalf("a plain tap: %v", got)
+	}
+}
+
+func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
+	a, p := newNotes(t, 3)
+	p.editor = []string{"n4", "x"}
+	task := "Create a note titled n4 with the text x"
+	res, err := a.Step(context.Background(), tapAt(task, 540, 1180))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Act.Result != "ok" || res.Act.Commit == "" {
+		t.Fatalf("the first Save: %+v", res.Act)
+	}
+	again, err := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Act.Refused == "" || taps(p.got()) != 1 {
+		t.Fatalf("the second Save of the same note: %+v, inputs %v", again.Act, p.got())
+	}
+	// Other content, or a todo that asks for several, is a new commit.
+	p.editor = []string{"n5", "x"}
+	if r, _ := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit)); r.Act.Refused != "" {
+		t.Fatalf("other content refused: %+v", r.Act)
+	}
+	p.editor = []string{"n4", "x"}
+	if r, _ := a.Step(context.Background(), tapAt("Create two notes titled n4 with the text x", 540, 1180, res.Act.Commit)); r.Act.Refused != "" {
+		t.Fatalf("a todo asking for two refused: %+v", r.Act)
+	}
+}
+
+func TestVerifyFindsTheNoteBelowTheFinalScreen(t *testing.T) {
+	a, p := newNotes(t, 30)
+	scr := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400}
+	v, err := a.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: "Create a note titled n28 with the text x", Message: "Saved the note", Screen: scr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != verify.Done || v.By != verify.ByProbe || v.Probes == 0 || !strings.Contains(v.Evidence, `"n28"`) {
+		t.Fatalf("verdict %+v", v)
+	}
+	if taps(p.got()) != 0 || p.scroll != 0 {
+		t.Fatalf("verification tapped or left the list moved: %v, scroll %d", p.got(), p.scroll)
+	}
+	// A note that is not on the phone is left to the verifier model.
+	a.Executor = &fakeModel{answers: []any{`{"status":"failed","evidence":"no note n40 is listed"}`}}
+	v, err = a.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: "Create a note titled n40 with the text x", Message: "Saved the note", Screen: scr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != verify.Failed || v.By != verify.ByModel {
+		t.Fatalf("verdict %+v", v)
+	}
+}

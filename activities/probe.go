@@ -1,0 +1,89 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/probe"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/verify"
+)
+
+// Probe looks for an element on the phone past the edge of the screen,
+// read-only: it scrolls the screen's longest list and back, and never taps
+// (docs/design.md §26). Verification and the look before a commit call it
+// from inside their activities; its swipes are not executor steps and are
+// not in the action journal.
+func (a *Activities) Probe(ctx context.Context, serial string, m probe.Match, lim probe.Limits) (probe.Result, error) {
+	d, err := a.device(ctx, serial)
+	if err != nil {
+		return probe.Result{}, err
+	}
+	r, err := probe.Find(ctx, d, m, lim)
+	if err != nil {
+		return r, deviceError("probe", err)
+	}
+	return r, nil
+}
+
+// visible reports whether an element on the screen matches m.
+func visible(elems []uitree.Element, m probe.Match) bool {
+	for _, e := range elems {
+		if m(e) && e.Bounds.Y2 > e.Bounds.Y1 {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyByProbe decides a finished todo that creates an item (a note, an
+// alarm, a message) whose row is not on the final screen: a probe through
+// the screen's list finds it, and the todo is done. ok is false when the
+// todo creates no item this check knows, the final screen is not where
+// the item is listed, the item is on the screen already (the usual checks
+// judge it), or the probe did not find it.
+func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify.Screen) (VerifyResult, bool) {
+	e, ok := verify.Expect(in.Task)
+	if !ok || in.Serial == "" || a.Devices == nil || s.Sensitive || !e.Shows(s.App, s.AppPackage, s.Elements) || visible(s.Elements, e.Match) {
+		return VerifyResult{}, false
+	}
+	r, err := a.Probe(ctx, in.Serial, e.Match, probe.Limits{})
+	if err != nil {
+		a.logger(ctx).Warn("probe failed; the verifier judges the final screen alone", "serial", in.Serial, "error", err)
+		return VerifyResult{}, false
+	}
+	if !r.Found {
+		return VerifyResult{}, false
+	}
+	return VerifyResult{Status: verify.Done, By: verify.ByProbe, Probes: r.Swipes,
+		Evidence: e.Describe + " is on the phone: " + r.Evidence}, true
+}
+
+// probeMissing looks past the final screen's edge for what an unmet
+// element_exists postcondition wants (docs/design.md §26): a row the list
+// shows below the screen is on the phone all the same. A found element
+// turns the check into held, with the probe's evidence; anything else is
+// left as it was. It returns the swipes sent.
+func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) int {
+	if in.Serial == "" || a.Devices == nil || s.Sensitive {
+		return 0
+	}
+	swipes := 0
+	for i, r := range rs {
+		if r.Held || r.Check.Kind != postcond.ElementExists {
+			continue
+		}
+		text := r.Check.Text
+		p, err := a.Probe(ctx, in.Serial, func(e uitree.Element) bool { return postcond.Shows(e, text) }, probe.Limits{})
+		swipes += p.Swipes
+		if err != nil {
+			a.logger(ctx).Warn("probe failed; the postcondition is judged on the final screen alone", "serial", in.Serial, "error", err)
+			continue
+		}
+		if p.Found && p.Restored {
+			rs[i].Held, rs[i].Evidence = true, fmt.Sprintf("%q is on the phone past the screen's edge: %s", text, p.Evidence)
+		}
+	}
+	return swipes
+}

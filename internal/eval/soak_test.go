@@ -1,0 +1,95 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/phoneflow/phoneflow/internal/bench"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+)
+
+// soakStack starts the shared stack for a soak, or skips without adb or
+// with -short.
+func soakStack(t *testing.T, ctx context.Context) *bench.Stack {
+	t.Helper()
+	if _, err := exec.LookPath("adb"); err != nil {
+		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
+		}
+		t.Skip("adb not installed")
+	}
+	if testing.Short() {
+		t.Skip("starts the embedded Temporal server")
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	st, err := StartStack(ctx, "", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Stop)
+	return st
+}
+
+// runSoak runs a soak and fails the test unless every repetition ended
+// verified done with its effect on the phone exactly once, and the steps of
+// the last repetitions are no more than those of the first ones (the data
+// grew, the work did not).
+func runSoak(t *testing.T, o SoakOptions) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+	defer cancel()
+	st := soakStack(t, ctx)
+	o.Progress = func(s string) { t.Log(s) }
+	runs, err := Soak(ctx, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := RenderSoak(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + b.String())
+	for _, r := range runs {
+		if r.Done != len(r.Reps) || r.Duplicates != 0 || r.Missing != 0 || r.Lost != 0 {
+			t.Errorf("%s: %d of %d verified done, %d duplicate, %d missing, %d earlier effects lost", r.Kind, r.Done, len(r.Reps), r.Duplicates, r.Missing, r.Lost)
+		}
+		for _, x := range r.Reps {
+			if x.Why != "" {
+				t.Errorf("%s %d (%s): %s", r.Kind, x.Rep, x.Goal, x.Why)
+			}
+		}
+		if n := len(r.Reps); n >= 4 {
+			first := max(r.Reps[0].Steps, r.Reps[1].Steps)
+			last := max(r.Reps[n-1].Steps, r.Reps[n-2].Steps)
+			if last > first {
+				t.Errorf("%s: steps grew with the data: %d in the first repetitions, %d in the last", r.Kind, first, last)
+			}
+		}
+	}
+}
+
+// TestSoakFast repeats three task types that add items to a list on one
+// phone each, past the length of the screen.
+func TestSoakFast(t *testing.T) {
+	kinds := []string{"note", "alarm", "message"}
+	if s := os.Getenv("PHONEFLOW_SOAK_KINDS"); s != "" {
+		kinds = strings.Split(s, ",")
+	}
+	reps := soakFastReps
+	if s := os.Getenv("PHONEFLOW_SOAK_REPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			t.Fatalf("PHONEFLOW_SOAK_REPS=%q: use a positive number", s)
+		}
+		reps = n
+	}
+	// The lists start nearly a screen long, so they outgrow it halfway.
+	runSoak(t, SoakOptions{Kinds: kinds, Reps: reps, Seed: 1, Prefill: &phonesim.Fill{Notes: 5, Alarms: 5, Messages: 8}})
+}
