@@ -55,15 +55,21 @@ type Activities struct {
 	Planner  Model
 	Executor Model
 	// Verifier judges finished todos from the final screen; nil means
-	// the Executor (a vision model) does.
+	// the Executor (a vision model) does, unless VerifierOff.
 	Verifier Model
 	// CommitLabels are the labels of commit controls whose taps are
 	// checked against the todo first; empty means
 	// postcond.DefaultCommitLabels (docs/design.md §13).
 	CommitLabels []string
-	Blobs        BlobStore
-	Prompts      PromptMemory // nil disables prompt memory
-	Exec         autoglm.Config
+	// VerifierText sends the verifier the element list without the
+	// screenshot (a text model such as the planner's).
+	VerifierText bool
+	// VerifierOff calls no verifier model: a finish no deterministic
+	// check covers is not shown done (verifier.use none).
+	VerifierOff bool
+	Blobs       BlobStore
+	Prompts     PromptMemory // nil disables prompt memory
+	Exec        autoglm.Config
 	// Now is the clock for the executor's system prompt date; nil means time.Now.
 	Now func() time.Time
 	// MaxWait caps a Wait action; 0 means 10 seconds.
@@ -100,12 +106,12 @@ const (
 	ErrTypeBlob             = "BlobError"
 )
 
-// Keep executor history small: it travels through workflow history.
+// Keep executor results small: they travel through workflow history. The
+// turns themselves live whole in the blob store, and requests carry as many
+// of them as autoglm.KeepHistory's token budget allows (docs/design.md §9).
 const (
 	maxThinkingKept = 240
 	maxTurnUser     = 600
-	// maxHistoryTurns bounds the earlier turns sent with a request.
-	maxHistoryTurns = 12
 )
 
 func (a *Activities) now() time.Time {
@@ -351,12 +357,12 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 			return ThinkResult{}, err
 		}
 		res.ParseError = pe.Reason
-		res.Turn.Assistant = clip(ans.Text, maxThinkingKept)
+		res.Turn.Assistant = ans.Text
 	} else {
-		resp.Thinking = clip(resp.Thinking, maxThinkingKept)
-		res.Response = &resp
 		res.Action = autoglm.FormatAction(resp.Action)
 		res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
+		resp.Thinking = clip(resp.Thinking, maxThinkingKept)
+		res.Response = &resp
 	}
 	return a.keepTurn(ctx, hist, res)
 }
@@ -384,7 +390,9 @@ func (a *Activities) keepTurn(ctx context.Context, hist []Turn, res ThinkResult)
 	if res.HistoryRef, err = a.put(ctx, data, "application/json"); err != nil {
 		return ThinkResult{}, err
 	}
+	// The result keeps only a glimpse of the answer; the blob keeps it whole.
 	res.Turn.User, res.Turn.Info = "", ""
+	res.Turn.Assistant = clip(res.Turn.Assistant, maxThinkingKept)
 	return res, nil
 }
 
@@ -401,6 +409,13 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 	if si.Sensitive && si.SensitiveReason == "" {
 		si.SensitiveReason = "secure screen"
 	}
+	if a.Exec.Protocol == autoglm.ProtocolAutoGLM {
+		// The app as the model knows it: its own label, System Home for
+		// the launcher (docs/design.md §9).
+		if l := device.ModelLabel(si.AppPackage); l != "" {
+			si.AppName = l
+		}
+	}
 	hist := in.History
 	if in.HistoryRef != "" {
 		data, err := a.get(ctx, in.HistoryRef)
@@ -412,12 +427,11 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 			return si, nil, temporal.NewNonRetryableApplicationError("history blob "+in.HistoryRef+" is not valid JSON", ErrTypeBlob, err)
 		}
 	}
-	if len(hist) > maxHistoryTurns {
-		hist = hist[len(hist)-maxHistoryTurns:]
-	}
+	var turns []autoglm.Turn
 	for _, t := range hist {
-		si.History = append(si.History, autoglm.Turn{User: t.User, Assistant: t.Assistant, Info: t.Info})
+		turns = append(turns, autoglm.Turn{User: t.User, Assistant: t.Assistant, Info: t.Info})
 	}
+	si.History = autoglm.KeepHistory(turns, a.Exec.HistoryTokens)
 	return si, hist, nil
 }
 

@@ -92,14 +92,18 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 		return v, nil
 	}
 	model := a.Verifier
-	if model == nil {
+	if model == nil && !a.VerifierOff {
 		model = a.Executor
+	}
+	if a.VerifierOff {
+		return VerifyResult{Status: verify.Failed, By: verify.ByModel,
+			Evidence: "no deterministic check covers this todo and no verifier model is configured (verifier.use none), so it is not shown to be done"}, nil
 	}
 	if model == nil {
 		return VerifyResult{}, temporal.NewNonRetryableApplicationError("no verifier or executor model configured", ErrTypeConfig, nil)
 	}
 	req := verify.Request{Task: in.Task, Message: in.Message, Screen: s}
-	if in.Screen.ScreenRef != "" && !in.Screen.Sensitive {
+	if in.Screen.ScreenRef != "" && !in.Screen.Sensitive && !a.VerifierText {
 		png, err := a.get(ctx, in.Screen.ScreenRef)
 		if err != nil {
 			return VerifyResult{}, err

@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -12,6 +13,7 @@ type Config struct {
 	Temporal         Temporal   `key:"temporal"`
 	Planner          Model      `key:"planner"`
 	Executor         Executor   `key:"executor"`
+	Verifier         Verifier   `key:"verifier"`
 	ADB              ADB        `key:"adb"`
 	Settle           Settle     `key:"settle"`
 	Screenshot       Screenshot `key:"screenshot"`
@@ -100,21 +102,55 @@ const (
 type Endpoint = Model
 
 // Executor configures the executor model endpoint and the layout of its
-// requests.
+// requests (docs/design.md §9).
 type Executor struct {
 	Endpoint
 	// Protocol is ProtocolAutoGLM or ProtocolPhoneflow; empty means the
 	// default for the model name (see DefaultProtocol), filled in by Load.
 	Protocol string `key:"protocol"`
+	// Lang is the language of phoneflow's executor system prompt, zh or
+	// en; empty means the profile's default (see DefaultLang), filled in
+	// by Load.
+	Lang string `key:"lang"`
+	// SystemPromptFile replaces phoneflow's executor system prompt with
+	// the text of this file (for example the model vendor's published
+	// prompt); "{date}" in it becomes today's date. Empty = phoneflow's own.
+	SystemPromptFile string `key:"system_prompt_file"`
+	// UIElements sends the UI element list in executor requests ("true"
+	// or "false", with limits.ui_tree on); empty means the profile's
+	// default: false for autoglm, true for phoneflow. Filled in by Load.
+	UIElements string `key:"ui_elements"`
+	// HistoryTokens bounds the estimated tokens of the earlier turns sent
+	// with an executor request: the newest turns, thoughts whole, that fit.
+	HistoryTokens int `key:"history_tokens"`
+}
+
+// modelKey folds a model name for matching: lower case without "-", "_",
+// ".", "/" or spaces, so "AutoGLM-Phone-9B", "auto-glm-9b" and
+// "zai-org/autoglm_phone" all contain "autoglm".
+func modelKey(model string) string {
+	return strings.NewReplacer("-", "", "_", "", ".", "", " ", "", "/", "").Replace(strings.ToLower(model))
 }
 
 // DefaultProtocol is the executor protocol used when none is set: autoglm
-// for a model whose name contains "autoglm" (any case), else phoneflow.
+// for a model whose name contains "autoglm" once case and the separators
+// - _ . / and spaces are ignored (autoglm-phone-9b, AutoGLM-Phone-9B-Multilingual,
+// parasail-auto-glm-9b-multilingual), else phoneflow.
 func DefaultProtocol(model string) string {
-	if strings.Contains(strings.ToLower(model), "autoglm") {
+	if strings.Contains(modelKey(model), "autoglm") {
 		return ProtocolAutoGLM
 	}
 	return ProtocolPhoneflow
+}
+
+// DefaultLang is the executor prompt language used when none is set: for
+// the autoglm protocol zh (the model is tuned in Chinese) unless the model
+// name says multilingual, then en; en for the phoneflow protocol.
+func DefaultLang(protocol, model string) string {
+	if protocol == ProtocolAutoGLM && !strings.Contains(modelKey(model), "multilingual") {
+		return "zh"
+	}
+	return "en"
 }
 
 // EffectiveProtocol is the protocol in force: the set one, or the
@@ -124,6 +160,108 @@ func (e Executor) EffectiveProtocol() string {
 		return e.Protocol
 	}
 	return DefaultProtocol(e.Model)
+}
+
+// EffectiveLang is the prompt language in force: the set one, or the
+// profile's default.
+func (e Executor) EffectiveLang() string {
+	if e.Lang != "" {
+		return e.Lang
+	}
+	return DefaultLang(e.EffectiveProtocol(), e.Model)
+}
+
+// SendsUIElements reports whether executor requests carry the element
+// list by executor.ui_elements (limits.ui_tree must be on too).
+func (e Executor) SendsUIElements() bool {
+	if e.UIElements != "" {
+		return e.UIElements == "true"
+	}
+	return e.EffectiveProtocol() != ProtocolAutoGLM
+}
+
+// ScreenshotFormat is screenshot.format, or the profile's default when it
+// is empty: png for autoglm, jpeg for phoneflow.
+func (c Config) ScreenshotFormat() string {
+	switch {
+	case c.Screenshot.Format != "":
+		return c.Screenshot.Format
+	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+		return "png"
+	}
+	return "jpeg"
+}
+
+// ScreenshotMaxPixels is screenshot.max_pixels, or the profile's default
+// when it is 0: FullSize for autoglm, DefaultMaxPixels for phoneflow.
+func (c Config) ScreenshotMaxPixels() int {
+	switch {
+	case c.Screenshot.MaxPixels != 0:
+		return c.Screenshot.MaxPixels
+	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+		return FullSize
+	}
+	return DefaultMaxPixels
+}
+
+// Verifier uses: which model judges a finished todo that no deterministic
+// check covers (docs/design.md §13).
+const (
+	VerifyByExecutor = "executor" // the executor endpoint, with the screenshot (phoneflow protocol only)
+	VerifyByPlanner  = "planner"  // the planner endpoint, text only: the element list, no screenshot
+	VerifyByEndpoint = "endpoint" // verifier.base_url and verifier.model, with the screenshot
+	VerifyByNone     = "none"     // no model: a finish no check covers is not shown done
+)
+
+// Verifier configures the model that answers the verifier's JSON contract.
+// An AutoGLM executor is never it: that model answers only do()/finish().
+type Verifier struct {
+	// Use is executor, planner, endpoint or none; empty means endpoint
+	// when verifier.model is set, else executor for the phoneflow
+	// protocol and planner for autoglm. Filled in by Load.
+	Use string `key:"use"`
+	// BaseURL, APIKey and Model are the endpoint of Use endpoint; an empty
+	// base URL (and key) means the planner's.
+	BaseURL string `key:"base_url"`
+	APIKey  string `key:"api_key" secret:"true"`
+	Model   string `key:"model"`
+}
+
+// EffectiveVerifier is the verifier in force: the set one, or the default.
+func (c Config) EffectiveVerifier() string {
+	switch {
+	case c.Verifier.Use != "":
+		return c.Verifier.Use
+	case c.Verifier.Model != "":
+		return VerifyByEndpoint
+	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+		return VerifyByPlanner
+	}
+	return VerifyByExecutor
+}
+
+// VerifierModel is the verifier's endpoint settings, or ok false when no
+// model verifies. The executor's and the planner's come as configured; an
+// endpoint's borrows the planner's base URL and key when it sets none.
+func (c Config) VerifierModel() (m Model, ok bool) {
+	switch c.EffectiveVerifier() {
+	case VerifyByExecutor:
+		return c.Executor.Endpoint, true
+	case VerifyByPlanner:
+		return c.Planner, true
+	case VerifyByEndpoint:
+		m = c.Planner
+		m.Price = Price{}
+		m.Model = c.Verifier.Model
+		if c.Verifier.BaseURL != "" && c.Verifier.BaseURL != c.Planner.BaseURL {
+			m.BaseURL, m.APIKey = c.Verifier.BaseURL, ""
+		}
+		if c.Verifier.APIKey != "" {
+			m.APIKey = c.Verifier.APIKey
+		}
+		return m, true
+	}
+	return Model{}, false
 }
 
 // ADB says where the ADB server is and which phones this host may drive.
@@ -151,11 +289,21 @@ type Settle struct {
 }
 
 // Screenshot says how captures are encoded before they go to the executor.
+// Empty values take the executor profile's default, filled in by Load:
+// the full-size PNG for autoglm (what the model was trained on), a JPEG of
+// at most DefaultMaxPixels for phoneflow.
 type Screenshot struct {
-	MaxPixels int    `key:"max_pixels"` // downscale above this many pixels; 0 = never
-	Format    string `key:"format"`     // jpeg or png
+	MaxPixels int    `key:"max_pixels"` // downscale above this many pixels; -1 = never; 0 = the profile's default
+	Format    string `key:"format"`     // jpeg or png; empty = the profile's default
 	Quality   int    `key:"quality"`    // JPEG quality 1–100
 }
+
+// Screenshot defaults of the phoneflow profile, and the history budget.
+const (
+	DefaultMaxPixels     = 1_000_000
+	FullSize             = -1 // screenshot.max_pixels: never downscale
+	DefaultHistoryTokens = 8000
+)
 
 // Limits are the step budget and the guards of the agent loop.
 type Limits struct {
@@ -287,7 +435,7 @@ func Default() Config {
 			MaxTokens:        3000,
 			Timeout:          2 * time.Minute,
 			Stream:           true,
-		}},
+		}, HistoryTokens: DefaultHistoryTokens},
 		ADB: ADB{Address: "127.0.0.1:5037"},
 		Settle: Settle{
 			Mode:     SettleWait,
@@ -296,7 +444,7 @@ func Default() Config {
 			Max:      3 * time.Second,
 			Fixed:    time.Second,
 		},
-		Screenshot: Screenshot{MaxPixels: 1_000_000, Format: "jpeg", Quality: 80},
+		Screenshot: Screenshot{Quality: 80},
 		Limits: Limits{
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
@@ -325,9 +473,9 @@ func Default() Config {
 }
 
 // fillDerived sets the values that default to something computed from other
-// keys, and reports which keys it set.
-func (c *Config) fillDerived() []string {
-	var set []string
+// keys, and reports the profile-dependent ones it set with why.
+func (c *Config) fillDerived() map[string]string {
+	set := map[string]string{}
 	// The data directory holds the action journal (docs/design.md §19): a
 	// worker started again from another directory must find the same one.
 	if abs, err := filepath.Abs(c.DataDir); err == nil && abs != c.DataDir {
@@ -335,19 +483,57 @@ func (c *Config) fillDerived() []string {
 	}
 	if c.Temporal.Embedded.DBFile == "" {
 		c.Temporal.Embedded.DBFile = filepath.Join(c.DataDir, "temporal.db")
-		set = append(set, "temporal.embedded.db_file")
 	}
 	if c.Temporal.Embedded.UIPort == 0 {
 		c.Temporal.Embedded.UIPort = c.Temporal.Embedded.Port + 1000
-		set = append(set, "temporal.embedded.ui_port")
 	}
 	if c.PromptMemoryPath == "" {
 		c.PromptMemoryPath = filepath.Join(c.DataDir, "prompt_memory.json")
-		set = append(set, "prompt_memory_path")
 	}
+	model := strconv.Quote(c.Executor.Model)
 	if c.Executor.Protocol == "" {
 		c.Executor.Protocol = c.Executor.EffectiveProtocol()
-		set = append(set, "executor.protocol")
+		why := "does not contain"
+		if c.Executor.Protocol == ProtocolAutoGLM {
+			why = "contains"
+		}
+		set["executor.protocol"] = "default for executor.model " + model + ": its name " + why + " autoglm (case, - _ . / and spaces ignored)"
+	}
+	profile := "default for executor.protocol " + c.Executor.Protocol
+	if c.Executor.Lang == "" {
+		c.Executor.Lang = c.Executor.EffectiveLang()
+		why := profile
+		if c.Executor.Protocol == ProtocolAutoGLM {
+			if c.Executor.Lang == "en" {
+				why += " and executor.model " + model + " (multilingual)"
+			} else {
+				why += " and executor.model " + model + " (not multilingual)"
+			}
+		}
+		set["executor.lang"] = why
+	}
+	if c.Executor.UIElements == "" {
+		c.Executor.UIElements = strconv.FormatBool(c.Executor.SendsUIElements())
+		set["executor.ui_elements"] = profile
+	}
+	if c.Screenshot.Format == "" {
+		c.Screenshot.Format = c.ScreenshotFormat()
+		set["screenshot.format"] = profile
+	}
+	if c.Screenshot.MaxPixels == 0 {
+		c.Screenshot.MaxPixels = c.ScreenshotMaxPixels()
+		set["screenshot.max_pixels"] = profile
+	}
+	if c.Verifier.Use == "" {
+		c.Verifier.Use = c.EffectiveVerifier()
+		switch {
+		case c.Verifier.Use == VerifyByEndpoint:
+			set["verifier.use"] = "default: verifier.model is set"
+		case c.Executor.Protocol == ProtocolAutoGLM:
+			set["verifier.use"] = profile + ": an AutoGLM executor answers only do()/finish(), so the planner verifies"
+		default:
+			set["verifier.use"] = profile
+		}
 	}
 	return set
 }

@@ -71,8 +71,11 @@ func TestDefaults(t *testing.T) {
 	}
 	for k, s := range src {
 		want := "default"
-		if k == "executor.protocol" {
-			want = `default for executor.model "offline-executor"`
+		switch k {
+		case "executor.protocol":
+			want = `default for executor.model "offline-executor": its name does not contain autoglm (case, - _ . / and spaces ignored)`
+		case "executor.lang", "executor.ui_elements", "screenshot.format", "screenshot.max_pixels", "verifier.use":
+			want = "default for executor.protocol phoneflow"
 		}
 		if s != want {
 			t.Errorf("%s from %s, want %s", k, s, want)
@@ -265,7 +268,7 @@ func TestValidationMessages(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"PHONEFLOW_SETTLE_MODE": "sometimes"}, `settle.mode: "sometimes" is not allowed: one of settle, fixed, none (from env:PHONEFLOW_SETTLE_MODE)`},
-		{map[string]string{"PHONEFLOW_SCREENSHOT_FORMAT": "gif"}, `screenshot.format: "gif" is not allowed: jpeg or png`},
+		{map[string]string{"PHONEFLOW_SCREENSHOT_FORMAT": "gif"}, `screenshot.format: "gif" is not allowed: jpeg, png, or empty`},
 		{map[string]string{"PHONEFLOW_SCREENSHOT_QUALITY": "0"}, `screenshot.quality: 0 is not allowed: an integer from 1 to 100`},
 		{map[string]string{"PHONEFLOW_LIMITS_MAX_STEPS": "0"}, `limits.max_steps: 0 is not allowed: an integer of at least 1`},
 		{map[string]string{"PHONEFLOW_TEMPORAL_ADDRESS": "localhost"}, `temporal.address: "localhost" is not allowed: host:port`},

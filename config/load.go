@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -185,9 +184,9 @@ func Load(opts LoadOptions) (Config, Sources, error) {
 		return Config{}, nil, errors.Join(errs...)
 	}
 
-	for _, k := range cfg.fillDerived() {
-		if k == "executor.protocol" {
-			src[k] = "default for executor.model " + strconv.Quote(cfg.Executor.Model)
+	for k, why := range cfg.fillDerived() {
+		if src[k] == "default" {
+			src[k] = why
 		}
 	}
 	if err := cfg.Validate(); err != nil {

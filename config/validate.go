@@ -155,6 +155,34 @@ func (c Config) Validate() error {
 		bad("executor.protocol", `autoglm (the AutoGLM-Phone layout), phoneflow (the layout for general vision models), or empty for the default by model name`)
 	}
 
+	if l := c.Executor.Lang; l != "" && l != "zh" && l != "en" {
+		bad("executor.lang", "zh (the Chinese prompt, for AutoGLM-Phone-9B), en (for the multilingual model and general models), or empty for the profile's default")
+	}
+	if u := c.Executor.UIElements; u != "" && u != "true" && u != "false" {
+		bad("executor.ui_elements", "true, false, or empty for the profile's default (false for autoglm, true for phoneflow)")
+	}
+	if c.Executor.HistoryTokens < 100 {
+		bad("executor.history_tokens", "an estimated token budget of at least 100 for the earlier turns of a request")
+	}
+	switch v := c.Verifier.Use; v {
+	case "", VerifyByPlanner, VerifyByNone:
+	case VerifyByExecutor:
+		if c.Executor.EffectiveProtocol() == ProtocolAutoGLM {
+			bad("verifier.use", "planner, endpoint or none: an AutoGLM executor answers only do()/finish() and cannot give the verifier's JSON verdict")
+		}
+	case VerifyByEndpoint:
+		if c.Verifier.Model == "" {
+			errs = append(errs, &FieldError{Key: "verifier.model", Value: `""`, Allowed: "the verifier model's name when verifier.use is endpoint"})
+		}
+	default:
+		bad("verifier.use", "executor, planner, endpoint, none, or empty for the default (planner for an AutoGLM executor, else executor)")
+	}
+	if c.Verifier.BaseURL != "" {
+		if u, err := url.Parse(c.Verifier.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("verifier.base_url", "an http(s) URL of an OpenAI-compatible API root, or empty for the planner's")
+		}
+	}
+
 	hostPort("adb.address", c.ADB.Address, false)
 	for _, s := range c.ADB.Allow {
 		if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") {
@@ -181,13 +209,13 @@ func (c Config) Validate() error {
 		bad("settle.fixed", `a duration of zero or more, like "1s"`)
 	}
 
-	if c.Screenshot.MaxPixels < 0 {
-		bad("screenshot.max_pixels", "0 (never downscale) or a positive pixel count")
+	if m := c.Screenshot.MaxPixels; m < FullSize || (m > 0 && m < 10_000) {
+		bad("screenshot.max_pixels", "-1 (never downscale), 0 (the profile's default) or a pixel count of at least 10000")
 	}
 	switch c.Screenshot.Format {
-	case "jpeg", "png":
+	case "", "jpeg", "png":
 	default:
-		bad("screenshot.format", "jpeg or png")
+		bad("screenshot.format", "jpeg, png, or empty for the profile's default (png for autoglm, jpeg for phoneflow)")
 	}
 	if c.Screenshot.Quality < 1 || c.Screenshot.Quality > 100 {
 		bad("screenshot.quality", "an integer from 1 to 100")

@@ -40,12 +40,16 @@ configuration value that is not allowed.`,
 			if role != "all" && role != modelcheck.RolePlanner && role != modelcheck.RoleExecutor {
 				return usageError{fmt.Errorf("--role %q: use planner, executor or all", role)}
 			}
-			cfg, _, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
+			cfg, src, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
 			if err != nil {
 				return usageError{err}
 			}
+			targets := modelTargets(cfg, src)
+			if targets[1].Exec.SystemPrompt, err = app.SystemPrompt(cfg); err != nil {
+				return usageError{err}
+			}
 			failed := 0
-			for _, t := range modelTargets(cfg) {
+			for _, t := range targets {
 				if role != "all" && role != t.Role {
 					continue
 				}
@@ -68,8 +72,10 @@ configuration value that is not allowed.`,
 	return cmd
 }
 
-// modelTargets are the configured endpoints, as the worker builds them.
-func modelTargets(cfg config.Config) []modelcheck.Target {
+// modelTargets are the configured endpoints, as the worker builds them;
+// the executor's carries which profile, language and verifier were chosen
+// and why (src says where each value came from).
+func modelTargets(cfg config.Config, src config.Sources) []modelcheck.Target {
 	pc := app.ModelConfig(cfg.Planner)
 	pc.KeySetting = "planner.api_key (PLANNER_MODEL_API_KEY)"
 	ec := app.ModelConfig(cfg.Executor.Endpoint)
@@ -78,6 +84,39 @@ func modelTargets(cfg config.Config) []modelcheck.Target {
 		{Role: modelcheck.RolePlanner, LLM: pc, KeySetting: pc.KeySetting,
 			ModelSetting: "planner.model (PLANNER_MODEL_NAME)", URLSetting: "planner.base_url (PLANNER_MODEL_BASE_URL)"},
 		{Role: modelcheck.RoleExecutor, LLM: ec, KeySetting: ec.KeySetting,
-			ModelSetting: "executor.model (MODEL_NAME)", URLSetting: "executor.base_url (MODEL_BASE_URL)", Exec: app.ExecConfig(cfg)},
+			ModelSetting: "executor.model (MODEL_NAME)", URLSetting: "executor.base_url (MODEL_BASE_URL)", Exec: app.ExecConfig(cfg),
+			Profile: profileLines(cfg, src)},
+	}
+}
+
+// profileLines says what the executor profile chose and why.
+func profileLines(cfg config.Config, src config.Sources) []string {
+	why := func(key string) string {
+		if s := src[key]; s != "" {
+			return " (" + s + ")"
+		}
+		return ""
+	}
+	e := app.ExecConfig(cfg)
+	size := "full size"
+	if e.MaxPixels > 0 {
+		size = fmt.Sprintf("at most %d pixels", e.MaxPixels)
+	}
+	prompt := "phoneflow's own"
+	if cfg.Executor.SystemPromptFile != "" {
+		prompt = "from " + cfg.Executor.SystemPromptFile
+	}
+	verifier := "none: a finish no deterministic check covers is not shown done"
+	if m, ok := cfg.VerifierModel(); ok {
+		verifier = fmt.Sprintf("%s endpoint %s, model %q", cfg.EffectiveVerifier(), m.BaseURL, m.Model)
+		if cfg.EffectiveVerifier() == config.VerifyByPlanner {
+			verifier += ", text only (element list, no screenshot)"
+		}
+	}
+	return []string{
+		"protocol " + cfg.Executor.EffectiveProtocol() + why("executor.protocol"),
+		"language " + cfg.Executor.EffectiveLang() + why("executor.lang") + ", system prompt " + prompt,
+		fmt.Sprintf("screenshot %s, %s%s; ui_elements %t%s", e.Format, size, why("screenshot.format"), e.IncludeElements, why("executor.ui_elements")),
+		"verifier " + verifier + why("verifier.use"),
 	}
 }

@@ -81,16 +81,62 @@ func ModelConfig(m config.Model) llm.Config {
 	}
 }
 
-// ExecConfig converts the screenshot and UI-tree settings into the shape of
-// executor requests.
+// ExecConfig converts the executor profile, screenshot and UI-tree settings
+// into the shape of executor requests (docs/design.md §9). The system
+// prompt file is read by SystemPrompt, not here.
 func ExecConfig(cfg config.Config) autoglm.Config {
 	c := autoglm.DefaultConfig()
-	c.MaxPixels = cfg.Screenshot.MaxPixels
-	c.Format = cfg.Screenshot.Format
+	c.MaxPixels = cfg.ScreenshotMaxPixels()
+	if c.MaxPixels == config.FullSize {
+		c.MaxPixels = autoglm.FullSize
+	}
+	c.Format = cfg.ScreenshotFormat()
 	c.JPEGQuality = cfg.Screenshot.Quality
-	c.IncludeElements = cfg.Limits.UITree
+	c.IncludeElements = cfg.Limits.UITree && cfg.Executor.SendsUIElements()
 	c.Protocol = cfg.Executor.EffectiveProtocol()
+	c.Lang = cfg.Executor.EffectiveLang()
+	c.HistoryTokens = cfg.Executor.HistoryTokens
 	return c
+}
+
+// SystemPrompt reads executor.system_prompt_file, or returns "" when none
+// is set.
+func SystemPrompt(cfg config.Config) (string, error) {
+	path := cfg.Executor.SystemPromptFile
+	if path == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("executor.system_prompt_file: %w: point it at a readable text file, or leave it empty for phoneflow's own prompt", err)
+	}
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return "", fmt.Errorf("executor.system_prompt_file %s is empty: put the prompt text in it, or leave the key empty for phoneflow's own prompt", path)
+	}
+	return text, nil
+}
+
+// VerifierModel builds the client of the model that answers verification
+// requests (verifier.use), or nil when no model verifies. An AutoGLM
+// executor is never it (config validation refuses that). textOnly is set
+// when it gets the element list without the screenshot (the planner).
+func VerifierModel(cfg config.Config, planner, executor activities.Model) (m activities.Model, textOnly bool, err error) {
+	switch cfg.EffectiveVerifier() {
+	case config.VerifyByExecutor:
+		return executor, false, nil
+	case config.VerifyByPlanner:
+		return planner, true, nil
+	case config.VerifyByNone:
+		return nil, false, nil
+	}
+	mc, _ := cfg.VerifierModel()
+	vc := ModelConfig(mc)
+	vc.KeySetting = "verifier.api_key (or planner.api_key when verifier.base_url is the planner's)"
+	if err := vc.Validate(); err != nil {
+		return nil, false, fmt.Errorf("verifier model: %w", err)
+	}
+	return llm.New(vc), false, nil
 }
 
 // NewActivities builds the Activities struct from cfg: the device pool on
@@ -131,6 +177,22 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err := exec.Validate(); err != nil {
 		return nil, fmt.Errorf("screenshot settings: %w", err)
 	}
+	var err error
+	if exec.SystemPrompt, err = SystemPrompt(cfg); err != nil {
+		return nil, err
+	}
+	verifier, verifierText, err := VerifierModel(cfg, planner, executor)
+	if err != nil {
+		return nil, err
+	}
+	var verifyModel activities.Model
+	if verifier != nil {
+		role := "executor"
+		if cfg.EffectiveVerifier() != config.VerifyByExecutor {
+			role = "verifier"
+		}
+		verifyModel = meteredModel{role: role, step: "verify", m: verifier}
+	}
 	blobs, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
 	if err != nil {
 		return nil, fmt.Errorf("blob store under data_dir %s: %w", cfg.DataDir, err)
@@ -155,14 +217,18 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Devices:  meteredPool{pool},
 		Planner:  meteredModel{role: "planner", step: "plan", m: planner},
 		Executor: meteredModel{role: "executor", step: "think", m: executor},
-		Verifier: meteredModel{role: "executor", step: "verify", m: executor},
-		Blobs:    blobs,
-		Prompts:  prompts,
-		Exec:     exec,
-		Notifier: NewNotifier(cfg),
-		Journal:  journal,
-		Fault:    fault,
-		Routines: routines,
+		Verifier: verifyModel,
+		// Only a model that can answer the verifier's contract verifies
+		// (docs/design.md §13); without one, Verify calls no model.
+		VerifierText: verifierText,
+		VerifierOff:  verifier == nil,
+		Blobs:        blobs,
+		Prompts:      prompts,
+		Exec:         exec,
+		Notifier:     NewNotifier(cfg),
+		Journal:      journal,
+		Fault:        fault,
+		Routines:     routines,
 	}, nil
 }
 

@@ -67,7 +67,7 @@ func ScreenInfo(cfg Config, in StepInput) string {
 			reason = "secure screen"
 		}
 		field(InfoScreen)
-		b.WriteString(pyQuote("sensitive: screenshot unavailable (" + oneLine(reason) + ")"))
+		b.WriteString(pyQuote(sensitiveText(reason)))
 	}
 	var notes []string
 	for _, n := range in.Notes {
@@ -115,7 +115,7 @@ func glmUserText(task, info string, first bool) string {
 // even when older turns were cut), then the newest user message with the
 // screenshot before its text. Earlier screenshots are never sent.
 func glmMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, error) {
-	msgs := []llm.Message{{Role: llm.RoleSystem, Text: GLMSystemPrompt(now, cfg.Lang, in.TaskPrompt)}}
+	msgs := []llm.Message{{Role: llm.RoleSystem, Text: systemPrompt(cfg, now, in.TaskPrompt, glmSystemEN, glmSystemZH)}}
 	for i, t := range in.History {
 		info := t.Info
 		var text string

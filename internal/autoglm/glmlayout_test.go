@@ -203,3 +203,65 @@ func TestGLMNoEarlierScreenshot(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepHistoryByBudget(t *testing.T) {
+	long := strings.Repeat("蓝牙开关在第二行，目前是关闭状态。", 40) // 680 Han-ish tokens
+	var turns []Turn
+	for i := range 30 {
+		turns = append(turns, Turn{Info: `{"current_app": "设置"}`, Assistant: "<think>" + long + "</think><answer>do(action=\"Back\")</answer>" + strings.Repeat(" ", i)})
+	}
+	kept := KeepHistory(turns, 8000)
+	if len(kept) == 0 || len(kept) >= 30 || kept[len(kept)-1].Assistant != turns[29].Assistant {
+		t.Fatalf("kept %d turns", len(kept))
+	}
+	if !strings.Contains(kept[0].Assistant, long) {
+		t.Errorf("a kept thought was cut")
+	}
+	total := 0
+	for _, k := range kept {
+		total += EstimateTokens(k.Info) + EstimateTokens(k.Assistant)
+	}
+	if total > 8000 {
+		t.Errorf("kept %d estimated tokens, budget 8000", total)
+	}
+	if got := KeepHistory(turns[:3], 8000); len(got) != 3 {
+		t.Errorf("short history cut to %d turns", len(got))
+	}
+	if got := KeepHistory(turns, 100); len(got) != 1 {
+		t.Errorf("a tiny budget keeps %d turns, want the newest one", len(got))
+	}
+}
+
+func TestSensitiveReasonOnce(t *testing.T) {
+	in := StepInput{Task: "t", AppName: "Bank", Sensitive: true, SensitiveReason: "screenshot unavailable (secure screen): screencap returned nothing"}
+	info := ScreenInfo(Config{}, in)
+	if strings.Count(info, "screenshot unavailable") != 1 {
+		t.Errorf("reason doubled: %s", info)
+	}
+	in.SensitiveReason = "secure screen"
+	if info := ScreenInfo(Config{}, in); !strings.Contains(info, `"sensitive: screenshot unavailable (secure screen)"`) {
+		t.Errorf("short reason: %s", info)
+	}
+}
+
+func TestPromptLanguageAndFile(t *testing.T) {
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	in := StepInput{Task: "打开设置", AppName: "System Home", Screenshot: screen(t, 100, 200)}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Protocol: ProtocolAutoGLM, Lang: "zh"}, "今天是2026年11月26日，星期四。\n\n你是手机操作员"},
+		{Config{Protocol: ProtocolAutoGLM, Lang: "en"}, "The date is Thursday, 26 November 2026.\n\nYou are a phone operator."},
+		{Config{Protocol: ProtocolAutoGLM, Lang: "zh", SystemPrompt: "日期: {date}\n规则……"}, "日期: 2026年11月26日 星期四\n规则……"},
+		{Config{Protocol: ProtocolAutoGLM, Lang: "en", SystemPrompt: "The current date: {date}\nRules…"}, "The current date: 2026-11-26, Thursday\nRules…"},
+	} {
+		msgs, err := BuildMessages(c.cfg, in, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys := msgs[0].Text; !strings.HasPrefix(sys, c.want) {
+			t.Errorf("lang %s: system prompt starts %q, want %q", c.cfg.Lang, sys[:min(len(sys), 80)], c.want)
+		}
+	}
+}

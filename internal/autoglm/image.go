@@ -19,13 +19,18 @@ import (
 const (
 	DefaultMaxPixels   = 1_000_000
 	DefaultJPEGQuality = 85
+	// FullSize as MaxPixels never scales the screenshot down.
+	FullSize = -1
+	// DefaultHistoryTokens is the estimated token budget of the earlier
+	// turns of a request.
+	DefaultHistoryTokens = 8000
 )
 
 // Config shapes executor requests.
 type Config struct {
 	// MaxPixels caps width*height of the screenshot sent to the model;
 	// larger screenshots are scaled down keeping their aspect ratio.
-	// 0 means DefaultMaxPixels.
+	// 0 means DefaultMaxPixels, FullSize never scales.
 	MaxPixels int
 	// Format of the image sent: "jpeg" (default) or "png".
 	Format string
@@ -38,6 +43,12 @@ type Config struct {
 	// Protocol is the conversation layout: ProtocolPhoneflow (default) or
 	// ProtocolAutoGLM (docs/design.md §9).
 	Protocol string
+	// SystemPrompt, when set, replaces phoneflow's system prompt; "{date}"
+	// in it becomes the date written the way Lang writes it.
+	SystemPrompt string
+	// HistoryTokens bounds the estimated tokens of the earlier turns of a
+	// request (KeepHistory); 0 means DefaultHistoryTokens.
+	HistoryTokens int
 }
 
 // DefaultConfig returns the settings used when nothing is configured.
@@ -61,14 +72,20 @@ func (c Config) withDefaults() Config {
 	if c.Protocol == "" {
 		c.Protocol = ProtocolPhoneflow
 	}
+	if c.HistoryTokens == 0 {
+		c.HistoryTokens = DefaultHistoryTokens
+	}
 	return c
 }
 
 // Validate reports every bad setting in one error.
 func (c Config) Validate() error {
 	var errs []error
-	if c.MaxPixels < 0 || (c.MaxPixels > 0 && c.MaxPixels < 10_000) {
-		errs = append(errs, fmt.Errorf("autoglm: max pixels %d is too small: use at least 10000 (0 = %d)", c.MaxPixels, DefaultMaxPixels))
+	if c.MaxPixels < FullSize || (c.MaxPixels > 0 && c.MaxPixels < 10_000) {
+		errs = append(errs, fmt.Errorf("autoglm: max pixels %d is too small: use at least 10000 (0 = %d, %d = never scale)", c.MaxPixels, DefaultMaxPixels, FullSize))
+	}
+	if c.HistoryTokens < 0 {
+		errs = append(errs, fmt.Errorf("autoglm: history token budget %d is negative", c.HistoryTokens))
 	}
 	if c.Format != "" && c.Format != "jpeg" && c.Format != "png" {
 		errs = append(errs, fmt.Errorf("autoglm: image format %q: use jpeg or png", c.Format))
@@ -109,7 +126,7 @@ func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, i
 		return llm.Image{}, 0, 0, errors.New("autoglm: screenshot is empty")
 	}
 	img := src
-	if w*h > cfg.MaxPixels {
+	if cfg.MaxPixels > 0 && w*h > cfg.MaxPixels {
 		s := math.Sqrt(float64(cfg.MaxPixels) / float64(w*h))
 		nw, nh := max(int(float64(w)*s), 1), max(int(float64(h)*s), 1)
 		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))

@@ -52,19 +52,20 @@ func Parse(raw string) (Response, error) {
 	}
 	text := strings.ToValidUTF8(raw, "\uFFFD")
 	type found struct {
-		start    int
-		act      Action
-		inAnswer bool // inside <answer>…</answer>
+		start, end int
+		act        Action
+		inAnswer   bool // inside <answer>…</answer>
 	}
 	var calls []found
 	thinkEnd := -1 // index of the first </think>, -1 if none
 	inAnswer := false
 	var errOutside, errInside string
+	errOutsideAt := -1 // where the last malformed call outside <answer> starts
 	for i := 0; i < len(text); {
 		switch {
 		case strings.HasPrefix(text[i:], "</think>") && thinkEnd < 0:
 			thinkEnd = i
-			calls, errOutside, errInside = nil, "", "" // everything so far was reasoning
+			calls, errOutside, errInside, errOutsideAt = nil, "", "", -1 // everything so far was reasoning
 			inAnswer = false
 			i += len("</think>")
 			continue
@@ -85,38 +86,31 @@ func Parse(raw string) (Response, error) {
 		}
 		act, end, err := parseCall(text, name, after)
 		if err == "" {
-			calls = append(calls, found{start: i, act: act, inAnswer: inAnswer})
+			calls = append(calls, found{start: i, end: end, act: act, inAnswer: inAnswer})
 			i = end
 			continue
 		}
-		// A malformed action fails the answer unless a later </think>
-		// shows it was reasoning or a later <answer> holds the action;
-		// skip there rather than rescanning the text.
 		if inAnswer {
 			if errInside == "" {
 				errInside = err
 			}
 			break
 		}
+		// A malformed call fails the answer unless a later </think> shows
+		// it was reasoning, a later <answer> holds the action, or a later
+		// call ends the answer. Strings stop at the next call, so going on
+		// from just inside this one keeps the scan linear.
 		if errOutside == "" {
 			errOutside = err
 		}
-		next := -1
-		for _, tag := range []string{"</think>", "<answer>"} {
-			if tag == "</think>" && thinkEnd >= 0 {
-				continue
-			}
-			if k := strings.Index(text[after:], tag); k >= 0 && (next < 0 || k < next) {
-				next = k
-			}
-		}
-		if next < 0 {
-			break
-		}
-		i = after + next
+		errOutsideAt = i
+		i = after
 	}
 	// When the answer is tagged, the tagged action is the one meant and
-	// calls in the surrounding prose are commentary.
+	// calls in the surrounding prose are commentary. Untagged, a call on a
+	// line of its own that ends the answer is the action, and calls quoted
+	// in the reasoning before it (the previous step, an action it rules
+	// out) are commentary.
 	tagged := calls[:0:0]
 	for _, c := range calls {
 		if c.inAnswer {
@@ -128,6 +122,8 @@ func Parse(raw string) (Response, error) {
 		return fail("%s", errInside)
 	case len(tagged) > 0:
 		calls = tagged
+	case len(calls) > 0 && calls[len(calls)-1].start > errOutsideAt && endsAnswer(text, calls[len(calls)-1].start, calls[len(calls)-1].end):
+		calls = calls[len(calls)-1:]
 	case errOutside != "":
 		return fail("%s", errOutside)
 	}
@@ -149,6 +145,21 @@ func Parse(raw string) (Response, error) {
 		thinking = text[:calls[0].start]
 	}
 	return Response{Thinking: cleanThinking(thinking), Action: calls[0].act}, nil
+}
+
+// endsAnswer reports whether the call at text[start:end] stands on a line
+// of its own (after a tag, fence or "Action:" label at most) and nothing but
+// closing tags, fences and space follow it.
+func endsAnswer(text string, start, end int) bool {
+	before := text[strings.LastIndex(text[:start], "\n")+1 : start]
+	if cleanThinking(before) != "" {
+		return false
+	}
+	rest := text[end:]
+	for _, tag := range []string{"</answer>", "<|end_of_box|>", "```", "</think>"} {
+		rest = strings.ReplaceAll(rest, tag, "")
+	}
+	return strings.TrimSpace(rest) == ""
 }
 
 // cleanThinking strips tags, fences and action labels from reasoning text.
@@ -468,18 +479,31 @@ func pointFromString(s string) (*Point, string) {
 	return v.pt, v.bad
 }
 
-// readString reads a quoted string at text[i]. A quote closes the string
-// only when a comma, a closing parenthesis or the end of the answer follows,
-// so unescaped quotes inside a message survive. Backslash escapes \n, \t,
-// \r and escaped quotes or backslashes are decoded.
+// readString reads a quoted string at text[i]. A string ends only where
+// the call's syntax ends it (docs/design.md §3): at a closing quote followed
+// by ")" and then the end of the call (the end of the answer, a closing tag
+// or a line break), by a separator and the next argument's name ("text=",
+// "，app="), or by the end of the answer. Quotes and Chinese punctuation
+// anywhere else are text: `“你好”，我到了` stays whole. A quote followed by ")"
+// and more prose on the same line ends the string when nothing better does;
+// a string never runs into the next call or a closing tag. Backslash
+// escapes \n, \t, \r and escaped quotes or backslashes are decoded.
 func readString(text string, i int) (string, int, bool) {
 	open, size := utf8.DecodeRuneInString(text[i:])
 	j := i + size
 	var b strings.Builder
-	// The first quote that could close the string, used when no quote is
-	// followed by a separator (as in `action="Tap" element=...`).
-	firstEnd, firstLen := -1, 0
+	// weak is a quote followed by ")" and more prose; first is the first
+	// quote that could close the string at all (as in
+	// `action="Tap" element=...`, which then fails on the missing comma).
+	type cut struct{ end, n int }
+	weak, first := cut{-1, 0}, cut{-1, 0}
 	for j < len(text) {
+		if endOfAnswer(text, j) {
+			break
+		}
+		if _, _, ok := callAt(text, j); ok {
+			break
+		}
 		r, sz := utf8.DecodeRuneInString(text[j:])
 		if r == '\\' && j+sz < len(text) {
 			n, nsz := utf8.DecodeRuneInString(text[j+sz:])
@@ -490,7 +514,7 @@ func readString(text string, i int) (string, int, bool) {
 				b.WriteByte('\t')
 			case n == 'r':
 				b.WriteByte('\r')
-			case n == '\\' || quoteRune(n):
+			case n == '\\' || quoteRune(n) || breakRune(n):
 				b.WriteRune(n)
 			default:
 				b.WriteRune(r)
@@ -500,24 +524,85 @@ func readString(text string, i int) (string, int, bool) {
 			continue
 		}
 		if closes(open, r) {
-			k := skipSpace(text, j+sz)
-			if k >= len(text) || endOfAnswer(text, k) || isClose(text, k) {
+			switch stringEnd(text, j+sz) {
+			case endSure:
 				return b.String(), j + sz, true
+			case endLikely:
+				if weak.end < 0 {
+					weak = cut{j + sz, b.Len()}
+				}
 			}
-			if _, ok := consume(text, k, ",", "，", "、"); ok {
-				return b.String(), j + sz, true
-			}
-			if firstEnd < 0 {
-				firstEnd, firstLen = j+sz, b.Len()
+			if first.end < 0 {
+				first = cut{j + sz, b.Len()}
 			}
 		}
 		b.WriteRune(r)
 		j += sz
 	}
-	if firstEnd >= 0 {
-		return b.String()[:firstLen], firstEnd, true
+	for _, c := range []cut{weak, first} {
+		if c.end >= 0 {
+			return b.String()[:c.n], c.end, true
+		}
 	}
 	return "", j, false
+}
+
+// How surely a quote ends a string, by what follows it.
+const (
+	endNo     = iota
+	endLikely // ")" and more prose on the same line
+	endSure   // ")" and the end of the call, the next argument, or the end of the answer
+)
+
+// stringEnd judges a closing-looking quote by the text after it, from k.
+func stringEnd(text string, k int) int {
+	k = skipSpace(text, k)
+	if k >= len(text) || endOfAnswer(text, k) {
+		return endSure // a call cut off after its last string
+	}
+	if e, ok := consumeClose(text, k); ok {
+		for m := e; ; {
+			if m >= len(text) || endOfAnswer(text, m) {
+				return endSure
+			}
+			r, sz := utf8.DecodeRuneInString(text[m:])
+			if r == '\n' {
+				return endSure
+			}
+			if !unicode.IsSpace(r) && r != '\u3000' {
+				return endLikely
+			}
+			m += sz
+		}
+	}
+	if e, ok := consume(text, k, ",", "，", "、"); ok && argumentNameAt(text, skipSpace(text, e)) {
+		return endSure
+	}
+	return endNo
+}
+
+// argNames are the argument names of the protocol's calls (docs/design.md §3).
+var argNames = []string{"action", "app", "element", "text", "start", "end", "duration", "message", "instruction"}
+
+// argumentNameAt reports whether text[i:] starts the next argument: a name
+// and "=" (any name), or one of the protocol's names and ":".
+func argumentNameAt(text string, i int) bool {
+	k := identEnd(text, i)
+	if k == i {
+		return false
+	}
+	m := skipSpace(text, k)
+	if _, ok := consume(text, m, "=", "＝"); ok {
+		return true
+	}
+	if _, ok := consume(text, m, ":", "："); ok {
+		for _, n := range argNames {
+			if strings.EqualFold(text[i:k], n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func quoteRune(r rune) bool {
@@ -667,13 +752,27 @@ func FormatAction(a Action) string {
 }
 
 // quote writes s as a double-quoted argument with quotes, backslashes and
-// control characters escaped the way Parse reads them.
+// control characters escaped the way Parse reads them, and a backslash
+// inside anything that would end a string early: "</answer>" is written
+// <\/answer>, "do(action=" do\(action=.
 func quote(s string) string {
+	mark := map[int]bool{}
+	for i := 0; i < len(s); {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		if endOfAnswer(s, i) {
+			mark[i+size] = true
+		}
+		if _, after, ok := callAt(s, i); ok {
+			_, psize := utf8.DecodeLastRuneInString(s[:after])
+			mark[after-psize] = true
+		}
+		i += size
+	}
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, r := range s {
+	for i, r := range s {
 		switch {
-		case r == '\\' || quoteRune(r):
+		case mark[i] || r == '\\' || quoteRune(r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '\n':
@@ -688,4 +787,14 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// breakRune reports whether r is escaped by quote to keep a tag, fence or
+// call inside a string from ending it; Parse reads \r as r for these.
+func breakRune(r rune) bool {
+	switch r {
+	case '/', '|', '`', '(', '（':
+		return true
+	}
+	return false
 }

@@ -76,7 +76,7 @@ func StepText(cfg Config, in StepInput) string {
 		if reason == "" {
 			reason = "secure screen"
 		}
-		line("Screen: sensitive: screenshot unavailable (%s)", oneLine(reason))
+		line("Screen: %s", sensitiveText(reason))
 	} else {
 		line("Screen: normal")
 	}
@@ -121,7 +121,7 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	if cfg.Protocol == ProtocolAutoGLM {
 		return glmMessages(cfg, in, now)
 	}
-	msgs := []llm.Message{{Role: llm.RoleSystem, Text: SystemPrompt(now, cfg.Lang, in.TaskPrompt)}}
+	msgs := []llm.Message{{Role: llm.RoleSystem, Text: systemPrompt(cfg, now, in.TaskPrompt, systemEN, systemZH)}}
 	for _, t := range in.History {
 		msgs = append(msgs,
 			llm.Message{Role: llm.RoleUser, Text: t.User},
@@ -156,16 +156,46 @@ func SystemPrompt(now time.Time, lang, taskPrompt string) string {
 	return datedPrompt(now, lang, taskPrompt, systemEN, systemZH)
 }
 
+// systemPrompt is the configured prompt text (cfg.SystemPrompt) with its
+// date filled in, or phoneflow's own in cfg.Lang; the task-type advice is
+// appended to either.
+func systemPrompt(cfg Config, now time.Time, taskPrompt, en, zh string) string {
+	if cfg.SystemPrompt == "" {
+		return datedPrompt(now, cfg.Lang, taskPrompt, en, zh)
+	}
+	date := now.Format("2006-01-02, Monday")
+	if cfg.Lang == "zh" {
+		date = now.Format("2006年01月02日") + " " + zhWeekdays[now.Weekday()]
+	}
+	return withAdvice(strings.ReplaceAll(cfg.SystemPrompt, "{date}", date), cfg.Lang, taskPrompt)
+}
+
+var zhWeekdays = []string{"星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"}
+
+// sensitiveText says the screenshot is missing and why, without saying it
+// twice when the reason already does.
+func sensitiveText(reason string) string {
+	reason = oneLine(reason)
+	if strings.HasPrefix(reason, "screenshot unavailable") {
+		return "sensitive: " + reason
+	}
+	return "sensitive: screenshot unavailable (" + reason + ")"
+}
+
 // datedPrompt fills a system prompt template pair with the date (and, in
 // Chinese, the weekday) and appends the task-type prompt text when set.
 func datedPrompt(now time.Time, lang, taskPrompt, en, zh string) string {
 	var p string
 	if lang == "zh" {
-		weekdays := []string{"星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"}
-		p = fmt.Sprintf(zh, now.Format("2006年01月02日"), weekdays[now.Weekday()])
+		p = fmt.Sprintf(zh, now.Format("2006年01月02日"), zhWeekdays[now.Weekday()])
 	} else {
 		p = fmt.Sprintf(en, now.Format("Monday, 2 January 2006"))
 	}
+	return withAdvice(p, lang, taskPrompt)
+}
+
+// withAdvice appends the task-type prompt text to a system prompt.
+func withAdvice(p, lang, taskPrompt string) string {
 	if t := strings.TrimSpace(taskPrompt); t != "" {
 		if lang == "zh" {
 			p += "\n\n本类任务的经验：\n" + t

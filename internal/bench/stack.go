@@ -136,6 +136,9 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	if o.Protocol != "" {
 		cfg.Executor.Protocol = o.Protocol
 	}
+	// The offline executor reads the screen from the element list only,
+	// so it gets the list in every layout.
+	cfg.Executor.UIElements = "true"
 	e.Config = cfg
 	if e.Acts, err = app.NewActivities(ctx, cfg, app.Deps{Logger: s.log}); err != nil {
 		return nil, err

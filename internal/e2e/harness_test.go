@@ -43,6 +43,9 @@ func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	}
 	cfg := config.Default()
 	cfg.Executor.Protocol = protocol
+	// The offline executor reads the screen from the element list only,
+	// so it gets the list in every layout.
+	cfg.Executor.UIElements = "true"
 	cfg.Temporal.Embedded.Port = devserver.AnyPort // the Web UI gets a free port too
 	logger := stacktest.Logger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -36,6 +36,9 @@ type Target struct {
 	KeySetting, ModelSetting, URLSetting string
 	// Exec shapes executor requests (protocol, image encoding).
 	Exec autoglm.Config
+	// Profile says what the executor profile chose and why, one line each
+	// (protocol, language, screenshot, verifier); printed as is.
+	Profile []string
 }
 
 // Problem kinds.
@@ -57,6 +60,7 @@ const (
 type Result struct {
 	Role, Endpoint, Model string
 	Protocol              string   // executor layout used
+	Profile               []string // the target's Profile lines
 	Listed                []string // model ids the endpoint lists; nil when it offers no list
 	ListOffered           bool
 	OK                    bool
@@ -78,7 +82,7 @@ var now = time.Now
 func Check(ctx context.Context, t Target) Result {
 	r := Result{Role: t.Role, Endpoint: t.LLM.Endpoint(), Model: t.LLM.Model}
 	if t.Role == RoleExecutor {
-		r.Protocol = t.Exec.Protocol
+		r.Protocol, r.Profile = t.Exec.Protocol, t.Profile
 		if r.Protocol == "" {
 			r.Protocol = autoglm.ProtocolPhoneflow
 		}
@@ -300,6 +304,9 @@ func Write(w io.Writer, r Result) {
 		fmt.Fprintf(w, ", protocol %s", r.Protocol)
 	}
 	fmt.Fprintln(w)
+	for _, l := range r.Profile {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	switch {
 	case !r.ListOffered:
 		fmt.Fprintln(w, "  models: the endpoint does not list its models")

@@ -45,6 +45,11 @@ func splitGLMText(text string) (head string, info screenInfo, ok bool) {
 	return strings.TrimSpace(text[:i]), info, true
 }
 
+// modelLabels maps the labels the autoglm layout reports for the
+// simulator's apps (AutoGLM-Phone's own names, docs/design.md §9) to the
+// persona's names.
+var modelLabels = map[string]string{"System Home": "Launcher", "AndroidSystemSettings": "Settings", "GoogleClock": "Clock"}
+
 // glmRequest reads an executor request written in the autoglm layout: the
 // task from the first user message, the screen from the newest one, and
 // the actions of the assistant turns. ok is false for other layouts.
@@ -85,6 +90,9 @@ func glmRequest(msgs []message) (observation, []act, bool) {
 		if l, ok := uitree.ParseLine(line); ok {
 			o.Elems = append(o.Elems, l)
 		}
+	}
+	if n, ok := modelLabels[o.App]; ok {
+		o.App = n
 	}
 	if p, ok := packages[o.App]; ok {
 		o.Package = p

@@ -304,22 +304,42 @@ var (
 	msgNouns       = regexp.MustCompile(`(?i)^(?:an?\s+)?(?:message|text|sms|msg|note)\b`)
 )
 
+// markerAt finds the first text marker of t ("saying", "说", …).
+func markerAt(t string) (int, string, bool) {
+	lower := strings.ToLower(t)
+	for _, mk := range textMarkers {
+		if i := strings.Index(lower, mk); i >= 0 {
+			return i, mk, true
+		}
+	}
+	return 0, "", false
+}
+
+// startsComma reports whether s goes on with a comma or an enumeration mark.
+func startsComma(s string) bool {
+	return strings.HasPrefix(s, ",") || strings.HasPrefix(s, "，") || strings.HasPrefix(s, "、")
+}
+
 // parseMessage extracts recipient and text from a message todo. Either may
 // come back empty when the todo does not say.
 func parseMessage(t string) (to, text string) {
-	// Quoted text wins wherever it is.
+	// Quoted text wins wherever it is, unless the quote only opens the
+	// text after a marker and the text goes on after a comma
+	// ("saying “你好”，我到了").
 	rest := t
-	if q, ok := findQuoted(t); ok {
-		text = t[q.innerStart:q.innerEnd]
-		rest = t[:q.start] + t[q.end:]
-	} else {
-		lower := strings.ToLower(t)
-		for _, mk := range textMarkers {
-			if i := strings.Index(lower, mk); i >= 0 {
-				text = strings.TrimSpace(t[i+len(mk):])
-				rest = t[:i]
-				break
-			}
+	if i, mk, ok := markerAt(t); ok {
+		after := strings.TrimSpace(t[i+len(mk):])
+		if q, ok := findQuoted(after); ok && q.start == 0 && startsComma(after[q.end:]) {
+			text, rest = after, t[:i]
+		}
+	}
+	if text == "" {
+		if q, ok := findQuoted(t); ok {
+			text = t[q.innerStart:q.innerEnd]
+			rest = t[:q.start] + t[q.end:]
+		} else if i, mk, ok := markerAt(t); ok {
+			text = strings.TrimSpace(t[i+len(mk):])
+			rest = t[:i]
 		}
 	}
 	rest = strings.TrimSpace(rest)
