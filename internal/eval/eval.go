@@ -3,8 +3,10 @@
 // said done but the phone does not show it, or the goal was impossible),
 // false failed (a possible goal that ended failed), steps and model calls.
 // The set is a JSONL file, one Case per line; the shipped set is Default.
-// `starter eval` prints the table; docs/design.md §13 says what a verdict
-// is.
+// The generated suite (Templates, Generate) draws tasks from parameterised
+// templates instead, each with a check written from its parameters, and
+// also counts commit actions on targets a task never named. `starter eval`
+// prints the tables; docs/design.md §13 says what a verdict is.
 package eval
 
 import (
