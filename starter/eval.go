@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/phoneflow/phoneflow/internal/eval"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -29,6 +31,10 @@ type evalFlags struct {
 	naive     bool
 	batch     int
 	adbPath   string
+	suite     string
+	runs      int
+	perTmpl   int
+	faults    []string
 }
 
 func newEvalCmd() *cobra.Command {
@@ -57,11 +63,27 @@ makes the offline executor a weaker model that does not repair its own
 mistakes. --mode bare runs the single loop with the stuck guard and the finish
 verification off (the plain loop of other phone agents, whose done is the
 executor's word), to measure what those guards add; goals cannot be started in
-that mode outside eval. Exit status: 0 when every goal is achieved, 1 otherwise.`,
+that mode outside eval.
+
+--suite generated runs the generated task suite instead (internal/eval,
+docs/design.md §13): task templates over every simulated app, each said in
+several phrasings (terse, polite, Chinese, possessive, ordinal, existing items,
+relative values, two clauses), with parameters drawn from --seed and a check
+written from those parameters on the phone's state. Tasks the phone cannot do
+must end failed or asked. Each task is classified as achieved, honest failure,
+asked or FALSE DONE (done while the check fails), and any commit action (a
+message sent, a note saved, an alarm created or switched) on a target the task
+never named counts as a WRONG COMMIT. --runs N repeats it for seeds seed..seed+N-1.
+--misread and --fault pass offline executor faults to the model server by name.
+
+Exit status: 0 when every goal is achieved (for the generated suite: no false
+done and no wrong commit), 1 otherwise.`,
 		Example: `  starter eval
   starter eval --mode both --fast
   starter eval --naive --wrong-taps 0.2 --mode all --seed 1
-  starter eval --set my-goals.jsonl --only msg-comma,bt-on`,
+  starter eval --set my-goals.jsonl --only msg-comma,bt-on
+  starter eval --suite generated --seed 1 --runs 3 --batch 8
+  starter eval --suite generated --misread 0.2 --only messages.send,clock.create`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
@@ -76,6 +98,10 @@ that mode outside eval. Exit status: 0 when every goal is achieved, 1 otherwise.
 	fs.BoolVar(&f.naive, "naive", false, "the offline executor does not repair its own mistakes")
 	fs.IntVar(&f.batch, "batch", 8, "goals run at once, each on its own phone")
 	fs.StringVar(&f.adbPath, "adb", "", "adb binary (default: adb on PATH)")
+	fs.StringVar(&f.suite, "suite", "fixed", "fixed (the goal set, see --set) or generated (task templates drawn from --seed)")
+	fs.IntVar(&f.runs, "runs", 1, "runs, each with the next seed (seed, seed+1, ...)")
+	fs.IntVar(&f.perTmpl, "per-template", eval.DefaultPerTemplate, "generated suite: tasks drawn from each template per seed")
+	fs.StringArrayVar(&f.faults, "fault", nil, "offline model fault NAME=RATE passed to the model server, repeatable (e.g. wrong-tap=0.2)")
 	return cmd
 }
 
@@ -94,8 +120,18 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if f.wrongTaps < 0 || f.wrongTaps > 1 {
 		return fmt.Errorf("--wrong-taps %v: give a share between 0 and 1, e.g. 0.2", f.wrongTaps)
 	}
-	if f.misread < 0 || f.misread > 1 {
-		return fmt.Errorf("--misread %v: give a share between 0 and 1, e.g. 0.2", f.misread)
+	faults, err := parseFaults(f.faults, f.misread)
+	if err != nil {
+		return err
+	}
+	if f.runs < 1 {
+		return fmt.Errorf("--runs %d: give at least 1", f.runs)
+	}
+	if f.suite == "generated" {
+		return runSuite(cmd, f, modes, faults)
+	}
+	if f.suite != "fixed" {
+		return fmt.Errorf("--suite %q: use fixed or generated", f.suite)
 	}
 	cases := eval.Default()
 	if f.set != "" {
@@ -104,37 +140,15 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 			return err
 		}
 	}
-	cases, err := selectCases(cases, f.only, f.fast)
+	cases, err = selectCases(cases, f.only, f.fast)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError}))
-	st, err := eval.StartStack(ctx, f.adbPath, log)
+	sums, err := runEvalSeeds(cmd, f, modes, faults, func(int64) eval.Options { return eval.Options{Cases: cases} })
 	if err != nil {
-		if errors.Is(err, eval.ErrNoADB) {
-			return fmt.Errorf("%w (or pass --adb PATH)", err)
-		}
 		return err
 	}
-	defer st.Stop()
-	var sums []eval.Summary
-	for _, m := range modes {
-		s, err := eval.Run(ctx, st, eval.Options{Cases: cases, Mode: m, Seed: f.seed, WrongTaps: f.wrongTaps, Misread: f.misread, Naive: f.naive, Batch: f.batch,
-			Progress: func(p string) { fmt.Fprintln(cmd.ErrOrStderr(), p) }})
-		if err != nil {
-			return err
-		}
-		sums = append(sums, s)
-	}
-	title := fmt.Sprintf("Evaluation: %d goals, seed %d, wrong taps %.0f%%", len(cases), f.seed, f.wrongTaps*100)
-	if f.misread > 0 {
-		title += fmt.Sprintf(", misread %.0f%%", f.misread*100)
-	}
-	if f.naive {
-		title += ", naive executor"
-	}
+	title := fmt.Sprintf("Evaluation: %d goals, seed %d, wrong taps %.0f%%", len(cases), f.seed, f.wrongTaps*100) + faultTitle(f, faults)
 	if err := eval.Render(cmd.OutOrStdout(), title, sums...); err != nil {
 		return err
 	}
@@ -175,6 +189,139 @@ func selectCases(cases []eval.Case, only string, fast bool) ([]eval.Case, error)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("no goals selected: check --only and --fast")
+	}
+	return out, nil
+}
+
+// runSuite runs the generated task suite for each seed and mode and prints
+// its report.
+func runSuite(cmd *cobra.Command, f evalFlags, modes []string, faults map[string]float64) error {
+	if f.set != "" || f.fast {
+		return errors.New("--set and --fast select goals of the fixed suite: drop them with --suite generated, or use --only TEMPLATE")
+	}
+	if f.perTmpl < 1 {
+		return fmt.Errorf("--per-template %d: give at least 1", f.perTmpl)
+	}
+	if _, err := selectTasks(eval.Generate(f.seed, f.perTmpl), f.only); err != nil {
+		return err
+	}
+	n := 0
+	sums, err := runEvalSeeds(cmd, f, modes, faults, func(seed int64) eval.Options {
+		tasks, _ := selectTasks(eval.Generate(seed, f.perTmpl), f.only)
+		n = len(tasks)
+		return eval.Options{Tasks: tasks}
+	})
+	if err != nil {
+		return err
+	}
+	title := fmt.Sprintf("Generated task suite: %d tasks per seed (%d per template), seeds %d..%d, wrong taps %.0f%%",
+		n, f.perTmpl, f.seed, f.seed+int64(f.runs)-1, f.wrongTaps*100) + faultTitle(f, faults)
+	if err := eval.RenderSuite(cmd.OutOrStdout(), title, sums...); err != nil {
+		return err
+	}
+	for _, s := range sums {
+		if s.FalseDone > 0 || s.WrongCommits > 0 {
+			return exitError{exitFailure}
+		}
+	}
+	return nil
+}
+
+// runEvalSeeds starts the stack once and runs every mode for each seed;
+// opts gives the seed's tasks.
+func runEvalSeeds(cmd *cobra.Command, f evalFlags, modes []string, faults map[string]float64, opts func(seed int64) eval.Options) ([]eval.Summary, error) {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError}))
+	st, err := eval.StartStack(ctx, f.adbPath, log)
+	if err != nil {
+		if errors.Is(err, eval.ErrNoADB) {
+			return nil, fmt.Errorf("%w (or pass --adb PATH)", err)
+		}
+		return nil, err
+	}
+	defer st.Stop()
+	var sums []eval.Summary
+	for r := range f.runs {
+		seed := f.seed + int64(r)
+		for _, m := range modes {
+			o := opts(seed)
+			o.Mode, o.Seed, o.WrongTaps, o.Naive, o.Batch, o.Faults = m, seed, f.wrongTaps, f.naive, f.batch, faults
+			o.Progress = func(p string) { fmt.Fprintln(cmd.ErrOrStderr(), p) }
+			s, err := eval.Run(ctx, st, o)
+			if err != nil {
+				return nil, err
+			}
+			sums = append(sums, s)
+		}
+	}
+	return sums, nil
+}
+
+// parseFaults reads --fault NAME=RATE flags and --misread into the fault
+// map eval.ApplyFaults takes; names are checked there, against the model
+// server.
+func parseFaults(flags []string, misread float64) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, fl := range flags {
+		name, rate, ok := strings.Cut(fl, "=")
+		v, err := strconv.ParseFloat(strings.TrimSpace(rate), 64)
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return nil, fmt.Errorf("--fault %q: write NAME=RATE, e.g. --fault misread=0.2 (known: %s)", fl, strings.Join(eval.FaultNames(), ", "))
+		}
+		out[strings.TrimSpace(name)] = v
+	}
+	if misread != 0 {
+		out["misread"] = misread
+	}
+	return out, eval.ApplyFaults(&modelserver.Config{}, out)
+}
+
+func faultTitle(f evalFlags, faults map[string]float64) string {
+	var s string
+	if f.naive {
+		s += ", naive executor"
+	}
+	names := make([]string, 0, len(faults))
+	for n := range faults {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		s += fmt.Sprintf(", %s %.0f%%", n, faults[n]*100)
+	}
+	return s
+}
+
+// selectTasks keeps the tasks whose id or template is named in only
+// (comma-separated); empty keeps all.
+func selectTasks(tasks []eval.Task, only string) ([]eval.Task, error) {
+	want := map[string]bool{}
+	for _, id := range strings.Split(only, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			want[id] = true
+		}
+	}
+	if len(want) == 0 {
+		return tasks, nil
+	}
+	var out []eval.Task
+	found := map[string]bool{}
+	for _, t := range tasks {
+		if want[t.ID] || want[t.Template] {
+			out = append(out, t)
+			found[t.ID], found[t.Template] = true, true
+		}
+	}
+	var missing []string
+	for id := range want {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("--only names neither a template nor a task of the generated suite: %s", strings.Join(missing, ", "))
 	}
 	return out, nil
 }

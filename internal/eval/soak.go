@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/phoneflow/phoneflow/internal/bench"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
@@ -95,13 +96,6 @@ var SoakKinds = map[string]SoakKind{
 		Check: func(int) Check { return Check{Screen: "Launcher"} }},
 }
 
-func onOff(on bool) string {
-	if on {
-		return "on"
-	}
-	return "off"
-}
-
 // SoakOptions configure a soak.
 type SoakOptions struct {
 	Kinds []string // names in SoakKinds; each runs on a phone of its own
@@ -183,7 +177,7 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 		if kind.Check != nil {
 			c.Check = kind.Check(k)
 		}
-		out := runCase(ctx, st.Client, env, 0, c, workflows.ModeLayered)
+		out := runTask(ctx, st.Client, env, 0, c.Task(), workflows.ModeLayered, 20*time.Second)
 		rep := SoakRep{Rep: k, Goal: c.Goal, Status: out.Status, Steps: out.Steps, Effects: -1,
 			ModelCalls: env.Model.Stats().Completions - before, Why: out.Why}
 		state := phone.State()

@@ -1,0 +1,278 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/phoneflow/phoneflow/internal/bench"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// Options configure one evaluation run.
+type Options struct {
+	Cases     []Case  // a fixed set, run as tasks (Case.Task)
+	Tasks     []Task  // generated tasks, run after the cases
+	Mode      string  // workflows.ModeLayered (default), ModeSingle or ModeBare
+	Seed      int64   // model server seed
+	WrongTaps float64 // share of executor taps moved to a wrong point
+	Naive     bool    // the executor does not repair its own mistakes
+	// Faults are further offline model faults by name and rate, passed
+	// through to the model server (see ApplyFaults), e.g. "misread": 0.2.
+	Faults   map[string]float64
+	Protocol string // executor request layout; empty = the configured default
+	// Batch is how many tasks run at once, each on its own phone, reset
+	// between tasks; 0 = 8.
+	Batch int
+	// AskWait is how long a question nobody will answer stays pending
+	// before the goal is cancelled and the task counted as asked; 0 = 20s.
+	AskWait  time.Duration
+	Progress func(string) // nil = silent
+}
+
+// Outcome is one task's result.
+type Outcome struct {
+	Task        Task
+	Status      string // the goal's status
+	Verdict     Verdict
+	Achieved    bool // Verdict == Achieved
+	FalseDone   bool // Verdict == FalseDone
+	FalseFailed bool // a feasible task that did not end done
+	Asked       bool // a question was left unanswered
+	// Commits lists the commit actions on targets the task never named
+	// (WrongCommits); any makes the outcome a wrong commit action.
+	Commits  []string
+	Steps    int
+	Why      string // why it was not achieved
+	Response string
+	Reason   string
+}
+
+// Summary totals a run.
+type Summary struct {
+	Mode                       string
+	Seed                       int64
+	Goals, Achieved, FalseDone int
+	FalseFailed                int
+	HonestFailures, Asked      int
+	WrongCommits               int // tasks with at least one wrong commit action
+	Steps                      int
+	ModelCalls                 int64 // planner + executor + verifier requests answered
+	Phones                     int
+	Elapsed                    time.Duration
+	Outcomes                   []Outcome
+}
+
+// PerMinute is the run's throughput in tasks per minute of wall time.
+func (s Summary) PerMinute() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Goals) / s.Elapsed.Minutes()
+}
+
+var seq atomic.Int64
+
+// Run runs the tasks on the stack: one model server (seeded with Seed) and
+// Batch phones, each taking the next task as soon as it is free and reset
+// to a new phone's state before every task.
+func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
+	if o.Mode == "" {
+		o.Mode = workflows.ModeLayered
+	}
+	if o.Batch <= 0 {
+		o.Batch = 8
+	}
+	if o.AskWait <= 0 {
+		o.AskWait = 20 * time.Second
+	}
+	tasks := make([]Task, 0, len(o.Cases)+len(o.Tasks))
+	for _, c := range o.Cases {
+		tasks = append(tasks, c.Task())
+	}
+	tasks = append(tasks, o.Tasks...)
+	sum := Summary{Mode: o.Mode, Seed: o.Seed}
+	if len(tasks) == 0 {
+		return sum, fmt.Errorf("eval: no tasks to run")
+	}
+	mc := modelserver.Config{Seed: o.Seed, RateWrongTap: o.WrongTaps, Naive: o.Naive}
+	if err := ApplyFaults(&mc, o.Faults); err != nil {
+		return sum, err
+	}
+	phones := min(o.Batch, len(tasks))
+	began := time.Now()
+	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: phones, Model: mc, Protocol: o.Protocol})
+	if err != nil {
+		return sum, err
+	}
+	defer env.Stop()
+	outs := make([]Outcome, len(tasks))
+	next := make(chan int)
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for i := range phones {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				env.Phones[i].Reset()
+				outs[j] = runTask(ctx, st.Client, env, i, tasks[j], o.Mode, o.AskWait)
+				if n := done.Add(1); o.Progress != nil && (n%10 == 0 || int(n) == len(tasks)) {
+					o.Progress(fmt.Sprintf("%s seed %d: %d of %d tasks run", o.Mode, o.Seed, n, len(tasks)))
+				}
+			}
+		}()
+	}
+	for j := range tasks {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	sum.Elapsed, sum.Phones = time.Since(began), phones
+	sum.ModelCalls = env.Model.Stats().Completions
+	for _, out := range outs {
+		sum.add(out)
+	}
+	return sum, nil
+}
+
+func (s *Summary) add(o Outcome) {
+	s.Goals++
+	s.Steps += o.Steps
+	switch o.Verdict {
+	case Achieved:
+		s.Achieved++
+	case FalseDone:
+		s.FalseDone++
+	case Asked:
+		s.Asked++
+	case HonestFailure:
+		s.HonestFailures++
+	}
+	if o.FalseFailed {
+		s.FalseFailed++
+	}
+	if len(o.Commits) > 0 {
+		s.WrongCommits++
+	}
+	s.Outcomes = append(s.Outcomes, o)
+}
+
+// goalTimeout bounds one goal; the offline models answer at once.
+const goalTimeout = 10 * time.Minute
+
+func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task, mode string, askWait time.Duration) Outcome {
+	out := Outcome{Task: t}
+	phone := env.Phones[i]
+	before := phone.State()
+	id := fmt.Sprintf("eval-%s-%s-%d-%d", safeID(t.ID), mode, time.Now().UnixNano()%1e9, seq.Add(1))
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue, WorkflowExecutionTimeout: goalTimeout},
+		workflows.GoalWorkflow, workflows.GoalInput{Goal: t.Goal, Device: env.Serials[i], Options: workflows.GoalOptions{Mode: mode, AutoApprove: true}})
+	var r workflows.GoalResult
+	if err == nil {
+		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
+		err = run.Get(ctx, &r)
+		out.Asked = stop()
+	}
+	after := phone.State()
+	out.Commits = WrongCommits(before, after, t.Targets)
+	if err != nil {
+		r.Status, r.Reason = "error", err.Error()
+		if out.Asked {
+			r.Status = workflows.GoalCancelled
+		}
+	}
+	out.Status, out.Steps, out.Response, out.Reason = r.Status, r.Steps, r.Response, r.Reason
+	holds, why := true, ""
+	if t.Check != nil {
+		holds, why = t.Check(after, r)
+	}
+	out.Verdict = classify(t, r.Status, out.Asked, holds)
+	out.Achieved, out.FalseDone = out.Verdict == Achieved, out.Verdict == FalseDone
+	out.FalseFailed = t.Feasible && r.Status != workflows.GoalDone
+	switch out.Verdict {
+	case FalseDone:
+		out.Why = "done, but " + firstNonEmpty(why, "the task is impossible on this phone")
+	case Asked:
+		out.Why = "asked and nobody answered"
+	case HonestFailure:
+		out.Why = r.Status + ": " + firstNonEmpty(r.Reason, why)
+	}
+	if len(out.Commits) > 0 {
+		out.Why = firstNonEmpty(out.Why, "achieved") + "; wrong commit: " + fmt.Sprint(out.Commits)
+	}
+	return out
+}
+
+// safeID keeps a task id usable inside a workflow id.
+func safeID(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c == '/' || c == ' ' {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// answerQuestions answers the goal's pending questions with reply until
+// stop is called. Without a reply a question pending for wait cancels the
+// goal: nobody will answer it. stop reports whether a question went
+// unanswered.
+func answerQuestions(ctx context.Context, c client.Client, id, reply string, wait time.Duration) (stop func() bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var unanswered atomic.Bool
+	go func() {
+		defer close(done)
+		var asked time.Time
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+			v, err := c.QueryWorkflow(ctx, id, "", workflows.QueryStatus)
+			var st workflows.Status
+			if err != nil || v.Get(&st) != nil || st.PendingQuestion == "" {
+				asked = time.Time{}
+				continue
+			}
+			if reply == "" {
+				unanswered.Store(true)
+				if asked.IsZero() {
+					asked = time.Now()
+				} else if time.Since(asked) > wait {
+					_ = c.CancelWorkflow(ctx, id, "")
+					return
+				}
+				continue
+			}
+			_ = c.SignalWorkflow(ctx, id, "", workflows.SignalClarify, reply)
+			select { // let the goal take the answer before asking again
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+	return func() bool { cancel(); <-done; return unanswered.Load() }
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
