@@ -15,6 +15,12 @@ require (
 require go.temporal.io/sdk/contrib/opentelemetry v0.8.1
 
 require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/urfave/cli v1.22.17 // indirect
+)
+
+require (
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
 	github.com/chromedp/chromedp v0.14.2
 	github.com/chromedp/sysutil v1.1.0 // indirect

@@ -108,6 +108,11 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 		o.StopTimeout = DefaultStopTimeout
 	}
 	log := deps.logger()
+	// Goals are started with phoneflow's search attributes: register them
+	// where the cluster allows it, else say what to run (docs/design.md §27).
+	if err := EnsureSearchAttributes(ctx, c.OperatorService(), cfg.Temporal.Namespace, log); err != nil {
+		return nil, err
+	}
 	acts, err := NewActivities(ctx, cfg, deps)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,10 @@ type Options struct {
 	FileDB bool
 	// Port is the Temporal frontend port; 0 means a free port.
 	Port int
+	// TemporalAddress, when set, is the frontend of a running Temporal
+	// cluster (internal/cluster, say): the stack starts no embedded
+	// server, and Port, FileDB and WebUI are ignored.
+	TemporalAddress string
 	// WebUI serves the Web UI on UIPort (0: the frontend port + 1000, or
 	// a free port when Port is 0).
 	WebUI  bool
@@ -146,33 +150,10 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		cfg.Temporal.Embedded.DBFile = filepath.Join(dir, "temporal.db")
 	}
 
-	s.srvOpts = devserver.Options{
-		Port:       o.Port,
-		UIPort:     -1,
-		DBFile:     cfg.Temporal.Embedded.DBFile,
-		Namespaces: []string{cfg.Temporal.Namespace},
-		Logger:     log,
-	}
-	if o.Port == 0 {
-		s.srvOpts.Port = devserver.AnyPort
-	}
-	if o.WebUI {
-		s.srvOpts.UIPort = o.UIPort
-	}
-	srv, err := devserver.Start(ctx, s.srvOpts)
-	if err != nil {
+	if o.TemporalAddress != "" {
+		cfg.Temporal.Address = o.TemporalAddress
+	} else if err := s.startServer(ctx, o, &cfg); err != nil {
 		return nil, err
-	}
-	s.server = srv
-	s.stops = append(s.stops, s.stopServer)
-	// Restarts come back on the ports this start picked.
-	s.srvOpts.Port = portOf(srv.FrontendAddr())
-	cfg.Temporal.Address = srv.FrontendAddr()
-	cfg.Temporal.Embedded.Port = s.srvOpts.Port
-	cfg.Temporal.Embedded.UIPort = -1
-	if u := srv.UIURL(); u != "" {
-		s.srvOpts.UIPort = portOf(strings.TrimPrefix(u, "http://"))
-		cfg.Temporal.Embedded.UIPort = s.srvOpts.UIPort
 	}
 
 	if s.Models, s.ModelURL, err = s.ServeModels(ctx, s.runCtx, o.Model); err != nil {
@@ -217,11 +198,48 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		return nil, err
 	}
 	if s.Client, err = client.DialContext(ctx, copts); err != nil {
-		return nil, fmt.Errorf("stack: dial the embedded server: %w", err)
+		return nil, fmt.Errorf("stack: dial the Temporal server at %s: %w", cfg.Temporal.Address, err)
 	}
 	s.stops = append(s.stops, s.Client.Close)
-	s.Goals = goalctl.New(s.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: srv.UIURL()})
+	ui := ""
+	if srv := s.Server(); srv != nil {
+		ui = srv.UIURL()
+	}
+	s.Goals = goalctl.New(s.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: ui})
 	return s, nil
+}
+
+// startServer starts the embedded server for o and points cfg at it.
+func (s *Stack) startServer(ctx context.Context, o Options, cfg *config.Config) error {
+	s.srvOpts = devserver.Options{
+		Port:       o.Port,
+		UIPort:     -1,
+		DBFile:     cfg.Temporal.Embedded.DBFile,
+		Namespaces: []string{cfg.Temporal.Namespace},
+		Logger:     s.log,
+	}
+	if o.Port == 0 {
+		s.srvOpts.Port = devserver.AnyPort
+	}
+	if o.WebUI {
+		s.srvOpts.UIPort = o.UIPort
+	}
+	srv, err := devserver.Start(ctx, s.srvOpts)
+	if err != nil {
+		return err
+	}
+	s.server = srv
+	s.stops = append(s.stops, s.stopServer)
+	// Restarts come back on the ports this start picked.
+	s.srvOpts.Port = portOf(srv.FrontendAddr())
+	cfg.Temporal.Address = srv.FrontendAddr()
+	cfg.Temporal.Embedded.Port = s.srvOpts.Port
+	cfg.Temporal.Embedded.UIPort = -1
+	if u := srv.UIURL(); u != "" {
+		s.srvOpts.UIPort = portOf(strings.TrimPrefix(u, "http://"))
+		cfg.Temporal.Embedded.UIPort = s.srvOpts.UIPort
+	}
+	return nil
 }
 
 // Server is the running embedded server, or nil while it is stopped.
