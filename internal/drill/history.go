@@ -121,6 +121,11 @@ type Failures struct {
 	// answer the protocol rejected (executor parse_error or planner
 	// invalid): the workflow counts each as a step and feeds it back.
 	CountedRejections int
+	// TimedOut are the attempts seen to have timed out rather than failed
+	// (a final ActivityTaskTimedOut, or a retried attempt whose last
+	// failure was a timeout): on a starved machine an attempt can outlive
+	// its bound with no fault injected.
+	TimedOut int
 }
 
 // Add adds o to f.
@@ -128,6 +133,7 @@ func (f *Failures) Add(o Failures) {
 	f.RetriedAttempts += o.RetriedAttempts
 	f.FailedActivities += o.FailedActivities
 	f.CountedRejections += o.CountedRejections
+	f.TimedOut += o.TimedOut
 }
 
 // CountFailures reads f from one workflow's events. Payloads must be plain
@@ -137,11 +143,18 @@ func CountFailures(evs []*historypb.HistoryEvent) Failures {
 	for _, ev := range evs {
 		switch ev.GetEventType() {
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-			if a := ev.GetActivityTaskStartedEventAttributes().GetAttempt(); a > 1 {
+			at := ev.GetActivityTaskStartedEventAttributes()
+			if a := at.GetAttempt(); a > 1 {
 				f.RetriedAttempts += int(a - 1)
+				if at.GetLastFailure().GetTimeoutFailureInfo() != nil {
+					f.TimedOut++
+				}
 			}
-		case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED, enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED:
 			f.FailedActivities++
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+			f.FailedActivities++
+			f.TimedOut++
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 			for _, p := range ev.GetActivityTaskCompletedEventAttributes().GetResult().GetPayloads() {
 				f.CountedRejections += rejected(p.GetData())

@@ -80,8 +80,10 @@ func TestModelFaults(t *testing.T) {
 	if st.Faults429+st.Faults500 == 0 || st.Malformed == 0 {
 		t.Errorf("the model server injected no faults of some kind (%+v): the drill proves nothing; raise the rates or change the seed", st)
 	}
-	if got, want := int64(f.RetriedAttempts+f.FailedActivities), st.Faults429+st.Faults500; got != want {
-		t.Errorf("histories show %d failed activity attempts, the model server injected %d 429/500 answers: every one must be a visible failed attempt", got, want)
+	// Every injected answer is a visible failed attempt; an attempt that
+	// timed out on a starved machine is one too, with nothing injected.
+	if got, want := int64(f.RetriedAttempts+f.FailedActivities), st.Faults429+st.Faults500; got < want || got > want+int64(f.TimedOut) {
+		t.Errorf("histories show %d failed activity attempts (%d of them timed out), the model server injected %d 429/500 answers: every one must be a visible failed attempt", got, f.TimedOut, want)
 	}
 	if got, want := int64(f.CountedRejections), st.Malformed; got != want {
 		t.Errorf("histories show %d rejected model answers, the model server injected %d malformed ones: every one must be a counted, fed-back step", got, want)
