@@ -38,21 +38,12 @@ func TestLeaseTerminatedMidGoal(t *testing.T) {
 	}
 	t.Cleanup(stop)
 	serial := st.Serials[0]
-	start := func(text string) string {
-		id, _, err := st.Goals.Start(ctx, goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: serial})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	a := start("lease drill a")
-	if _, ok := waitStatus(st, a+"/todo-1", 3*time.Minute, func(s workflows.Status) bool { return s.Steps >= 2 }); !ok {
-		t.Fatal("goal a's todo never took two steps")
-	}
+	a := sendGoal(t, st, "lease drill a")
+	waitActing(t, st, a)
 	if err := st.Client.TerminateWorkflow(ctx, workflows.LeaseWorkflowID(serial), "", "drill: the lease is lost"); err != nil {
 		t.Fatal(err)
 	}
-	b := start("lease drill b")
+	b := sendGoal(t, st, "lease drill b")
 	if s, ok := waitStatus(st, b, 2*time.Minute, func(s workflows.Status) bool {
 		return strings.Contains(s.WaitingFor, "device busy: held by "+a)
 	}); !ok {
@@ -95,18 +86,9 @@ func TestDoubleBookingIsCaught(t *testing.T) {
 	ctx := context.Background()
 	st := stacktest.Start(ctx, t, stack.Options{ADB: stack.BuiltinADB})
 	serial := st.Serials[0]
-	start := func(text string) string {
-		id, _, err := st.Goals.Start(ctx, goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: serial})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	a := start("forged grant a")
-	if _, ok := waitStatus(st, a+"/todo-1", 3*time.Minute, func(s workflows.Status) bool { return s.Steps >= 2 }); !ok {
-		t.Fatal("goal a's todo never took two steps")
-	}
-	b := start("forged grant b")
+	a := sendGoal(t, st, "forged grant a")
+	waitActing(t, st, a)
+	b := sendGoal(t, st, "forged grant b")
 	if s, ok := waitStatus(st, b, 2*time.Minute, func(s workflows.Status) bool {
 		return strings.Contains(s.WaitingFor, "device busy: held by "+a)
 	}); !ok {
@@ -143,4 +125,23 @@ func TestDoubleBookingIsCaught(t *testing.T) {
 		t.Fatalf("the handover check said %v on a forged double-booking, want it to name it", err)
 	}
 	t.Logf("caught: %v", err)
+}
+
+// sendGoal starts a goal on the stack's phone that sends text to Alice Chen.
+func sendGoal(t *testing.T, st *stack.Stack, text string) string {
+	t.Helper()
+	id, _, err := st.Goals.Start(context.Background(), goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: st.Serials[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// waitActing waits until goal id's first todo has taken two steps: the goal
+// holds the phone and drives it.
+func waitActing(t *testing.T, st *stack.Stack, id string) {
+	t.Helper()
+	if _, ok := waitStatus(st, id+"/todo-1", 3*time.Minute, func(s workflows.Status) bool { return s.Steps >= 2 }); !ok {
+		t.Fatalf("goal %s's todo never took two steps", id)
+	}
 }
