@@ -399,15 +399,18 @@ func personIn(c string) string {
 }
 
 var (
-	rdSendToRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
-	rdSendXtoYRe  = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
-	rdTellRe      = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
-	rdTextXYRe    = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
-	rdZhSendRe    = regexp.MustCompile(`^给(.+?)发(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说|[，,：:])?\s*(.*)$`)
-	rdZhTellRe    = regexp.MustCompile(`^告诉(.+?)(?:说|[，,：:])\s*(.+)$`)
-	rdZhPutToRe   = regexp.MustCompile(`^把(.+?)(?:发给|发送给|告诉)(.+?)$`)
-	rdZhSendToRe  = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说|[，,：:])\s*(.+)$`)
-	rdMsgNounRe   = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
+	rdSendToRe   = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
+	rdSendXtoYRe = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
+	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
+	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
+	rdZhSendRe   = regexp.MustCompile(`^给(.+?)发(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说|[，,：:])?\s*(.*)$`)
+	rdZhTellRe   = regexp.MustCompile(`^告诉(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdZhPutToRe  = regexp.MustCompile(`^把(.+?)(?:发给|发送给|告诉)(.+?)$`)
+	rdZhSendToRe = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
+	// rdViaAppRe is the app a message goes through, said after the
+	// person: "Alice in Messages", "Bob via SMS".
+	rdViaAppRe    = regexp.MustCompile(`(?i)\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?$`)
 	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
 	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
 	rdQuotedFirst = regexp.MustCompile(`["“「]([^"”」]+)["”」]`)
@@ -458,7 +461,8 @@ func sendTodos(c string, prev planned) []planned {
 			to = personIn(strings.Replace(c, q[0], "", 1))
 		}
 	}
-	to = strings.TrimSpace(rdMsgNounRe.ReplaceAllString(strings.TrimSpace(to), ""))
+	to = strings.TrimSpace(rdViaAppRe.ReplaceAllString(strings.TrimSpace(to), ""))
+	to = strings.TrimSpace(rdMsgNounRe.ReplaceAllString(to, ""))
 	to = strings.TrimPrefix(strings.TrimPrefix(to, "to "), "my ")
 	if v, ok := rdContacts[strings.ToLower(to)]; ok {
 		to = v
