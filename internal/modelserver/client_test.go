@@ -41,7 +41,7 @@ func executorMsgs(text string) []llm.Message {
 func plannerMsgs(goal string) []llm.Message {
 	ctx, _ := json.Marshal(map[string]any{"goal": goal, "answers": []any{}, "user_messages": []any{}})
 	return []llm.Message{
-		{Role: llm.RoleSystem, Text: "You are the planner of phoneflow. Answer with JSON only."},
+		{Role: llm.RoleSystem, Text: `You are the planner of phoneflow. Answer with JSON only. Each todo may carry "expect": its postconditions.`},
 		{Role: llm.RoleUser, Text: "Plan this goal.\n```json\n" + string(ctx) + "\n```"},
 	}
 }
@@ -86,6 +86,14 @@ func TestClientBothRoles(t *testing.T) {
 		}
 		if ans.Streamed != stream || ans.CompletionTokens == 0 || ans.Total <= 0 {
 			t.Fatalf("stream=%v answer meta %+v", stream, ans)
+		}
+
+		// A planner from before postconditions gets plain strings.
+		old := plannerMsgs("Turn on Wi-Fi and then Bluetooth")
+		old[0].Text = "You are the planner of phoneflow. Answer with JSON only."
+		ans, err = planner.Chat(ctx, old)
+		if err != nil || !strings.Contains(ans.Text, `"plan":["Turn on Wi-Fi","Turn on Bluetooth"]`) {
+			t.Fatalf("stream=%v plan for a planner without postconditions %q (%v)", stream, ans.Text, err)
 		}
 
 		executor := client(t, srv.URL, "autoglm-phone-9b", "", stream)

@@ -145,8 +145,26 @@ func (s *Server) planAnswer(msgs []message, f faults, format string) string {
 	default:
 		a = planGoal(pc)
 	}
+	if !asksExpect(msgs) {
+		// A planner from before postconditions reads plan items as
+		// strings: answer in the contract it sent, as a model would.
+		for i := range a.Plan {
+			a.Plan[i].Expect = nil
+		}
+	}
 	b, _ := json.Marshal(withinLimits(a))
 	return string(b)
+}
+
+// asksExpect reports whether the planner's prompt offers postconditions
+// (docs/design.md §13): the contract names the "expect" field.
+func asksExpect(msgs []message) bool {
+	for _, m := range msgs {
+		if strings.Contains(m.Text, `"expect"`) {
+			return true
+		}
+	}
+	return false
 }
 
 // planItem is one todo of a plan answer: a string, or the todo with its

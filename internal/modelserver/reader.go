@@ -47,7 +47,10 @@ var (
 	rdLabelRe   = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label(?:led)? as)\s+["“']?([^"”']+?)["”']?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?)?$|(?:标签(?:为|是)?|叫做?|名为)\s*["“]?([^"”]+?)["”]?$`)
 	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是)?\s*["“]?(.+?)["”]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
 	rdBodyRe    = regexp.MustCompile(`(?i)\b(?:saying|that says|with the text|containing|about)\s*:?\s*(.+)$|[:：]\s*(.+)$|内容(?:为|是)?\s*[:：]?\s*(.+)$|记(?:下|录)?\s*[:：]?\s*(.+)$`)
-	rdNumRefRe  = regexp.MustCompile(`(?i)^(?:(.+?)'s\s+(?:phone\s+)?number|(?:the\s+)?(?:phone\s+)?number\s+of\s+(.+?)|(.+?)的(?:电话号码|电话|手机号码?|号码))$`)
+	// rdAlarmRefRe is an alarm's value named as a message's text: "the
+	// second alarm's time", "the time of my first alarm".
+	rdAlarmRefRe = regexp.MustCompile(`(?i)^(?:the\s+|my\s+)?(?:\w+\s+)?alarm'?s?\s+(?:time|label)$|^(?:the\s+)?(?:time|label)\s+of\s+(?:the\s+|my\s+)?(?:\w+\s+)?alarm$`)
+	rdNumRefRe   = regexp.MustCompile(`(?i)^(?:(.+?)'s\s+(?:phone\s+)?number|(?:the\s+)?(?:phone\s+)?number\s+of\s+(.+?)|(.+?)的(?:电话号码|电话|手机号码?|号码))$`)
 )
 
 // rdContacts maps the ways a goal names a person to the name a phone
@@ -400,6 +403,7 @@ func personIn(c string) string {
 
 var (
 	rdSendToRe   = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
+	rdTextThatRe = regexp.MustCompile(`(?i)^(?:text|message|sms)\s+(.+?)\s+that\s+(.+)$`)
 	rdSendXtoYRe = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
 	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
 	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
@@ -434,6 +438,9 @@ func sendTodos(c string, prev planned) []planned {
 	case rdZhTellRe.MatchString(c):
 		m = rdZhTellRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
+	case rdTextThatRe.MatchString(c):
+		m = rdTextThatRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
 	case rdSendToRe.MatchString(c):
 		m = rdSendToRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
@@ -467,6 +474,7 @@ func sendTodos(c string, prev planned) []planned {
 	if v, ok := rdContacts[strings.ToLower(to)]; ok {
 		to = v
 	}
+	to, text = longestContact(to, text)
 	text = strings.Trim(strings.TrimSpace(text), `"“”'`)
 	if to == "" && text == "" {
 		return []planned{{Ask: "Who should I send the message to, and what should it say?"}}
@@ -481,6 +489,11 @@ func sendTodos(c string, prev planned) []planned {
 		// "… and send it to Alice": the value is read by the todo before.
 		return []planned{{Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
 	}
+	if rdAlarmRefRe.MatchString(text) {
+		// "the second alarm's time": a value on the phone, read first.
+		read := readValue("read " + strings.TrimSuffix(text, "?"))
+		return []planned{read, {Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
+	}
 	if ref := rdNumRefRe.FindStringSubmatch(text); ref != nil {
 		who := strings.TrimSpace(firstNonEmpty(firstNonEmpty(ref[1], ref[2]), ref[3]))
 		if v, ok := rdContacts[strings.ToLower(who)]; ok {
@@ -493,4 +506,26 @@ func sendTodos(c string, prev planned) []planned {
 	}
 	return []planned{{Todo: fmt.Sprintf("Send %s a message: %s", to, text),
 		Expect: []postcond.Check{{Kind: postcond.LastSent, Conversation: to, Contains: text}}}}
+}
+
+// longestContact moves into the person the rest of a contact's name that
+// a short match left at the start of the text ("Tell Alice Chen the time":
+// to "Alice", text "Chen the time"), and drops a "that" left before it.
+func longestContact(to, text string) (string, string) {
+	if to == "" || text == "" {
+		return to, text
+	}
+	both := to + " " + text
+	lower := strings.ToLower(both)
+	best := ""
+	for k := range rdContacts {
+		if len(k) > len(to) && len(k) > len(best) && strings.HasPrefix(lower, k+" ") {
+			best = k
+		}
+	}
+	if best != "" {
+		to, text = both[:len(best)], strings.TrimSpace(both[len(best):])
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(text, "know that "), "that "))
+	return to, text
 }
