@@ -414,6 +414,7 @@ var (
 	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
 	// rdViaAppRe is the app a message goes through, said after the
 	// person: "Alice in Messages", "Bob via SMS".
+	rdAppFirstRe  = regexp.MustCompile(`(?i)^(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?\s+`)
 	rdViaAppRe    = regexp.MustCompile(`(?i)\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?$`)
 	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
 	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
@@ -469,6 +470,7 @@ func sendTodos(c string, prev planned) []planned {
 		}
 	}
 	to = strings.TrimSpace(rdViaAppRe.ReplaceAllString(strings.TrimSpace(to), ""))
+	to = strings.TrimSpace(rdAppFirstRe.ReplaceAllString(to, ""))
 	to = strings.TrimSpace(rdMsgNounRe.ReplaceAllString(to, ""))
 	to = strings.TrimPrefix(strings.TrimPrefix(to, "to "), "my ")
 	if v, ok := rdContacts[strings.ToLower(to)]; ok {

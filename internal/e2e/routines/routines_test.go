@@ -103,7 +103,7 @@ func TestRoutineReplay(t *testing.T) {
 		t.Fatalf("routines after the first run: %d, %v", len(rs), err)
 	}
 	learned := rs[0]
-	if learned.Key.Template != "send {1} a message saying {2}" || learned.Successes != 1 {
+	if learned.Key.Template != "send {1} a message: {2}" || learned.Successes != 1 {
 		t.Errorf("learned routine %+v", learned.Key)
 	}
 
