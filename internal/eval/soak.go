@@ -30,6 +30,9 @@ type SoakKind struct {
 	Effects func(st phonesim.State, k int) int
 	// Check is what the phone or the answer must show after repetition k.
 	Check func(k int) Check
+	// Targets is what repetition k may commit on; any other commit is a
+	// wrong one. Nil: nothing.
+	Targets func(k int) Targets
 }
 
 // soakAlarmTime is repetition k's alarm time: distinct for k up to 1440.
@@ -42,7 +45,8 @@ func soakAlarmTime(k int) string {
 // a goal that can be repeated on the same phone.
 var SoakKinds = map[string]SoakKind{
 	"note": {Name: "note",
-		Goal: func(k int) string { return fmt.Sprintf("Create a note titled n%d with the text x", k) },
+		Goal:    func(k int) string { return fmt.Sprintf("Create a note titled n%d with the text x", k) },
+		Targets: func(k int) Targets { return Targets{Notes: []string{fmt.Sprintf("n%d", k)}} },
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.Notes {
@@ -53,7 +57,8 @@ var SoakKinds = map[string]SoakKind{
 			return n
 		}},
 	"alarm": {Name: "alarm",
-		Goal: func(k int) string { return fmt.Sprintf("Create an alarm at %s labelled a%d", soakAlarmTime(k), k) },
+		Goal:    func(k int) string { return fmt.Sprintf("Create an alarm at %s labelled a%d", soakAlarmTime(k), k) },
+		Targets: func(k int) Targets { return Targets{NewAlarms: []string{soakAlarmTime(k)}} },
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.Alarms {
@@ -64,7 +69,8 @@ var SoakKinds = map[string]SoakKind{
 			return n
 		}},
 	"message": {Name: "message",
-		Goal: func(k int) string { return fmt.Sprintf("Send Alice a message saying m%d", k) },
+		Goal:    func(k int) string { return fmt.Sprintf("Send Alice a message saying m%d", k) },
+		Targets: func(int) Targets { return Targets{Recipients: []string{"Alice Chen"}} },
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.MessagesSent {
@@ -177,7 +183,11 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 		if kind.Check != nil {
 			c.Check = kind.Check(k)
 		}
-		out := runTask(ctx, st.Client, env, 0, c.Task(), workflows.ModeLayered, 20*time.Second)
+		task := c.Task()
+		if kind.Targets != nil {
+			task.Targets = kind.Targets(k)
+		}
+		out := runTask(ctx, st.Client, env, 0, task, workflows.ModeLayered, 20*time.Second)
 		rep := SoakRep{Rep: k, Goal: c.Goal, Status: out.Status, Steps: out.Steps, Effects: -1,
 			ModelCalls: env.Model.Stats().Completions - before, Why: out.Why}
 		state := phone.State()

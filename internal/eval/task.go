@@ -63,16 +63,26 @@ func WrongCommits(before, after phonesim.State, t Targets) []string {
 			}
 		}
 	}
-	for i, a := range after.Alarms {
-		switch {
-		case i >= len(before.Alarms):
+	// Alarms are matched by time and label, not by place: Clock keeps
+	// them in time order, so a new one moves those after it.
+	left := map[string][]phonesim.Alarm{}
+	for _, a := range before.Alarms {
+		k := a.Time + "|" + a.Label
+		left[k] = append(left[k], a)
+	}
+	for _, a := range after.Alarms {
+		k := a.Time + "|" + a.Label
+		olds := left[k]
+		if len(olds) == 0 {
 			if !slices.Contains(t.NewAlarms, a.Time) {
 				out = append(out, fmt.Sprintf("created an alarm at %s %q", a.Time, a.Label))
 			}
-		case a != before.Alarms[i]:
-			if !slices.Contains(t.Alarms, before.Alarms[i].Time) {
-				out = append(out, fmt.Sprintf("switched the %s alarm %s", before.Alarms[i].Time, onOff(a.Enabled)))
-			}
+			continue
+		}
+		old := olds[0]
+		left[k] = olds[1:]
+		if old != a && !slices.Contains(t.Alarms, old.Time) {
+			out = append(out, fmt.Sprintf("switched the %s alarm %s", old.Time, onOff(a.Enabled)))
 		}
 	}
 	return out

@@ -99,14 +99,20 @@ func splitClauses(goal string) []string {
 	var out []string
 	for _, p := range splitOutsideQuotes(tidy(goal), planStrong) {
 		pieces := splitOutsideQuotes(p, planWeak)
+		// A piece that starts no todo goes back with the separator it had
+		// ("晚上好，记得带伞" stays one text), never with another one.
 		cur := pieces[0]
+		from := max(strings.Index(p, cur), 0)
+		end := from + len(cur)
 		for _, next := range pieces[1:] {
-			if startsTodo(tidy(next), cur) {
+			j := strings.Index(p[end:], next)
+			if startsTodo(tidy(next), cur) || j < 0 {
 				out = append(out, tidy(cur))
-				cur = next
+				cur, from = next, max(end+j, end)
 			} else {
-				cur += " and " + next
+				cur = p[from : end+j+len(next)]
 			}
+			end = from + len(cur)
 		}
 		out = append(out, tidy(cur))
 	}

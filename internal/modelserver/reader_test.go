@@ -25,6 +25,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"Tell Alice Chen the second alarm's time", `Read the time of alarm number 2 in Clock ⟨the answer is time #2 seen on a screen⟩ | Send Alice Chen a message with what was read ⟨⟩`},
 		{"Could you text Bob Li that the meeting moved to 3pm", `Send Bob Li a message: the meeting moved to 3pm ⟨last message sent to "Bob Li" contains "the meeting moved to 3pm"⟩`},
 		{"Send in Messages Alice Chen a message: on my way", `Send Alice Chen a message: on my way ⟨last message sent to "Alice Chen" contains "on my way"⟩`},
+		{"给李四发消息：晚上好，记得带伞", `Send 李四 a message: 晚上好，记得带伞 ⟨last message sent to "李四" contains "晚上好，记得带伞"⟩`},
 		{"Text Bob via SMS saying running late", `Send Bob a message: running late ⟨last message sent to "Bob" contains "running late"⟩`},
 		{"Read the time of the first alarm in Clock, send it to Alice in Messages and then turn on Bluetooth", `Read the time of the first alarm in Clock ⟨the answer is time #1 seen on a screen⟩ | Send Alice a message with what was read ⟨⟩ | Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
 		{"Set brightness to 35%", `Set brightness to 35% ⟨field "Brightness" holds "35%"⟩`},
