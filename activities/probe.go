@@ -61,7 +61,7 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 }
 
 // probeMissing looks past the final screen's edge for what an unmet
-// element_exists postcondition wants (docs/design.md §26): a row the list
+// element_exists or row_shows postcondition wants (docs/design.md §26): a row the list
 // shows below the screen is on the phone all the same. A found element
 // turns the check into held, with the probe's evidence; anything else is
 // left as it was. It returns the swipes sent.
@@ -71,18 +71,26 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 	}
 	swipes := 0
 	for i, r := range rs {
-		if r.Held || r.Check.Kind != postcond.ElementExists {
+		var m probe.Match
+		c := r.Check
+		switch {
+		case r.Held:
+			continue
+		case c.Kind == postcond.ElementExists:
+			m = func(e uitree.Element) bool { return postcond.Shows(e, c.Text) }
+		case c.Kind == postcond.RowShows:
+			m = func(e uitree.Element) bool { return postcond.ShowsRow(e, c.Row, c.Shows) }
+		default:
 			continue
 		}
-		text := r.Check.Text
-		p, err := a.Probe(ctx, in.Serial, func(e uitree.Element) bool { return postcond.Shows(e, text) }, probe.Limits{})
+		p, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
 		swipes += p.Swipes
 		if err != nil {
 			a.logger(ctx).Warn("probe failed; the postcondition is judged on the final screen alone", "serial", in.Serial, "error", err)
 			continue
 		}
 		if p.Found && p.Restored {
-			rs[i].Held, rs[i].Evidence = true, fmt.Sprintf("%q is on the phone past the screen's edge: %s", text, p.Evidence)
+			rs[i].Held, rs[i].Evidence = true, fmt.Sprintf("%s, past the screen's edge: %s", c, p.Evidence)
 		}
 	}
 	return swipes

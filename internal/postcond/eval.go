@@ -191,6 +191,19 @@ func Shows(e uitree.Element, x string) bool {
 	return x != "" && (containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)))
 }
 
+// ShowsRow reports whether one element shows a row_shows check whole: its
+// text or description names the row and holds what the row must show
+// ("07:30 Gym" on an alarm's switch). A probe past the screen's edge looks
+// for such an element, since it sees one element at a time.
+func ShowsRow(e uitree.Element, row, shows string) bool {
+	for _, t := range []string{e.Text, e.Desc} {
+		if containsWord(norm(t), norm(row)) && holds(t, shows) {
+			return true
+		}
+	}
+	return false
+}
+
 // containsWord reports whether s contains x with no letter or digit
 // joined to it on either side (text without spaces between words, such
 // as Chinese, matches anywhere).
