@@ -163,15 +163,7 @@ When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点
 Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
 
 Each todo may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
-- {"kind":"app_in_front","app":"Settings"}
-- {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
-- {"kind":"switch","label":"Wi-Fi","on":true}
-- {"kind":"field_holds","field":"Brightness","value":"40%"}
-- {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
-- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
-- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
-Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
-
+` + expectChecks + `
 Pick a task_type: a short snake_case label for the kind of goal (e.g. toggle_setting, send_message, create_alarm, create_note, read_info, open_app).
 
 Answer with only one JSON object, no other text:
@@ -190,15 +182,7 @@ An empty plan is not allowed: when nothing remains, answer done.
 
 
 Each todo of a replanned plan may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
-- {"kind":"app_in_front","app":"Settings"}
-- {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
-- {"kind":"switch","label":"Wi-Fi","on":true}
-- {"kind":"field_holds","field":"Brightness","value":"40%"}
-- {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
-- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
-- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
-Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
-A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. Questions the executor asked the user, with the answers, are among the answers.
+` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. Questions the executor asked the user, with the answers, are among the answers.
 
 Answer with only one JSON object, no other text:
 {"status":"replanned","plan":["next todo","later todo"]}
@@ -270,3 +254,15 @@ func decisionSchema(statuses ...string) map[string]any {
 	}
 	return map[string]any{"type": "object", "properties": props, "required": []string{"status"}, "additionalProperties": false}
 }
+
+// expectChecks is the postcondition vocabulary both planner prompts offer
+// (docs/design.md §13).
+const expectChecks = `- {"kind":"app_in_front","app":"Settings"}
+- {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
+- {"kind":"switch","label":"Wi-Fi","on":true}
+- {"kind":"field_holds","field":"Brightness","value":"40%"}
+- {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
+- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
+- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
+Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
+`
