@@ -1,4 +1,4 @@
-package drill
+package drill_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -28,17 +30,17 @@ const killSeed = 6
 // by one Send tap, and its input log must hold each action the todos
 // decided exactly once (docs/design.md §19).
 func TestWorkerKill(t *testing.T) {
-	s := startStack(t, Options{Phones: killGoals})
+	s := drilltest.StartStack(t, drill.Options{Phones: killGoals}, variantDescription)
 	ctx := context.Background()
 	dir := t.TempDir()
 	began := time.Now()
-	bin, err := BuildWorker(ctx, dir)
+	bin, err := drill.BuildWorker(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("built the worker in %s", time.Since(began).Round(time.Second))
 	rng := rand.New(rand.NewSource(killSeed))
-	w, err := NewProcess(bin, dir, s.Config)
+	w, err := drill.NewProcess(bin, dir, s.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +64,8 @@ func TestWorkerKill(t *testing.T) {
 	texts := make([]string, killGoals)
 	for i := range killGoals {
 		var goal string
-		goal, texts[i] = messageGoal(i + 1)
-		ids[i] = startGoal(t, s, goal, s.Serials[i])
+		goal, texts[i] = drilltest.MessageGoal(i + 1)
+		ids[i] = drilltest.StartGoal(t, s, goal, s.Serials[i])
 	}
 	results := make([]workflows.GoalResult, killGoals)
 	errs := make([]error, killGoals)
@@ -132,12 +134,12 @@ func TestWorkerKill(t *testing.T) {
 	for i, id := range ids {
 		if errs[i] != nil {
 			t.Errorf("goal %s has no result %s after the last restart: %v (a Step attempt lost with a killed worker is retried only after its heartbeat or start-to-close timeout runs out)\n%s",
-				id, time.Since(lastStart).Round(time.Second), errs[i], pending(s, id))
+				id, time.Since(lastStart).Round(time.Second), errs[i], drilltest.Pending(s, id))
 			continue
 		}
-		checkDone(t, id, results[i])
-		if !checkOneMessage(t, s.Phones[i], texts[i]) {
-			t.Logf("steps of %s/todo-1:\n%s", id, stepTrail(s, id+"/todo-1"))
+		drilltest.CheckDone(t, id, results[i])
+		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
+			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
 		checkEachActionOnce(t, s, id, results[i], s.Phones[i])
 	}
@@ -153,22 +155,22 @@ func TestWorkerKill(t *testing.T) {
 // checkEachActionOnce compares the actions a goal's todos decided (once
 // per action ID) with the phone's input log: every intended action
 // applied once, none skipped, none repeated.
-func checkEachActionOnce(t *testing.T, s *Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
+func checkEachActionOnce(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	acts, err := IntendedActions(ctx, s.Client, id, res)
+	acts, err := drill.IntendedActions(ctx, s.Client, id, res)
 	if err != nil {
 		t.Errorf("%s: %v", id, err)
 		return
 	}
 	st := p.State()
-	want, got := ActionCounts(acts), InputCounts(st)
+	want, got := drill.ActionCounts(acts), drill.InputCounts(st)
 	if !maps.Equal(want, got) {
 		var b strings.Builder
 		for _, a := range acts {
 			fmt.Fprintf(&b, "  %s %s\n", a.ActionID, autoglm.FormatAction(*a.Act))
 		}
-		t.Errorf("phone %s: input log counts %v, intended actions %v\nintended:\n%sinput log:\n%s", st.Serial, got, want, b.String(), inputLog(st))
+		t.Errorf("phone %s: input log counts %v, intended actions %v\nintended:\n%sinput log:\n%s", st.Serial, got, want, b.String(), drilltest.InputLog(st))
 	}
 }
