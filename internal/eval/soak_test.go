@@ -43,19 +43,25 @@ func soakStack(t *testing.T, ctx context.Context) *bench.Stack {
 // grew, the work did not).
 func runSoak(t *testing.T, o SoakOptions) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+	// A soak stops a minute before the test's own deadline (-timeout), so
+	// the repetitions it ran still print their table.
+	end := time.Now().Add(60 * time.Minute)
+	if d, ok := t.Deadline(); ok {
+		end = d.Add(-time.Minute)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), end)
 	defer cancel()
 	st := soakStack(t, ctx)
 	o.Progress = func(s string) { t.Log(s) }
 	runs, err := Soak(ctx, st, o)
+	var b bytes.Buffer
+	if rerr := RenderSoak(&b, runs); rerr != nil {
+		t.Fatal(rerr)
+	}
+	t.Log("\n" + b.String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := RenderSoak(&b, runs); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
 	for _, r := range runs {
 		if r.Done != len(r.Reps) || r.Duplicates != 0 || r.Missing != 0 || r.Lost != 0 {
 			t.Errorf("%s: %d of %d verified done, %d duplicate, %d missing, %d earlier effects lost", r.Kind, r.Done, len(r.Reps), r.Duplicates, r.Missing, r.Lost)
