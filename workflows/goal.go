@@ -748,6 +748,9 @@ func (g *goalRun) notDone(dropped []activities.Dropped) []string {
 			continue
 		}
 		why := t.Status
+		if t.Repeated != "" {
+			why += " twice the same way (not run again)"
+		}
 		switch {
 		case t.Evidence != "":
 			why += ": " + t.Evidence

@@ -92,7 +92,28 @@ func TestTodoIsRunAgainWhenItsEvidenceChanged(t *testing.T) {
 			}
 		}
 	}
-	if r.Status != GoalFailed {
+	if r.Status != GoalFailed || strings.Contains(r.Reason, "twice the same way") {
+		t.Fatalf("result = %+v", r)
+	}
+}
+
+func TestGoalReasonSaysTheTodoFailedTwiceTheSameWay(t *testing.T) {
+	const todo = "open the wifi row"
+	f := &fakeWorld{stuck: true,
+		scripts: map[string][]autoglm.Action{todo: {finish("a"), finish("a")}, "turn on bluetooth": {finish("bluetooth on")}},
+		refute:  map[string]string{"a": "no Wi-Fi row"},
+		replans: []activities.PlanDecision{
+			{Status: activities.PlanReplanned, Plan: []string{todo}},
+			{Status: activities.PlanReplanned, Plan: []string{todo}},
+			{Status: activities.PlanDone, Response: "Bluetooth is on; the Wi-Fi row is not there"},
+		},
+	}
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "turn on bluetooth and open the wifi row", Device: "emu-1", Options: GoalOptions{Plan: []string{"turn on bluetooth", todo}}})
+	if got := todoRuns(f); len(got) != 3 {
+		t.Fatalf("todo runs = %v", got)
+	}
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, `"open the wifi row" failed twice the same way (not run again): no Wi-Fi row`) {
 		t.Fatalf("result = %+v", r)
 	}
 }
