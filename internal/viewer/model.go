@@ -249,6 +249,14 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
 			g.Status, g.Running, g.Closed = workflows.GoalFailed, false, at
+			// A goal that ended failed carries its result in the
+			// failure's details (docs/design.md §20).
+			if f := ev.GetWorkflowExecutionFailedEventAttributes().GetFailure(); f.GetApplicationFailureInfo().GetType() == workflows.ErrTypeGoalFailed {
+				var res workflows.GoalResult
+				if dc.FromPayloads(f.GetApplicationFailureInfo().GetDetails(), &res) == nil {
+					g.Response, g.Reason, g.Steps = res.Response, res.Reason, res.Steps
+				}
+			}
 			if a := ev.GetWorkflowExecutionTerminatedEventAttributes(); a != nil {
 				g.Reason = "terminated: " + a.GetReason()
 			}
