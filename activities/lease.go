@@ -348,8 +348,14 @@ func firstLine(s string) string {
 }
 
 // LeaseQueryClaim is the query a goal answers with its LeaseClaim while it
-// asks for or holds a phone.
-const LeaseQueryClaim = "lease_claim"
+// asks for or holds a phone. The Web UI lists a workflow's queries by name
+// and preselects the first, so this internal one is named to sort after the
+// person's `status` (docs/design.md §24).
+const LeaseQueryClaim = "x_lease_claim"
+
+// leaseQueryClaimBefore is the claim query's name on workers from before
+// LeaseQueryClaim: a goal they run answers only this one.
+const leaseQueryClaimBefore = "lease_claim"
 
 // NameFindLeaseClaims is the activity a lease started empty runs to learn
 // its holder and queue from the goals.
@@ -425,8 +431,11 @@ func (a *LeaseActivities) FindLeaseClaims(ctx context.Context, in FindLeaseClaim
 	for _, g := range goals {
 		qctx, cancel := context.WithTimeout(ctx, claimQueryTimeout)
 		v, err := c.QueryWorkflow(qctx, g.id, "", LeaseQueryClaim)
-		cancel()
 		var qf *serviceerror.QueryFailed
+		if errors.As(err, &qf) {
+			v, err = c.QueryWorkflow(qctx, g.id, "", leaseQueryClaimBefore)
+		}
+		cancel()
 		switch {
 		case errors.As(err, &qf):
 			continue // no claim handler yet: the goal has not asked for the phone

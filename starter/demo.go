@@ -172,8 +172,14 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		time.Since(began).Round(100*time.Millisecond), env.Server.FrontendAddr(), env.Server.UIURL(),
 		env.Serial, env.ADBAddr, env.ADBServer, env.ModelURL, env.DataDir)
 
+	if f.json {
+		fmt.Fprintln(cmd.ErrOrStderr(), strings.Join(demoPhoneHints(env.Config, env.ADBAddr), "\n"))
+	} else {
+		say("%s", strings.Join(demoPhoneHints(env.Config, env.ADBAddr), "\n"))
+	}
+
 	goals := goalctl.New(env.Client, goalctl.Options{Namespace: cfg.Temporal.Namespace, UIAddress: env.Server.UIURL()})
-	viewerBase, err := serveViewer(ctx, env.Config, env.Client, goals.WebURL, logger)
+	viewerBase, err := serveViewer(ctx, env.Config, env.Client, goals.WebURL, logger, cfg.Metrics.Address)
 	if err != nil {
 		return err
 	}
@@ -279,12 +285,21 @@ func demoJSON(id, webURL string, res workflows.GoalResult, st phonesim.State) de
 
 // serveViewer serves the step viewer on a free loopback port until ctx ends
 // and returns its base URL; workflows link to it from then on.
-func serveViewer(ctx context.Context, cfg config.Config, c client.Client, webURL func(string) string, log *slog.Logger) (string, error) {
+func serveViewer(ctx context.Context, cfg config.Config, c client.Client, webURL func(string) string, log *slog.Logger, prefer string) (string, error) {
 	vo, err := app.ViewerOptions(cfg, c, webURL, log)
 	if err != nil {
 		return "", err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	// The viewer listens where a worker would (metrics.address) when that
+	// port is free, so the links `run` and `status` print from another
+	// terminal, which know only that address, open the demo's viewer.
+	var l net.Listener
+	if prefer != "" {
+		l, err = net.Listen("tcp", app.LoopbackDefault(prefer))
+	}
+	if l == nil {
+		l, err = net.Listen("tcp", "127.0.0.1:0")
+	}
 	if err != nil {
 		return "", fmt.Errorf("demo: listen for the step viewer: %w", err)
 	}
@@ -297,4 +312,19 @@ func serveViewer(ctx context.Context, cfg config.Config, c client.Client, webURL
 		_ = srv.Close()
 	}()
 	return "http://" + l.Addr().String(), nil
+}
+
+// demoPhoneHints says how another terminal reaches the demo's phone: it sits
+// on the demo's own adb server, not the default one, and its worker on the
+// demo's Temporal.
+func demoPhoneHints(cfg config.Config, adbAddr string) []string {
+	flags := "--adb-address " + adbAddr
+	if c := conn(cfg).Starter; c != "" {
+		flags += " " + c
+	}
+	return []string{
+		"the demo's phone is on the demo's own adb server; from another terminal, while the demo runs (--keep keeps it up):",
+		"  go run ./starter devices " + flags,
+		"  go run ./starter run " + flags + " " + strconv.Quote("Turn on Wi-Fi"),
+	}
 }

@@ -103,6 +103,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 		StuckThreshold:   cfg.Limits.StuckThreshold,
 		MaxStuckRetries:  cfg.Limits.MaxStuckRetries,
 		FeedbackHistory:  cfg.Limits.MaxExecutorFeedbackHistory,
+		// The goal checks its text too, for runs started again from here.
+		MaxGoalText: cfg.Limits.MaxGoalText,
 
 		DeviceWaitDeadline: cfg.Limits.DeviceWaitDeadline,
 		ModelOutageWait:    cfg.Limits.ModelOutageWait,

@@ -290,11 +290,7 @@ func TestBadWaitTodosFailWithTheFix(t *testing.T) {
 	} {
 		f := &fakeWorld{scripts: map[string][]autoglm.Action{"Open the Clock app": {finish("ok")}}}
 		env := newEnv(t, f)
-		env.ExecuteWorkflow(GoalWorkflow, GoalInput{Goal: "g", Device: "phone-1", Options: GoalOptions{Plan: []string{c.todo, "Open the Clock app"}}})
-		var r GoalResult
-		if err := env.GetWorkflowResult(&r); err != nil {
-			t.Fatal(err)
-		}
+		r := runGoal(t, env, GoalInput{Goal: "g", Device: "phone-1", Options: GoalOptions{Plan: []string{c.todo, "Open the Clock app"}}})
 		w := r.Todos[0]
 		if w.Status != TodoFailed || !strings.Contains(w.Result, c.want) {
 			t.Errorf("%q: todo = %s %q, want failed with %q", c.todo, w.Status, w.Result, c.want)

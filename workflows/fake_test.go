@@ -59,6 +59,8 @@ type fakeWorld struct {
 	// executor thinks fail as a model outage handed back by the activity
 	// (after a Step's action was applied, as the real Step hands it back).
 	plannerDown, executorDown int
+	// planDown makes that many PlanOnce calls fail as a planner outage.
+	planDown int
 	// verifierDown makes that many Verify calls fail as a verifier
 	// outage does: handed back when the call asks, else retryable.
 	verifierDown int
@@ -133,6 +135,10 @@ func (f *fakeWorld) PlanOnce(_ context.Context, in activities.PlanInput) (activi
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.planInputs = append(f.planInputs, in)
+	if f.planDown > 0 {
+		f.planDown--
+		return activities.PlanDecision{}, fakeOutage("planner", nil)
+	}
 	if len(f.plans) == 0 {
 		return activities.PlanDecision{}, fmt.Errorf("fake: no plan scripted")
 	}

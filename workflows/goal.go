@@ -175,11 +175,15 @@ func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
 	}
 	if res.Status == GoalFailed {
 		g.notify(dctx, activities.NotifyInput{Kind: activities.NotifyFailed, Text: res.Reason}, true)
+		return closeFailed(dctx, res)
 	}
 	return res, nil
 }
 
 func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
+	if r, tooLong := g.goalTooLong(ctx); tooLong {
+		return r, nil
+	}
 	if !g.st.Planned {
 		if err := g.plan(ctx); err != nil {
 			return GoalResult{}, err

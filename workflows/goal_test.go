@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -41,10 +42,14 @@ func runGoal(t *testing.T, env *testsuite.TestWorkflowEnvironment, in GoalInput)
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("goal did not complete")
 	}
+	var r GoalResult
 	if err := env.GetWorkflowError(); err != nil {
+		// A goal that ended failed closes as Failed with its result.
+		if FailedResult(err, &r) {
+			return r
+		}
 		t.Fatalf("goal failed: %v", err)
 	}
-	var r GoalResult
 	if err := env.GetWorkflowResult(&r); err != nil {
 		t.Fatal(err)
 	}
@@ -367,6 +372,32 @@ func TestGoalInjectAndUserInput(t *testing.T) {
 	}
 }
 
+// A goal that ends failed closes as Failed (the Web UI shows it red, a
+// schedule with pause-on-failure pauses) with its whole result as the
+// failure's details, which FailedResult and GoalOutcome read back.
+func TestFailedGoalClosesFailed(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"scroll": {tap(10, 500), tap(20, 500), tap(30, 500)}}}
+	env := newEnv(t, f)
+	env.ExecuteWorkflow(GoalWorkflow, GoalInput{Goal: "scroll", Device: "emu-1",
+		Options: GoalOptions{Plan: []string{"scroll"}, MaxSteps: 2}})
+	err := env.GetWorkflowError()
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || ae.Type() != ErrTypeGoalFailed || !ae.NonRetryable() ||
+		!strings.Contains(ae.Error(), "goal failed: step limit reached: 2 of 2") || !strings.Contains(ae.Error(), "next: ") {
+		t.Fatalf("close error = %v, want a non-retryable %s naming the reason and the next step", err, ErrTypeGoalFailed)
+	}
+	var r GoalResult
+	if !FailedResult(err, &r) || r.Status != GoalFailed || r.Steps != 2 || len(r.Todos) != 1 || r.NextStep == "" {
+		t.Fatalf("failed result = %+v", r)
+	}
+	if out, oerr := GoalOutcome(GoalResult{}, err); oerr != nil || out.Reason != r.Reason {
+		t.Fatalf("GoalOutcome = %+v, %v", out, oerr)
+	}
+	if _, oerr := GoalOutcome(GoalResult{}, errors.New("terminated")); oerr == nil {
+		t.Fatal("GoalOutcome of an error without a result must return it")
+	}
+}
+
 func TestGoalStepLimitAtLoopHead(t *testing.T) {
 	var forever []autoglm.Action
 	for i := range 50 {
@@ -685,5 +716,81 @@ func TestParseFailureKeepsTheLastAppliedAction(t *testing.T) {
 			strings.Count(in.PreviousResult, "could not be parsed") != 1 {
 			t.Fatalf("step %d told the executor %q / %q, want the applied tap kept with one parse note", i, in.PreviousAction, in.PreviousResult)
 		}
+	}
+}
+
+// A goal started without the starter (the Temporal CLI) checks its own
+// text: one over its limit ends failed before any planner call, naming the
+// limit and the fix.
+func TestGoalTextOverLimitFailsBeforePlanning(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opts  GoalOptions
+		size  int
+		limit int
+	}{
+		{"default limit", GoalOptions{}, DefaultMaxGoalText + 1, DefaultMaxGoalText},
+		{"own limit", GoalOptions{MaxGoalText: 50}, 51, 50},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeWorld{}
+			env := newEnv(t, f)
+			goal := strings.Repeat("x", tc.size)
+			r := runGoal(t, env, GoalInput{Goal: goal, Device: "emu-1", Options: tc.opts})
+			want := fmt.Sprintf("the goal is %d bytes, over the limit of %d", tc.size, tc.limit)
+			if r.Status != GoalFailed || !strings.Contains(r.Reason, want) || !strings.Contains(r.Reason, "max_goal_text") ||
+				!strings.Contains(r.NextStep, fmt.Sprintf("max_goal_text=%d", tc.size)) {
+				t.Fatalf("result = %+v, want failed with %q and the fix", r, want)
+			}
+			if len(f.planInputs) != 0 || len(f.steps) != 0 {
+				t.Fatalf("the planner or the phone was called: plans=%d steps=%d", len(f.planInputs), len(f.steps))
+			}
+		})
+	}
+	// At the limit the goal plans as usual.
+	f := &fakeWorld{}
+	env := newEnv(t, f)
+	if r := runGoal(t, env, GoalInput{Goal: strings.Repeat("x", 50), Device: "emu-1", Options: GoalOptions{MaxGoalText: 50, Plan: []string{"a"}}}); strings.Contains(r.Reason, "over the limit") || len(f.steps) == 0 {
+		t.Fatalf("a goal at its limit was refused: %+v", r)
+	}
+}
+
+// The Web UI lists a workflow's queries sorted by name, those starting with
+// "__" last, and preselects the first: for a goal holding its phone that
+// must be the person's status query, not the lease's claim query.
+func TestWebUIPreselectsStatus(t *testing.T) {
+	f := &fakeWorld{}
+	env := newEnv(t, f)
+	// A stand-in for LeaseDevice that answers the claim query as it does.
+	DeviceLease = func(ctx workflow.Context, serial, goalID string, _ bool, _ func(string)) (func(workflow.Context), error) {
+		err := workflow.SetQueryHandler(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) {
+			return activities.LeaseClaim{Serial: serial, GoalID: goalID, Held: true}, nil
+		})
+		return func(workflow.Context) {}, err
+	}
+	runGoal(t, env, GoalInput{Goal: "g", Device: "emu-1", Options: GoalOptions{Plan: []string{"a"}}})
+	v, err := env.QueryWorkflow("__temporal_workflow_metadata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md sdkpb.WorkflowMetadata
+	if err := v.Get(&md); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, q := range md.GetDefinition().GetQueryDefinitions() {
+		names = append(names, q.GetName())
+	}
+	if !slices.Contains(names, QueryLeaseClaim) {
+		t.Fatalf("queries %v lack the claim query %q", names, QueryLeaseClaim)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if da, db := strings.HasPrefix(a, "__"), strings.HasPrefix(b, "__"); da != db {
+			return map[bool]int{true: 1, false: -1}[da]
+		}
+		return strings.Compare(a, b)
+	})
+	if names[0] != QueryStatus {
+		t.Fatalf("the Web UI would preselect %q of %v, want %q", names[0], names, QueryStatus)
 	}
 }

@@ -228,7 +228,7 @@ func (l *lease) idle() bool {
 
 // ChangeLeaseClaims: a lease started empty asks the running goals on its
 // phone whether they hold it or wait for it (the FindLeaseClaims activity
-// and each goal's lease_claim query), and starts from their answers
+// and each goal's claim query), and starts from their answers
 // (docs/design.md §24). Before it, a terminated or reset lease forgot its
 // holder and granted the phone to the next goal that asked.
 const ChangeLeaseClaims = "lease-claims"

@@ -33,6 +33,24 @@ func TestGoalWaitsOutPlannerOutage(t *testing.T) {
 	}
 }
 
+// A planner that keeps failing while the goal is first planned shows in
+// status as an outage (waiting_model, which model and since when), not as
+// a goal quietly planning, and the goal goes on once it answers.
+func TestGoalWaitsOutPlannerOutageWhilePlanning(t *testing.T) {
+	f := &fakeWorld{planDown: 6, plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"wifi"}}},
+		scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}
+	env := newEnv(t, f)
+	var during Status
+	env.RegisterDelayedCallback(func() { during = status(t, env) }, time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "wifi", Device: "emu-1"})
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+	if during.Phase != GoalWaitingModel || !strings.Contains(during.WaitingFor, "waiting for the planner model at ") {
+		t.Fatalf("status while the planner is down during planning = %+v", during)
+	}
+}
+
 func TestTodoWaitsOutExecutorOutageWithoutActingTwice(t *testing.T) {
 	// The think after the tap fails: the tap reached the phone.
 	f := &fakeWorld{executorDownOnAct: 4, scripts: map[string][]autoglm.Action{"wifi": {tap(500, 212), finish("wifi on")}}}

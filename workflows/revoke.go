@@ -101,7 +101,7 @@ type heldLease struct {
 	Request   string
 	Held      bool
 	Revocable bool
-	// unclaim makes the goal's lease_claim answer say it no longer holds
+	// unclaim makes the goal's claim answer say it no longer holds
 	// the phone (a lease started again then does not take it as holder).
 	unclaim func()
 }

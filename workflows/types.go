@@ -51,6 +51,10 @@ const (
 	// DefaultReleasePhoneAfter: a question or approval that has waited this
 	// long gives the phone back until it is answered.
 	DefaultReleasePhoneAfter = 5 * time.Minute
+	// DefaultMaxGoalText is the longest goal text in bytes a goal takes
+	// when its MaxGoalText option is unset (the default of
+	// limits.max_goal_text).
+	DefaultMaxGoalText = 4000
 	// MaxTodoRestarts is how often a stuck todo is restarted with a fresh
 	// executor context before it is failed and left to the replanner.
 	MaxTodoRestarts = 1
@@ -107,6 +111,10 @@ type GoalOptions struct {
 	// TimeZone is the user's time zone for waits until a time of day: an
 	// IANA name or an offset such as "+08:00"; empty means UTC.
 	TimeZone string `json:"time_zone,omitempty"`
+	// MaxGoalText is the longest goal text in bytes this goal takes; a
+	// longer one ends failed before planning (docs/design.md §2). Zero
+	// means DefaultMaxGoalText.
+	MaxGoalText int `json:"max_goal_text,omitempty"`
 }
 
 // singleLoop reports whether the executor runs the whole goal as one todo.
@@ -129,6 +137,7 @@ func (o GoalOptions) WithDefaults() GoalOptions {
 	def(&o.MaxStuckRetries, DefaultMaxStuckRetries)
 	def(&o.FeedbackHistory, DefaultFeedbackHistory)
 	def(&o.HistoryEventLimit, DefaultHistoryEventLimit)
+	def(&o.MaxGoalText, DefaultMaxGoalText)
 	if o.DeviceWaitDeadline <= 0 {
 		o.DeviceWaitDeadline = DefaultDeviceWaitDeadline
 	}

@@ -34,6 +34,9 @@ func runWorkflow[T any](ctx context.Context, st *Stack, id, queue string, wf any
 		return out, fmt.Errorf("start %s: %w", id, err)
 	}
 	err = run.Get(ctx, &out)
+	if r, ok := any(&out).(*workflows.GoalResult); ok && workflows.FailedResult(err, r) {
+		err = nil // a failed goal closes as Failed with its result
+	}
 	return out, err
 }
 

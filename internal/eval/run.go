@@ -182,7 +182,7 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	var r workflows.GoalResult
 	if err == nil {
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
-		err = run.Get(ctx, &r)
+		r, err = workflows.GoalOutcome(r, run.Get(ctx, &r))
 		out.Asked = stop()
 	}
 	after := phone.State()

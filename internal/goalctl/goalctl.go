@@ -595,12 +595,19 @@ func (g *Client) Cancel(ctx context.Context, id string) error {
 	return wrap(id, "cancel", g.c.CancelWorkflow(ctx, id, ""))
 }
 
-// Result waits for the goal to end and returns its result. A goal that
-// failed as a workflow (not with a failed result) returns the error.
+// Result waits for the goal to end and returns its result, also when it
+// closed as Failed or Canceled with its result in the details. A goal that
+// failed as a workflow without a result (it broke, timed out, was
+// terminated) returns the error.
 func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, error) {
 	var r workflows.GoalResult
 	err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &r)
 	if err != nil {
+		// A goal that ended failed closes as Failed with its result as
+		// the failure's details (docs/design.md §20).
+		if workflows.FailedResult(err, &r) {
+			return r, nil
+		}
 		var canceled *temporal.CanceledError
 		if errors.As(err, &canceled) {
 			// A goal closed as Canceled carries its partial result.

@@ -3,6 +3,7 @@ package goalctl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -340,6 +341,30 @@ func TestResultCancelled(t *testing.T) {
 	r, err = New(mc, Options{}).Result(ctx, "goal-2")
 	if err != nil || r.Status != workflows.GoalCancelled || r.Steps != 7 || len(r.Todos) != 1 {
 		t.Fatalf("partial result = %+v, %v", r, err)
+	}
+}
+
+// A goal that ended failed closes as Failed with its result as the
+// failure's details: Result returns that result, not an error; a goal
+// that failed without one (it broke) returns the error.
+func TestResultOfFailedClose(t *testing.T) {
+	mc := mocks.NewClient(t)
+	failed := workflows.GoalResult{Status: workflows.GoalFailed, Steps: 4, Reason: "step limit reached", NextStep: "raise max_steps",
+		Todos: []workflows.TodoState{{Text: "scroll", Status: workflows.TodoFailed}}}
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Return(fmt.Errorf("workflow execution error: %w",
+		temporal.NewApplicationErrorWithOptions("goal failed: step limit reached", workflows.ErrTypeGoalFailed,
+			temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{failed}})))
+	mc.On("GetWorkflow", mock.Anything, "goal-1", "").Return(run)
+	r, err := New(mc, Options{}).Result(ctx, "goal-1")
+	if err != nil || r.Status != workflows.GoalFailed || r.Steps != 4 || r.NextStep != "raise max_steps" || len(r.Todos) != 1 {
+		t.Fatalf("result = %+v, %v", r, err)
+	}
+	broke := mocks.NewWorkflowRun(t)
+	broke.On("Get", mock.Anything, mock.Anything).Return(temporal.NewApplicationError("nil pointer", "PanicError"))
+	mc.On("GetWorkflow", mock.Anything, "goal-2", "").Return(broke)
+	if _, err := New(mc, Options{}).Result(ctx, "goal-2"); err == nil {
+		t.Fatal("a goal that broke without a result returned none and no error")
 	}
 }
 

@@ -231,8 +231,11 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 		old := ""
 		if i < len(p.Todos) && p.Todos[i].Text == t.Text {
 			old = p.Todos[i].Status
-		} else {
-			continue // a new todo: its status is in the plan listing above
+		} else if t.Status != "running" {
+			// A new todo: its status is in the plan listing above. One
+			// already running (a replan and its first todo between two
+			// polls, or the first poll of `status -f`) is said to run.
+			continue
 		}
 		if t.Status == old {
 			continue

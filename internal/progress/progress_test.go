@@ -234,6 +234,45 @@ func TestColorAndClear(t *testing.T) {
 	}
 }
 
+// A failed goal's summary never reads as a result: the planner's closing
+// words, "Done: …" included, come after the reason under their own label.
+func TestFailedSummaryHasNoResult(t *testing.T) {
+	lines := Summary(Result{GoalID: "g", Status: "failed", Steps: 4, Response: "Done: sent hi to Alice.",
+		Reason: "not every todo was done: todo 1 failed", NextStep: "run it again"})
+	got := strings.Join(lines, "\n")
+	if strings.Contains(got, "result:") || strings.Contains(got, "\nDone:") {
+		t.Fatalf("failed goal summary reads as a result:\n%s", got)
+	}
+	r, a := slices.Index(lines, "reason: not every todo was done: todo 1 failed"), slices.Index(lines, "planner's answer: Done: sent hi to Alice.")
+	if r < 0 || a < r {
+		t.Fatalf("want the reason, then the planner's answer:\n%s", got)
+	}
+}
+
+// A todo that is already running when it first shows up (a replan and its
+// first todo between two polls, the first poll of `status -f`) is said to
+// run, as one that changes from pending is.
+func TestDiffSaysNewTodoRuns(t *testing.T) {
+	a := Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "running"}}}
+	b := Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "done"}, {Text: "b", Status: "running"}}}
+	for _, c := range []struct {
+		prev *Snapshot
+		s    Snapshot
+		want string
+	}{
+		{nil, a, "[g] todo 1 running: a"},
+		{&a, b, "[g] todo 2 running: b"},
+	} {
+		got := Diff(c.prev, c.s)
+		if !slices.Contains(got, c.want) {
+			t.Errorf("Diff lacks %q:\n%s", c.want, strings.Join(got, "\n"))
+		}
+	}
+	if got := Diff(nil, Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "pending"}}}); slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "todo 1 pending") }) {
+		t.Errorf("a pending todo is announced beyond the plan: %v", got)
+	}
+}
+
 func TestPlanLineGrammar(t *testing.T) {
 	one := Diff(nil, Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "Open Clock", Status: "pending"}}})
 	two := Diff(nil, Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{{Text: "a", Status: "pending"}, {Text: "b", Status: "pending"}}})

@@ -26,11 +26,17 @@ func Summary(r Result) []string {
 		}
 		out = append(out, l)
 	}
-	if r.Response != "" {
+	if r.Response != "" && r.Status == "done" {
 		out = append(out, "result: "+r.Response)
 	}
 	if r.Reason != "" {
 		out = append(out, "reason: "+r.Reason)
+	}
+	if r.Response != "" && r.Status != "done" {
+		// A goal that did not end done has no result, whatever the
+		// planner's closing words ("Done: …") say: the reason comes first
+		// and the planner's answer is labelled as its own.
+		out = append(out, "planner's answer: "+r.Response)
 	}
 	if r.NextStep != "" {
 		out = append(out, "next: "+r.NextStep)

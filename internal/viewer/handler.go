@@ -64,14 +64,15 @@ func URL(base, id string) string {
 	return strings.TrimRight(base, "/") + Path + url.PathEscape(id)
 }
 
-// Handler serves /goals/<id> (the page), /goals/<id>/body (the live part
-// of the page), /goals/<id>/events (the events as JSON lines) and
-// /goals/-/blobs/<ref> (screenshots).
+// Handler serves /goals/ (an index of the newest goals), /goals/<id> (the
+// page), /goals/<id>/body (the live part of the page), /goals/<id>/events
+// (the events as JSON lines) and /goals/-/blobs/<ref> (screenshots).
 func Handler(o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /goals/{$}", o.index)
 	mux.HandleFunc("GET /goals/-/blobs/{ref}", o.blob)
 	mux.HandleFunc("GET /goals/{id}", o.page)
 	mux.HandleFunc("GET /goals/{id}/body", o.page)

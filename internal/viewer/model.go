@@ -57,6 +57,10 @@ type Todo struct {
 	// (docs/design.md §13).
 	Checks  []string `json:"checks,omitempty"`
 	Refused int      `json:"refused,omitempty"`
+	// NotesAfter are the notes later than the todo's last step, shown
+	// after its steps (the page places the others before the step that
+	// followed them).
+	NotesAfter []Note `json:"-"`
 }
 
 // Step is one Step activity of a todo: it applied the action decided
@@ -69,26 +73,29 @@ type Step struct {
 	Applied     string `json:"applied,omitempty"`
 	AppliedNote string `json:"applied_result,omitempty"`
 	// What the executor saw and decided.
-	ScreenRef string                 `json:"screen_ref,omitempty"`
-	Width     int                    `json:"width,omitempty"`
-	Height    int                    `json:"height,omitempty"`
-	App       string                 `json:"app,omitempty"`
-	Sensitive bool                   `json:"sensitive,omitempty"`
-	Thinking  string                 `json:"thinking,omitempty"`
-	Action    string                 `json:"action,omitempty"` // the decided action as written
-	Decided   *autoglm.Action        `json:"decided,omitempty"`
-	Marks     []Mark                 `json:"marks,omitempty"`
-	ParseErr  string                 `json:"parse_error,omitempty"`
-	Result    string                 `json:"result,omitempty"` // what the decided action did (from the next step), "" until known
-	Model     string                 `json:"model,omitempty"`
-	ModelMS   int64                  `json:"model_ms,omitempty"`
-	Tokens    [2]int                 `json:"tokens"` // prompt, completion
-	Scheduled time.Time              `json:"scheduled"`
-	Finished  time.Time              `json:"finished,omitzero"`
-	Attempts  int                    `json:"attempts"`
-	Failure   string                 `json:"failure,omitempty"`
-	Flags     []string               `json:"flags,omitempty"` // retried, replayed, approved, denied, corrected, parse error
-	Raw       *activities.StepResult `json:"-"`
+	ScreenRef string          `json:"screen_ref,omitempty"`
+	Width     int             `json:"width,omitempty"`
+	Height    int             `json:"height,omitempty"`
+	App       string          `json:"app,omitempty"`
+	Sensitive bool            `json:"sensitive,omitempty"`
+	Thinking  string          `json:"thinking,omitempty"`
+	Action    string          `json:"action,omitempty"` // the decided action as written
+	Decided   *autoglm.Action `json:"decided,omitempty"`
+	Marks     []Mark          `json:"marks,omitempty"`
+	ParseErr  string          `json:"parse_error,omitempty"`
+	Result    string          `json:"result,omitempty"` // what the decided action did (from the next step), "" until known
+	Model     string          `json:"model,omitempty"`
+	ModelMS   int64           `json:"model_ms,omitempty"`
+	Tokens    [2]int          `json:"tokens"` // prompt, completion
+	Scheduled time.Time       `json:"scheduled"`
+	// NotesBefore are the todo's notes between the step before and this
+	// one, shown above it.
+	NotesBefore []Note                 `json:"-"`
+	Finished    time.Time              `json:"finished,omitzero"`
+	Attempts    int                    `json:"attempts"`
+	Failure     string                 `json:"failure,omitempty"`
+	Flags       []string               `json:"flags,omitempty"` // retried, replayed, approved, denied, corrected, parse error
+	Raw         *activities.StepResult `json:"-"`
 }
 
 // Mark is where an action lands on the screenshot, in percent of its width
@@ -249,6 +256,14 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
 			g.Status, g.Running, g.Closed = workflows.GoalFailed, false, at
+			// A goal that ended failed carries its result in the
+			// failure's details (docs/design.md §20).
+			if f := ev.GetWorkflowExecutionFailedEventAttributes().GetFailure(); f.GetApplicationFailureInfo().GetType() == workflows.ErrTypeGoalFailed {
+				var res workflows.GoalResult
+				if dc.FromPayloads(f.GetApplicationFailureInfo().GetDetails(), &res) == nil {
+					g.Response, g.Reason, g.Steps = res.Response, res.Reason, res.Steps
+				}
+			}
 			if a := ev.GetWorkflowExecutionTerminatedEventAttributes(); a != nil {
 				g.Reason = "terminated: " + a.GetReason()
 			}
@@ -334,6 +349,7 @@ func (g *Goal) placeNotes() {
 	g.Notes = keep
 	for i := range g.Todos {
 		slices.SortStableFunc(g.Todos[i].Notes, func(a, b Note) int { return a.Time.Compare(b.Time) })
+		g.Todos[i].placeAmongSteps()
 	}
 }
 
@@ -417,4 +433,22 @@ func StepAnchor(todoWorkflowID string, n int) string {
 		id = id[i+1:]
 	}
 	return fmt.Sprintf("%s-step-%d", id, n)
+}
+
+// placeAmongSteps puts each of the todo's notes before the first step that
+// started after it, so a pause, a resume or an answer shows between the
+// steps where it happened; notes after the last step go to NotesAfter.
+func (t *Todo) placeAmongSteps() {
+	for i := range t.Steps {
+		t.Steps[i].NotesBefore = nil
+	}
+	t.NotesAfter = nil
+	for _, n := range t.Notes {
+		i := slices.IndexFunc(t.Steps, func(s Step) bool { return s.Scheduled.After(n.Time) })
+		if i < 0 {
+			t.NotesAfter = append(t.NotesAfter, n)
+			continue
+		}
+		t.Steps[i].NotesBefore = append(t.Steps[i].NotesBefore, n)
+	}
 }

@@ -250,10 +250,13 @@ func status(t *testing.T, env *testsuite.TestWorkflowEnvironment) workflows.Stat
 
 func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) workflows.GoalResult {
 	t.Helper()
+	var r workflows.GoalResult
 	if err := env.GetWorkflowError(); err != nil {
+		if workflows.FailedResult(err, &r) {
+			return r
+		}
 		t.Fatalf("goal failed: %v", err)
 	}
-	var r workflows.GoalResult
 	if err := env.GetWorkflowResult(&r); err != nil {
 		t.Fatal(err)
 	}
