@@ -44,6 +44,15 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		return ActResult{}, journalError(err)
 	}
 	defer unlock()
+	// The fence (docs/design.md §24), under the lock the action holds to
+	// its result: a goal granted the phone later has acted here, so this
+	// goal no longer holds it.
+	if err := p.refresh(); err != nil {
+		return ActResult{}, journalError(err)
+	}
+	if err := fence(d.Serial(), in.GoalID, in.LeaseToken, p.token); err != nil {
+		return ActResult{}, err
+	}
 	id := in.ActionID
 	e, ok, err := p.get(id)
 	if err != nil {
@@ -78,7 +87,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if err != nil {
 		return ActResult{}, err
 	}
-	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}}); err != nil {
+	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}); err != nil {
 		return ActResult{}, journalError(err)
 	}
 	if a.FaultBeforeSend != nil {

@@ -77,6 +77,9 @@ type journalRecord struct {
 	Intent  *ActionIntent `json:"intent,omitempty"`
 	NotSent string        `json:"not_sent,omitempty"`
 	Applied *ActResult    `json:"applied,omitempty"`
+	// Token is the lease token the intent's action carried; a record with
+	// a token and no ID keeps the phone's highest token across compaction.
+	Token int64 `json:"token,omitempty"`
 }
 
 // errResultRecorded refuses a new intent under an ID whose action has a
@@ -94,6 +97,7 @@ type phoneJournal struct {
 	records int      // records in the file
 	offset  int64    // bytes of the file read
 	ino     uint64   // the file read (compaction replaces it)
+	token   int64    // the highest lease token recorded
 	lockf   *os.File
 }
 
@@ -211,13 +215,17 @@ func (p *phoneJournal) refresh() error {
 }
 
 func (p *phoneJournal) reset(ino uint64) {
-	p.entries, p.order, p.records, p.offset, p.ino = map[string]*JournalEntry{}, nil, 0, 0, ino
+	p.entries, p.order, p.records, p.offset, p.ino, p.token = map[string]*JournalEntry{}, nil, 0, 0, ino, 0
 }
 
 func (p *phoneJournal) apply(line []byte) {
 	var rec journalRecord
-	if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil || rec.ID == "" {
-		return // a damaged line names no action; skip it
+	if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil {
+		return // a damaged line; skip it
+	}
+	p.token = max(p.token, rec.Token)
+	if rec.ID == "" {
+		return // the highest token only, or a line that names no action
 	}
 	p.records++
 	e := p.entries[rec.ID]
@@ -330,6 +338,13 @@ func (p *phoneJournal) compact() error {
 		}
 	}
 	var b bytes.Buffer
+	if p.token > 0 {
+		data, err := json.Marshal(journalRecord{Token: p.token})
+		if err != nil {
+			return err
+		}
+		b.Write(append(data, '\n'))
+	}
 	for i := len(ids) - 1; i >= 0; i-- {
 		e := p.entries[ids[i]]
 		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied})

@@ -727,9 +727,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
 	}
-	if act != nil && act.TouchesDevice() && t.in.LeaseFence {
-		in.Lease = &activities.LeaseFence{LeaseWorkflowID: LeaseWorkflowID(t.in.Device), GoalID: t.in.GoalID}
-	}
+	in.GoalID, in.LeaseToken = t.in.GoalID, t.in.LeaseToken
 	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)

@@ -117,10 +117,6 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	if err != nil {
 		return nil, err
 	}
-	if acts.Leases == nil {
-		// Steps check the phone's lease before they act (docs/design.md §24).
-		acts.Leases = c
-	}
 	if len(cfg.ADB.Connect) > 0 {
 		serials, err := device.ConnectAll(ctx, ADBClient(cfg, deps), cfg.ADB.Connect)
 		if err != nil {
