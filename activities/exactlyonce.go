@@ -38,7 +38,12 @@ type ActionFault func(serial, actionID string)
 // runs one action at a time.
 func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {
 	act := *in.Act
-	p := a.Journal.phone(d.Serial())
+	// The journal follows the phone, not the serial it is listed under.
+	key, err := device.IdentityOf(ctx, d)
+	if err != nil {
+		return ActResult{}, deviceError("identity", err)
+	}
+	p := a.Journal.phoneOf(key, d.Serial())
 	unlock, err := p.lock(ctx)
 	if err != nil {
 		return ActResult{}, journalError(err)
