@@ -2,6 +2,7 @@ package device_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
@@ -15,6 +16,11 @@ import (
 // hostWithPhone runs our ADB server (a host) with one simulated phone
 // whose ro.serialno is serialNo, connected through our client.
 func hostWithPhone(t *testing.T, serialNo string) (device.Device, string) {
+	t.Helper()
+	return hostWithPhoneTB(t, serialNo)
+}
+
+func hostWithPhoneTB(t testing.TB, serialNo string) (device.Device, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
@@ -32,7 +38,7 @@ func hostWithPhone(t *testing.T, serialNo string) (device.Device, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := adbserver.New(adbserver.Config{})
+	s := adbserver.New(adbserver.Config{Logger: slog.New(slog.DiscardHandler)})
 	go func() { _ = s.Serve(context.Background(), sl) }()
 	t.Cleanup(func() { _ = s.Close() })
 	c := adb.New(adb.Config{Addr: sl.Addr().String()})
@@ -66,5 +72,32 @@ func TestIdentityOfReadsTheSerialNo(t *testing.T) {
 	e, serial := hostWithPhone(t, "EMULATOR34X1X1X0")
 	if id, err := device.IdentityOf(ctx, e); err != nil || id != serial {
 		t.Fatalf("emulator identity %q, %v; want its serial %s", id, err, serial)
+	}
+}
+
+// BenchmarkIdentityOf is what naming the journal by the phone's identity
+// adds to each action: one `getprop ro.serialno` over our ADB client and
+// server to a simulated phone on loopback. Beside it, a `dumpsys window`
+// read (CurrentApp), which every action already makes to record the screen
+// before its input.
+//
+//	go test -run '^$' -bench 'IdentityOf|CurrentApp' -count 5 ./internal/device
+func BenchmarkIdentityOf(b *testing.B) {
+	d, _ := hostWithPhoneTB(b, "R58M123ABC")
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := device.IdentityOf(ctx, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCurrentApp(b *testing.B) {
+	d, _ := hostWithPhoneTB(b, "R58M123ABC")
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := d.CurrentApp(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
