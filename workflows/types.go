@@ -337,7 +337,7 @@ type TodoInput struct {
 	// todo runs on the phone's queue and its activities inherit it.
 	DeviceQueue string `json:"device_queue,omitempty"`
 	// LeaseToken is the fencing token of the lease grant the goal holds
-	// (docs/design.md §24), sent with every Step; the goal's phone_held
+	// (docs/design.md §24), sent with every Step that acts; the goal's phone_held
 	// answer brings the token of a grant it got again. A step the phone's
 	// journal refuses (a later grant's token acted there) asks the goal
 	// for the phone again and runs once it holds it. Zero: the goal holds
