@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -19,7 +21,9 @@ import (
 // serves that queue now (goalctl's heartbeat check, the one `starter
 // devices` shows); another live worker keeps the phone, and this one says
 // which worker and what to do, and asks again at every re-listing, so it
-// takes the phone over once that worker is gone.
+// takes the phone over once that worker is gone. A worker of the same host
+// on the same journal directory shares the phone: the journal's file lock
+// holds across processes.
 
 // phoneWorkerTag joins a worker process's identity and the identity of the
 // phone its phone worker serves: "1234@host@phone=R58M123ABC".
@@ -31,20 +35,32 @@ func defaultIdentity() string {
 	return fmt.Sprintf("%d@%s@", os.Getpid(), host)
 }
 
+// journalTag joins a phone worker's identity and a digest of its journal
+// directory: two workers of one host on one journal share it safely (its
+// file lock holds across processes), so a rolling restart may overlap.
+const journalTag = "@journal="
+
 // phoneWorkerIdentity is the identity of the worker that serves the phone
-// whose identity is phone.
-func phoneWorkerIdentity(base, phone string) string {
+// whose identity is phone, with the journal kept in journalDir.
+func phoneWorkerIdentity(base, phone, journalDir string) string {
 	if !strings.HasSuffix(base, "@") {
 		base += "@"
 	}
-	return base + phoneWorkerTag + phone
+	id := base + phoneWorkerTag + phone
+	if journalDir != "" {
+		sum := sha256.Sum256([]byte(journalDir))
+		id += journalTag + hex.EncodeToString(sum[:4])
+	}
+	return id
 }
 
 // splitIdentity reads a worker identity as its process's identity (without
-// the trailing "@") and the phone's identity ("" for other workers).
-func splitIdentity(id string) (process, phone string) {
+// the trailing "@"), the phone's identity ("" for other workers) and the
+// digest of its journal directory.
+func splitIdentity(id string) (process, phone, journal string) {
+	id, journal, _ = strings.Cut(id, journalTag)
 	process, phone, _ = strings.Cut(id, "@"+phoneWorkerTag)
-	return strings.TrimSuffix(process, "@"), phone
+	return strings.TrimSuffix(process, "@"), phone, journal
 }
 
 // processOf reads "pid@host" (the SDK's default identity); pid 0 when the
@@ -66,9 +82,9 @@ func processAlive(pid int) bool {
 
 // servedElsewhere returns why this worker must not serve the phone listed
 // as serial with identity phone, "" when it may: no live worker serves
-// the phone's queue, or the one that does is this process, or a process
-// of this host that is gone (a worker restarted after a crash, before its
-// heartbeats went stale).
+// the phone's queue, or the one that does is this process, a process of
+// this host that is gone (a worker restarted after a crash, before its
+// heartbeats went stale), or a worker of this host on the same journal.
 func (w *Worker) servedElsewhere(ctx context.Context, serial, phone string) (string, error) {
 	svc, err := w.ctl.DeviceService(ctx, serial, time.Now())
 	if err != nil {
@@ -77,15 +93,19 @@ func (w *Worker) servedElsewhere(ctx context.Context, serial, phone string) (str
 	if !svc.Served || svc.Worker == "" {
 		return "", nil
 	}
-	other, otherPhone := splitIdentity(svc.Worker)
-	self, _ := splitIdentity(w.identity)
+	other, otherPhone, otherJournal := splitIdentity(svc.Worker)
+	self, _, _ := splitIdentity(w.identity)
+	_, _, journal := splitIdentity(phoneWorkerIdentity(w.identity, phone, w.journalDir()))
 	if other == self {
 		return "", nil
 	}
 	pid, host := processOf(other)
 	myHost, _ := os.Hostname()
-	if pid > 0 && host == myHost && pid != os.Getpid() && !processAlive(pid) {
-		return "", nil
+	switch {
+	case pid > 0 && host == myHost && pid != os.Getpid() && !processAlive(pid):
+		return "", nil // a worker of this host that is gone
+	case host != "" && host == myHost && otherPhone == phone && otherJournal != "" && otherJournal == journal:
+		return "", nil // a worker of this host on the same journal (a rolling restart)
 	}
 	if otherPhone != "" && otherPhone != phone {
 		return fmt.Sprintf("not serving phone %s: worker %s serves another phone listed under the same serial (its ro.serialno is %s, this one's is %s). "+
@@ -101,6 +121,14 @@ func (w *Worker) servedElsewhere(ctx context.Context, serial, phone string) (str
 		"One worker serves a phone, so that its action journal is the only one: stop that worker, or take the phone off this host "+
 		"(`adb disconnect %s`, or leave it out of adb.allow); this worker serves it once the other is gone",
 		serial, phone, svc.Worker, alive, serial), nil
+}
+
+// journalDir is the directory of this worker's action journal, "" without one.
+func (w *Worker) journalDir() string {
+	if w.acts.Journal == nil {
+		return ""
+	}
+	return w.acts.Journal.Dir()
 }
 
 // phoneIdentity is the identity of the phone listed as serial, or the

@@ -247,7 +247,7 @@ func (w *Worker) refresh(ctx context.Context) {
 		delete(w.refused, in.Serial)
 		q := workflows.DeviceTaskQueue(in.Serial)
 		opts := w.opts
-		opts.Identity = phoneWorkerIdentity(w.identity, phone)
+		opts.Identity = phoneWorkerIdentity(w.identity, phone, w.journalDir())
 		dw := worker.New(w.c, q, opts)
 		register(dw, w.acts, w.leases, w.goal)
 		if err := dw.Start(); err != nil {
