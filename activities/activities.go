@@ -88,10 +88,6 @@ type Activities struct {
 	// Routines is the learned routines of this host's phones
 	// (docs/design.md §22); nil records and replays none.
 	Routines *routine.Store
-	// Leases answers the phone lease's query before a Step applies a
-	// device action for a goal that must hold the phone (docs/design.md
-	// §24); nil checks nothing.
-	Leases LeaseQuerier
 }
 
 // Error types of the application errors activities return.
@@ -702,11 +698,6 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	var res StepResult
 	prevAction, prevResult := in.PreviousAction, in.PreviousResult
 	if in.Act != nil {
-		if in.Act.TouchesDevice() {
-			if err := a.checkLease(ctx, in.Serial, in.Lease); err != nil {
-				return StepResult{}, err
-			}
-		}
 		var ar ActResult
 		// A commit aimed at a target the todo does not name (docs/design.md
 		// §13), then one whose effect is already on the phone (§26): a

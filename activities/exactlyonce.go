@@ -38,12 +38,26 @@ type ActionFault func(serial, actionID string)
 // runs one action at a time.
 func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {
 	act := *in.Act
-	p := a.Journal.phone(d.Serial())
+	// The journal follows the phone, not the serial it is listed under.
+	key, err := device.IdentityOf(ctx, d)
+	if err != nil {
+		return ActResult{}, deviceError("identity", err)
+	}
+	p := a.Journal.phoneOf(key, d.Serial())
 	unlock, err := p.lock(ctx)
 	if err != nil {
 		return ActResult{}, journalError(err)
 	}
 	defer unlock()
+	// The fence (docs/design.md §24), under the lock the action holds to
+	// its result: a goal granted the phone later has acted here, so this
+	// goal no longer holds it.
+	if err := p.refresh(); err != nil {
+		return ActResult{}, journalError(err)
+	}
+	if err := fence(d.Serial(), in.GoalID, in.LeaseToken, p.token); err != nil {
+		return ActResult{}, err
+	}
 	id := in.ActionID
 	e, ok, err := p.get(id)
 	if err != nil {
@@ -78,7 +92,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if err != nil {
 		return ActResult{}, err
 	}
-	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}}); err != nil {
+	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}); err != nil {
 		return ActResult{}, journalError(err)
 	}
 	if a.FaultBeforeSend != nil {

@@ -20,9 +20,14 @@ import (
 // Journal is the per-phone record of device actions on the worker's host
 // (docs/design.md §19): for each action ID, the intent written before the
 // action touches the phone and the result written after it. Both writes
-// are fsynced. A phone belongs to one host, so the journal lives beside it.
+// are fsynced. One live worker serves a phone at a time, so the journal
+// lives beside it.
 //
-// Each phone has a file <dir>/<serial>.jsonl and a lock file beside it.
+// Each phone has a file <dir>/<identity>.jsonl and a lock file beside it,
+// named by the phone's identity (its ro.serialno, device.IdentityOf), not
+// the serial it is listed under, so a phone connected under another serial
+// finds its intents, and two phones listed under one serial never share a
+// journal.
 // The lock is held from the intent to the result, so a phone runs one
 // action at a time even across processes sharing the directory, and every
 // read first takes in what other processes appended.
@@ -77,6 +82,9 @@ type journalRecord struct {
 	Intent  *ActionIntent `json:"intent,omitempty"`
 	NotSent string        `json:"not_sent,omitempty"`
 	Applied *ActResult    `json:"applied,omitempty"`
+	// Token is the lease token the intent's action carried; a record with
+	// a token and no ID keeps the phone's highest token across compaction.
+	Token int64 `json:"token,omitempty"`
 }
 
 // errResultRecorded refuses a new intent under an ID whose action has a
@@ -94,20 +102,37 @@ type phoneJournal struct {
 	records int      // records in the file
 	offset  int64    // bytes of the file read
 	ino     uint64   // the file read (compaction replaces it)
+	token   int64    // the highest lease token recorded
 	lockf   *os.File
 }
 
-func (j *Journal) phone(serial string) *phoneJournal {
+// phone returns the journal of the phone known as key (its identity, or
+// its serial when it has none).
+func (j *Journal) phone(key string) *phoneJournal { return j.phoneOf(key, key) }
+
+// phoneOf returns the journal of the phone whose identity is key, listed
+// now under serial. A journal kept under the serial (the releases before
+// journals were keyed by identity) becomes the identity's when the
+// identity has none yet, so its intents are found on a retry.
+func (j *Journal) phoneOf(key, serial string) *phoneJournal {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if p, ok := j.phones[serial]; ok {
+	if p, ok := j.phones[key]; ok {
 		return p
 	}
 	keep := j.Keep
 	if keep <= 0 {
 		keep = DefaultJournalKeep
 	}
-	name := safeFileName(serial)
+	name := safeFileName(key)
+	if key != serial {
+		from, to := filepath.Join(j.dir, safeFileName(serial)+".jsonl"), filepath.Join(j.dir, name+".jsonl")
+		if _, err := os.Stat(to); errors.Is(err, os.ErrNotExist) {
+			if err := os.Rename(from, to); err == nil {
+				_ = syncDir(j.dir)
+			}
+		}
+	}
 	p := &phoneJournal{
 		path: filepath.Join(j.dir, name+".jsonl"), lockPath: filepath.Join(j.dir, name+".lock"),
 		keep: keep, entries: map[string]*JournalEntry{},
@@ -211,13 +236,17 @@ func (p *phoneJournal) refresh() error {
 }
 
 func (p *phoneJournal) reset(ino uint64) {
-	p.entries, p.order, p.records, p.offset, p.ino = map[string]*JournalEntry{}, nil, 0, 0, ino
+	p.entries, p.order, p.records, p.offset, p.ino, p.token = map[string]*JournalEntry{}, nil, 0, 0, ino, 0
 }
 
 func (p *phoneJournal) apply(line []byte) {
 	var rec journalRecord
-	if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil || rec.ID == "" {
-		return // a damaged line names no action; skip it
+	if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil {
+		return // a damaged line; skip it
+	}
+	p.token = max(p.token, rec.Token)
+	if rec.ID == "" {
+		return // the highest token only, or a line that names no action
 	}
 	p.records++
 	e := p.entries[rec.ID]
@@ -330,6 +359,13 @@ func (p *phoneJournal) compact() error {
 		}
 	}
 	var b bytes.Buffer
+	if p.token > 0 {
+		data, err := json.Marshal(journalRecord{Token: p.token})
+		if err != nil {
+			return err
+		}
+		b.Write(append(data, '\n'))
+	}
 	for i := len(ids) - 1; i >= 0; i-- {
 		e := p.entries[ids[i]]
 		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied})
@@ -371,9 +407,10 @@ func inode(fi os.FileInfo) uint64 {
 	return 0
 }
 
-// Lookup returns what the journal knows of an action on a phone.
-func (j *Journal) Lookup(ctx context.Context, serial, id string) (JournalEntry, bool, error) {
-	p := j.phone(serial)
+// Lookup returns what the journal knows of an action on the phone known
+// as key (its identity, device.IdentityOf).
+func (j *Journal) Lookup(ctx context.Context, key, id string) (JournalEntry, bool, error) {
+	p := j.phone(key)
 	unlock, err := p.lock(ctx)
 	if err != nil {
 		return JournalEntry{}, false, err

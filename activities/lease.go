@@ -82,6 +82,11 @@ type LeaseGrant struct {
 	Serial    string `json:"serial"`
 	GoalID    string `json:"goal_id"`
 	RequestID string `json:"request_id,omitempty"`
+	// Token is the grant's fencing token: larger than every token the
+	// lease granted before (docs/design.md §24). The goal's device actions
+	// carry it, and the phone's journal refuses one lower than the highest
+	// it has recorded. Zero in grants from before fencing tokens.
+	Token int64 `json:"token,omitempty"`
 }
 
 // LeaseBusy tells a goal that Serial is held by Holder. Queued reports
@@ -370,6 +375,9 @@ type LeaseClaim struct {
 	Held      bool   `json:"held,omitempty"`
 	Waiting   bool   `json:"waiting,omitempty"`
 	Revocable bool   `json:"revocable,omitempty"` // as LeaseRequest.Revocable
+	// Token is the fencing token of the grant the goal holds (or last
+	// held): a lease started again grants above it.
+	Token int64 `json:"token,omitempty"`
 }
 
 // FindLeaseClaimsInput names the phone and the visibility query that lists

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -11,17 +10,11 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
-	querypb "go.temporal.io/api/query/v1"
 	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
-	"go.temporal.io/sdk/temporal"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/timestamppb"
-
-	"github.com/phoneflow/phoneflow/internal/autoglm"
 )
 
 // describeClient answers describes from a table of responses and reads
@@ -119,103 +112,6 @@ func TestDescribeLeaseHolderSeesABlockedGoal(t *testing.T) {
 				t.Errorf("blocked since %s with %q, want %s and the failure's first line", hs.BlockedSince, hs.BlockedError, failedAt)
 			}
 		})
-	}
-}
-
-// fakeLeaseQuerier answers the lease query with a state, a rejection (the
-// lease is closed) or an error.
-type fakeLeaseQuerier struct {
-	state    *leaseView
-	rejected bool
-	err      error
-	queries  int
-}
-
-func (q *fakeLeaseQuerier) QueryWorkflowWithOptions(_ context.Context, r *client.QueryWorkflowWithOptionsRequest) (*client.QueryWorkflowWithOptionsResponse, error) {
-	q.queries++
-	if r.QueryType != LeaseQueryState || r.WorkflowID != "device-lease-fake-1" || r.QueryRejectCondition != enumspb.QUERY_REJECT_CONDITION_NOT_OPEN {
-		return nil, errors.New("unexpected query")
-	}
-	if q.err != nil {
-		return nil, q.err
-	}
-	if q.rejected {
-		return &client.QueryWorkflowWithOptionsResponse{QueryRejected: &querypb.QueryRejected{Status: enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED}}, nil
-	}
-	p, err := converter.GetDefaultDataConverter().ToPayloads(q.state)
-	if err != nil {
-		return nil, err
-	}
-	return &client.QueryWorkflowWithOptionsResponse{QueryResult: encoded{p}}, nil
-}
-
-// encoded is a query result as the client hands it back.
-type encoded struct{ p *commonpb.Payloads }
-
-func (e encoded) HasValue() bool { return e.p != nil }
-func (e encoded) Get(v any) error {
-	return converter.GetDefaultDataConverter().FromPayloads(e.p, v)
-}
-
-// A Step that acts for a goal checks the phone's lease first: another
-// holder, or a revoke of this goal, refuses the action with PhoneLeaseLost
-// before the phone is touched; the goal holding it, a lease holding nobody
-// that did not revoke the goal, a closed or unknown lease, and a lease
-// that does not answer let it through.
-func TestStepFencedByTheLease(t *testing.T) {
-	revoked := leaseView{Revoked: []revokedView{{GoalID: "goal-a", At: time.Date(2026, 11, 23, 9, 20, 0, 0, time.UTC), Reason: "phone taken from goal goal-a: its workflow task has failed since 09:12"}}}
-	for _, c := range []struct {
-		name    string
-		q       *fakeLeaseQuerier
-		refused string
-	}{
-		{"holder", &fakeLeaseQuerier{state: &leaseView{Holder: "goal-a"}}, ""},
-		{"free", &fakeLeaseQuerier{state: &leaseView{}}, ""},
-		{"another holder", &fakeLeaseQuerier{state: &leaseView{Holder: "goal-b"}}, "phone fake-1 is held by goal goal-b, not by goal goal-a"},
-		{"revoked", &fakeLeaseQuerier{state: &revoked}, "phone fake-1 was taken from goal goal-a at 09:20:00 and not given back (phone taken from goal goal-a: its workflow task has failed since 09:12)"},
-		{"revoked, another holder", &fakeLeaseQuerier{state: &leaseView{Holder: "goal-b", Revoked: revoked.Revoked}}, "goal goal-b holds it now"},
-		{"closed lease", &fakeLeaseQuerier{rejected: true}, ""},
-		{"no lease", &fakeLeaseQuerier{err: serviceerror.NewNotFound("workflow not found")}, ""},
-		{"lease does not answer", &fakeLeaseQuerier{err: serviceerror.NewDeadlineExceeded("timeout")}, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			a, p, _ := newActivities(t, `<answer>do(action="Back")</answer>`)
-			a.Leases = c.q
-			act := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 500}}
-			_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Act: &act, Think: false,
-				Lease: &LeaseFence{LeaseWorkflowID: "device-lease-fake-1", GoalID: "goal-a"}})
-			if c.q.queries != 1 {
-				t.Errorf("%d lease queries, want 1", c.q.queries)
-			}
-			if c.refused == "" {
-				if err != nil || len(p.inputs) != 1 {
-					t.Fatalf("err = %v, inputs %v; want the tap applied", err, p.inputs)
-				}
-				return
-			}
-			var app *temporal.ApplicationError
-			if !errors.As(err, &app) || app.Type() != ErrTypePhoneLeaseLost || !app.NonRetryable() || !strings.Contains(app.Message(), c.refused) {
-				t.Fatalf("err = %v, want a non-retryable PhoneLeaseLost saying %q", err, c.refused)
-			}
-			if len(p.inputs) != 0 {
-				t.Fatalf("the phone got %v after the lease refused", p.inputs)
-			}
-		})
-	}
-	// No fence asked for (runs from before the change, a todo without a
-	// goal) or a step that only observes: no query.
-	a, _, _ := newActivities(t, `<answer>do(action="Back")</answer>`)
-	q := &fakeLeaseQuerier{state: &leaseView{Holder: "goal-b"}}
-	a.Leases = q
-	act := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 500}}
-	if _, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Act: &act}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Lease: &LeaseFence{LeaseWorkflowID: "device-lease-fake-1", GoalID: "goal-a"}}); err != nil {
-		t.Fatal(err)
-	}
-	if q.queries != 0 {
-		t.Errorf("%d lease queries without a fenced action", q.queries)
 	}
 }
 

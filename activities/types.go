@@ -263,10 +263,14 @@ type StepInput struct {
 	// (ActResult.Commit): the same one again is refused unless the task
 	// asks for several (docs/design.md §26).
 	Commits []string `json:"commits,omitempty"`
-	// Lease, when set, is checked before Act touches the phone: the
-	// action is refused with a PhoneLeaseLost error when the goal no
-	// longer holds the phone (docs/design.md §24).
-	Lease *LeaseFence `json:"lease,omitempty"`
+	// LeaseToken is the fencing token of the lease grant the goal holds
+	// (docs/design.md §24), and GoalID the goal. The phone's journal,
+	// under the lock the action holds, refuses an action whose token is
+	// lower than the highest it has recorded for the phone: a
+	// PhoneLeaseLost error, and nothing reaches the phone. Zero in todos
+	// of goals granted the phone before fencing tokens.
+	LeaseToken int64  `json:"lease_token,omitempty"`
+	GoalID     string `json:"goal_id,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

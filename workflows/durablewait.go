@@ -103,7 +103,13 @@ func (g *goalRun) runPhoneOps(ctx workflow.Context) {
 		}
 		// The todo goes on either way: with the phone lost, the goal
 		// fails once the todo ends (its next device step fails).
-		if err := workflow.SignalExternalWorkflow(ctx, child, "", SignalPhoneHeld, op.Seq).Get(ctx, nil); err != nil {
+		var held any = op.Seq
+		if workflow.GetVersion(ctx, ChangeLeaseToken, workflow.DefaultVersion, 1) >= 1 {
+			// The todo's next steps carry the token of the grant the goal
+			// now holds (docs/design.md §24).
+			held = phoneHeld{Seq: op.Seq, Token: g.lease.Token}
+		}
+		if err := workflow.SignalExternalWorkflow(ctx, child, "", SignalPhoneHeld, held).Get(ctx, nil); err != nil {
 			workflow.GetLogger(ctx).Warn("phone_held not delivered", "todo", child, "error", err)
 		}
 	}
@@ -351,7 +357,7 @@ func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) e
 	}
 	ch := workflow.GetSignalChannel(ctx, SignalPhoneHeld)
 	for {
-		var got int
+		var got phoneHeld
 		cancelled := false
 		sel := workflow.NewSelector(ctx)
 		sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &got) })
@@ -360,7 +366,10 @@ func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) e
 		if cancelled {
 			return ctx.Err()
 		}
-		if got == seq {
+		if got.Seq == seq {
+			if got.Token != 0 {
+				t.in.LeaseToken = got.Token
+			}
 			return nil
 		}
 	}

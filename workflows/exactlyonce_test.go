@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,5 +68,14 @@ func TestActionIDFormat(t *testing.T) {
 	}
 	if !slices.Equal(steps, []int{2, 4, 6}) {
 		t.Fatalf("action IDs name steps %v, want the steps the actions count as (2, 4, 6)", steps)
+	}
+	// The whole shape, as journals on disk hold it: the todo's workflow ID
+	// (the goal's ID, "/todo-", its index), the run's ID (no slash), the
+	// step.
+	shape := regexp.MustCompile(`^goal-t1/todo-1/[^/]+/[1-9][0-9]*$`)
+	for _, s := range f.steps {
+		if s.In.ActionID != "" && !shape.MatchString(s.In.ActionID) {
+			t.Errorf("action ID %q does not have the pinned shape %s", s.In.ActionID, shape)
+		}
 	}
 }

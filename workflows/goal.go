@@ -448,7 +448,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		Unguarded:          g.opts.Mode == ModeBare,
 		SteerSeq:           g.st.SteerSeq,
 		DeviceQueue:        deviceQueue,
-		LeaseFence:         g.revocable,
+		LeaseToken:         g.lease.Token,
 	}
 	g.st.Notes = nil
 	g.child = id

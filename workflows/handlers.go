@@ -130,9 +130,10 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 		g.phoneOps.SendAsync(phoneOp{Release: true})
 	case TodoEventNeedPhone:
 		g.todoWaiting, g.waitUntil, g.waitLabel = "", time.Time{}, ""
-		if ev.Lost && g.revocable && g.release != nil {
-			// The lease refused the todo's action: the phone was taken
-			// from this goal even if its revoke signal never came.
+		if ev.Lost && g.release != nil {
+			// The phone's journal refused the todo's action under this
+			// goal's token: the phone was granted to another goal after
+			// it, even if no revoke signal came (docs/design.md §24).
 			g.revoked(ctx, ev.Text)
 		}
 		g.phoneOps.SendAsync(phoneOp{Seq: ev.Seq})

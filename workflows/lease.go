@@ -73,6 +73,13 @@ type LeaseState struct {
 	// (the fence of docs/design.md §24) until they hold it again.
 	Revoked []RevokedHolder `json:"revoked,omitempty"`
 
+	// Token is the fencing token of the newest grant (docs/design.md
+	// §24): every grant takes the larger of Token+1 and the grant's time in
+	// Unix nanoseconds, so tokens keep rising across continue-as-new (the
+	// state carries Token) and across a lease started again empty (its
+	// time is later, and it starts above the tokens its goals claim).
+	Token int64 `json:"token,omitempty"`
+
 	// Derived is set once this lease has asked the goals on the phone
 	// who holds it and who waits (ChangeLeaseClaims); a lease started
 	// empty asks before it grants anything.
@@ -260,6 +267,7 @@ func (l *lease) derive(ctx workflow.Context) {
 	}
 	now := workflow.Now(ctx)
 	for _, c := range found.Claims {
+		l.st.Token = max(l.st.Token, c.Token)
 		switch {
 		case c.Held && l.st.Holder == "":
 			l.st.Holder, l.st.HolderRequest, l.st.HeldSince = c.GoalID, c.RequestID, now
@@ -305,7 +313,10 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 	switch {
 	case r.GoalID == l.st.Holder:
 		// A retried or repeated request from the holder: say yes again,
-		// to the request now asking.
+		// to the request now asking; a new request gets a new token.
+		if r.RequestID != l.st.HolderRequest {
+			l.nextToken(ctx)
+		}
 		l.st.HolderRequest = r.RequestID
 		l.st.HolderRevocable = r.Revocable
 		if !l.grant(ctx, LeaseWaiter{r.GoalID, r.RequestID, r.Revocable}) {
@@ -357,7 +368,7 @@ func (l *lease) unqueue(ctx workflow.Context, goalID string) {
 // grant tells goalID it holds the phone; false when the signal could not
 // be delivered (the goal has closed).
 func (l *lease) grant(ctx workflow.Context, w LeaseWaiter) bool {
-	g := activities.LeaseGrant{Serial: l.st.Serial, GoalID: w.GoalID, RequestID: w.RequestID}
+	g := activities.LeaseGrant{Serial: l.st.Serial, GoalID: w.GoalID, RequestID: w.RequestID, Token: l.st.Token}
 	if err := workflow.SignalExternalWorkflow(ctx, w.GoalID, "", SignalLeaseGranted, g).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Warn("device lease: grant not delivered, skipping goal", "serial", l.st.Serial, "goal", w.GoalID, "error", err)
 		return false
@@ -365,11 +376,9 @@ func (l *lease) grant(ctx workflow.Context, w LeaseWaiter) bool {
 	return true
 }
 
-// grantAndHold makes w the holder and tells it; a goal that cannot be told
-// (it has closed) is not the holder after all. The holder is set before the
-// grant is sent, so the lease's query (the fence of docs/design.md §24)
-// names the new holder while the grant is on its way: a todo told by its
-// goal at once is never refused. The commands are the same either way.
+// grantAndHold makes w the holder under a new token and tells it; a goal
+// that cannot be told (it has closed) is not the holder after all (its
+// token is never used, and the next grant's is larger).
 func (l *lease) grantAndHold(ctx workflow.Context, w LeaseWaiter) {
 	prev := l.st
 	l.hold(ctx, w)
@@ -380,11 +389,20 @@ func (l *lease) grantAndHold(ctx workflow.Context, w LeaseWaiter) {
 }
 
 func (l *lease) hold(ctx workflow.Context, w LeaseWaiter) {
+	l.nextToken(ctx)
 	l.st.Holder, l.st.HolderRequest, l.st.HeldSince = w.GoalID, w.RequestID, workflow.Now(ctx)
 	l.st.HolderRevocable = w.Revocable
-	l.forget(ctx, w.GoalID) // it holds the phone again: no longer fenced
-	workflow.GetLogger(ctx).Info("device granted", "serial", l.st.Serial, "goal", w.GoalID, "queued", len(l.st.Queue))
+	l.forget(ctx, w.GoalID) // it holds the phone again
+	workflow.GetLogger(ctx).Info("device granted", "serial", l.st.Serial, "goal", w.GoalID, "token", l.st.Token, "queued", len(l.st.Queue))
 	l.details(ctx)
+}
+
+// nextToken raises Token for a grant: strictly above every earlier token
+// and at least the grant's time in nanoseconds (workflow time, the same on
+// replay), so a lease that started again empty grants above the tokens of
+// the lease before it.
+func (l *lease) nextToken(ctx workflow.Context) {
+	l.st.Token = max(l.st.Token+1, workflow.Now(ctx).UnixNano())
 }
 
 // grantNext hands a free phone to the first waiting goal still running.
@@ -572,6 +590,9 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	hl, _ := ctx.Value(leaseKey).(*heldLease)
 	revocable := hl != nil && hl.Revocable
 	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true, Revocable: revocable}
+	if hl != nil {
+		claim.Token = hl.Token // the last grant's: a lease started again grants above it
+	}
 	if err := workflow.SetQueryHandler(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
 		return nil, fmt.Errorf("acquire device %s: %w", serial, err)
 	}
@@ -624,9 +645,9 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 			return nil, ctx.Err()
 		case gotGrant && g.Serial == serial && g.GoalID == goalID && g.RequestID == reqID:
 			log.Info("device lease held", "serial", serial, "goal", goalID)
-			claim.Held, claim.Waiting = true, false
+			claim.Held, claim.Waiting, claim.Token = true, false, g.Token
 			if hl != nil {
-				hl.Request, hl.Held = reqID, true
+				hl.Request, hl.Held, hl.Token = reqID, true, g.Token
 				hl.unclaim = func() { claim.Held = false }
 			}
 			return release, nil

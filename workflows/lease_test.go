@@ -444,8 +444,11 @@ func TestLeaseDuplicateGrantNotReused(t *testing.T) {
 // --- the lease workflow on its own ---
 
 type leaseSignals struct {
-	mu    sync.Mutex
-	calls []string // "<signal> <goal> <detail>"
+	mu     sync.Mutex
+	calls  []string // "<signal> <goal> <detail>"
+	grants []activities.LeaseGrant
+	// claims is what FindLeaseClaims answers when the lease starts empty.
+	claims activities.LeaseClaims
 }
 
 func (s *leaseSignals) add(line string) {
@@ -473,6 +476,9 @@ func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEn
 			switch a := arg.(type) {
 			case activities.LeaseGrant:
 				sig.add(fmt.Sprintf("%s %s %s", name, goal, a.RequestID))
+				sig.mu.Lock()
+				sig.grants = append(sig.grants, a)
+				sig.mu.Unlock()
 			case activities.LeaseBusy:
 				sig.add(fmt.Sprintf("%s %s holder=%s queued=%v pos=%d", name, goal, a.Holder, a.Queued, a.Position))
 			default:
@@ -486,9 +492,12 @@ func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEn
 	env.RegisterActivityWithOptions(func(context.Context, string) (activities.HolderStatus, error) {
 		return activities.HolderStatus{Running: true}, nil
 	}, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
-	// No goal claims the phone when the lease starts.
+	// No goal claims the phone when the lease starts, unless the test
+	// says so.
 	env.RegisterActivityWithOptions(func(context.Context, activities.FindLeaseClaimsInput) (activities.LeaseClaims, error) {
-		return activities.LeaseClaims{}, nil
+		sig.mu.Lock()
+		defer sig.mu.Unlock()
+		return sig.claims, nil
 	}, activity.RegisterOptions{Name: activities.NameFindLeaseClaims})
 	return env, sig
 }
@@ -616,6 +625,66 @@ func TestLeaseContinueAsNewCarriesHolderAndQueue(t *testing.T) {
 	}
 	if st.CheckInterval != time.Hour {
 		t.Fatalf("options not carried: %+v", st)
+	}
+}
+
+// Every grant carries a fencing token larger than every token before it
+// (docs/design.md §24): a new request of the holder gets a new one, the
+// same request asked again keeps its own, and the tokens keep rising
+// across continue-as-new and in a lease started again empty, which starts
+// above the tokens its goals claim.
+func TestLeaseTokensRiseAcrossGrantsContinueAsNewAndRestart(t *testing.T) {
+	env, sig := newLeaseUnitEnv(t)
+	acquireAt(env, time.Second, "goal-a", true, "a1")
+	acquireAt(env, 2*time.Second, "goal-a", true, "a1") // the same request again
+	acquireAt(env, 3*time.Second, "goal-a", true, "a2") // a new request
+	acquireAt(env, 4*time.Second, "goal-b", true, "b1")
+	releaseAt(env, 5*time.Second, "goal-a")
+	env.RegisterDelayedCallback(func() { env.SetContinueAsNewSuggested(true) }, 6*time.Second)
+	env.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, CheckInterval: time.Hour})
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("err = %v, want continue-as-new", err)
+	}
+	var st LeaseState
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &st); err != nil {
+		t.Fatal(err)
+	}
+	g := sig.grants
+	if len(g) != 4 || g[0].Token <= 0 || g[1].Token != g[0].Token || g[2].Token <= g[1].Token || g[3].Token <= g[2].Token || g[3].GoalID != "goal-b" {
+		t.Fatalf("grants %+v: want a1 twice under one token, then a2 and b1 each larger", g)
+	}
+	if st.Token != g[3].Token || st.Holder != "goal-b" {
+		t.Fatalf("carried state %+v, want goal-b holding under token %d", st, g[3].Token)
+	}
+
+	// The next run of the lease (continue-as-new).
+	env2, sig2 := newLeaseUnitEnv(t)
+	releaseAt(env2, time.Second, "goal-b")
+	acquireAt(env2, 2*time.Second, "goal-c", true, "c1")
+	releaseAt(env2, 3*time.Second, "goal-c")
+	env2.ExecuteWorkflow(DeviceLeaseWorkflow, st)
+	if err := env2.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sig2.grants) != 1 || sig2.grants[0].Token <= st.Token {
+		t.Fatalf("grants after continue-as-new %+v, want one above %d", sig2.grants, st.Token)
+	}
+
+	// A lease started again empty (terminated, reset) whose holder claims a
+	// token far above the clock: the next grant is above it.
+	env3, sig3 := newLeaseUnitEnv(t)
+	claimed := sig2.grants[0].Token + int64(24*time.Hour)
+	sig3.claims = activities.LeaseClaims{Claims: []activities.LeaseClaim{{Serial: leaseTestSerial, GoalID: "goal-c", RequestID: "c2", Held: true, Token: claimed}}}
+	acquireAt(env3, time.Second, "goal-d", true, "d1")
+	releaseAt(env3, 2*time.Second, "goal-c")
+	releaseAt(env3, 3*time.Second, "goal-d")
+	env3.ExecuteWorkflow(DeviceLeaseWorkflow, LeaseState{Serial: leaseTestSerial, IdleTimeout: time.Minute})
+	if err := env3.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sig3.grants) != 1 || sig3.grants[0].GoalID != "goal-d" || sig3.grants[0].Token <= claimed {
+		t.Fatalf("grants of the lease started again %+v, want goal-d above the claimed %d", sig3.grants, claimed)
 	}
 }
 

@@ -85,5 +85,6 @@ const SignalTodoEvent = "todo_event"
 
 // SignalPhoneHeld is the internal signal a goal sends its running todo once
 // it holds the phone again after the todo asked for it back
-// (TodoEventNeedPhone). Its payload is the event's Seq.
+// (TodoEventNeedPhone). Its payload is the event's Seq and the lease token
+// the goal holds (ChangeLeaseToken; the bare Seq before it).
 const SignalPhoneHeld = "phone_held"

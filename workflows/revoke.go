@@ -101,6 +101,9 @@ type heldLease struct {
 	Request   string
 	Held      bool
 	Revocable bool
+	// Token is the fencing token of the grant the goal holds or last held
+	// (docs/design.md §24); zero before its first grant carrying one.
+	Token int64
 	// unclaim makes the goal's claim answer say it no longer holds
 	// the phone (a lease started again then does not take it as holder).
 	unclaim func()

@@ -216,7 +216,8 @@ type revokeAnswer struct {
 // Goal A holds the phone and waits for an answer while its workflow task
 // keeps failing (played by DescribeLeaseHolder): past the bound the lease
 // gives the phone to goal B. When A runs again and is answered, its todo's
-// next device action is refused by the fence; A asks for the phone again,
+// next device action carries its old grant's token, which the phone's
+// journal refuses once B acted under a newer one; A asks for the phone again,
 // queues behind B (its status says so), gets it when B is done, and runs
 // the same step again under the same action ID: both goals end done, and no
 // action of A reaches the phone between the revoke and its new grant.
@@ -248,21 +249,10 @@ func TestRevokedGoalAsksAgainAndGoesOn(t *testing.T) {
 	// A's workflow task fails for its first 15 minutes; the lease's first
 	// check past the 5-minute bound takes the phone.
 	lw.describe = goalABlocked(env, begin, &mu, &revokedAt)
-	// The fence: A's actions are refused from the revoke until A asked for
-	// the phone again (the lease grants it only once B is done: the test
-	// checks the order below).
-	f.fence = func(_ string, in activities.StepInput) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if in.Lease == nil || in.Lease.GoalID != "goal-a" || in.Lease.LeaseWorkflowID != LeaseWorkflowID(leaseTestSerial) {
-			return nil
-		}
-		askedAgain := slices.ContainsFunc(aAsked, func(at time.Duration) bool { return at > revokedAt })
-		if revokedAt >= 0 && !askedAgain {
-			return temporal.NewNonRetryableApplicationError("phone "+leaseTestSerial+" was taken from goal goal-a", ErrTypePhoneLeaseLost, nil)
-		}
-		return nil
-	}
+	// The fence plays the phone's journal: an action under a token lower
+	// than the highest one acted under is refused.
+	tokens := &tokenFence{}
+	f.fence = tokens.check
 	var mid, queued snapshot
 	snapshotAt(t, env, 10*time.Minute, &mid)
 	snapshotAt(t, env, 25*time.Minute, &queued)
@@ -364,14 +354,8 @@ func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
 	var mu sync.Mutex
 	revokedAt := time.Duration(-1)
 	lw.describe = goalABlocked(env, begin, &mu, &revokedAt)
-	f.fence = func(_ string, in activities.StepInput) error {
-		if in.Lease != nil && in.Lease.GoalID == "goal-a" {
-			mu.Lock()
-			defer mu.Unlock()
-			f.log = append(f.log, "fence asked")
-		}
-		return nil
-	}
+	tokens := &tokenFence{}
+	f.fence = tokens.check
 	var queued snapshot
 	snapshotAt(t, env, 25*time.Minute, &queued)
 	env.ExecuteWorkflow(revokeHarness,
@@ -407,7 +391,40 @@ func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
 	if slices.ContainsFunc(f.log, func(l string) bool { return strings.HasPrefix(l, "fenced ") }) {
 		t.Errorf("a step was refused: %v", f.log)
 	}
+	// Every grant's token is larger than the one before: A's first, B's,
+	// A's again.
+	if got := tokens.sequence(); len(got) != 3 || !(got[0].goal == "goal-a" && got[1].goal == "goal-b" && got[2].goal == "goal-a") ||
+		!(got[0].token < got[1].token && got[1].token < got[2].token) {
+		t.Errorf("tokens acted under %+v, want goal-a, goal-b, goal-a, each larger", got)
+	}
 }
+
+// tokenFence plays the phone journal's fence (docs/design.md §24) in the
+// fake world: an action under a token lower than the highest acted under
+// is refused as PhoneLeaseLost, and each new token is remembered with the
+// goal that first acted under it.
+type tokenFence struct {
+	high  int64
+	acted []goalToken
+}
+
+type goalToken struct {
+	goal  string
+	token int64
+}
+
+func (f *tokenFence) check(workflowID string, in activities.StepInput) error {
+	if in.LeaseToken < f.high {
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("phone %s: token %d below %d", in.Serial, in.LeaseToken, f.high), ErrTypePhoneLeaseLost, nil)
+	}
+	if in.LeaseToken > f.high {
+		f.acted = append(f.acted, goalToken{in.GoalID, in.LeaseToken})
+	}
+	f.high = in.LeaseToken
+	return nil
+}
+
+func (f *tokenFence) sequence() []goalToken { return slices.Clone(f.acted) }
 
 // goalABlocked describes goal-a as blocked (its workflow task failing
 // since begin) for its first 15 minutes, and sets *revokedAt to the first

@@ -727,8 +727,10 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
 	}
-	if act != nil && act.TouchesDevice() && t.in.LeaseFence {
-		in.Lease = &activities.LeaseFence{LeaseWorkflowID: LeaseWorkflowID(t.in.Device), GoalID: t.in.GoalID}
+	if act != nil && act.TouchesDevice() {
+		// The journal fences the action by the goal's lease token
+		// (docs/design.md §24); a Step that only looks needs none.
+		in.GoalID, in.LeaseToken = t.in.GoalID, t.in.LeaseToken
 	}
 	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
 	var res activities.StepResult

@@ -351,10 +351,13 @@ type TodoInput struct {
 	// with a schedule-to-start bound (ChangeTodoOnSharedQueue). Empty: the
 	// todo runs on the phone's queue and its activities inherit it.
 	DeviceQueue string `json:"device_queue,omitempty"`
-	// LeaseFence makes each device action check first that the goal still
-	// holds the phone's lease (ChangeRevokeBlockedHolder); a refused step
-	// asks the goal for the phone again and runs once it holds it.
-	LeaseFence bool `json:"lease_fence,omitempty"`
+	// LeaseToken is the fencing token of the lease grant the goal holds
+	// (docs/design.md §24), sent with every Step that acts; the goal's phone_held
+	// answer brings the token of a grant it got again. A step the phone's
+	// journal refuses (a later grant's token acted there) asks the goal
+	// for the phone again and runs once it holds it. Zero: the goal holds
+	// no grant with a token (no lease, or granted before fencing tokens).
+	LeaseToken int64 `json:"lease_token,omitempty"`
 
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`

@@ -164,3 +164,17 @@ func (m meteredDevice) UITree(ctx context.Context) ([]uitree.Element, error) {
 	e, err := m.d.UITree(ctx)
 	return e, done(err)
 }
+
+var _ device.Identifier = meteredDevice{}
+
+// Identity is the wrapped phone's identity, "" when it cannot tell (then
+// device.IdentityOf takes the serial).
+func (m meteredDevice) Identity(ctx context.Context) (string, error) {
+	id, ok := m.d.(device.Identifier)
+	if !ok {
+		return "", nil
+	}
+	ctx, done := m.begin(ctx, "identity", false)
+	s, err := id.Identity(ctx)
+	return s, done(err)
+}

@@ -72,6 +72,11 @@ type WorkerOptions struct {
 	// GoalWorkflow, when set, is registered under GoalWorkflow's name
 	// instead of workflows.GoalWorkflow: drills play a broken deploy with it.
 	GoalWorkflow any
+	// Identity is the worker process's identity; empty takes the SDK's
+	// default, pid@host@. A phone's worker adds the phone's identity
+	// ("…@phone=R58M123ABC"), so other workers can tell which phone it
+	// serves (docs/design.md §24).
+	Identity string
 }
 
 // Worker serves the shared task queue and one task queue per allowed phone.
@@ -84,10 +89,15 @@ type Worker struct {
 	opts   worker.Options
 	log    *slog.Logger
 
+	ctl      *goalctl.Client
+	identity string
+
 	mu      sync.Mutex
 	main    worker.Worker
 	devices map[string]worker.Worker
 	lastErr string
+	// refused are the phones another live worker serves, with why.
+	refused map[string]string
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -117,10 +127,6 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	if err != nil {
 		return nil, err
 	}
-	if acts.Leases == nil {
-		// Steps check the phone's lease before they act (docs/design.md §24).
-		acts.Leases = c
-	}
 	if len(cfg.ADB.Connect) > 0 {
 		serials, err := device.ConnectAll(ctx, ADBClient(cfg, deps), cfg.ADB.Connect)
 		if err != nil {
@@ -136,9 +142,14 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	w := &Worker{
 		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,
 		// Every worker takes signals in arrival order (docs/design.md §25).
-		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout, Interceptors: workflows.Interceptors()},
-		devices: map[string]worker.Worker{},
-		cancel:  cancel, done: make(chan struct{}),
+		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout, Interceptors: workflows.Interceptors(), Identity: o.Identity},
+		devices: map[string]worker.Worker{}, refused: map[string]string{},
+		cancel: cancel, done: make(chan struct{}),
+		ctl:      goalctl.New(c, goalctl.Options{Namespace: cfg.Temporal.Namespace}),
+		identity: o.Identity,
+	}
+	if w.identity == "" {
+		w.identity = defaultIdentity()
 	}
 	if cfg.Metrics.Address != "" {
 		vo, err := ViewerOptions(cfg, c, nil, log)
@@ -214,15 +225,37 @@ func (w *Worker) refresh(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		cctx, ccancel := context.WithTimeout(ctx, 15*time.Second)
+		phone := w.phoneIdentity(cctx, in.Serial)
+		why, err := w.servedElsewhere(cctx, in.Serial, phone)
+		ccancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			// The cluster cannot say who serves the phone: serve it
+			// rather than leave it unserved; the log says so.
+			w.log.Warn("cannot tell whether another worker serves the phone; serving it", "serial", in.Serial, "error", err)
+		}
+		if why != "" {
+			if w.refused[in.Serial] != why {
+				w.log.Error(why, "serial", in.Serial, "phone", phone)
+			}
+			w.refused[in.Serial] = why
+			continue
+		}
+		delete(w.refused, in.Serial)
 		q := workflows.DeviceTaskQueue(in.Serial)
-		dw := worker.New(w.c, q, w.opts)
+		opts := w.opts
+		opts.Identity = phoneWorkerIdentity(w.identity, phone, w.journalDir())
+		dw := worker.New(w.c, q, opts)
 		register(dw, w.acts, w.leases, w.goal)
 		if err := dw.Start(); err != nil {
 			w.log.Error("cannot serve phone", "serial", in.Serial, "task_queue", q, "error", err)
 			continue
 		}
 		w.devices[in.Serial] = dw
-		w.log.Info("serving phone", "serial", in.Serial, "model", in.Model, "task_queue", q)
+		w.log.Info("serving phone", "serial", in.Serial, "phone", phone, "model", in.Model, "task_queue", q)
 	}
 	metrics.DevicesServed(len(w.devices))
 }

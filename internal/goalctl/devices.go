@@ -204,6 +204,9 @@ func heartbeatService(serial string, pollers []*taskqueuepb.PollerInfo, hbs []*w
 			p.interval = e.AsDuration()
 		}
 		if hb.GetTaskQueue() == q {
+			// The phone's own worker names the process: its identity
+			// carries the phone's (docs/design.md §24).
+			p.identity = hb.GetWorkerIdentity()
 			if hb.GetStatus() == enumspb.WORKER_STATUS_RUNNING {
 				p.running = true
 			} else {

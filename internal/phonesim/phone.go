@@ -15,10 +15,14 @@ import (
 
 // Config describes one simulated phone. Zero fields take defaults.
 type Config struct {
-	Serial string // ro.serialno and State().Serial; default "phonesim"
-	Width  int    // screen width in pixels; default 1080
-	Height int    // screen height in pixels; default 2400
-	Model  string // ro.product.model; default "Pixel 7 (phonesim)"
+	Serial string // State().Serial and the serial ADB lists; default "phonesim"
+	// SerialNo is ro.serialno, the phone's own identity; default Serial.
+	// Two phones that share a serial (two hosts each with emulator-5554)
+	// are told apart by it.
+	SerialNo string
+	Width    int    // screen width in pixels; default 1080
+	Height   int    // screen height in pixels; default 2400
+	Model    string // ro.product.model; default "Pixel 7 (phonesim)"
 	// Logger receives debug logs about connections; default slog.Default().
 	Logger *slog.Logger
 }
@@ -57,6 +61,9 @@ type Phone struct {
 func New(cfg Config) *Phone {
 	if cfg.Serial == "" {
 		cfg.Serial = DefaultSerial
+	}
+	if cfg.SerialNo == "" {
+		cfg.SerialNo = cfg.Serial
 	}
 	if cfg.Width <= 0 {
 		cfg.Width = DefaultWidth

@@ -794,7 +794,7 @@ func (p *Phone) props() [][2]string {
 		{"ro.product.manufacturer", "Google"},
 		{"ro.product.model", p.cfg.Model},
 		{"ro.product.name", "phonesim"},
-		{"ro.serialno", p.cfg.Serial},
+		{"ro.serialno", p.cfg.SerialNo},
 		{"ro.sf.lcd_density", "420"},
 		{"sys.boot_completed", "1"},
 	}

@@ -1,0 +1,92 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+)
+
+// fencedTap runs a Step that taps for goal with token under id.
+func fencedTap(a *Activities, goal string, token int64, id string) error {
+	act := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 500}}
+	_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Act: &act, ActionID: id, GoalID: goal, LeaseToken: token})
+	return err
+}
+
+func wantLeaseLost(t *testing.T, err error, says ...string) {
+	t.Helper()
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != ErrTypePhoneLeaseLost || !app.NonRetryable() {
+		t.Fatalf("err = %v, want a non-retryable %s", err, ErrTypePhoneLeaseLost)
+	}
+	for _, s := range says {
+		if !strings.Contains(app.Message(), s) {
+			t.Errorf("error %q does not say %q", app.Message(), s)
+		}
+	}
+}
+
+// A goal's action under an older grant's token is refused once a goal
+// granted the phone later has acted on it (docs/design.md §24): nothing
+// reaches the phone, the error names both tokens, and it is not retried.
+// The refusal survives a worker restart (a journal opened again) and
+// compaction; a newer grant acts.
+func TestStaleLeaseTokenRefusedAfterANewerGrant(t *testing.T) {
+	a, p := newJournalled(t)
+	a.Journal.Keep = 2
+	if err := fencedTap(a, "goal-a", 100, "a/1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fencedTap(a, "goal-b", 200, "b/1"); err != nil {
+		t.Fatal(err)
+	}
+	wantLeaseLost(t, fencedTap(a, "goal-a", 100, "a/2"), "goal goal-a", "lease token 100", "recorded token 200")
+	// A goal granted before fencing tokens is refused too once a token
+	// was seen (fails closed).
+	wantLeaseLost(t, fencedTap(a, "goal-c", 0, "c/1"), "no lease token")
+	if n := len(p.got()); n != 2 {
+		t.Fatalf("the phone got %d inputs, want the 2 fenced in: %v", n, p.got())
+	}
+	// A retry of goal-a's first action is refused too, before its recorded
+	// result: the goal asks for the phone again first.
+	wantLeaseLost(t, fencedTap(a, "goal-a", 100, "a/1"))
+
+	// Enough actions for the journal to compact (2×Keep records).
+	for i, id := range []string{"b/2", "b/3", "b/4"} {
+		if err := fencedTap(a, "goal-b", 200+int64(i), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j, err := OpenJournal(a.Journal.Dir()) // the worker restarted
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Keep = 2
+	a.Journal = j
+	wantLeaseLost(t, fencedTap(a, "goal-b", 201, "b/5"), "recorded token 202")
+	if err := fencedTap(a, "goal-a", 300, "a/3"); err != nil {
+		t.Fatalf("a newer grant's action: %v", err)
+	}
+	if n := len(p.got()); n != 6 {
+		t.Fatalf("the phone got %d inputs, want 6: %v", n, p.got())
+	}
+}
+
+// Without tokens (no lease, or runs from before fencing tokens on a phone
+// that never saw one) actions go through.
+func TestTokenlessActionsWithoutAnyTokenGoThrough(t *testing.T) {
+	a, p := newJournalled(t)
+	for _, id := range []string{"x/1", "x/2"} {
+		if err := fencedTap(a, "", 0, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(p.got()); n != 2 {
+		t.Fatalf("inputs %v", p.got())
+	}
+}
