@@ -190,6 +190,8 @@ type TodoState struct {
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
+	// CommitKeys key the commit actions its runs applied (TodoInput.Prior).
+	CommitKeys []string `json:"commit_keys,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -309,6 +311,10 @@ type TodoInput struct {
 	// Expect are the todo's postconditions, written by the planner
 	// (docs/design.md §13).
 	Expect []postcond.Check `json:"expect,omitempty"`
+	// Prior are the commits (ActResult.Commit) earlier runs of this todo
+	// applied: a run after a failed verification starts from what the
+	// phone shows and does not apply them again (docs/design.md §13).
+	Prior []string `json:"prior,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -421,6 +427,8 @@ type TodoResult struct {
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	Asked     []activities.QA   `json:"asked,omitempty"`
+	// CommitKeys key the commits it applied, for a later run's Prior.
+	CommitKeys []string `json:"commit_keys,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
