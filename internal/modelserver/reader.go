@@ -537,6 +537,8 @@ func sendTodos(c string, prev planned) []planned {
 		text = q[1]
 		if to == "" || strings.Contains(to, q[0]) {
 			to = personIn(strings.Replace(c, q[0], "", 1))
+		} else if p := personIn(strings.Replace(c, q[0], "", 1)); len(p) > len(to) && strings.HasPrefix(strings.ToLower(p), strings.ToLower(to)+" ") {
+			to = p // "Tell Zhang San "…"": the whole name, not its first word
 		}
 	}
 	to = strings.TrimSpace(rdViaAppRe.ReplaceAllString(strings.TrimSpace(to), ""))

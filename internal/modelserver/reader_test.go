@@ -77,6 +77,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"What is the last alarm called?", "Read the label of the last alarm in Clock ⟨the answer is the last label seen on a screen⟩"},
 		{"What time is the last alarm set for?", "Read the time of the last alarm in Clock ⟨the answer is the last time seen on a screen⟩"},
 		{`Send "On my way" to Mom and to Bob`, `Send Mom a message: On my way ⟨last message sent to "Mom" contains "On my way"⟩ | Send Bob a message: On my way ⟨last message sent to "Bob" contains "On my way"⟩`},
+		{`Tell Zhang San "the meeting moved to 2pm, room 3"`, `Send Zhang San a message: the meeting moved to 2pm, room 3 ⟨last message sent to "Zhang San" contains "the meeting moved to 2pm, room 3"⟩`},
 		{"text Bob: Can you call me back?", `Send Bob a message: Can you call me back? ⟨last message sent to "Bob" contains "Can you call me back?"⟩`},
 		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩`},
 		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
