@@ -435,6 +435,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		OptimizePrompt:   g.opts.OptimizePrompt,
 		Routines:         g.opts.Routines,
 		Expect:           t.Expect,
+		Prior:            g.priorCommits(t.Text),
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,
@@ -495,6 +496,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Verified, t.Evidence = tr.Verified, tr.Evidence
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
 	t.Committed = append(t.Committed, tr.Committed...)
+	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
 		// with the planner's own (docs/design.md §13).

@@ -104,6 +104,9 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		t.st.Paused = in.Paused
 		t.st.Notes = boundNotes(in.Notes)
 		t.st.SteerSeq = in.SteerSeq
+		for _, k := range in.Prior {
+			t.st.Commits.Made = append(t.st.Commits.Made, k)
+		}
 	}
 	t.signals = newSignalOrder(ctx)
 	if err := t.setHandlers(ctx); err != nil {
@@ -190,7 +193,8 @@ func (in TodoInput) withDefaults() TodoInput {
 func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
-		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash}
+		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
+		CommitKeys: t.st.Commits.Made}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;

@@ -202,6 +202,8 @@ type TodoState struct {
 	// Repeated says the todo failed twice in a row the same way without
 	// changing the phone: it is not run again (docs/design.md §13).
 	Repeated string `json:"repeated,omitempty"`
+	// CommitKeys key the commit actions its runs applied (TodoInput.Prior).
+	CommitKeys []string `json:"commit_keys,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -324,6 +326,10 @@ type TodoInput struct {
 	// Expect are the todo's postconditions, written by the planner
 	// (docs/design.md §13).
 	Expect []postcond.Check `json:"expect,omitempty"`
+	// Prior are the commits (ActResult.Commit) earlier runs of this todo
+	// applied: a run after a failed verification starts from what the
+	// phone shows and does not apply them again (docs/design.md §13).
+	Prior []string `json:"prior,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
 	StuckThreshold    int `json:"stuck_threshold"`
@@ -442,6 +448,8 @@ type TodoResult struct {
 	// Screen is the hash of the last screen the todo saw, to tell two
 	// failures on the same screen (docs/design.md §13).
 	Screen string `json:"screen,omitempty"`
+	// CommitKeys key the commits it applied, for a later run's Prior.
+	CommitKeys []string `json:"commit_keys,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

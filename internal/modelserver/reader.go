@@ -29,7 +29,7 @@ var (
 	politeRe = regexp.MustCompile(`(?i)^(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?|please\s+|kindly\s+|pls\s+|i(?:'d| would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+|help\s+me\s+(?:to\s+)?|go\s+ahead\s+and\s+|just\s+|麻烦你?|请你?|帮我|帮忙|能不能|可不可以|可以)+`)
 	tailRe   = regexp.MustCompile(`(?i)(?:\s*,?\s*(?:for\s+me|please|thanks|thank\s+you))*\s*[?？。.!！]*\s*(?:好吗|吗|谢谢|吧)?[?？。.!！]*$`)
 	// Clause separators: always, and only before a new clause.
-	planStrong = []string{", and then ", " and then ", ", then ", " then ", " after that ", "; ", ";", "，然后", "然后", "并且", "，再", "；", "。", "之后"}
+	planStrong = []string{", and then ", " and then ", ", and afterwards ", " and afterwards ", ", afterwards ", " afterwards ", ", then ", " then ", " after that ", "; ", ";", "，然后", "然后", "并且", "，再", "；", "。", "之后"}
 	planWeak   = []string{", and ", " and ", ", ", "，", "并", "再", "、"}
 
 	rdOnRe      = regexp.MustCompile(`(?i)\b(?:on|enable|enabled|activate|switch on)\b|打开|开启|启用|开`)
@@ -45,11 +45,12 @@ var (
 	rdBareAtRe  = regexp.MustCompile(`(?i)\b(?:at|for)\s+(\d{1,2})\b(?:\s*o'?clock)?`)
 	rdOrdinalRe = regexp.MustCompile(`(?i)\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b|第\s*([一二三四五12345])\s*个?|最后一个`)
 	rdLabelRe   = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label(?:led)? as)\s+["“']?([^"”']+?)["”']?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?)?$|(?:标签(?:为|是)?|叫做?|名为)\s*["“]?([^"”]+?)["”]?$`)
-	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是)?\s*["“]?(.+?)["”]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
+	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|with|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是)?\s*["“]?(.+?)["”]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
 	rdBodyRe    = regexp.MustCompile(`(?i)\b(?:saying|that says|with the text|containing|about)\s*:?\s*(.+)$|[:：]\s*(.+)$|内容(?:为|是)?\s*[:：]?\s*(.+)$|记(?:下|录)?\s*[:：]?\s*(.+)$`)
 	// rdAlarmRefRe is an alarm's value named as a message's text: "the
 	// second alarm's time", "the time of my first alarm".
 	rdAlarmRefRe = regexp.MustCompile(`(?i)^(?:the\s+|my\s+)?(?:\w+\s+)?alarm'?s?\s+(?:time|label)$|^(?:the\s+)?(?:time|label)\s+of\s+(?:the\s+|my\s+)?(?:\w+\s+)?alarm$`)
+	rdNameItRe   = regexp.MustCompile(`(?i)\b(?:name|call|label|title)\s+it\s+["“']?(.+?)["”']?$`)
 	rdNumRefRe   = regexp.MustCompile(`(?i)^(?:(.+?)'s\s+(?:phone\s+)?number|(?:the\s+)?(?:phone\s+)?number\s+of\s+(.+?)|(.+?)的(?:电话号码|电话|手机号码?|号码))$`)
 )
 
@@ -75,14 +76,37 @@ func readGoal(goal string) []planned {
 	var out []planned
 	prev := planned{}
 	for _, c := range splitClauses(goal) {
-		for _, p := range readClause(c, prev) {
+		for _, p := range unsure(c, readClause(c, prev)) {
 			p.Clause = c
-			out = append(out, p)
+			out = append(out, keepMark(goal, p))
 			prev = p
 		}
 	}
 	return out
 }
+
+// keepMark gives a message's text back the "?" or "!" it ends with in the
+// goal, which tidying the clause took off with the goal's own.
+func keepMark(goal string, p planned) planned {
+	if len(p.Expect) != 1 || p.Expect[0].Kind != postcond.LastSent {
+		return p
+	}
+	text := p.Expect[0].Contains
+	i := strings.LastIndex(goal, text)
+	if i < 0 {
+		return p
+	}
+	mark := rdMarkRe.FindString(goal[i+len(text):])
+	if mark == "" {
+		return p
+	}
+	p.Expect = []postcond.Check{p.Expect[0]}
+	p.Expect[0].Contains = text + mark
+	p.Todo = strings.TrimSuffix(p.Todo, text) + text + mark
+	return p
+}
+
+var rdMarkRe = regexp.MustCompile(`^[?!？！]+`)
 
 // tidy drops politeness around a clause.
 func tidy(c string) string {
@@ -142,8 +166,12 @@ func switchName(t string) string {
 	return ""
 }
 
+// rdAskStateRe is a question about a state: "on or off?", "is Wi-Fi
+// enabled", "whether", "开着还是关着".
+var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗`)
+
 func isReadClause(c string) bool {
-	return rdReadRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
+	return rdReadRe.MatchString(c) || rdAskStateRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
 }
 
 // readClause reads one clause; a clause that needs a value read first
@@ -208,9 +236,9 @@ func brightnessTodo(c string) planned {
 	pct := -1
 	if m := rdPctRe.FindStringSubmatch(c); m != nil {
 		pct, _ = strconv.Atoi(m[1])
-	} else if regexp.MustCompile(`(?i)\b(?:max(?:imum)?|full|highest|brightest)\b|最大|最高|最亮`).MatchString(c) {
+	} else if regexp.MustCompile(`(?i)\b(?:max(?:imum)?|full|highest|brightest)\b|\ball the way up\b|最大|最高|最亮`).MatchString(c) {
 		pct = 100
-	} else if regexp.MustCompile(`(?i)\b(?:min(?:imum)?|lowest|darkest)\b|最小|最低|最暗`).MatchString(c) {
+	} else if regexp.MustCompile(`(?i)\b(?:min(?:imum)?|lowest|darkest)\b|\ball the way down\b|最小|最低|最暗`).MatchString(c) {
 		pct = 0
 	} else if regexp.MustCompile(`(?i)\bhalf(?:way)?\b|一半`).MatchString(c) {
 		pct = 50
@@ -283,6 +311,10 @@ func alarmTodo(c string) planned {
 	label := ""
 	if m := rdLabelRe.FindStringSubmatch(c); m != nil {
 		label = strings.TrimSpace(firstNonEmpty(m[1], m[2]))
+	} else if m := rdNameItRe.FindStringSubmatch(c); m != nil {
+		label = strings.TrimSpace(m[1])
+	} else if q := rdQuotedFirst.FindStringSubmatch(c); q != nil {
+		label = strings.TrimSpace(q[1])
 	}
 	todo := "Create an alarm at " + t
 	exp := []postcond.Check{{Kind: postcond.ElementExists, Text: t}}
@@ -293,14 +325,32 @@ func alarmTodo(c string) planned {
 	return planned{Todo: todo, Expect: exp}
 }
 
+var (
+	// rdNoteColonRe is "note T: body" and "new note "T": body".
+	rdNoteColonRe = regexp.MustCompile(`(?i)^(?:(?:create|add|make|write|save)\s+)?(?:a\s+)?(?:new\s+)?note\s+["“']?([^"”':：]+?)["”']?\s*[:：]\s*(.+)$`)
+	rdNoteNounRe  = regexp.MustCompile(`的(?:笔记|备忘录?)$|(?i)\s+note$`)
+	rdNoteEditRe  = regexp.MustCompile(`(?i)\b(?:edit|append|rename|change|update|modify|replace|add\s+.+\s+to)\b|\bexisting\b|改名|重命名|改成|改为|修改|编辑|追加|加上|里加|添加到`)
+)
+
 func noteTodo(c string) planned {
 	title, body := "", ""
-	if m := rdTitleRe.FindStringSubmatch(c); m != nil {
+	if m := rdNoteColonRe.FindStringSubmatch(c); m != nil {
+		title, body = m[1], m[2]
+	} else if m := rdTitleRe.FindStringSubmatch(c); m != nil {
 		title, body = firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
+		if q := rdQuotedFirst.FindStringSubmatch(c); q != nil && body == "" && !strings.Contains(title, q[1]) {
+			body = q[1] // "jot down "X" in a new note called T"
+		}
 	} else if m := rdBodyRe.FindStringSubmatch(c); m != nil {
 		body = firstNonEmpty(firstNonEmpty(m[1], m[2]), firstNonEmpty(m[3], m[4]))
 	}
 	title, body = strings.Trim(strings.TrimSpace(title), `"“”'`), strings.Trim(strings.TrimSpace(body), `"“”'`)
+	title = strings.TrimSpace(rdNoteNounRe.ReplaceAllString(title, ""))
+	if rdNoteEditRe.MatchString(c) {
+		// The reader writes new notes and deletes; an existing note
+		// changed in place is a todo it has no check for.
+		return planned{Ask: fmt.Sprintf("I can create or delete a note, but %q changes an existing one; what exactly should the note say afterwards?", c)}
+	}
 	if regexp.MustCompile(`(?i)^(?:delete|remove)\b|^删除`).MatchString(c) {
 		if title == "" {
 			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove)\s+(?:the\s+|my\s+)?note\s+|^删除(?:笔记|备忘录?)?`).ReplaceAllString(c, ""))
@@ -344,13 +394,16 @@ func ordinal(c string) int {
 	return -1
 }
 
+// rdLabelWordRe asks for a label or name rather than a time.
+var rdLabelWordRe = regexp.MustCompile(`(?i)\b(?:called|named|name|label|labell?ed|title)\b|标签|叫什么|名字|名称`)
+
 // readValue plans a todo that reads something, with the type its answer
 // must have.
 func readValue(c string) planned {
 	lower := strings.ToLower(c)
 	answer := func(todo, typ string, n int) planned {
 		ch := postcond.Check{Kind: postcond.AnswerSeen, Type: typ}
-		if n > 0 {
+		if n != 0 {
 			ch.Ordinal = n
 		}
 		return planned{Todo: todo, Reads: true, Expect: []postcond.Check{ch}}
@@ -362,13 +415,20 @@ func readValue(c string) planned {
 			return planned{Ask: "Whose phone number should I read?"}
 		}
 		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
+	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdLabelWordRe.MatchString(c):
+		n := ordinal(c)
+		if n == 0 || hhmm(c) != "" {
+			return planned{Ask: "Which alarm's label should I read: the first, the second, … or the last in the list?"}
+		}
+		which := map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n]
+		return answer(fmt.Sprintf("Read the label of the %s alarm in Clock", which), postcond.TypeLabel, n)
 	case strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟"):
 		n := ordinal(c)
 		switch n {
 		case 0, 1:
 			return answer("Read the time of the first alarm in Clock", postcond.TypeTime, 1)
 		case -1:
-			return answer("Read the time of the last alarm in Clock", postcond.TypeTime, 0)
+			return answer("Read the time of the last alarm in Clock", postcond.TypeTime, postcond.Last)
 		}
 		return answer(fmt.Sprintf("Read the time of alarm number %d in Clock", n), postcond.TypeTime, n)
 	case strings.Contains(lower, "build"):
@@ -380,9 +440,13 @@ func readValue(c string) planned {
 	case strings.Contains(lower, "bright") || strings.Contains(c, "亮度"):
 		return answer("Read the brightness in Settings", postcond.TypeNumber, 0)
 	case switchName(c) != "":
-		return planned{Todo: fmt.Sprintf("Check whether %s is on", switchName(c)), Reads: true}
+		// Worded without "on" or "off", so the answer that repeats it
+		// says one state only.
+		return planned{Todo: fmt.Sprintf("Read the state of the %s switch", switchName(c)), Reads: true}
 	}
-	return planned{Todo: capitalise(c), Reads: true}
+	// A read the reader has no answer type for: the label check keeps a
+	// made-up or app-name answer from passing.
+	return answer(capitalise(c), postcond.TypeLabel, ordinal(c))
 }
 
 // personIn finds the person a text names: a known name, a possessive
@@ -473,6 +537,8 @@ func sendTodos(c string, prev planned) []planned {
 		text = q[1]
 		if to == "" || strings.Contains(to, q[0]) {
 			to = personIn(strings.Replace(c, q[0], "", 1))
+		} else if p := personIn(strings.Replace(c, q[0], "", 1)); len(p) > len(to) && strings.HasPrefix(strings.ToLower(p), strings.ToLower(to)+" ") {
+			to = p // "Tell Zhang San "…"": the whole name, not its first word
 		}
 	}
 	to = strings.TrimSpace(rdViaAppRe.ReplaceAllString(strings.TrimSpace(to), ""))
@@ -492,6 +558,28 @@ func sendTodos(c string, prev planned) []planned {
 	}
 	if text == "" {
 		return []planned{{Ask: fmt.Sprintf("What should the message to %s say?", to)}}
+	}
+	if m := rdKnowRe.FindStringSubmatch(text); m != nil {
+		// "let Bob know when my first alarm rings": a value read first.
+		read := readValue("read " + m[1])
+		if read.Ask != "" || len(read.Expect) == 0 {
+			return []planned{{Ask: fmt.Sprintf("What exactly should the message to %s say?", to)}}
+		}
+		return []planned{read, {Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
+	}
+	if rdPronounRe.MatchString(text) || rdSameWordsRe.MatchString(text) {
+		if body := noteBody(prev); body != "" {
+			text = body // "note T: body; text it to Mom"
+		} else if !prev.Reads {
+			return []planned{{Ask: fmt.Sprintf("What exactly should the message to %s say?", to)}}
+		}
+	}
+	if names := splitPeople(to); len(names) > 1 {
+		var out []planned
+		for _, n := range names {
+			out = append(out, sendTodos(fmt.Sprintf("Send %s a message: %q", n, text), prev)...)
+		}
+		return out
 	}
 	if prev.Reads && rdPronounRe.MatchString(text) {
 		// "… and send it to Alice": the value is read by the todo before.
@@ -514,6 +602,42 @@ func sendTodos(c string, prev planned) []planned {
 	}
 	return []planned{{Todo: fmt.Sprintf("Send %s a message: %s", to, text),
 		Expect: []postcond.Check{{Kind: postcond.LastSent, Conversation: to, Contains: text}}}}
+}
+
+var (
+	rdKnowRe      = regexp.MustCompile(`(?i)^(?:know\b[\s,]*)?(?:(?:by|via|in an?)\s+(?:text|sms|message)[\s,]*)?((?:when|what|what's|which|how|whether|if)\b.+)$`)
+	rdSameWordsRe = regexp.MustCompile(`(?i)^(?:the\s+)?same\s+(?:words|text|thing)$|^(?:the\s+)?(?:note|content|contents|body)$|^内容$|^(?:笔记)?内容$`)
+	rdPeopleSepRe = regexp.MustCompile(`(?i)\s*(?:,\s*|\s+)(?:and|&)\s+(?:to\s+)?|\s*,\s*(?:to\s+)?|和|跟|、`)
+	rdNoteBodyRe  = regexp.MustCompile(` saying "(.+)"$`)
+)
+
+// noteBody is the text the todo before wrote into a note, or "".
+func noteBody(prev planned) string {
+	if !strings.HasPrefix(prev.Todo, "Create a note") {
+		return ""
+	}
+	if m := rdNoteBodyRe.FindStringSubmatch(prev.Todo); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// splitPeople splits "Mom and to Bob" into the people it names, when each
+// part is a person the reader knows.
+func splitPeople(to string) []string {
+	parts := rdPeopleSepRe.Split(to, -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []string
+	for _, p := range parts {
+		v, ok := rdContacts[strings.ToLower(strings.TrimSpace(p))]
+		if !ok {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // longestContact moves into the person the rest of a contact's name that

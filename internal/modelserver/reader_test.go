@@ -52,3 +52,51 @@ func TestReadGoalPhrasings(t *testing.T) {
 		}
 	}
 }
+
+// Phrasings of classes the reader once turned into another todo whose
+// checks then held: an offset or amount it dropped, an operation it has no
+// todo for, a name it left out. Each is read right or asked about, never
+// planned as something else.
+func TestReaderAsksRatherThanGuesses(t *testing.T) {
+	for _, c := range []struct {
+		goal string
+		want string // the todos, or "ask" when the reader asks
+	}{
+		{"Could you make the screen dimmer? 30 points less than now is enough.", "ask"},
+		{"create a new alarm 45 minutes before the 08:30 one", "ask"},
+		{"remove alarm 07:00", "ask"},
+		{"删除08:30的闹钟", "ask"},
+		{"Could you get rid of my 07:00 alarm entirely, please?", "ask"},
+		{"Rename my Shopping list note to Groceries", "ask"},
+		{"在Shopping list笔记里加上coffee", "ask"},
+		{"Forward Alice's last message to Bob", "Forward Alice's last message to Bob ⟨⟩"}, // no check: the verifier decides
+		{"Please add a 3:10pm alarm and name it Call Mom", `Create an alarm at 15:10 labelled Call Mom ⟨row "15:10" shows "Call Mom"⟩`},
+		{`alarm 11:40am "Pick up kids"`, `Create an alarm at 11:40 labelled Pick up kids ⟨row "11:40" shows "Pick up kids"⟩`},
+		{"Brightness all the way down", `Set brightness to 0% ⟨field "Brightness" holds "0%"⟩`},
+		{"the wireless network on or off?", "Read the state of the Wi-Fi switch ⟨⟩"},
+		{"What is the last alarm called?", "Read the label of the last alarm in Clock ⟨the answer is the last label seen on a screen⟩"},
+		{"What time is the last alarm set for?", "Read the time of the last alarm in Clock ⟨the answer is the last time seen on a screen⟩"},
+		{`Send "On my way" to Mom and to Bob`, `Send Mom a message: On my way ⟨last message sent to "Mom" contains "On my way"⟩ | Send Bob a message: On my way ⟨last message sent to "Bob" contains "On my way"⟩`},
+		{`Tell Zhang San "the meeting moved to 2pm, room 3"`, `Send Zhang San a message: the meeting moved to 2pm, room 3 ⟨last message sent to "Zhang San" contains "the meeting moved to 2pm, room 3"⟩`},
+		{"text Bob: Can you call me back?", `Send Bob a message: Can you call me back? ⟨last message sent to "Bob" contains "Can you call me back?"⟩`},
+		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩`},
+		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
+		{"Please switch WiFi off and afterwards return to the home screen.", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Go to the home screen ⟨⟩`},
+	} {
+		var got []string
+		for _, p := range readGoal(c.goal) {
+			if p.Ask != "" {
+				got = append(got, "ask")
+				continue
+			}
+			var cs []string
+			for _, x := range p.Expect {
+				cs = append(cs, x.String())
+			}
+			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
+		}
+		if g := strings.Join(got, " | "); g != c.want {
+			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
+		}
+	}
+}

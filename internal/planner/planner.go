@@ -235,7 +235,7 @@ var checkSchema = map[string]any{
 		"conversation": map[string]any{"type": "string"},
 		"contains":     map[string]any{"type": "string"},
 		"type":         map[string]any{"type": "string", "enum": postcond.Types},
-		"ordinal":      map[string]any{"type": "integer", "minimum": 1},
+		"ordinal":      map[string]any{"type": "integer", "minimum": -1},
 	},
 	"required":             []string{"kind"},
 	"additionalProperties": false,
@@ -266,6 +266,6 @@ const expectChecks = `- {"kind":"app_in_front","app":"Settings"}
 - {"kind":"field_holds","field":"Brightness","value":"40%"}
 - {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
 - {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
-- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one.
+- {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one, "ordinal":-1 for the last.
 Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
 `

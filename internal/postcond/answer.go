@@ -11,6 +11,7 @@ import (
 var (
 	timeValRe   = regexp.MustCompile(`(?i)\b([01]?\d|2[0-3])[:：.]([0-5]\d)(?:\s*([ap])\.?m\.?)?\b`)
 	phoneValRe  = regexp.MustCompile(`\+?\d[\d\s\-().]{5,}\d`)
+	labelRe     = regexp.MustCompile(`\pL`)
 	numberValRe = regexp.MustCompile(`-?\d+(?:[.,]\d+)?\s*%?`)
 )
 
@@ -91,7 +92,10 @@ func answerSeen(c Check, o Observed) (bool, string) {
 	}
 	screens := append(append([]Screen(nil), o.Seen...), o.Final)
 	if c.Type == TypeLabel {
-		return labelSeen(ans, screens)
+		if !labelRe.MatchString(timeValRe.ReplaceAllString(ans, "")) {
+			return false, fmt.Sprintf("the answer %q is a time or a number, not a label", clip(ans, 120))
+		}
+		return labelSeen(ans, screens, c.Ordinal)
 	}
 	got := values(c.Type, ans)
 	if len(got) == 0 {
@@ -100,7 +104,7 @@ func answerSeen(c Check, o Observed) (bool, string) {
 	for _, s := range screens {
 		vals, in := screenValues(c.Type, s.Elements)
 		for i, v := range vals {
-			if c.Ordinal > 0 && i != c.Ordinal-1 {
+			if c.Ordinal > 0 && i != c.Ordinal-1 || c.Ordinal == Last && i != len(vals)-1 {
 				continue
 			}
 			for _, g := range got {
@@ -113,20 +117,25 @@ func answerSeen(c Check, o Observed) (bool, string) {
 	if c.Ordinal > 0 {
 		return false, fmt.Sprintf("the answer %q is not the %s #%d any screen of the todo showed", clip(ans, 120), c.Type, c.Ordinal)
 	}
+	if c.Ordinal == Last {
+		return false, fmt.Sprintf("the answer %q is not the last %s any screen of the todo showed", clip(ans, 120), c.Type)
+	}
 	return false, fmt.Sprintf("the answer %q is not a %s any screen of the todo showed", clip(ans, 120), c.Type)
 }
 
-// labelSeen: the answer quotes a text (not a button's) that a screen
-// showed.
-func labelSeen(ans string, screens []Screen) (bool, string) {
+// labelSeen: the answer quotes a text (not a button's, nor the name of
+// the app in front, which every screen of it shows) that a screen showed;
+// with an ordinal, the n-th (or last) such text of a list row.
+func labelSeen(ans string, screens []Screen, ordinal int) (bool, string) {
 	a := norm(ans)
 	best := ""
 	for _, s := range screens {
-		for _, e := range s.Elements {
+		es := answerable(s)
+		if ordinal != 0 {
+			es = nth(s.Elements, es, ordinal)
+		}
+		for _, e := range es {
 			t := norm(e.Text)
-			if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" {
-				continue
-			}
 			if (strings.Contains(a, t) || strings.Contains(t, a) && len([]rune(a)) >= 3) && len(t) > len(best) {
 				best = e.Text
 			}
@@ -136,6 +145,46 @@ func labelSeen(ans string, screens []Screen) (bool, string) {
 		return true, fmt.Sprintf("the answer quotes %q, shown on a screen", best)
 	}
 	return false, fmt.Sprintf("the answer %q quotes nothing a screen of the todo showed", clip(ans, 120))
+}
+
+// answerable are the elements of a screen whose text can be an answer:
+// not buttons, fields, or the app's own name.
+func answerable(s Screen) []uitree.Element {
+	var out []uitree.Element
+	for _, e := range s.Elements {
+		t := norm(e.Text)
+		if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" || t == norm(s.App) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// nth keeps of es the elements inside the n-th clickable row of a
+// screen's list (the last for Last); a screen with no such row keeps
+// nothing.
+func nth(all, es []uitree.Element, n int) []uitree.Element {
+	var rows []uitree.Element
+	for _, e := range all {
+		if e.Clickable && e.ShortClass() != "Button" && e.ShortClass() != "EditText" {
+			rows = append(rows, e)
+		}
+	}
+	i := n - 1
+	if n == Last {
+		i = len(rows) - 1
+	}
+	if i < 0 || i >= len(rows) {
+		return nil
+	}
+	var out []uitree.Element
+	for _, e := range es {
+		if rows[i].Bounds.Contains((e.Bounds.X1+e.Bounds.X2)/2, (e.Bounds.Y1+e.Bounds.Y2)/2) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func clip(s string, n int) string {

@@ -168,10 +168,11 @@ func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(
 func same(a, b string) bool { return a != "" && norm(a) == norm(b) }
 
 // sameName matches a person's name as a screen titles it: equal, or the
-// one a first name of the other ("Alice" titles "Alice Chen").
-func sameName(a, b string) bool {
-	a, b = norm(a), norm(b)
-	return a == b || strings.HasPrefix(a, b+" ") || strings.HasPrefix(b, a+" ")
+// name the first name of the title ("Alice" names "Alice Chen"), never
+// the reverse ("Mom and Bob" is not the conversation "Mom").
+func sameName(title, name string) bool {
+	title, name = norm(title), norm(name)
+	return title == name || strings.HasPrefix(title, name+" ")
 }
 
 // find returns the first element whose text or description contains x.

@@ -23,6 +23,9 @@ const (
 	maxOrdinalRank = 50
 )
 
+// Last is the ordinal of AnswerSeen for the last value a screen shows.
+const Last = -1
+
 // Answer types of AnswerSeen.
 const (
 	TypeTime   = "time"   // 07:30, 7:30 PM
@@ -85,6 +88,9 @@ func (c Check) String() string {
 	case LastSent:
 		return fmt.Sprintf("last message sent to %q contains %q", c.Conversation, c.Contains)
 	case AnswerSeen:
+		if c.Ordinal == Last {
+			return fmt.Sprintf("the answer is the last %s seen on a screen", c.Type)
+		}
 		if c.Ordinal > 0 {
 			return fmt.Sprintf("the answer is %s #%d seen on a screen", c.Type, c.Ordinal)
 		}
@@ -188,8 +194,8 @@ func parseOne(it map[string]json.RawMessage) (Check, []string) {
 		c.On = &b
 	}
 	if raw, ok := it["ordinal"]; ok {
-		if err := json.Unmarshal(raw, &c.Ordinal); err != nil || c.Ordinal < 1 || c.Ordinal > maxOrdinalRank {
-			probs = append(probs, fmt.Sprintf(`"ordinal" must be a whole number from 1 to %d`, maxOrdinalRank))
+		if err := json.Unmarshal(raw, &c.Ordinal); err != nil || c.Ordinal != Last && (c.Ordinal < 1 || c.Ordinal > maxOrdinalRank) {
+			probs = append(probs, fmt.Sprintf(`"ordinal" must be a whole number from 1 to %d, or -1 for the last`, maxOrdinalRank))
 		}
 	}
 	if c.Kind == AnswerSeen && c.Type != "" && !slices.Contains(Types, c.Type) {

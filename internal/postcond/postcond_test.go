@@ -146,3 +146,50 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// An answer that only names the app in front, a time given for a label, or
+// a value from another row than the one asked is not an answer.
+func TestAnswerMustBeTheValueAsked(t *testing.T) {
+	row := func(text string, y int) uitree.Element {
+		return uitree.Element{Class: "android.widget.LinearLayout", Clickable: true, Bounds: uitree.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 100}}
+	}
+	in := func(text string, y int) uitree.Element {
+		return uitree.Element{Class: "android.widget.TextView", Text: text, Bounds: uitree.Bounds{X1: 10, Y1: y + 10, X2: 500, Y2: y + 90}}
+	}
+	alarms := Screen{App: "Clock", Elements: []uitree.Element{in("Clock", 0), row("", 300), in("07:00", 300), in("Wake up", 300),
+		row("", 500), in("08:30", 500), in("Gym", 500)}}
+	for _, c := range []struct {
+		check  Check
+		answer string
+		held   bool
+	}{
+		{Check{Kind: AnswerSeen, Type: TypeLabel}, "Clock", false},
+		{Check{Kind: AnswerSeen, Type: TypeLabel}, "07:00", false},
+		{Check{Kind: AnswerSeen, Type: TypeLabel, Ordinal: Last}, "Gym", true},
+		{Check{Kind: AnswerSeen, Type: TypeLabel, Ordinal: Last}, "Wake up", false},
+		{Check{Kind: AnswerSeen, Type: TypeTime, Ordinal: Last}, "08:30", true},
+		{Check{Kind: AnswerSeen, Type: TypeTime, Ordinal: Last}, "07:00", false},
+	} {
+		r := Eval([]Check{c.check}, Observed{Final: alarms, Answer: c.answer})
+		if r[0].Held != c.held {
+			t.Errorf("%s, answer %q: held %v, want %v (%s)", c.check, c.answer, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+	if probs := Valid([]Check{{Kind: AnswerSeen, Type: TypeTime, Ordinal: Last}}); len(probs) > 0 {
+		t.Errorf("the last is a valid ordinal: %v", probs)
+	}
+}
+
+// A conversation is the one a check names when its title is that name or
+// starts with it as a first name, never when the name only starts with the
+// title: a message sent to Mom does not show one sent to "Mom and Bob".
+func TestConversationNamedByTheCheckOnly(t *testing.T) {
+	c := Check{Kind: LastSent, Conversation: "Mom and to Bob", Contains: "On my way"}
+	if r := Eval([]Check{c}, Observed{Final: Screen{Elements: conversation("Mom", "", "On my way")}}); r[0].Held {
+		t.Fatalf("held on Mom's conversation: %+v", r[0])
+	}
+	c.Conversation = "Bob"
+	if r := Eval([]Check{c}, Observed{Final: Screen{Elements: conversation("Bob Li", "", "On my way")}}); !r[0].Held {
+		t.Fatalf("a first name does not name the conversation: %+v", r[0])
+	}
+}

@@ -1,0 +1,130 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// The planner persona writes only what it read (docs/design.md §13): a
+// todo that leaves words of its clause unaccounted for — an operation it
+// has no todo for (delete, rename, append, forward), an amount or an
+// offset ("30 points less", "60 minutes after"), a name it dropped — is a
+// guess, and a guess checked by postconditions written from the same
+// guess ends done while the phone shows otherwise. Such a clause becomes
+// a question to the person instead.
+
+var (
+	cvWordRe = regexp.MustCompile(`\d+(?:st|nd|rd|th)\b|[A-Za-z][A-Za-z'-]*|\d+`)
+	// cvZhOpRe are Chinese operation and offset words a todo must carry
+	// over when the clause has them.
+	cvZhOpRe = regexp.MustCompile(`删除|删掉|去掉|改名|重命名|改成|改为|修改|编辑|追加|加上|添加到|转发|之后|以后|之前|以前|提前|推迟|晚\d|早\d|分钟|小时|最后发来|每天|每周`)
+	// cvTimeRe and cvPctRe are values the reader rewrites ("3:10pm" is
+	// written 15:10): they are checked as values, not as words.
+	cvTimeRe = regexp.MustCompile(`(?i)\d{1,2}(?:[:：.]\d{2})?\s*[ap]\.?\s*m\.?\b|\d{1,2}[:：]\d{2}|\d{1,2}\s*点(?:半|\d{1,2}\s*分?)?`)
+)
+
+// cvSkip are words a todo need not repeat: function words, politeness,
+// and the words the reader turns into a todo's own wording (verbs that
+// create, send, switch or read; the names of apps, switches and screens).
+var cvSkip = set(`a an the my me i you your it its this that these those to of in on off at for from with by into onto about as
+is are be been was were am do does did can could would will should shall may might must please kindly pls just also too now
+currently right away thanks thank there here what's what which when who whose how if whether or and then afterwards again
+some any via using through way help like ring rings ringing return head navigate back want need wanna go ahead sure ok okay quick quickly real really
+turn switch set make create add new send text message tell let know open launch start show read check find look get bring put
+write save jot down note notes alarm alarms messages sms app apps settings setting contacts contact clock bank
+home screen page brightness bright brighter dimmer dim darker lower higher raise reduce increase decrease wifi wi-fi wireless
+network networks internet wlan bluetooth airplane aeroplane flight mode on off up max maximum min minimum full highest lowest
+brightest darkest half halfway all the enabled enable disable disabled activate deactivate status state currently turned
+saying says say said that's content contents body text texts containing contain new one phone number numbers mobile cell time value reading am pm o'clock`)
+
+// cvAlias are words a todo writes differently: the clause word is
+// covered when the todos hold any of the aliases.
+var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": cvLabel, "label": cvLabel, "labelled": cvLabel,
+	"labeled": cvLabel, "titled": cvLabel, "title": cvLabel, "mum": {"mom"}, "mother": {"mom"}, "mommy": {"mom"}, "wake": {"alarm"},
+	"first": {"first", "1"}, "1st": {"first", "1"}, "second": {"second", "2"}, "2nd": {"second", "2"}, "third": {"third", "3"},
+	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"}}
+
+var cvLabel = []string{"label", "titled", "called", "named", "name"}
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// uncovered returns the words of clause c that the todos written for it
+// leave out, or nil when they carry everything the clause says.
+func uncovered(c string, ps []planned) []string {
+	var b strings.Builder
+	for _, p := range ps {
+		if p.Ask != "" {
+			return nil // a question already
+		}
+		b.WriteString(strings.ToLower(p.Todo) + " ")
+		for _, e := range p.Expect {
+			b.WriteString(strings.ToLower(e.String()) + " ")
+		}
+	}
+	todos := b.String()
+	var out []string
+	for _, m := range cvTimeRe.FindAllString(c, -1) {
+		if t := hhmm(m); !strings.Contains(todos, strings.ToLower(m)) && (t == "" || !strings.Contains(todos, t)) {
+			out = append(out, m)
+		}
+	}
+	c = cvTimeRe.ReplaceAllString(c, " ")
+	for _, w := range cvWordRe.FindAllString(c, -1) {
+		lw := strings.ToLower(strings.Trim(w, "'-"))
+		if cvSkip[lw] || len(lw) < 2 && !isDigits(lw) || strings.Contains(todos, lw) {
+			continue
+		}
+		if al, ok := cvAlias[lw]; ok && anyIn(todos, al) {
+			continue
+		}
+		if strings.HasSuffix(lw, "'s") && strings.Contains(todos, strings.TrimSuffix(lw, "'s")) {
+			continue
+		}
+		out = append(out, w)
+	}
+	for _, op := range cvZhOpRe.FindAllString(c, -1) {
+		if !strings.Contains(todos, op) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+func anyIn(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// unsure turns a clause the todos do not cover into a question.
+func unsure(c string, ps []planned) []planned {
+	miss := uncovered(c, ps)
+	if len(miss) == 0 {
+		return ps
+	}
+	var read []string
+	for _, p := range ps {
+		read = append(read, p.Todo)
+	}
+	return []planned{{Ask: fmt.Sprintf("I am not sure what %q asks: I would only %s, which leaves out %q. What exactly should I do?",
+		c, strings.Join(read, ", then "), strings.Join(miss, " "))}}
+}
