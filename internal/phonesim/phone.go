@@ -19,6 +19,9 @@ type Config struct {
 	Width  int    // screen width in pixels; default 1080
 	Height int    // screen height in pixels; default 2400
 	Model  string // ro.product.model; default "Pixel 7 (phonesim)"
+	// Life makes the screens change by themselves (incoming messages,
+	// banners, dialogs, a ticking clock, the keyguard); zero is off.
+	Life Life
 	// Logger receives debug logs about connections; default slog.Default().
 	Logger *slog.Logger
 }
@@ -46,6 +49,7 @@ type Phone struct {
 	faults  faults
 	frozen  *screen // what the display still shows during a screen-delay fault
 	frozenT time.Time
+	life    life
 
 	rend *renderer
 
@@ -94,6 +98,7 @@ func (p *Phone) resetLocked() {
 	p.files = initialFiles()
 	p.faults = faults{}
 	p.frozen = nil
+	p.life = newLife(p.cfg.Life)
 }
 
 // banner is the CNXN payload: identity and (deliberately few) features, so
@@ -135,6 +140,11 @@ func (p *Phone) Serve(ctx context.Context, ln net.Listener) error {
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
 	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p.live(ctx)
+	}()
 	defer func() {
 		p.dropTransports()
 		wg.Wait()
