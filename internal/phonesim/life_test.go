@@ -275,3 +275,34 @@ func TestRealADBLife(t *testing.T) {
 		t.Fatalf("after a swipe up over adb the keyguard is still there:\n%.600s", d)
 	}
 }
+
+// TestRealADBDropInput: the drop-input fault cuts the connection when an
+// input command arrives, before the phone runs it; the host's command
+// fails, the input log stays empty, and adb reaches the phone again.
+func TestRealADBDropInput(t *testing.T) {
+	adb := startADB(t)
+	p := New(Config{Serial: "drop"})
+	addr := servePhone(t, p)
+	adb.run("connect", addr)
+	adb.run("-s", addr, "wait-for-device")
+	if err := p.SetFault(Fault{Kind: FaultDropInput, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := adb.cmd("-s", addr, "shell", "input", "tap", "540", "900").CombinedOutput()
+	t.Logf("adb shell input tap with the connection cut: err %v, output %q", err, out)
+	if n := len(p.State().InputLog); n != 0 || p.Dropped() != 1 {
+		t.Fatalf("input log has %d events after a dropped input, %d dropped", n, p.Dropped())
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := adb.cmd("-s", addr, "shell", "input", "tap", "540", "900").CombinedOutput()
+		if err == nil && len(p.State().InputLog) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the phone never took input again after the cut: %v %q", err, out)
+		}
+		adb.cmd("connect", addr).Run()
+		time.Sleep(200 * time.Millisecond)
+	}
+}

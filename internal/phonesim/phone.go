@@ -212,16 +212,24 @@ func (p *Phone) service(name string) func(s *stream) {
 		if cmd == "" {
 			return p.interactive
 		}
-		return func(s *stream) { p.runShell(cmd, s, s) }
+		return p.shellService(cmd)
 	case strings.HasPrefix(name, "exec:"):
-		cmd := strings.TrimPrefix(name, "exec:")
-		return func(s *stream) { p.runShell(cmd, s, s) }
+		return p.shellService(strings.TrimPrefix(name, "exec:"))
 	case name == "sync:":
 		return p.serveSync
 	case strings.HasPrefix(name, "reboot:"):
 		return func(*stream) {}
 	}
 	return nil
+}
+
+// shellService runs one command line, unless the drop-input fault cuts
+// the connection first.
+func (p *Phone) shellService(cmd string) func(s *stream) {
+	if p.dropInput(cmd) {
+		return func(*stream) { p.dropTransports() }
+	}
+	return func(s *stream) { p.runShell(cmd, s, s) }
 }
 
 // interactive is `adb shell` without a command: a line-at-a-time shell with
