@@ -38,7 +38,7 @@ type Config struct {
 
 // Sim shapes the simulated phones a stack starts (`starter demo`, the
 // drills): what they do by themselves, without input
-// (docs/design.md#simulated-phone). All off by default: the demo's phone
+// (docs/design.md §28). All off by default: the demo's phone
 // changes only when driven.
 type Sim struct {
 	// Seed picks who writes, what, which dialog and when.
