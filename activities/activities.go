@@ -254,7 +254,7 @@ type screenSwitch interface {
 // a dark screen shows nothing to decide on, and its UI tree cannot be
 // read. It reports whether it woke the phone. Waking is the same once or
 // twice, so it is not journalled; what the screen then shows (a keyguard,
-// say) is for the executor to get past (docs/design.md#simulated-phone).
+// say) is for the executor to get past (docs/design.md §28).
 func (a *Activities) wake(ctx context.Context, d device.Device) bool {
 	sw, ok := d.(screenSwitch)
 	if !ok {
