@@ -47,20 +47,23 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One cut at a time, each armed once the last one fired, so
-			// the cuts spread over the goal's inputs.
+			// One cut at a time, each armed once the last one fired and
+			// the phone took three more inputs, so the cuts spread over the
+			// goal's launch, taps, typing and Send.
+			next := 0
 			for armed := 0; armed < cutsPerPhone; {
-				if p.Dropped() == armed {
+				if taken := len(p.State().InputLog); p.Dropped() == armed && taken >= next {
 					if err := p.SetFault(phonesim.Fault{Kind: phonesim.FaultDropInput, Count: 1}); err != nil {
 						t.Error(err)
 						return
 					}
 					armed++
+					next = taken + 3
 				}
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(time.Second):
+				case <-time.After(200 * time.Millisecond):
 				}
 			}
 		}()

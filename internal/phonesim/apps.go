@@ -175,6 +175,10 @@ type screen struct {
 	asleep   bool
 	status   Toggles
 	clock    string // the status bar's time
+	// treeFrom is the first widget of the window that has the focus: a
+	// UI dump holds that window only, as uiautomator dumps the focused
+	// window (a system dialog's, say); the screenshot shows them all.
+	treeFrom int
 }
 
 type builder struct {
@@ -580,7 +584,7 @@ func (p *Phone) layoutNotes(b *builder) {
 // elements converts a screen to its uiautomator tree.
 func (s *screen) elements() []uitree.Element {
 	out := make([]uitree.Element, 0, len(s.widgets))
-	for _, w := range s.widgets {
+	for _, w := range s.widgets[s.treeFrom:] {
 		out = append(out, uitree.Element{
 			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: w.bounds,
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,

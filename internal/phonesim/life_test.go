@@ -145,6 +145,7 @@ func rowsOf(p *Phone) []string {
 func TestLifeDialogTakesFocus(t *testing.T) {
 	p := New(Config{Life: Life{Dialogs: time.Minute, Manual: true}})
 	launch(t, p, pkgSettings)
+	x, y := element(t, p, "wifi_switch").Bounds.Center()
 	p.Advance(2 * time.Minute)
 	st := p.State()
 	if st.Dialog == "" {
@@ -155,13 +156,15 @@ func TestLifeDialogTakesFocus(t *testing.T) {
 		t.Fatalf("the app keeps the focus under a system dialog:\n%s", out)
 	}
 	wifi := st.Toggles.WiFi
-	x, y := element(t, p, "wifi_switch").Bounds.Center()
 	sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
 	if p.State().Toggles.WiFi != wifi {
 		t.Fatal("a tap went through the system dialog to the switch under it")
 	}
 	if e := element(t, p, "button2"); e.Package == pkgSettings {
 		t.Fatalf("dialog button belongs to the app: %+v", e)
+	}
+	if _, ok := findElement(p, "wifi_switch"); ok {
+		t.Fatal("the UI dump holds the app's window under a focused system dialog; uiautomator dumps the focused window")
 	}
 	sh(t, p, "input keyevent 4")
 	if d := p.State().Dialog; d != "" || p.State().CurrentApp != pkgSettings {

@@ -73,6 +73,7 @@ func (p *Phone) overlays(b *builder) {
 		b.add(widget{kind: kScrim, class: "android.view.View", pkg: d.pkg, clickable: true, full: full, tap: func() {}})
 		top := h/2 - 360
 		card := uitree.Bounds{X1: 72, Y1: top, X2: w - 72, Y2: top + 720}
+		b.s.treeFrom = len(b.s.widgets) // the dialog's window has the focus
 		b.add(widget{kind: kDialog, class: "android.widget.FrameLayout", pkg: d.pkg, full: card})
 		b.add(widget{kind: kText, text: d.title, id: idDialogTitle, pkg: d.pkg, depth: 2,
 			full: uitree.Bounds{X1: card.X1 + 60, Y1: top + 60, X2: card.X2 - 60, Y2: top + 160}})
