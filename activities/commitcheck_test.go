@@ -174,3 +174,20 @@ func TestVerifyFindsTheNoteBelowTheFinalScreen(t *testing.T) {
 		t.Fatalf("verdict %+v", v)
 	}
 }
+
+// A note saved at the end of a list as long as a phone that was filled
+// and then soaked (160 notes) is found, and the list is put back.
+func TestVerifyFindsTheNoteAtTheEndOfALongList(t *testing.T) {
+	a, p := newNotes(t, 160)
+	scr := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400}
+	v, err := a.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: "Create a note titled n160 with the text x", Message: "Saved the note", Screen: scr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != verify.Done || v.By != verify.ByProbe || !strings.Contains(v.Evidence, `"n160"`) {
+		t.Fatalf("verdict %+v", v)
+	}
+	if taps(p.got()) != 0 || p.scroll != 0 {
+		t.Fatalf("verification tapped or left the list moved: %v, scroll %d", p.got(), p.scroll)
+	}
+}

@@ -35,7 +35,7 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	}
 	for _, d := range in.Done {
 		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
-			Committed: d.Committed})
+			Committed: d.Committed, Repeated: d.Repeated})
 	}
 	msgs := planner.BuildReplanMessages(rc)
 	if in.Invalid != "" {

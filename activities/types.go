@@ -44,6 +44,9 @@ type DoneTodo struct {
 	// Committed lists the commit actions the todo applied on the phone
 	// (a message sent, a record saved), so a retry does not repeat them.
 	Committed []string `json:"committed,omitempty"`
+	// Repeated says the todo failed twice in a row the same way without
+	// changing the phone, so it is not run again as written.
+	Repeated string `json:"repeated,omitempty"`
 }
 
 // Dropped is a todo the planner left out on purpose when it answered done,

@@ -152,6 +152,9 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if err := eval.Render(cmd.OutOrStdout(), title, sums...); err != nil {
 		return err
 	}
+	if err := eval.RenderFailedSteps(cmd.OutOrStdout(), sums...); err != nil {
+		return err
+	}
 	for _, s := range sums {
 		if s.Achieved < s.Goals {
 			return exitError{exitFailure}
@@ -217,6 +220,9 @@ func runSuite(cmd *cobra.Command, f evalFlags, modes []string, faults map[string
 	title := fmt.Sprintf("Generated task suite: %d tasks per seed (%d per template), seeds %d..%d, wrong taps %.0f%%",
 		n, f.perTmpl, f.seed, f.seed+int64(f.runs)-1, f.wrongTaps*100) + faultTitle(f, faults)
 	if err := eval.RenderSuite(cmd.OutOrStdout(), title, sums...); err != nil {
+		return err
+	}
+	if err := eval.RenderFailedSteps(cmd.OutOrStdout(), sums...); err != nil {
 		return err
 	}
 	for _, s := range sums {

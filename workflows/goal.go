@@ -229,6 +229,12 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			}
 			continue
 		}
+		// A todo that hit the same wall twice is not run a third time.
+		if r, skipped, stop := g.notRunAgain(ctx, i); stop {
+			return r, nil
+		} else if skipped {
+			continue
+		}
 		// A phone given back during a wait that ended without it (a default
 		// answer) is leased again before the next todo; a no-op otherwise.
 		if err := g.reacquirePhone(ctx); err != nil {
@@ -514,6 +520,9 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	default:
 		t.Status = TodoFailed
 	}
+	if r := g.st.Repeats.record(t.Text, tr); r != "" {
+		t.Repeated = r
+	}
 	g.addFeedback(fmt.Sprintf("todo %d %s after %d steps: %s", i+1, tr.Status, tr.Steps, truncate(tr.Result, 300)))
 	g.details(ctx)
 	if tr.Unanswered != "" {
@@ -575,8 +584,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 				in.Remaining = append(in.Remaining, t.Text)
 			case TodoDone, TodoFailed, TodoSkipped:
 				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps,
-					Committed: t.Committed,
-					Evidence:  truncate(t.Evidence, 500)})
+					Committed: t.Committed, Repeated: t.Repeated,
+					Evidence: truncate(t.Evidence, 500)})
 			}
 		}
 		summary := "Replan"
@@ -739,6 +748,9 @@ func (g *goalRun) notDone(dropped []activities.Dropped) []string {
 			continue
 		}
 		why := t.Status
+		if t.Repeated != "" {
+			why += " twice the same way (not run again)"
+		}
 		switch {
 		case t.Evidence != "":
 			why += ": " + t.Evidence

@@ -190,6 +190,9 @@ type TodoState struct {
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
+	// Repeated says the todo failed twice in a row the same way without
+	// changing the phone: it is not run again (docs/design.md §13).
+	Repeated string `json:"repeated,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -283,6 +286,9 @@ type GoalState struct {
 	// goal took (docs/design.md §21).
 	SteerSeq int           `json:"steer_seq,omitempty"`
 	Usage    llm.RoleUsage `json:"usage,omitzero"`
+	// Repeats are the latest failures of the goal's todos, to see one
+	// that hits the same wall twice (docs/design.md §13).
+	Repeats repeats `json:"repeats,omitzero"`
 }
 
 // TodoInput starts a TodoWorkflow.
@@ -421,6 +427,9 @@ type TodoResult struct {
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	Asked     []activities.QA   `json:"asked,omitempty"`
+	// Screen is the hash of the last screen the todo saw, to tell two
+	// failures on the same screen (docs/design.md §13).
+	Screen string `json:"screen,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

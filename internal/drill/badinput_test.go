@@ -1,4 +1,4 @@
-package drill
+package drill_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -21,7 +23,7 @@ import (
 // get a clear error, and the running goal must complete with its message
 // and no failed workflow task.
 func TestBadInput(t *testing.T) {
-	s := startStack(t, Options{Phones: 1})
+	s := drilltest.StartStack(t, drill.Options{Phones: 1}, variantDescription)
 	ctx := context.Background()
 	stop, err := s.StartWorker(ctx)
 	if err != nil {
@@ -29,9 +31,9 @@ func TestBadInput(t *testing.T) {
 	}
 	defer stop()
 
-	goal, text := messageGoal(1)
-	id := startGoal(t, s, goal, s.Serials[0])
-	if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 1 }); !ok {
+	goal, text := drilltest.MessageGoal(1)
+	id := drilltest.StartGoal(t, s, goal, s.Serials[0])
+	if st, ok := drilltest.WaitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 1 }); !ok {
 		t.Fatalf("goal %s never started its first todo; last status %+v", id, st)
 	}
 
@@ -107,11 +109,11 @@ func TestBadInput(t *testing.T) {
 	})
 
 	// The goal that ran through all of it.
-	res := waitResult(t, s, id, 4*time.Minute)
-	checkDone(t, id, res)
-	checkOneMessage(t, s.Phones[0], text)
-	for _, wid := range GoalWorkflowIDs(id, res) {
-		evs, err := History(ctx, s.Client, wid)
+	res := drilltest.WaitResult(t, s, id, 4*time.Minute)
+	drilltest.CheckDone(t, id, res)
+	drilltest.CheckOneMessage(t, s.Phones[0], text)
+	for _, wid := range drill.GoalWorkflowIDs(id, res) {
+		evs, err := drill.History(ctx, s.Client, wid)
 		if err != nil {
 			t.Error(err)
 			continue

@@ -1,4 +1,4 @@
-package drill
+package drill_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -18,7 +20,7 @@ import (
 // the device; once it is back the goal must complete with one message.
 // Past a configured deadline the goal must ask the user instead.
 func TestPhoneDisconnect(t *testing.T) {
-	s := startStack(t, Options{Phones: 2})
+	s := drilltest.StartStack(t, drill.Options{Phones: 2}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -26,9 +28,9 @@ func TestPhoneDisconnect(t *testing.T) {
 	defer stop()
 
 	t.Run("recovers", func(t *testing.T) {
-		goal, text := messageGoal(1)
-		id := startGoal(t, s, goal, s.Serials[0])
-		if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+		goal, text := drilltest.MessageGoal(1)
+		id := drilltest.StartGoal(t, s, goal, s.Serials[0])
+		if st, ok := drilltest.WaitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
 			t.Fatalf("goal %s never got two steps into its first todo; last status %+v", id, st)
 		}
 		began := time.Now()
@@ -54,20 +56,20 @@ func TestPhoneDisconnect(t *testing.T) {
 			}
 			time.Sleep(300 * time.Millisecond)
 		}
-		res := waitResult(t, s, id, 4*time.Minute)
+		res := drilltest.WaitResult(t, s, id, 4*time.Minute)
 		t.Logf("phone away %s; goal ended %s %s after the disconnect; highest Step attempt seen %d (last failure %q)",
 			disconnectFor, res.Status, time.Since(began).Round(time.Second), saw.attempt, saw.failure)
-		checkDone(t, id, res)
-		checkOneMessage(t, s.Phones[0], text)
+		drilltest.CheckDone(t, id, res)
+		drilltest.CheckOneMessage(t, s.Phones[0], text)
 
 		if saw.attempt < 2 {
 			t.Errorf("no retried Step attempt was pending while the phone was away (highest attempt %d): device errors must fail the attempt as retryable", saw.attempt)
 		}
-		var f Failures
-		for _, wid := range GoalWorkflowIDs(id, res) {
-			evs, err := History(context.Background(), s.Client, wid)
+		var f drill.Failures
+		for _, wid := range drill.GoalWorkflowIDs(id, res) {
+			evs, err := drill.History(context.Background(), s.Client, wid)
 			if err == nil {
-				f.Add(CountFailures(evs))
+				f.Add(drill.CountFailures(evs))
 			}
 		}
 		t.Logf("history: %+v", f)
@@ -86,19 +88,19 @@ func TestPhoneDisconnect(t *testing.T) {
 	})
 
 	t.Run("asks_after_deadline", func(t *testing.T) {
-		goal, _ := messageGoal(2)
+		goal, _ := drilltest.MessageGoal(2)
 		in := workflows.GoalInput{Goal: goal, Device: s.Serials[1], Options: workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second}}
 		id := goalctl.NewGoalID()
 		if _, err := s.Client.ExecuteWorkflow(context.Background(), goalctl.StartOptions(id, goal, s.Serials[1]), workflows.GoalWorkflow, in); err != nil {
 			t.Fatal(err)
 		}
-		if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+		if st, ok := drilltest.WaitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
 			t.Fatalf("goal %s never got two steps into its first todo; last status %+v", id, st)
 		}
 		if err := s.Phones[1].SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: 3 * disconnectFor}); err != nil {
 			t.Fatal(err)
 		}
-		st, ok := waitStatus(s, id, 3*disconnectFor, func(st workflows.Status) bool { return st.PendingQuestion != "" })
+		st, ok := drilltest.WaitStatus(s, id, 3*disconnectFor, func(st workflows.Status) bool { return st.PendingQuestion != "" })
 		if !ok {
 			t.Fatalf("the phone stayed away past the 3 s deadline but the goal never asked the user; last status %+v", st)
 		}

@@ -7,17 +7,21 @@
 //
 //   - worker kill: the worker runs as a child process and is killed with
 //     SIGKILL at seeded random points, then started again;
-//   - server restart: the embedded server is stopped mid-goal and started
-//     again on the same SQLite file and port;
 //   - phone disconnect: a phone refuses connections mid-todo; the goal must
 //     say it waits for the device, complete once it is back, and ask the
 //     user past a configured deadline;
-//   - model faults: the model server answers 429/5xx and malformed outputs;
-//     every fault must be visible in history as a retried attempt or a
-//     counted step;
 //   - bad input: empty goal, unknown device, wrong-typed and oversized
 //     signal and update payloads, a config file with a wrong type, while a
 //     goal runs undisturbed.
+//
+// The drills of what a goal depends on going away (the model server down
+// or answering faults, the embedded server restarted) are in package
+// outage; the lost phone host, steering bursts, the blocked goal, the
+// cancelled goal's release and the deploy from the previous release each
+// have their own package below this one. Every drill package is its own
+// test binary: `go test ./...` runs them in parallel, each within go
+// test's per-package time limit. The tests of this package are in package
+// drill_test and share the helpers of package drilltest.
 //
 // Fast variants (3 goals, short faults) run in the default test run:
 //

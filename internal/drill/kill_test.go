@@ -1,4 +1,4 @@
-package drill
+package drill_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -29,17 +31,17 @@ const killSeed = 6
 // exactly once, no action may be reported applied that the phone's input
 // log lacks, and none may reach the phone twice (docs/design.md §19).
 func TestWorkerKill(t *testing.T) {
-	s := startStack(t, Options{Phones: killGoals, Life: drillLife(killSeed)})
+	s := drilltest.StartStack(t, drill.Options{Phones: killGoals, Life: drillLife(killSeed)}, variantDescription)
 	ctx := context.Background()
 	dir := t.TempDir()
 	began := time.Now()
-	bin, err := BuildWorker(ctx, dir)
+	bin, err := drill.BuildWorker(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("built the worker in %s", time.Since(began).Round(time.Second))
 	rng := rand.New(rand.NewSource(killSeed))
-	w, err := NewProcess(bin, dir, s.Config)
+	w, err := drill.NewProcess(bin, dir, s.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +72,8 @@ func TestWorkerKill(t *testing.T) {
 	texts := make([]string, killGoals)
 	for i := range killGoals {
 		var goal string
-		goal, texts[i] = messageGoal(i + 1)
-		ids[i] = startGoal(t, s, goal, s.Serials[i])
+		goal, texts[i] = drilltest.MessageGoal(i + 1)
+		ids[i] = drilltest.StartGoal(t, s, goal, s.Serials[i])
 	}
 	results := make([]workflows.GoalResult, killGoals)
 	errs := make([]error, killGoals)
@@ -141,12 +143,12 @@ func TestWorkerKill(t *testing.T) {
 	for i, id := range ids {
 		if errs[i] != nil {
 			t.Errorf("goal %s has no result %s after the last restart: %v (a Step attempt lost with a killed worker is retried only after its heartbeat or start-to-close timeout runs out)\n%s",
-				id, time.Since(lastStart).Round(time.Second), errs[i], pending(s, id))
+				id, time.Since(lastStart).Round(time.Second), errs[i], drilltest.Pending(s, id))
 			continue
 		}
-		checkDone(t, id, results[i])
-		if !checkOneMessage(t, s.Phones[i], texts[i]) {
-			t.Logf("steps of %s/todo-1:\n%s", id, stepTrail(s, id+"/todo-1"))
+		drilltest.CheckDone(t, id, results[i])
+		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
+			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
 		checkClaims(t, s, id, results[i], s.Phones[i])
 	}
@@ -165,18 +167,18 @@ func TestWorkerKill(t *testing.T) {
 // checkClaims holds a goal's reports against its phone's input log: no
 // action reported applied that the log lacks, none in the log more often
 // than the todos decided it (docs/design.md §19).
-func checkClaims(t *testing.T, s *Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
+func checkClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	acts, err := ReportedActions(ctx, s.Client, id, res)
+	acts, err := drill.ReportedActions(ctx, s.Client, id, res)
 	if err != nil {
 		t.Errorf("%s: %v", id, err)
 		return
 	}
 	st := p.State()
-	bad := AppliedButNotSent(acts, st)
-	twice := SentTwice(acts, st)
+	bad := drill.AppliedButNotSent(acts, st)
+	twice := drill.SentTwice(acts, st)
 	if len(bad)+len(twice) == 0 {
 		return
 	}
@@ -189,7 +191,7 @@ func checkClaims(t *testing.T, s *Stack, id string, res workflows.GoalResult, p 
 		fmt.Fprintf(&b, "  %s %s: %s\n", a.In.ActionID, autoglm.FormatAction(*a.In.Act), r)
 	}
 	t.Errorf("phone %s, goal %s:\napplied but not in the input log: %q\nin the input log more often than decided: %q\nactions:\n%sinput log:\n%s",
-		st.Serial, id, bad, twice, b.String(), inputLog(st))
+		st.Serial, id, bad, twice, b.String(), drilltest.InputLog(st))
 }
 
 // drillLife is what the drills' phones do by themselves: a message about

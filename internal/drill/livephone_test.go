@@ -1,4 +1,4 @@
-package drill
+package drill_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -26,7 +28,7 @@ const cutSeed = 11
 // the phone twice, and every message goes out once (docs/design.md §19).
 func TestInputCutWhileScreenChanges(t *testing.T) {
 	life := phonesim.Life{Seed: cutSeed, Messages: 6 * time.Second, Dialogs: 45 * time.Second, ScreenTimeout: 20 * time.Second}
-	s := startStack(t, Options{Phones: cutGoals, Life: life})
+	s := drilltest.StartStack(t, drill.Options{Phones: cutGoals, Life: life}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -37,8 +39,8 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 	texts := make([]string, cutGoals)
 	for i := range cutGoals {
 		var goal string
-		goal, texts[i] = messageGoal(i + 1)
-		ids[i] = startGoal(t, s, goal, s.Serials[i])
+		goal, texts[i] = drilltest.MessageGoal(i + 1)
+		ids[i] = drilltest.StartGoal(t, s, goal, s.Serials[i])
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -70,15 +72,15 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 	}
 	results := make([]workflows.GoalResult, cutGoals)
 	for i, id := range ids {
-		results[i] = waitResult(t, s, id, 6*time.Minute)
+		results[i] = drilltest.WaitResult(t, s, id, 6*time.Minute)
 	}
 	cancel()
 	wg.Wait()
 	cuts := 0
 	for i, id := range ids {
 		cuts += s.Phones[i].Dropped()
-		checkDone(t, id, results[i])
-		checkOneMessage(t, s.Phones[i], texts[i])
+		drilltest.CheckDone(t, id, results[i])
+		drilltest.CheckOneMessage(t, s.Phones[i], texts[i])
 		checkClaims(t, s, id, results[i], s.Phones[i])
 	}
 	t.Logf("%s variant: %d goals, %d inputs cut off before they ran; the phones did %v by themselves; outcomes: %v",
@@ -90,11 +92,11 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 
 // outcomes counts the results the goals' Steps reported for their
 // actions: sent, recovered after a cut or a crash, unknown, asked.
-func outcomes(t *testing.T, s *Stack, ids []string, results []workflows.GoalResult) map[string]int {
+func outcomes(t *testing.T, s *drill.Stack, ids []string, results []workflows.GoalResult) map[string]int {
 	n := map[string]int{}
 	for i, id := range ids {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		acts, err := ReportedActions(ctx, s.Client, id, results[i])
+		acts, err := drill.ReportedActions(ctx, s.Client, id, results[i])
 		cancel()
 		if err != nil {
 			t.Logf("%s: %v", id, err)
@@ -125,7 +127,7 @@ func outcomes(t *testing.T, s *Stack, ids []string, results []workflows.GoalResu
 // The todo must wait it out (not fail, which would make the replanner send
 // the message again): the goal ends done and the message went out once.
 func TestVerifierOutage(t *testing.T) {
-	s := startStack(t, Options{Life: drillLife(killSeed + 1)})
+	s := drilltest.StartStack(t, drill.Options{Life: drillLife(killSeed + 1)}, variantDescription)
 	v := startVerifier(t)
 	c := s.Config
 	c.Verifier = config.Verifier{Use: config.VerifyByEndpoint, BaseURL: v.url(), Model: "verifier"}
@@ -137,7 +139,7 @@ func TestVerifierOutage(t *testing.T) {
 
 	// One todo for the whole goal: no planner writes postconditions for
 	// it, so its finish is the verifier model's to judge.
-	goal, text := messageGoal(1)
+	goal, text := drilltest.MessageGoal(1)
 	id, _, err := s.Goals.Start(context.Background(), goalctl.StartRequest{Goal: goal, Device: s.Serials[0],
 		Options: workflows.GoalOptions{Mode: workflows.ModeSingle}})
 	if err != nil {
@@ -145,12 +147,12 @@ func TestVerifierOutage(t *testing.T) {
 	}
 	v.stop()
 	// The outage counts from when a todo is seen waiting for the verifier.
-	st, ok := waitStatus(s, id, 4*time.Minute, func(st workflows.Status) bool {
+	st, ok := drilltest.WaitStatus(s, id, 4*time.Minute, func(st workflows.Status) bool {
 		return strings.Contains(st.WaitingFor, v.addr)
 	})
 	if !ok {
 		v.start(t)
-		t.Fatalf("goal %s never waited for the verifier at %s while it was down; last status %+v\n%s", id, v.addr, st, pending(s, id))
+		t.Fatalf("goal %s never waited for the verifier at %s while it was down; last status %+v\n%s", id, v.addr, st, drilltest.Pending(s, id))
 	}
 	t.Logf("waiting for the verifier: phase %s, %q", st.Phase, st.WaitingFor)
 	time.Sleep(verifierOutageFor)
@@ -159,11 +161,11 @@ func TestVerifierOutage(t *testing.T) {
 	}
 	v.start(t)
 	back := time.Now()
-	res := waitResult(t, s, id, 5*time.Minute)
+	res := drilltest.WaitResult(t, s, id, 5*time.Minute)
 	t.Logf("%s variant: verifier down %s while the todo verified; goal ended %s %s after it came back; verifier answered %d times; the phone did %v by itself",
 		variantDescription, verifierOutageFor, res.Status, time.Since(back).Round(time.Second), v.srv.Stats().Verifier, lifeSummary(s.Phones))
-	checkDone(t, id, res)
-	checkOneMessage(t, s.Phones[0], text)
+	drilltest.CheckDone(t, id, res)
+	drilltest.CheckOneMessage(t, s.Phones[0], text)
 	checkClaims(t, s, id, res, s.Phones[0])
 	if v.srv.Stats().Verifier == 0 {
 		t.Error("the verifier model never answered: the todo was not verified by it, so the outage was not drilled")

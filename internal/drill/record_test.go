@@ -1,6 +1,6 @@
 //go:build record
 
-package drill
+package drill_test
 
 import (
 	"context"
@@ -22,6 +22,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/phoneflow/phoneflow/internal/app"
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -42,7 +44,7 @@ type recording struct {
 
 // recorder runs recordings on one stack.
 type recorder struct {
-	s *Stack
+	s *drill.Stack
 }
 
 // TestRecordHistories runs every workflow path the replay corpus covers
@@ -62,7 +64,7 @@ func TestRecordHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := recordings()
-	s := startStack(t, Options{Phones: len(recs)})
+	s := drilltest.StartStack(t, drill.Options{Phones: len(recs)}, variantDescription)
 	// A lease whose history limit is tiny, started before any goal asks
 	// for the phone, so the corpus holds a lease's continue-as-new.
 	leasePhone := indexOf(recs, "continue-as-new")
@@ -131,7 +133,7 @@ func (r *recorder) write(t *testing.T, dir, name string, ids []string) int {
 			continue
 		}
 		seen[id] = true
-		runs, err := Runs(ctx, r.s.Client, id)
+		runs, err := drill.Runs(ctx, r.s.Client, id)
 		if err != nil {
 			if strings.HasPrefix(id, workflows.LeaseWorkflowIDPrefix) {
 				continue // the lease closed and is gone, or never ran
@@ -202,15 +204,15 @@ func (r *recorder) start(t *testing.T, i int, goal string, o workflows.GoalOptio
 // finish waits for the goal and returns the IDs of it and its todos.
 func (r *recorder) finish(t *testing.T, id string) []string {
 	t.Helper()
-	res := waitResult(t, r.s, id, 6*time.Minute)
+	res := drilltest.WaitResult(t, r.s, id, 6*time.Minute)
 	t.Logf("%s ended %s after %d steps: %s%s", id, res.Status, res.Steps, res.Response, res.Reason)
-	return GoalWorkflowIDs(id, res)
+	return drill.GoalWorkflowIDs(id, res)
 }
 
 // until waits for the workflow's status to satisfy ok.
 func (r *recorder) until(t *testing.T, id, what string, ok func(workflows.Status) bool) workflows.Status {
 	t.Helper()
-	st, good := waitStatus(r.s, id, 3*time.Minute, ok)
+	st, good := drilltest.WaitStatus(r.s, id, 3*time.Minute, ok)
 	if !good {
 		t.Fatalf("%s never reached %s; last status %+v", id, what, st)
 	}
@@ -231,11 +233,11 @@ func (r *recorder) send(t *testing.T, id, name string, arg any, asSignal bool) {
 // signalsOutOfNameOrder counts the workflow tasks of a goal's latest run
 // that took plain steering signals in an order other than the fixed name
 // order (pause, resume, inject) runs from before arrival order use.
-func signalsOutOfNameOrder(t *testing.T, s *Stack, id string) int {
+func signalsOutOfNameOrder(t *testing.T, s *drill.Stack, id string) int {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	evs, err := History(ctx, s.Client, id)
+	evs, err := drill.History(ctx, s.Client, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +310,7 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"pause-resume", func(t *testing.T, r *recorder, i int) []string {
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			r.send(t, id, workflows.SignalPause, nil, false)
@@ -318,7 +320,7 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"inject", func(t *testing.T, r *recorder, i int) []string {
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			r.send(t, id, workflows.SignalInject, "be brief", false)
@@ -330,7 +332,7 @@ func recordings() []recording {
 			// Ordered steering (docs/design.md §21): a burst of signals and
 			// updates mid-todo, numbered by the goal and passed to the todo
 			// in one queue; then the goal and the todo agree.
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			r.send(t, id, workflows.SignalPause, nil, true)
@@ -352,7 +354,7 @@ func recordings() []recording {
 			// was paused, and the goal ended running); again until the
 			// history shows a workflow task that took signals out of name
 			// order. Then a resume, and the goal ends done.
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			r.send(t, id, workflows.SignalPause, nil, false)
@@ -425,7 +427,7 @@ func recordings() []recording {
 			return append(ids, r.finish(t, first)...)
 		}},
 		{"device-wait", func(t *testing.T, r *recorder, i int) []string {
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			if err := r.s.Phones[i].SetFault(phonesim.Fault{Kind: phonesim.FaultDisconnect, Duration: 30 * time.Second}); err != nil {
@@ -458,7 +460,7 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"cancel", func(t *testing.T, r *recorder, i int) []string {
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
 			if err := r.s.Goals.Cancel(context.Background(), id); err != nil {
@@ -472,7 +474,7 @@ func recordings() []recording {
 				workflows.GoalOptions{HistoryEventLimit: 30}))
 		}},
 		{"lease-wait", func(t *testing.T, r *recorder, i int) []string {
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			first := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, first+"/todo-1", "two steps", midTodo)
 			second := r.start(t, i, "Turn on Airplane mode", workflows.GoalOptions{})
@@ -493,7 +495,7 @@ func recordings() []recording {
 			if err != nil {
 				t.Fatal(err)
 			}
-			goal, _ := messageGoal(99)
+			goal, _ := drilltest.MessageGoal(99)
 			id, _, err := r.s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: h.Serials[0]})
 			if err != nil {
 				t.Fatal(err)
@@ -513,7 +515,7 @@ func recordings() []recording {
 			// The lease is terminated while the first goal drives the phone;
 			// the second goal's request starts it again, and it learns the
 			// holder from the goals (docs/design.md §24).
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			first := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, first+"/todo-1", "two steps", midTodo)
 			if err := r.s.Client.TerminateWorkflow(context.Background(), workflows.LeaseWorkflowID(r.s.Serials[i]), "", "record: the lease is lost"); err != nil {
@@ -537,7 +539,7 @@ func recordings() []recording {
 			}, workflows.DeviceLeaseWorkflow, workflows.LeaseState{Serial: serial, CheckInterval: 2 * time.Second, BlockedAfter: 5 * time.Second}); err != nil {
 				t.Fatal(err)
 			}
-			goal, _ := messageGoal(i)
+			goal, _ := drilltest.MessageGoal(i)
 			first := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, first+"/todo-1", "two steps", midTodo)
 			r.send(t, first, workflows.SignalPause, nil, false)

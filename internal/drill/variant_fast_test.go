@@ -1,6 +1,6 @@
 //go:build !drills
 
-package drill
+package drill_test
 
 import "time"
 
@@ -9,8 +9,6 @@ const (
 	killGoals          = 4
 	killCount          = 3
 	disconnectFor      = 12 * time.Second // long enough that steps fail while the phone is away
-	modelOutageFor     = 20 * time.Second // the model server down mid-goal
-	modelFaultGoals    = 3
 	killRecovery       = 5 * time.Minute
 	killHookWait       = 2 * time.Minute // the fault hook fires on the Nth action after a start
 	cutGoals           = 2               // goals of the drill that cuts connections as inputs arrive

@@ -1,6 +1,6 @@
 //go:build drills
 
-package drill
+package drill_test
 
 import "time"
 
@@ -9,8 +9,6 @@ const (
 	killGoals          = 20
 	killCount          = 6
 	disconnectFor      = 30 * time.Second
-	modelOutageFor     = 90 * time.Second // the model server down mid-goal
-	modelFaultGoals    = 10
 	killRecovery       = 20 * time.Minute
 	killHookWait       = 2 * time.Minute // the fault hook fires on the Nth action after a start
 	cutGoals           = 6               // goals of the drill that cuts connections as inputs arrive

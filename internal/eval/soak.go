@@ -33,6 +33,24 @@ type SoakKind struct {
 	// Targets is what repetition k may commit on; any other commit is a
 	// wrong one. Nil: nothing.
 	Targets func(k int) Targets
+	// Items counts the phone's items of the kind (all notes, all alarms,
+	// the messages in the conversation), so a soak can say the list grew
+	// by exactly one a repetition. Nil for a state or a read.
+	Items func(st phonesim.State) int
+}
+
+// countNotes, countAlarms and countToAlice are the Items of the soak's
+// kinds that add to a list.
+func countNotes(st phonesim.State) int  { return len(st.Notes) }
+func countAlarms(st phonesim.State) int { return len(st.Alarms) }
+func countToAlice(st phonesim.State) int {
+	n := 0
+	for _, m := range st.MessagesSent {
+		if m.To == "Alice Chen" {
+			n++
+		}
+	}
+	return n
 }
 
 // soakAlarmTime is repetition k's alarm time: distinct for k up to 1440.
@@ -47,6 +65,7 @@ var SoakKinds = map[string]SoakKind{
 	"note": {Name: "note",
 		Goal:    func(k int) string { return fmt.Sprintf("Create a note titled n%d with the text x", k) },
 		Targets: func(k int) Targets { return Targets{Notes: []string{fmt.Sprintf("n%d", k)}} },
+		Items:   countNotes,
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.Notes {
@@ -59,6 +78,7 @@ var SoakKinds = map[string]SoakKind{
 	"alarm": {Name: "alarm",
 		Goal:    func(k int) string { return fmt.Sprintf("Create an alarm at %s labelled a%d", soakAlarmTime(k), k) },
 		Targets: func(k int) Targets { return Targets{NewAlarms: []string{soakAlarmTime(k)}} },
+		Items:   countAlarms,
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.Alarms {
@@ -71,6 +91,7 @@ var SoakKinds = map[string]SoakKind{
 	"message": {Name: "message",
 		Goal:    func(k int) string { return fmt.Sprintf("Send Alice a message saying m%d", k) },
 		Targets: func(int) Targets { return Targets{Recipients: []string{"Alice Chen"}} },
+		Items:   countToAlice,
 		Effects: func(st phonesim.State, k int) int {
 			n := 0
 			for _, x := range st.MessagesSent {
@@ -106,7 +127,9 @@ var SoakKinds = map[string]SoakKind{
 type SoakOptions struct {
 	Kinds []string // names in SoakKinds; each runs on a phone of its own
 	Reps  int      // repetitions of each kind
-	Seed  int64
+	// RepsOf, when it names a kind, is that kind's repetitions instead.
+	RepsOf map[string]int
+	Seed   int64
 	// Prefill, when set, fills each phone before the first repetition
 	// (long lists from the start).
 	Prefill *phonesim.Fill
@@ -135,6 +158,9 @@ type SoakRun struct {
 	// Lost counts effects of earlier repetitions that went away or
 	// multiplied later on.
 	Lost int
+	// ItemsBefore and ItemsAfter are the kind's items on the phone before
+	// the first repetition and after the last (-1: not counted).
+	ItemsBefore, ItemsAfter int
 }
 
 // Soak runs the kinds side by side, each on its own phone and model
@@ -163,8 +189,12 @@ func Soak(ctx context.Context, st *bench.Stack, o SoakOptions) ([]SoakRun, error
 	return runs, nil
 }
 
-func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions, n int64) (SoakRun, error) {
-	run := SoakRun{Kind: kind.Name}
+func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions, n int64) (run SoakRun, err error) {
+	run = SoakRun{Kind: kind.Name, ItemsBefore: -1, ItemsAfter: -1}
+	reps := o.Reps
+	if r, ok := o.RepsOf[kind.Name]; ok {
+		reps = r
+	}
 	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: 1, Model: modelserver.Config{Seed: o.Seed + n}})
 	if err != nil {
 		return run, err
@@ -174,7 +204,11 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 	if o.Prefill != nil {
 		phone.Fill(*o.Prefill)
 	}
-	for k := 1; k <= o.Reps; k++ {
+	if kind.Items != nil {
+		run.ItemsBefore = kind.Items(phone.State())
+		defer func() { run.ItemsAfter = kind.Items(phone.State()) }()
+	}
+	for k := 1; k <= reps; k++ {
 		if err := ctx.Err(); err != nil {
 			return run, err
 		}
@@ -212,7 +246,7 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 		}
 		run.Reps = append(run.Reps, rep)
 		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("soak %s %d/%d: %s, %d steps, %d model calls, effects %d %s", kind.Name, k, o.Reps,
+			o.Progress(fmt.Sprintf("soak %s %d/%d: %s, %d steps, %d model calls, effects %d %s", kind.Name, k, reps,
 				out.Status, out.Steps, rep.ModelCalls, rep.Effects, rep.Why))
 		}
 	}
@@ -252,13 +286,17 @@ func RenderSoak(w io.Writer, runs []SoakRun) error {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n| task type | repetitions | verified done | duplicate effects | missing effects | earlier effects lost | steps first → last |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n| task type | repetitions | verified done | duplicate effects | missing effects | earlier effects lost | items before → after | steps first → last |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range runs {
 		first, last := 0, 0
 		if len(r.Reps) > 0 {
 			first, last = r.Reps[0].Steps, r.Reps[len(r.Reps)-1].Steps
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d → %d |\n", r.Kind, len(r.Reps), r.Done, r.Duplicates, r.Missing, r.Lost, first, last)
+		items := "-"
+		if r.ItemsBefore >= 0 {
+			items = fmt.Sprintf("%d → %d", r.ItemsBefore, r.ItemsAfter)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %d → %d |\n", r.Kind, len(r.Reps), r.Done, r.Duplicates, r.Missing, r.Lost, items, first, last)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -16,5 +16,14 @@ const soakFastReps = 10
 // its own, each phone starting with long lists.
 func TestSoakFull(t *testing.T) {
 	kinds := []string{"note", "alarm", "message", "toggle", "brightness", "read", "contact", "open"}
-	runSoak(t, SoakOptions{Kinds: kinds, Reps: 50, Seed: 1, Prefill: &phonesim.Fill{Notes: 100, Alarms: 50, Messages: 60}})
+	runSoak(t, SoakOptions{Kinds: kinds, Reps: soakReps(t, 50), Seed: 1, Prefill: &phonesim.Fill{Notes: 100, Alarms: 50, Messages: 60}})
+}
+
+// TestRepeatedGoalsOnOnePhone is the plain repetition a person tries on a
+// new phone: 13 notes, 13 alarms and 40 messages to one contact, each kind
+// on a phone of its own starting with the simulator's own data, each goal
+// done and each list longer by exactly one item a goal.
+func TestRepeatedGoalsOnOnePhone(t *testing.T) {
+	runSoak(t, SoakOptions{Kinds: []string{"note", "alarm", "message"}, Seed: 1,
+		RepsOf: map[string]int{"note": 13, "alarm": 13, "message": 40}})
 }

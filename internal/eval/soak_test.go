@@ -43,22 +43,31 @@ func soakStack(t *testing.T, ctx context.Context) *bench.Stack {
 // grew, the work did not).
 func runSoak(t *testing.T, o SoakOptions) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+	// A soak stops a minute before the test's own deadline (-timeout), so
+	// the repetitions it ran still print their table.
+	end := time.Now().Add(60 * time.Minute)
+	if d, ok := t.Deadline(); ok {
+		end = d.Add(-time.Minute)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), end)
 	defer cancel()
 	st := soakStack(t, ctx)
 	o.Progress = func(s string) { t.Log(s) }
 	runs, err := Soak(ctx, st, o)
+	var b bytes.Buffer
+	if rerr := RenderSoak(&b, runs); rerr != nil {
+		t.Fatal(rerr)
+	}
+	t.Log("\n" + b.String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := RenderSoak(&b, runs); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
 	for _, r := range runs {
 		if r.Done != len(r.Reps) || r.Duplicates != 0 || r.Missing != 0 || r.Lost != 0 {
 			t.Errorf("%s: %d of %d verified done, %d duplicate, %d missing, %d earlier effects lost", r.Kind, r.Done, len(r.Reps), r.Duplicates, r.Missing, r.Lost)
+		}
+		if r.ItemsBefore >= 0 && r.ItemsAfter-r.ItemsBefore != len(r.Reps) {
+			t.Errorf("%s: the phone held %d items before and %d after %d repetitions", r.Kind, r.ItemsBefore, r.ItemsAfter, len(r.Reps))
 		}
 		for _, x := range r.Reps {
 			if x.Why != "" {
@@ -82,14 +91,20 @@ func TestSoakFast(t *testing.T) {
 	if s := os.Getenv("PHONEFLOW_SOAK_KINDS"); s != "" {
 		kinds = strings.Split(s, ",")
 	}
-	reps := soakFastReps
-	if s := os.Getenv("PHONEFLOW_SOAK_REPS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			t.Fatalf("PHONEFLOW_SOAK_REPS=%q: use a positive number", s)
-		}
-		reps = n
-	}
 	// The lists start nearly a screen long, so they outgrow it halfway.
-	runSoak(t, SoakOptions{Kinds: kinds, Reps: reps, Seed: 1, Prefill: &phonesim.Fill{Notes: 5, Alarms: 5, Messages: 8}})
+	runSoak(t, SoakOptions{Kinds: kinds, Reps: soakReps(t, soakFastReps), Seed: 1, Prefill: &phonesim.Fill{Notes: 5, Alarms: 5, Messages: 8}})
+}
+
+// soakReps is a soak's repetitions: def, or PHONEFLOW_SOAK_REPS when set.
+func soakReps(t *testing.T, def int) int {
+	t.Helper()
+	s := os.Getenv("PHONEFLOW_SOAK_REPS")
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		t.Fatalf("PHONEFLOW_SOAK_REPS=%q: use a positive number", s)
+	}
+	return n
 }

@@ -30,6 +30,7 @@ type doneTodo struct {
 	Steps     int      `json:"steps"`
 	Evidence  string   `json:"evidence"`
 	Committed []string `json:"committed"`
+	Repeated  string   `json:"repeated"`
 }
 
 // committedLine names what failed todos already committed on the phone.
@@ -280,12 +281,13 @@ func replanGoal(pc planContext) planAnswer {
 				tries++
 			}
 		}
-		if tries < maxTodoTries && !impossible(last) {
+		if tries < maxTodoTries && !impossible(last) && last.Repeated == "" {
 			remaining = append([]string{strings.TrimSpace(last.Todo)}, remaining...)
 			return planAnswer{Status: "replanned", Plan: withExpect(remaining)}
 		}
-		// Tried enough, or it cannot be done on this phone: skip it and go
-		// on; the summary says what is missing, and the goal is not done.
+		// Tried enough, failed the same way twice, or it cannot be done on
+		// this phone: skip it and go on; the summary says what is missing,
+		// and the goal is not done.
 	}
 
 	if len(remaining) == 0 {

@@ -55,6 +55,9 @@ type TodoResult struct {
 	// Committed lists what the todo already committed on the phone
 	// (messages sent, records saved): never to be planned again.
 	Committed []string `json:"committed,omitempty"`
+	// Repeated says the todo failed twice in a row the same way without
+	// changing the phone: it is not run again as written.
+	Repeated string `json:"repeated,omitempty"`
 }
 
 // ReplanContext is what the planner sees after each todo. Feedback holds
@@ -182,7 +185,7 @@ An empty plan is not allowed: when nothing remains, answer done.
 
 
 Each todo of a replanned plan may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
-` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. Questions the executor asked the user, with the answers, are among the answers.
+` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. A todo marked "repeated" failed twice the same way and changed nothing on the phone: it will not be run again as written, so plan a different way round what its evidence names, or answer done and say what was not done. Questions the executor asked the user, with the answers, are among the answers.
 
 Answer with only one JSON object, no other text:
 {"status":"replanned","plan":["next todo","later todo"]}

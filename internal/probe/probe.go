@@ -56,8 +56,9 @@ func Prefix(p string, also ...string) Match {
 }
 
 // DefaultSwipes bounds a probe's swipes, restoring included, when Limits
-// leaves it zero: enough for a list of about a hundred rows each way.
-const DefaultSwipes = 40
+// leaves it zero: half of them search, which is enough for a list of
+// about 190 note rows (docs/design.md §26).
+const DefaultSwipes = 100
 
 // Limits bound one probe.
 type Limits struct {

@@ -1,4 +1,4 @@
-package drill
+package outage
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -17,9 +19,9 @@ import (
 // malformed answer as a completed activity whose answer was rejected and
 // counted as a step.
 func TestModelFaults(t *testing.T) {
-	s := startStack(t, Options{Phones: modelFaultGoals, Model: modelserver.Config{
+	s := drilltest.StartStack(t, drill.Options{Phones: modelFaultGoals, Model: modelserver.Config{
 		Seed: 3, RateLimit429: 0.1, Rate500: 0.1, RateMalformed: 0.1, RetryAfter: 500 * time.Millisecond,
-	}})
+	}}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -31,8 +33,8 @@ func TestModelFaults(t *testing.T) {
 	texts := make([]string, modelFaultGoals)
 	for i := range ids {
 		var goal string
-		goal, texts[i] = messageGoal(i + 1)
-		ids[i] = startGoal(t, s, goal, s.Serials[i])
+		goal, texts[i] = drilltest.MessageGoal(i + 1)
+		ids[i] = drilltest.StartGoal(t, s, goal, s.Serials[i])
 	}
 	results := make([]workflows.GoalResult, len(ids))
 	errs := make([]error, len(ids))
@@ -49,7 +51,7 @@ func TestModelFaults(t *testing.T) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Errorf("goal %s has no result: %v\n%s", ids[i], err, pending(s, ids[i]))
+			t.Errorf("goal %s has no result: %v\n%s", ids[i], err, drilltest.Pending(s, ids[i]))
 		}
 	}
 	if t.Failed() {
@@ -57,21 +59,21 @@ func TestModelFaults(t *testing.T) {
 	}
 	t.Logf("%d goals ended in %s", len(ids), time.Since(began).Round(time.Second))
 
-	var f Failures
+	var f drill.Failures
 	steps := 0
 	for i, id := range ids {
-		checkDone(t, id, results[i])
-		if !checkOneMessage(t, s.Phones[i], texts[i]) {
-			t.Logf("steps of %s/todo-1:\n%s", id, stepTrail(s, id+"/todo-1"))
+		drilltest.CheckDone(t, id, results[i])
+		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
+			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
 		steps += results[i].Steps
-		for _, wid := range GoalWorkflowIDs(id, results[i]) {
-			evs, err := History(context.Background(), s.Client, wid)
+		for _, wid := range drill.GoalWorkflowIDs(id, results[i]) {
+			evs, err := drill.History(context.Background(), s.Client, wid)
 			if err != nil {
 				t.Errorf("history of %s: %v", wid, err)
 				continue
 			}
-			f.Add(CountFailures(evs))
+			f.Add(drill.CountFailures(evs))
 		}
 	}
 	st := s.Models.Stats()

@@ -1,4 +1,4 @@
-package drill
+package outage
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -15,16 +17,16 @@ import (
 // since when; once it is back the goal must end done with its message
 // sent exactly once.
 func TestModelOutage(t *testing.T) {
-	s := startStack(t, Options{})
+	s := drilltest.StartStack(t, drill.Options{}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
 
-	goal, text := messageGoal(1)
-	id := startGoal(t, s, goal, s.Serials[0])
-	if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+	goal, text := drilltest.MessageGoal(1)
+	id := drilltest.StartGoal(t, s, goal, s.Serials[0])
+	if st, ok := drilltest.WaitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
 		t.Fatalf("goal %s never got two steps into its first todo; last status %+v", id, st)
 	}
 	s.StopModels()
@@ -44,11 +46,11 @@ func TestModelOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := time.Now()
-	res := waitResult(t, s, id, 5*time.Minute)
+	res := drilltest.WaitResult(t, s, id, 5*time.Minute)
 	t.Logf("model server down %s; status said so after %s: phase %s, %q; goal ended %s %s after the model came back",
 		modelOutageFor, saidAfter.Round(time.Second), said.Phase, said.WaitingFor, res.Status, time.Since(back).Round(time.Second))
-	checkDone(t, id, res)
-	checkOneMessage(t, s.Phones[0], text)
+	drilltest.CheckDone(t, id, res)
+	drilltest.CheckOneMessage(t, s.Phones[0], text)
 	if said.WaitingFor == "" {
 		t.Errorf("while the model server was down (%s) the goal's status never said it waits for the model", modelOutageFor)
 	} else if said.Phase != workflows.GoalWaitingModel || !strings.Contains(said.WaitingFor, " since ") || !strings.Contains(said.WaitingFor, "last error") {

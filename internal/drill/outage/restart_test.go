@@ -1,10 +1,12 @@
-package drill
+package outage
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -12,7 +14,7 @@ import (
 // todo, starts it again on the same SQLite file and port, and checks the
 // in-process worker reconnects and the goal completes with one message.
 func TestServerRestart(t *testing.T) {
-	s := startStack(t, Options{})
+	s := drilltest.StartStack(t, drill.Options{}, variantDescription)
 	ctx := context.Background()
 	stop, err := s.StartWorker(ctx)
 	if err != nil {
@@ -20,9 +22,9 @@ func TestServerRestart(t *testing.T) {
 	}
 	defer stop()
 
-	goal, text := messageGoal(1)
-	id := startGoal(t, s, goal, s.Serials[0])
-	if st, ok := waitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
+	goal, text := drilltest.MessageGoal(1)
+	id := drilltest.StartGoal(t, s, goal, s.Serials[0])
+	if st, ok := drilltest.WaitStatus(s, id+"/todo-1", 2*time.Minute, func(st workflows.Status) bool { return st.Steps >= 2 }); !ok {
 		t.Fatalf("goal %s never reached its first step; last status %+v", id, st)
 	}
 	began := time.Now()
@@ -35,8 +37,8 @@ func TestServerRestart(t *testing.T) {
 	t.Logf("server stopped in %s, down %s, restarted after %s", down.Sub(began).Round(time.Millisecond),
 		time.Since(down).Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
 
-	res := waitResult(t, s, id, 4*time.Minute)
+	res := drilltest.WaitResult(t, s, id, 4*time.Minute)
 	t.Logf("goal completed %s after the restart: %d steps, %d todos", time.Since(began).Round(time.Second), res.Steps, len(res.Todos))
-	checkDone(t, id, res)
-	checkOneMessage(t, s.Phones[0], text)
+	drilltest.CheckDone(t, id, res)
+	drilltest.CheckOneMessage(t, s.Phones[0], text)
 }

@@ -1,4 +1,8 @@
-package drill
+// Package drilltest holds the helpers the drills' test packages share:
+// starting a drill stack from a test, starting goals and waiting for them,
+// and the checks every drill makes (the goal ended done; the phone sent its
+// one message once). It is imported only from tests.
+package drilltest
 
 import (
 	"context"
@@ -12,15 +16,16 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
-// startStack starts a stack for one drill and stops it at the end. It
+// StartStack starts a stack for one drill and stops it at the end. It
 // skips without adb unless PHONEFLOW_REQUIRE_ADB=1.
-func startStack(t *testing.T, o Options) *Stack {
+func StartStack(t *testing.T, o drill.Options, variant string) *drill.Stack {
 	t.Helper()
 	if o.DataDir == "" {
 		o.DataDir = t.TempDir()
@@ -30,12 +35,12 @@ func startStack(t *testing.T, o Options) *Stack {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := Start(ctx, o)
-	if errors.Is(err, ErrNoADB) {
+	s, err := drill.Start(ctx, o)
+	if errors.Is(err, drill.ErrNoADB) {
 		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
 			t.Fatalf("%v, but PHONEFLOW_REQUIRE_ADB=1 requires it", err)
 		}
-		t.Skipf("skipping the %s drill: %v", variantDescription, err)
+		t.Skipf("skipping the %s drill: %v", variant, err)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -51,15 +56,15 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// messageGoal is a goal whose one countable effect is a message with a
+// MessageGoal is a goal whose one countable effect is a message with a
 // text unique to n.
-func messageGoal(n int) (goal, text string) {
+func MessageGoal(n int) (goal, text string) {
 	text = fmt.Sprintf("drill %d", n)
 	return fmt.Sprintf("Send %q to Alice Chen in Messages", text), text
 }
 
-// startGoal starts a goal and returns its ID.
-func startGoal(t *testing.T, s *Stack, goal, device string) string {
+// StartGoal starts a goal and returns its ID.
+func StartGoal(t *testing.T, s *drill.Stack, goal, device string) string {
 	t.Helper()
 	id, _, err := s.Goals.Start(context.Background(), goalctl.StartRequest{Goal: goal, Device: device})
 	if err != nil {
@@ -68,8 +73,8 @@ func startGoal(t *testing.T, s *Stack, goal, device string) string {
 	return id
 }
 
-// waitResult waits up to d for a goal's result.
-func waitResult(t *testing.T, s *Stack, id string, d time.Duration) workflows.GoalResult {
+// WaitResult waits up to d for a goal's result.
+func WaitResult(t *testing.T, s *drill.Stack, id string, d time.Duration) workflows.GoalResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -80,24 +85,24 @@ func waitResult(t *testing.T, s *Stack, id string, d time.Duration) workflows.Go
 	return res
 }
 
-// waitStatus polls the goal's status query until ok accepts it, for up to
+// WaitStatus polls the goal's status query until ok accepts it, for up to
 // d; it returns the last status and whether ok accepted it.
-func waitStatus(s *Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
+func WaitStatus(s *drill.Stack, id string, d time.Duration, ok func(workflows.Status) bool) (workflows.Status, bool) {
 	return stacktest.PollStatus(s.Goals, id, d, ok)
 }
 
-// checkDone fails unless the goal ended done.
-func checkDone(t *testing.T, id string, res workflows.GoalResult) {
+// CheckDone fails unless the goal ended done.
+func CheckDone(t *testing.T, id string, res workflows.GoalResult) {
 	t.Helper()
 	if res.Status != workflows.GoalDone {
 		t.Errorf("goal %s ended %s: %s (next step: %s)", id, res.Status, res.Reason, res.NextStep)
 	}
 }
 
-// checkOneMessage fails unless the phone sent exactly one message, text to
+// CheckOneMessage fails unless the phone sent exactly one message, text to
 // Alice Chen, with one Send tap after the last text entry, and reports
 // whether it did not fail.
-func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) bool {
+func CheckOneMessage(t *testing.T, p *phonesim.Phone, text string) bool {
 	t.Helper()
 	st := p.State()
 	var got []phonesim.SentMessage
@@ -107,19 +112,19 @@ func checkOneMessage(t *testing.T, p *phonesim.Phone, text string) bool {
 		}
 	}
 	if len(got) != 1 || len(st.MessagesSent) != 1 || got[0].To != "Alice Chen" {
-		t.Errorf("phone %s: messages sent = %+v, want exactly one %q to Alice Chen; input log:\n%s", st.Serial, st.MessagesSent, text, inputLog(st))
+		t.Errorf("phone %s: messages sent = %+v, want exactly one %q to Alice Chen; input log:\n%s", st.Serial, st.MessagesSent, text, InputLog(st))
 		return false
 	}
-	if n := SendTaps(st, got[0]); n != 1 {
-		t.Errorf("phone %s: %d Send taps after the last text entry, want 1; input log:\n%s", st.Serial, n, inputLog(st))
+	if n := drill.SendTaps(st, got[0]); n != 1 {
+		t.Errorf("phone %s: %d Send taps after the last text entry, want 1; input log:\n%s", st.Serial, n, InputLog(st))
 		return false
 	}
 	return true
 }
 
-// pending describes what a goal and its running children wait on: pending
+// Pending describes what a goal and its running children wait on: Pending
 // activities with their attempt and state, for failure messages.
-func pending(s *Stack, id string) string {
+func Pending(s *drill.Stack, id string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var b strings.Builder
@@ -143,8 +148,8 @@ func pending(s *Stack, id string) string {
 	return b.String()
 }
 
-// inputLog formats a phone's input log one event a line.
-func inputLog(st phonesim.State) string {
+// InputLog formats a phone's input log one event a line.
+func InputLog(st phonesim.State) string {
 	var b strings.Builder
 	for _, e := range st.InputLog {
 		fmt.Fprintf(&b, "  %d %s %v on %s/%s\n", e.Seq, e.Kind, e.Args, e.App, e.Page)
@@ -152,10 +157,10 @@ func inputLog(st phonesim.State) string {
 	return b.String()
 }
 
-// stepTrail formats the Step activities of a workflow: scheduled summary,
+// StepTrail formats the Step activities of a workflow: scheduled summary,
 // attempt, and outcome, for failure messages.
-func stepTrail(s *Stack, id string) string {
-	evs, err := History(context.Background(), s.Client, id)
+func StepTrail(s *drill.Stack, id string) string {
+	evs, err := drill.History(context.Background(), s.Client, id)
 	if err != nil {
 		return err.Error()
 	}
