@@ -233,6 +233,43 @@ func (a *Activities) Observe(ctx context.Context, in ObserveInput) (Observation,
 }
 
 func (a *Activities) observe(ctx context.Context, d device.Device, withTree bool) (screen, error) {
+	s, err := a.look(ctx, d, withTree)
+	if err != nil || !withTree || s.elems != nil || !a.wake(ctx, d) {
+		return s, err
+	}
+	return a.look(ctx, d, withTree)
+}
+
+// screenSwitch is a device that tells whether its display is on.
+type screenSwitch interface {
+	ScreenOn(ctx context.Context) (bool, error)
+}
+
+// wake turns on a display that is off (it timed out, or nobody has used
+// the phone for a while), as a person picks the phone up before using it:
+// a dark screen shows nothing to decide on, and its UI tree cannot be
+// read. It reports whether it woke the phone. Waking is the same once or
+// twice, so it is not journalled; what the screen then shows (a keyguard,
+// say) is for the executor to get past (docs/design.md §28).
+func (a *Activities) wake(ctx context.Context, d device.Device) bool {
+	sw, ok := d.(screenSwitch)
+	if !ok {
+		return false
+	}
+	if on, err := sw.ScreenOn(ctx); err != nil || on {
+		return false
+	}
+	if err := d.Wake(ctx); err != nil {
+		a.logger(ctx).Warn("the screen is off and waking it failed", "serial", d.Serial(), "error", err)
+		return false
+	}
+	a.logger(ctx).Warn("the screen was off: woke it", "serial", d.Serial())
+	return true
+}
+
+// look captures the screen once: screenshot, app in front and, withTree,
+// the UI tree.
+func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (screen, error) {
 	var s screen
 	shot, err := d.Screenshot(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"image/png"
 
@@ -92,6 +93,10 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if err != nil {
 		return ActResult{}, err
 	}
+	if moved, err := a.targetMoved(ctx, in, act, before, w, h); err != nil || moved != "" {
+		// Nothing is sent or journalled: a retry looks again.
+		return ActResult{Result: moved}, err
+	}
 	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}); err != nil {
 		return ActResult{}, journalError(err)
 	}
@@ -142,6 +147,44 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 		return ActResult{}, true, nil
 	}
 	return res, false, a.record(p, id, res)
+}
+
+// ActNotSentMoved opens the result of a touch the Step did not send
+// because the screen changed under its point after the executor decided
+// on it (a dialog took the focus, a banner dropped, a list reordered): the
+// touch would land on something else (docs/design.md §19).
+const ActNotSentMoved = "not sent: the screen changed before the touch"
+
+// targetMoved compares the element under a touch's point on the screen
+// the executor decided on with the one under it just before the input
+// (before.Target): "" when they are the same element, else the result to
+// report instead of sending the touch. Without both trees it says "".
+func (a *Activities) targetMoved(ctx context.Context, in StepInput, act autoglm.Action, before Evidence, w, h int) (string, error) {
+	p := touchPoint(act)
+	if p == nil || in.ScreenTreeRef == "" || before.Tree == "" {
+		return "", nil
+	}
+	data, err := a.get(ctx, in.ScreenTreeRef)
+	if err != nil {
+		return "", err
+	}
+	var decided []uitree.Element
+	if json.Unmarshal(data, &decided) != nil {
+		return "", nil
+	}
+	x, y := autoglm.ToPixel(*p, w, h)
+	e, ok := elementAt(decided, x, y)
+	if !ok {
+		return "", nil
+	}
+	was := label(e)
+	switch t := before.Target; {
+	case t == nil:
+		return fmt.Sprintf("%s: %q was under the point when it was decided and nothing is now; look at the screen again", ActNotSentMoved, was), nil
+	case t.Key != elementKey(e) || t.Label != was:
+		return fmt.Sprintf("%s: %q was under the point when it was decided and %q is now; look at the screen again", ActNotSentMoved, was, t.Label), nil
+	}
+	return "", nil
 }
 
 func (a *Activities) record(p *phoneJournal, id string, res ActResult) error {

@@ -27,6 +27,9 @@ type formPhone struct {
 	// sent are the messages the Send button sent; arrived are the ones
 	// that came in by themselves (the screen changing without input).
 	sent, arrived []string
+	// dialog is a system dialog that took the focus by itself: the UI
+	// dump holds only its window.
+	dialog bool
 }
 
 // sendButton is where formPhone's Send button is, in pixels.
@@ -85,6 +88,12 @@ func (p *formPhone) UITree(context.Context) ([]uitree.Element, error) {
 	defer p.fmu.Unlock()
 	if p.secure {
 		return nil, errors.New("uiautomator: could not get idle state")
+	}
+	if p.dialog {
+		return []uitree.Element{
+			{Class: "android.widget.TextView", Text: "Battery is low", ResourceID: "android:id/alertTitle", Bounds: uitree.Bounds{X1: 72, Y1: 900, X2: 1008, Y2: 1000}},
+			{Class: "android.widget.Button", Text: "No thanks", ResourceID: "android:id/button2", Clickable: true, Bounds: uitree.Bounds{X1: 132, Y1: 1360, X2: 520, Y2: 1500}},
+		}, nil
 	}
 	elems := []uitree.Element{
 		{Class: "android.widget.TextView", Text: "Alice Chen", Clickable: true, Bounds: uitree.Bounds{X1: 0, Y1: 100, X2: 1080, Y2: 200}},

@@ -152,3 +152,25 @@ func TestActTypeMaybeSentIntoTheSameFieldIsTypedAgain(t *testing.T) {
 }
 
 var _ = context.Background
+
+// TestActTouchIsNotSentWhenTheScreenChangedUnderItsPoint: a dialog took
+// the focus between the executor's decision and the input. The Send tap
+// would land on the dialog (or on nothing), so it is not sent, and the
+// result tells the next think to look again; once the dialog is gone, the
+// same step sends it.
+func TestActTouchIsNotSentWhenTheScreenChangedUnderItsPoint(t *testing.T) {
+	send := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{950, 880}}
+	a, p := newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	before := observeTree(t, a)
+	p.dialog = true
+	res, err, _ := stepAct(t, a, send, "g/t/r/2", before, false)
+	if err != nil || !strings.HasPrefix(res.Act.Result, ActNotSentMoved) || !strings.Contains(res.Act.Result, `"Send"`) || len(p.got()) != 0 {
+		t.Fatalf("tap on Send under a dialog = %+v, %v, inputs %v; want it not sent, naming Send", res.Act, err, p.got())
+	}
+	p.dialog = false
+	res, err, _ = stepAct(t, a, send, "g/t/r/2", before, false)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.sent, []string{"see you at 7"}) {
+		t.Fatalf("the same step once the dialog is gone = %+v, %v, sent %v; want it sent", res.Act, err, p.sent)
+	}
+}

@@ -33,6 +33,25 @@ type Config struct {
 	Telemetry  Telemetry  `key:"telemetry"`
 	Notify     Notify     `key:"notify"`
 	Log        Log        `key:"log"`
+	Sim        Sim        `key:"sim"`
+}
+
+// Sim shapes the simulated phones a stack starts (`starter demo`, the
+// drills): what they do by themselves, without input
+// (docs/design.md §28). All off by default: the demo's phone
+// changes only when driven.
+type Sim struct {
+	// Seed picks who writes, what, which dialog and when.
+	Seed int `key:"seed"`
+	// Messages is the mean time between incoming messages from contacts
+	// (a notification and a heads-up banner each); 0 = none.
+	Messages time.Duration `key:"messages"`
+	// Dialogs is the mean time between system dialogs that take the
+	// focus; 0 = none.
+	Dialogs time.Duration `key:"dialogs"`
+	// ScreenTimeout turns the screen off and locks it after this long
+	// without input; 0 = never.
+	ScreenTimeout time.Duration `key:"screen_timeout"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.

@@ -13,6 +13,7 @@ import (
 var OtherEnv = []string{
 	"PHONEFLOW_CONFIG",
 	FaultExitAfterActionEnv,
+	FaultExitBeforeSendEnv,
 	"PHONEFLOW_REQUIRE_ADB",
 	"PHONEFLOW_REQUIRE_BROWSER",
 	"PHONEFLOW_REQUIRE_HISTORY",

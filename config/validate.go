@@ -275,6 +275,17 @@ func (c Config) Validate() error {
 	httpURL("notify.url", c.Notify.URL)
 	httpURL("notify.ui_url", c.Notify.UIURL)
 
+	for _, k := range []struct {
+		key string
+		d   time.Duration
+	}{{"sim.messages", c.Sim.Messages}, {"sim.dialogs", c.Sim.Dialogs}, {"sim.screen_timeout", c.Sim.ScreenTimeout}} {
+		if k.d < 0 {
+			bad(k.key, `a duration of 0 (off) or more, like "45s"`)
+		}
+	}
+	if c.Sim.Seed < 0 {
+		bad("sim.seed", "0 or a positive integer")
+	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:

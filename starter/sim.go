@@ -16,15 +16,21 @@ func init() { rootCmd.AddCommand(newSimCmd()) }
 func newSimCmd() *cobra.Command {
 	var addr string
 	var phones int
+	var life phonesim.Life
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Run simulated Android phones that adb can connect to",
 		Long: `sim runs deterministic simulated Android phones speaking the ADB device
 protocol. Phone i listens on the port of --addr plus 2*i. Attach each with
 "adb connect ADDR"; "adb -s ADDR shell simctl state" prints its state.
+With --messages, --dialogs or --screen-timeout the phones also change by
+themselves, drawn from --seed: messages arrive with a banner, system dialogs
+take the focus, the clock ticks and the screen locks (a swipe up unlocks).
+"simctl receive NAME TEXT" delivers a message at once.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
+  starter sim --messages 45s --dialogs 3m --screen-timeout 2m --seed 7
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -33,11 +39,18 @@ Stop with Ctrl-C.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones})
+			if life.Messages < 0 || life.Dialogs < 0 || life.ScreenTimeout < 0 {
+				return usageError{fmt.Errorf("--messages, --dialogs and --screen-timeout take a duration of 0 (off) or more, like 45s")}
+			}
+			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:5555", "address of the first phone (host:port)")
 	cmd.Flags().IntVar(&phones, "phones", 1, "number of phones (ports port, port+2, ...)")
+	cmd.Flags().Uint64Var(&life.Seed, "seed", 0, "seed of what the phones do by themselves (phone i uses seed+i)")
+	cmd.Flags().DurationVar(&life.Messages, "messages", 0, "mean time between incoming messages from contacts; 0 = none")
+	cmd.Flags().DurationVar(&life.Dialogs, "dialogs", 0, "mean time between system dialogs that take the focus; 0 = none")
+	cmd.Flags().DurationVar(&life.ScreenTimeout, "screen-timeout", 0, "turn the screen off and lock it after this long without input; 0 = never")
 	return cmd
 }
 

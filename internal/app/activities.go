@@ -209,7 +209,11 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err != nil {
 		return nil, fmt.Errorf("routines under data_dir %s: %w", cfg.DataDir, err)
 	}
-	fault, err := faultHook(deps.logger())
+	fault, err := faultHook(deps.logger(), config.FaultExitAfterAction, "between an action and its journal record")
+	if err != nil {
+		return nil, err
+	}
+	faultBefore, err := faultHook(deps.logger(), config.FaultExitBeforeSend, "between an action's intent and its input")
 	if err != nil {
 		return nil, err
 	}
@@ -220,30 +224,31 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Verifier: verifyModel,
 		// Only a model that can answer the verifier's contract verifies
 		// (docs/design.md §13); without one, Verify calls no model.
-		VerifierText: verifierText,
-		VerifierOff:  verifier == nil,
-		Blobs:        blobs,
-		Prompts:      prompts,
-		Exec:         exec,
-		Notifier:     NewNotifier(cfg),
-		Journal:      journal,
-		Fault:        fault,
-		Routines:     routines,
+		VerifierText:    verifierText,
+		VerifierOff:     verifier == nil,
+		Blobs:           blobs,
+		Prompts:         prompts,
+		Exec:            exec,
+		Notifier:        NewNotifier(cfg),
+		Journal:         journal,
+		Fault:           fault,
+		FaultBeforeSend: faultBefore,
+		Routines:        routines,
 	}, nil
 }
 
-// faultHook is the crash drills' fault (config.FaultExitAfterActionEnv):
-// SIGKILL this process right after its Nth device action, before the
-// journal records it. Nil when unset.
-func faultHook(log *slog.Logger) (activities.ActionFault, error) {
-	n, err := config.FaultExitAfterAction(nil)
+// faultHook is one of the crash drills' faults (config.FaultExitAfterActionEnv,
+// config.FaultExitBeforeSendEnv): SIGKILL this process at its point of the
+// Nth device action. Nil when unset.
+func faultHook(log *slog.Logger, count func(func(string) (string, bool)) (int, error), where string) (activities.ActionFault, error) {
+	n, err := count(nil)
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	var count atomic.Int64
+	var seen atomic.Int64
 	return func(serial, id string) {
-		if count.Add(1) == int64(n) {
-			log.Warn("fault hook: killing the worker between an action and its journal record", "serial", serial, "action_id", id, "action", n)
+		if seen.Add(1) == int64(n) {
+			log.Warn("fault hook: killing the worker "+where, "serial", serial, "action_id", id, "action", n)
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {} // SIGKILL cannot be caught; wait for it
 		}

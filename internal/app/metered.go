@@ -137,6 +137,19 @@ func (m meteredDevice) Wake(ctx context.Context) error {
 	return done(m.d.Wake(ctx))
 }
 
+// ScreenOn reports whether the display is on, when the device can tell.
+func (m meteredDevice) ScreenOn(ctx context.Context) (bool, error) {
+	sw, ok := m.d.(interface {
+		ScreenOn(context.Context) (bool, error)
+	})
+	if !ok {
+		return true, nil
+	}
+	ctx, done := m.begin(ctx, "screen_on", false)
+	on, err := sw.ScreenOn(ctx)
+	return on, done(err)
+}
+
 func (m meteredDevice) Launch(ctx context.Context, app string) error {
 	ctx, done := m.begin(ctx, "launch", true)
 	return done(m.d.Launch(ctx, app))

@@ -107,10 +107,32 @@ func (d *adbDevice) input(ctx context.Context, cmd string) error {
 	return sent(err)
 }
 
+// inputDone is echoed after every input command: its arrival proves the
+// command ran to its end on the phone. Without shell protocol v2 there is
+// no exit status, and a connection cut before the command ran (a cable
+// pulled, the phone's adbd restarting) ends the stream as quietly as a
+// command that printed nothing (docs/design.md §19).
+const inputDone = "phoneflow:input-done"
+
+// runInput runs an input command followed by the inputDone marker and
+// returns the command's output. A stream that ends without the marker is
+// an error that says the input may or may not have reached the phone.
+func (d *adbDevice) runInput(ctx context.Context, cmd string) (string, error) {
+	out, err := d.shell(ctx, cmd+"; echo "+inputDone)
+	if err != nil {
+		return out, err
+	}
+	i := strings.LastIndex(out, inputDone)
+	if i < 0 {
+		return out, fmt.Errorf("the connection to the phone ended before %q was seen to finish: it may or may not have run", cmd)
+	}
+	return out[:i], nil
+}
+
 // send runs an input command without settling; an error before the
 // command began is a NotSentError.
 func (d *adbDevice) send(ctx context.Context, cmd string) error {
-	out, err := d.shell(ctx, cmd)
+	out, err := d.runInput(ctx, cmd)
 	if err != nil {
 		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
 		if adb.NotStarted(err) {
@@ -313,7 +335,7 @@ func (d *adbDevice) Launch(ctx context.Context, app string) error {
 		return notSent(err)
 	}
 	cmd := "monkey -p " + adb.Quote(pkg) + " -c android.intent.category.LAUNCHER 1"
-	out, err := d.shell(ctx, cmd)
+	out, err := d.runInput(ctx, cmd)
 	if err != nil {
 		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
 		if adb.NotStarted(err) {

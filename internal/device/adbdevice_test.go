@@ -316,7 +316,7 @@ func TestInputSentOrNot(t *testing.T) {
 		t.Errorf("type on a phone that is gone: %v; want not sent", err)
 	}
 	s.SetDevices(adbtest.Device{Serial: serial, State: "device"})
-	s.FailService("shell:input keyevent 4", "device offline")
+	s.FailService("shell:input keyevent 4; echo "+inputDone, "device offline")
 	if err := d.Back(tctx(t)); !NotSent(err) {
 		t.Errorf("back refused by the phone: %v; want not sent", err)
 	}
@@ -328,8 +328,19 @@ func TestInputSentOrNot(t *testing.T) {
 	if !Sent(err) || NotSent(err) {
 		t.Errorf("tap whose settle failed: %v; want sent", err)
 	}
-	s.FailService("shell:input tap 5 6", "closed")
+	s.FailService("shell:input tap 5 6; echo "+inputDone, "closed")
 	if err := d.DoubleTap(tctx(t), 5, 6); !NotSent(err) {
 		t.Errorf("double tap refused before its first tap: %v; want not sent", err)
+	}
+	// A stream that ends without the end marker: the connection was cut
+	// before the command was seen to finish. Not sent is not known, nor
+	// is sent: a retry decides from the action's own evidence.
+	f.set(func(f *fakePhone) { f.cutInputs = 1 })
+	n := len(f.inputs)
+	if err := d.Tap(tctx(t), 7, 8); err == nil || NotSent(err) || Sent(err) {
+		t.Errorf("tap whose stream ended without the end marker: %v; want an error that is neither sent nor not sent", err)
+	}
+	if inputs, _, _, _, _ := f.snapshot(); len(inputs) != n {
+		t.Fatalf("the cut-off tap ran: %q", inputs)
 	}
 }

@@ -419,3 +419,26 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestInputCutOffOverRealADB: a connection cut when the input command
+// reaches the phone, before it runs, looks to the real adb server's client
+// like a command that printed nothing. The driver must not call that
+// sent: the tap is an error that says it may or may not have run, and the
+// phone's input log shows it did not.
+func TestInputCutOffOverRealADB(t *testing.T) {
+	s := startStack(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	d := New(s.client, s.serial, Options{})
+	if err := s.phone.SetFault(phonesim.Fault{Kind: phonesim.FaultDropInput, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	err := d.Tap(ctx, 540, 900)
+	t.Logf("tap cut off: %v", err)
+	if err == nil || NotSent(err) || Sent(err) {
+		t.Fatalf("tap whose connection was cut before it ran: %v; want an error neither sent nor not sent", err)
+	}
+	if n := len(s.phone.State().InputLog); n != 0 || s.phone.Dropped() != 1 {
+		t.Fatalf("input log has %d events, %d inputs dropped", n, s.phone.Dropped())
+	}
+}

@@ -23,6 +23,9 @@ import (
 // fakePhone is a scripted phone behind the fake ADB server: enough Android
 // behaviour to check what the driver sends and how it reads the replies.
 type fakePhone struct {
+	// cutInputs ends the stream of the next input commands before they
+	// run, as a connection cut off does.
+	cutInputs int
 	mu        sync.Mutex
 	frame     int // changes the screen image
 	inputs    []string
@@ -103,6 +106,19 @@ func (f *fakePhone) probed() {
 }
 
 func (f *fakePhone) shell(serial, cmd string, exec bool) []byte {
+	if c, ok := strings.CutSuffix(cmd, "; echo "+inputDone); ok {
+		// The driver's end marker after an input: echo runs after it.
+		f.mu.Lock()
+		cut := f.cutInputs > 0
+		if cut {
+			f.cutInputs--
+		}
+		f.mu.Unlock()
+		if cut {
+			return nil
+		}
+		return append(f.shell(serial, c, exec), inputDone+"\n"...)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.tick()

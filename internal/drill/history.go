@@ -3,7 +3,6 @@ package drill
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -13,8 +12,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/phoneflow/phoneflow/activities"
-	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -205,80 +202,6 @@ func SendTaps(st phonesim.State, msg phonesim.SentMessage) int {
 	for _, e := range st.InputLog {
 		if e.Seq > lastText && e.Kind == "tap" && e.App == send.App && e.Page == send.Page && fmt.Sprint(e.Args) == fmt.Sprint(send.Args) {
 			n++
-		}
-	}
-	return n
-}
-
-// IntendedActions reads the device actions a goal's todos decided: every
-// Step scheduled with an action, once per action ID (a retried or re-run
-// Step carries the same ID), over every run of each todo. Steps recorded
-// without an action ID (runs from before the journal) count once each.
-func IntendedActions(ctx context.Context, c client.Client, goalID string, res workflows.GoalResult) ([]activities.StepInput, error) {
-	var out []activities.StepInput
-	seen := map[string]bool{}
-	for _, id := range GoalWorkflowIDs(goalID, res)[1:] {
-		runs, err := Runs(ctx, c, id)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range runs {
-			for _, ev := range h.GetEvents() {
-				a := ev.GetActivityTaskScheduledEventAttributes()
-				if a == nil || a.GetActivityType().GetName() != activities.NameStep {
-					continue
-				}
-				for _, p := range a.GetInput().GetPayloads() {
-					var in activities.StepInput
-					if err := json.Unmarshal(p.GetData(), &in); err != nil || in.Act == nil || !in.Act.TouchesDevice() {
-						continue
-					}
-					if in.ActionID != "" {
-						if seen[in.ActionID] {
-							continue
-						}
-						seen[in.ActionID] = true
-					}
-					out = append(out, in)
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// InputCounts counts a phone's input log by what phoneflow's actions
-// leave there: taps (a double tap is two), text entries, app launches and
-// swipes (long presses are swipes in place).
-func InputCounts(st phonesim.State) map[string]int {
-	n := map[string]int{}
-	for _, e := range st.InputLog {
-		switch e.Kind {
-		case "tap", "launch", "swipe":
-			n[e.Kind]++
-		case "text", "ime_text":
-			n["text"]++
-		}
-	}
-	return n
-}
-
-// ActionCounts counts intended actions the way InputCounts counts the
-// phone's log, so the two are equal when every action was applied once.
-func ActionCounts(acts []activities.StepInput) map[string]int {
-	n := map[string]int{}
-	for _, in := range acts {
-		switch in.Act.Name {
-		case autoglm.ActionTap:
-			n["tap"]++
-		case autoglm.ActionDoubleTap:
-			n["tap"] += 2
-		case autoglm.ActionType, autoglm.ActionTypeName:
-			n["text"]++
-		case autoglm.ActionLaunch:
-			n["launch"]++
-		case autoglm.ActionSwipe, autoglm.ActionLongPress:
-			n["swipe"]++
 		}
 	}
 	return n

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack"
 )
 
@@ -20,6 +21,8 @@ type Options struct {
 	Phones int
 	// Model configures the offline model server (fault rates, seed).
 	Model modelserver.Config
+	// Life is what the simulated phones do by themselves; zero is off.
+	Life phonesim.Life
 	// Logger receives the stack's and the in-process worker's logs; nil
 	// discards them.
 	Logger *slog.Logger
@@ -39,6 +42,7 @@ func Start(ctx context.Context, o Options) (*Stack, error) {
 		Phones:  o.Phones,
 		ADB:     stack.RealADB,
 		Model:   o.Model,
+		Life:    o.Life,
 		Logger:  o.Logger,
 	})
 }

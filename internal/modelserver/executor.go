@@ -334,6 +334,27 @@ func (c *solver) typed(text string) bool {
 	return false
 }
 
+// tappedAfterTyping reports whether l was tapped after text was last
+// typed: a banner flicked away since does not make the tap on Send any
+// less the last thing done to the message.
+func (c *solver) tappedAfterTyping(l *uitree.Listed, text string) bool {
+	last := -1
+	for i, a := range c.hist {
+		if (a.Name == "Type" || a.Name == "Type_Name") && a.Text == text {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	for _, a := range c.hist[last+1:] {
+		if a.Name == "Tap" && a.Point != nil && abs(a.Point[0]-l.At[0]) <= 2 && abs(a.Point[1]-l.At[1]) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *solver) tookOver() bool {
 	if c.prevIs("Take_over") {
 		return true
@@ -511,6 +532,9 @@ func (c *solver) scroll(up bool, what string) step {
 
 // solve decides the next step for one todo.
 func (c *solver) solve(task string) step {
+	if s, ok := c.systemWindow(); ok {
+		return s
+	}
 	if d := c.byID("popup_dismiss"); d != nil {
 		return tapAt(*d, "A pop-up covers the app; I dismiss it with "+q(d.Text)+" and go on.")
 	}
@@ -590,6 +614,24 @@ func (c *solver) solve(task string) step {
 		return back(fmt.Sprintf("The previous action failed (%s); I go back and try another way instead of repeating it.", c.obs.PrevResult))
 	}
 	return s
+}
+
+// systemWindow gets past what the phone put over the app by itself, as a
+// person would: a swipe up on the keyguard, the dismissing button of a
+// system dialog, a flick up on a heads-up banner.
+func (c *solver) systemWindow() (step, bool) {
+	if c.byID("keyguard_indication_text") != nil {
+		return step{think: "The phone is locked and shows its keyguard; I swipe up to unlock it.",
+			action: `do(action="Swipe", start=[500,850], end=[500,300])`}, true
+	}
+	if t, no := c.byID("alertTitle"), c.byID("button2"); t != nil && no != nil {
+		return tapAt(*no, fmt.Sprintf("A system dialog (%q) has the focus; I close it with %q and go on.", t.Text, no.Text)), true
+	}
+	if b := c.byID("expandableNotificationRow"); b != nil {
+		return step{think: fmt.Sprintf("A notification from %s covers the top of the screen; I flick it away.", b.Text),
+			action: fmt.Sprintf(`do(action="Swipe", start=[%d,%d], end=[%d,%d])`, b.At[0], b.At[1], b.At[0], max(b.At[1]-60, 0))}, true
+	}
+	return step{}, false
 }
 
 // recovery reports a step that undoes or searches: Back, Home, a swipe.
@@ -752,7 +794,7 @@ func (c *solver) message(in intent) step {
 		if send == nil {
 			return finish("Cannot send: no Send button on the conversation screen", "The conversation has no Send button.")
 		}
-		if c.prevTapAt(send) || (compose.Text == "" && c.typed(in.Text) && c.byText(in.Text) != nil && c.prevIs("Tap")) {
+		if c.prevTapAt(send) || (compose.Text == "" && c.typed(in.Text) && c.byText(in.Text) != nil && (c.prevIs("Tap") || c.tappedAfterTyping(send, in.Text))) {
 			return finish(fmt.Sprintf("Sent %q to %s", in.Text, in.To), "The message was sent and the field is empty again.")
 		}
 		if compose.Text == in.Text {

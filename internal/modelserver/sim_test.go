@@ -193,10 +193,18 @@ func apply(t *testing.T, a *adbShell, act autoglm.Action) string {
 // runGoal drives the phone with the executor until it finishes, as the
 // todo loop does, and returns the finish message and the number of steps.
 func runGoal(t *testing.T, url string, a *adbShell, task string, maxSteps int) (string, int) {
+	return runGoalWith(t, url, a, task, maxSteps, nil)
+}
+
+// runGoalWith is runGoal calling before ahead of every observation.
+func runGoalWith(t *testing.T, url string, a *adbShell, task string, maxSteps int, before func()) (string, int) {
 	type turn struct{ user, assistant string }
 	var turns []turn
 	prevAction, prevResult := "", ""
 	for step := 1; step <= maxSteps; step++ {
+		if before != nil {
+			before()
+		}
 		text := observe(t, a, task, prevAction, prevResult)
 		msgs := []map[string]any{{"role": "system", "content": "You operate an Android phone."}}
 		for _, tr := range turns {
@@ -374,4 +382,56 @@ func TestWrongTapSeeds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPersonaOnALivePhone: the persona gets past what a phone does by
+// itself (the keyguard, system dialogs, heads-up banners) and still does
+// its tasks. The phone's clock moves 6 s before each step, and the worker's
+// wake of a dark screen is done as the worker does it.
+func TestPersonaOnALivePhone(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := phonesim.New(phonesim.Config{Life: phonesim.Life{Seed: 3, Messages: 15 * time.Second, Dialogs: 40 * time.Second,
+		ScreenTimeout: 30 * time.Second, Manual: true}})
+	done := make(chan struct{})
+	go func() { _ = p.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	a := dialPhone(t, ln.Addr().String())
+	p.Advance(time.Minute) // the screen is off and locked
+	before := func() {
+		p.Advance(6 * time.Second)
+		if strings.Contains(a.shell("dumpsys power"), "mWakefulness=Asleep") {
+			a.shell("input keyevent KEYCODE_WAKEUP")
+		}
+	}
+	for _, c := range []struct {
+		task  string
+		check func(phonesim.State) bool
+	}{
+		{"Send Alice a message saying hi", func(s phonesim.State) bool {
+			return len(s.MessagesSent) == 1 && s.MessagesSent[0].To == "Alice Chen" && s.MessagesSent[0].Text == "hi"
+		}},
+		{"Turn off Wi-Fi", func(s phonesim.State) bool { return !s.Toggles.WiFi }},
+		{"Create a note titled Trip with pack passport", func(s phonesim.State) bool {
+			return slices.Contains(s.Notes, phonesim.Note{Title: "Trip", Body: "pack passport"})
+		}},
+	} {
+		msg, steps := runGoalWith(t, srv.URL, a, c.task, 25, before)
+		if !c.check(p.State()) {
+			t.Errorf("%q: phone state is wrong after %d steps (finish %q): %s", c.task, steps, msg, stateJSON(p))
+		}
+	}
+	kinds := map[string]int{}
+	for _, e := range p.LifeEvents() {
+		kinds[e.Kind]++
+	}
+	if kinds["message"] == 0 || kinds["dialog"] == 0 || kinds["screen_off"] == 0 {
+		t.Errorf("the phone's life did not test much: %v", kinds)
+	}
+	t.Logf("life events while the persona worked: %v", kinds)
 }

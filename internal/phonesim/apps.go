@@ -1,6 +1,7 @@
 package phonesim
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 
@@ -85,6 +86,13 @@ func (p *Phone) top() *view { return p.stack[len(p.stack)-1] }
 
 func (p *Phone) push(v *view) { p.stack = append(p.stack, v) }
 
+// pushConversation opens the conversation with a contact; its
+// notifications count as read.
+func (p *Phone) pushConversation(name string) {
+	p.push(newView(pkgMessages, pageConversation, name))
+	p.life.readConversation(name)
+}
+
 func (p *Phone) back() {
 	if len(p.stack) > 1 {
 		p.stack = p.stack[:len(p.stack)-1]
@@ -134,6 +142,10 @@ const (
 	kBubbleIn
 	kBubbleOut
 	kBigText
+	kBanner // a notification card: text is its title, desc its text
+	kHidden // in the UI tree only: drawn by its parent
+	kScrim  // dims what is under a dialog
+	kDialog // a dialog's card
 )
 
 // widget is one drawn and dumped element. full is where it is drawn,
@@ -141,6 +153,7 @@ const (
 type widget struct {
 	kind                                   kind
 	class, text, desc, id                  string
+	pkg                                    string // owning package when not the screen's (system windows)
 	full, bounds                           uitree.Bounds
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
@@ -161,6 +174,11 @@ type screen struct {
 	secure   bool
 	asleep   bool
 	status   Toggles
+	clock    string // the status bar's time
+	// treeFrom is the first widget of the window that has the focus: a
+	// UI dump holds that window only, as uiautomator dumps the focused
+	// window (a system dialog's, say); the screenshot shows them all.
+	treeFrom int
 }
 
 type builder struct {
@@ -183,7 +201,7 @@ func (b *builder) add(w widget) {
 		w.bounds = w.full
 	}
 	if w.id != "" && !strings.Contains(w.id, ":id/") {
-		w.id = b.s.pkg + ":id/" + w.id
+		w.id = cmp.Or(w.pkg, b.s.pkg) + ":id/" + w.id
 	}
 	b.s.widgets = append(b.s.widgets, w)
 }
@@ -238,9 +256,15 @@ func (b *builder) endList(idx int) {
 // layout describes the current screen. It may clamp the top view's scroll.
 func (p *Phone) layout() *screen {
 	v := p.top()
-	s := &screen{w: p.cfg.Width, h: p.cfg.Height, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake}
+	s := &screen{w: p.cfg.Width, h: p.cfg.Height, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText()}
 	b := &builder{p: p, v: v, s: s}
 	full := uitree.Bounds{X2: s.w, Y2: s.h}
+	if p.life.locked {
+		s.pkg = pkgSystemUI
+		s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
+		p.layoutKeyguard(b)
+		return s
+	}
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
 	switch v.app {
 	case pkgSettings:
@@ -271,7 +295,8 @@ func (p *Phone) layout() *screen {
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Not now", id: "popup_dismiss", clickable: true,
 			full: uitree.Bounds{X1: s.w/2 - 240, Y1: top + 340, X2: s.w/2 + 240, Y2: top + 500}, tap: func() { v.popup = "" }})
 	}
-	if v.focus != "" {
+	p.overlays(b)
+	if v.focus != "" && p.life.dialog == nil {
 		s.keyboard = "Keyboard"
 		if p.st.InputMethod == imeADB && p.st.IMEInstalled {
 			s.keyboard = "ADB Keyboard {ON}"
@@ -294,7 +319,7 @@ func (p *Phone) screenNow() *screen {
 
 func (p *Phone) layoutLauncher(b *builder) {
 	w := b.s.w
-	b.add(widget{kind: kBigText, text: "12:00", id: "clock", full: uitree.Bounds{X1: 0, Y1: 260, X2: w, Y2: 480}})
+	b.add(widget{kind: kBigText, text: b.s.clock, id: "clock", full: uitree.Bounds{X1: 0, Y1: 260, X2: w, Y2: 480}})
 	col := 0
 	y := 640
 	for _, a := range apps {
@@ -369,7 +394,7 @@ func (p *Phone) layoutContacts(b *builder) {
 		b.add(widget{kind: kText, text: c.Phone, id: "phone_number", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: w - 48, Y2: contentTop + 180}})
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Message", id: "message_button", clickable: true,
 			full: uitree.Bounds{X1: 48, Y1: contentTop + 240, X2: w - 48, Y2: contentTop + 400},
-			tap:  func() { p.push(newView(pkgMessages, pageConversation, c.Name)) }})
+			tap:  func() { p.pushConversation(c.Name) }})
 		return
 	}
 	b.appBar("Contacts", false)
@@ -444,7 +469,7 @@ func (p *Phone) layoutMessages(b *builder) {
 			if v.page == pagePicker {
 				p.back()
 			}
-			p.push(newView(pkgMessages, pageConversation, name))
+			p.pushConversation(name)
 		}}, 0, 0, w, rowH)
 		b.y += rowH
 	}
@@ -559,9 +584,9 @@ func (p *Phone) layoutNotes(b *builder) {
 // elements converts a screen to its uiautomator tree.
 func (s *screen) elements() []uitree.Element {
 	out := make([]uitree.Element, 0, len(s.widgets))
-	for _, w := range s.widgets {
+	for _, w := range s.widgets[s.treeFrom:] {
 		out = append(out, uitree.Element{
-			Class: w.class, Package: s.pkg, Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: w.bounds,
+			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: w.bounds,
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
 			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth,
 		})

@@ -31,6 +31,12 @@ const (
 	// update: the screen differs from the usual one until it is dismissed
 	// (the button or Back).
 	FaultPopup = "popup"
+	// FaultDropInput cuts the connection (every transport, as a cable
+	// pulled out) when each of the next Count input commands (input, an
+	// ADB Keyboard broadcast, an app launch) arrives, before the phone
+	// runs it: the host sees its command fail with the phone's input log
+	// unchanged.
+	FaultDropInput = "drop-input"
 	// FaultClear switches every fault off and reinstalls the ADB Keyboard.
 	FaultClear = "clear"
 )
@@ -39,7 +45,7 @@ const (
 type Fault struct {
 	Kind     string
 	Duration time.Duration // disconnect, offline, screencap-slow, screen-delay
-	Count    int           // screencap-fail
+	Count    int           // screencap-fail, drop-input
 }
 
 type faults struct {
@@ -49,6 +55,8 @@ type faults struct {
 	capFail      int
 	screenDelay  time.Duration
 	popup        bool // the next launch shows a pop-up
+	dropInput    int  // input commands still to cut off
+	dropped      int  // input commands cut off so far
 }
 
 // SetFault switches a fault on (or all off with FaultClear).
@@ -68,18 +76,20 @@ func (p *Phone) SetFault(f Fault) error {
 		p.faults.screenDelay = f.Duration
 	case FaultPopup:
 		p.faults.popup = true
+	case FaultDropInput:
+		p.faults.dropInput = f.Count
 	case FaultNoIME:
 		p.st.IMEInstalled = false
 		if p.st.InputMethod == imeADB {
 			p.st.InputMethod = imeLatin
 		}
 	case FaultClear:
-		p.faults = faults{}
+		p.faults = faults{dropped: p.faults.dropped}
 		p.frozen = nil
 		p.st.IMEInstalled = true
 	default:
 		p.mu.Unlock()
-		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, no-ime, clear", f.Kind)
+		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, no-ime, clear", f.Kind)
 	}
 	p.mu.Unlock()
 	if f.Kind == FaultDisconnect || f.Kind == FaultOffline {
@@ -100,7 +110,7 @@ func (p *Phone) SetFault(f Fault) error {
 // (screencap-slow, screen-delay) or a count (screencap-fail).
 func ParseFault(args []string) (Fault, error) {
 	if len(args) == 0 {
-		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | popup | no-ime | clear")
+		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | popup | drop-input <count> | no-ime | clear")
 	}
 	f := Fault{Kind: args[0]}
 	needNum := func(unit string) (int, error) {
@@ -126,10 +136,14 @@ func ParseFault(args []string) (Fault, error) {
 		n, err := needNum("screencaps")
 		f.Count = n
 		return f, err
+	case FaultDropInput:
+		n, err := needNum("input commands")
+		f.Count = n
+		return f, err
 	case FaultNoIME, FaultClear, FaultPopup:
 		return f, nil
 	}
-	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, no-ime, clear", f.Kind)
+	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, no-ime, clear", f.Kind)
 }
 
 func (p *Phone) refusing() bool {
@@ -165,4 +179,35 @@ func (p *Phone) waitOnline(ctx context.Context, done <-chan struct{}) bool {
 			return false
 		}
 	}
+}
+
+// inputCommand reports whether a shell command line sends input: what
+// FaultDropInput cuts off.
+func inputCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	return strings.HasPrefix(cmd, "input ") || strings.HasPrefix(cmd, "monkey ") || strings.HasPrefix(cmd, "am start") ||
+		strings.Contains(cmd, "ADB_INPUT_") || strings.Contains(cmd, "ADB_CLEAR_TEXT")
+}
+
+// dropInput takes one input command off the drop-input fault's count, and
+// reports whether this one is to be cut off.
+func (p *Phone) dropInput(cmd string) bool {
+	if !inputCommand(cmd) {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.faults.dropInput <= 0 {
+		return false
+	}
+	p.faults.dropInput--
+	p.faults.dropped++
+	return true
+}
+
+// Dropped is how many input commands the drop-input fault cut off.
+func (p *Phone) Dropped() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.faults.dropped
 }

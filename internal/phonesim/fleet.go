@@ -13,6 +13,9 @@ type FleetConfig struct {
 	Phones int    // number of phones; default 1
 	Width  int    // screen size for every phone; 0 takes the default
 	Height int
+	// Life is what the phones do by themselves; phone i draws from
+	// Seed+i.
+	Life Life
 }
 
 // StartFleet starts cfg.Phones phones, phone i listening on port+2i (the
@@ -53,7 +56,9 @@ func StartFleet(ctx context.Context, cfg FleetConfig) ([]*Phone, []string, error
 	}
 	phones := make([]*Phone, len(lns))
 	for i, ln := range lns {
-		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height})
+		life := cfg.Life
+		life.Seed += uint64(i)
+		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Life: life})
 		go func() { _ = phones[i].Serve(ctx, ln) }()
 	}
 	return phones, addrs, nil

@@ -79,7 +79,7 @@ func (p *Phone) display() *screen {
 
 // tap hits the topmost clickable element under (x, y).
 func (p *Phone) tap(x, y int) {
-	if !p.st.Awake {
+	if !p.st.Awake || p.life.locked {
 		return
 	}
 	s := p.screenNow()
@@ -97,7 +97,15 @@ func (p *Phone) tap(x, y int) {
 // swipe scrolls the list under the start point; a swipe that barely moves
 // is a (long) press and does nothing here.
 func (p *Phone) swipe(x1, y1, x2, y2 int) {
-	if !p.st.Awake {
+	switch {
+	case !p.st.Awake:
+		return
+	case p.life.locked:
+		p.lockedSwipe(y1, y2)
+		return
+	case p.life.dialog != nil:
+		return // the dialog has the focus
+	case p.bannerSwipe(x1, y1, y2):
 		return
 	}
 	dy := y1 - y2
@@ -127,16 +135,32 @@ func (p *Phone) key(code int) {
 		p.st.Awake = true
 		return
 	case 223: // SLEEP
-		p.st.Awake = false
+		p.sleepLocked()
 		return
 	case 26: // POWER
-		p.st.Awake = !p.st.Awake
+		if p.st.Awake {
+			p.sleepLocked()
+		} else {
+			p.st.Awake = true
+		}
 		return
 	}
-	if !p.st.Awake {
+	if !p.st.Awake || p.life.locked {
 		return
 	}
 	v := p.top()
+	if p.life.dialog != nil {
+		// Back closes a system dialog; Home closes it too (the system
+		// closes its dialogs on Home) and goes home.
+		switch code {
+		case 3:
+			p.life.dialog = nil
+			p.launch(pkgLauncher)
+		case 4:
+			p.life.dialog = nil
+		}
+		return
+	}
 	switch code {
 	case 3:
 		p.launch(pkgLauncher)
@@ -162,7 +186,7 @@ func (p *Phone) key(code int) {
 // typeText inserts text into the focused field.
 func (p *Phone) typeText(t string) {
 	v := p.top()
-	if !p.st.Awake || v.focus == "" {
+	if !p.st.Awake || p.life.locked || p.life.dialog != nil || v.focus == "" {
 		return
 	}
 	v.fields[v.focus] += t
@@ -171,7 +195,7 @@ func (p *Phone) typeText(t string) {
 // clearText empties the focused field.
 func (p *Phone) clearText() {
 	v := p.top()
-	if v.focus != "" {
+	if v.focus != "" && !p.life.locked && p.life.dialog == nil {
 		v.fields[v.focus] = ""
 	}
 }

@@ -23,6 +23,9 @@ type Config struct {
 	Width    int    // screen width in pixels; default 1080
 	Height   int    // screen height in pixels; default 2400
 	Model    string // ro.product.model; default "Pixel 7 (phonesim)"
+	// Life makes the screens change by themselves (incoming messages,
+	// banners, dialogs, a ticking clock, the keyguard); zero is off.
+	Life Life
 	// Logger receives debug logs about connections; default slog.Default().
 	Logger *slog.Logger
 }
@@ -50,6 +53,7 @@ type Phone struct {
 	faults  faults
 	frozen  *screen // what the display still shows during a screen-delay fault
 	frozenT time.Time
+	life    life
 
 	rend *renderer
 
@@ -101,6 +105,7 @@ func (p *Phone) resetLocked() {
 	p.files = initialFiles()
 	p.faults = faults{}
 	p.frozen = nil
+	p.life = newLife(p.cfg.Life)
 }
 
 // banner is the CNXN payload: identity and (deliberately few) features, so
@@ -142,6 +147,11 @@ func (p *Phone) Serve(ctx context.Context, ln net.Listener) error {
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
 	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p.live(ctx)
+	}()
 	defer func() {
 		p.dropTransports()
 		wg.Wait()
@@ -209,16 +219,24 @@ func (p *Phone) service(name string) func(s *stream) {
 		if cmd == "" {
 			return p.interactive
 		}
-		return func(s *stream) { p.runShell(cmd, s, s) }
+		return p.shellService(cmd)
 	case strings.HasPrefix(name, "exec:"):
-		cmd := strings.TrimPrefix(name, "exec:")
-		return func(s *stream) { p.runShell(cmd, s, s) }
+		return p.shellService(strings.TrimPrefix(name, "exec:"))
 	case name == "sync:":
 		return p.serveSync
 	case strings.HasPrefix(name, "reboot:"):
 		return func(*stream) {}
 	}
 	return nil
+}
+
+// shellService runs one command line, unless the drop-input fault cuts
+// the connection first.
+func (p *Phone) shellService(cmd string) func(s *stream) {
+	if p.dropInput(cmd) {
+		return func(*stream) { p.dropTransports() }
+	}
+	return func(s *stream) { p.runShell(cmd, s, s) }
 }
 
 // interactive is `adb shell` without a command: a line-at-a-time shell with

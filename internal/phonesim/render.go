@@ -34,6 +34,7 @@ const (
 	colError    = 0xc5221f
 	colBubbleIn = 0xe8eaed
 	colBubbleMe = 0xd2e3fc
+	colShadow   = 0xbdc1c6
 )
 
 func rgb(c uint32) color.RGBA {
@@ -94,7 +95,7 @@ func (r *renderer) face(bold bool, size int) font.Face {
 // hash identifies everything that affects the pixels of a screen.
 func (s *screen) hash() uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d %d %q %t %+v\n", s.w, s.h, s.keyboard, s.asleep, s.status)
+	fmt.Fprintf(h, "%d %d %q %t %+v %q\n", s.w, s.h, s.keyboard, s.asleep, s.status, s.clock)
 	for _, w := range s.widgets {
 		fmt.Fprintf(h, "%d %q %q %q %v %v %t %t %q %q %x\n", w.kind, w.text, w.desc, w.id, w.full, w.bounds,
 			w.checked, w.focused, w.value, w.hint, w.color)
@@ -153,6 +154,17 @@ func fill(dst *image.RGBA, r image.Rectangle, c uint32) {
 }
 
 // fillRound fills r with corners of radius rad.
+// dim darkens r to half its brightness, as a dialog's scrim does.
+func dim(dst *image.RGBA, r image.Rectangle) {
+	r = r.Intersect(dst.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := dst.Pix[dst.PixOffset(r.Min.X, y):dst.PixOffset(r.Max.X, y)]
+		for i := 0; i+3 < len(row); i += 4 {
+			row[i], row[i+1], row[i+2] = row[i]/2, row[i+1]/2, row[i+2]/2
+		}
+	}
+}
+
 func fillRound(dst *image.RGBA, r image.Rectangle, rad int, c uint32) {
 	rad = min(rad, r.Dx()/2, r.Dy()/2)
 	clip := r.Intersect(dst.Bounds())
@@ -298,6 +310,17 @@ func (r *renderer) draw(s *screen) *image.RGBA {
 			r.centered(dst, false, 38, colText, image.Rect(full.Min.X, full.Min.Y+220, full.Max.X, full.Min.Y+290), w.text)
 		case kBigText:
 			r.centered(dst, false, 160, colText, full, w.text)
+		case kBanner:
+			clip = nil
+			fillRound(img, full, 36, colShadow)
+			fillRound(img, full.Inset(3), 34, colBG)
+			r.text(img, true, 40, colText, full.Min.X+48, full.Min.Y+70, full.Dx()-96, w.text)
+			r.text(img, false, 38, colGrey, full.Min.X+48, full.Min.Y+160, full.Dx()-96, w.desc)
+		case kScrim:
+			clip = nil
+			dim(img, full)
+		case kDialog:
+			fillRound(img, full, 40, colBG)
 		case kBubbleIn, kBubbleOut:
 			c := uint32(colBubbleIn)
 			if w.kind == kBubbleOut {
@@ -369,7 +392,7 @@ func (r *renderer) edit(dst *image.RGBA, b image.Rectangle, w widget) {
 func (r *renderer) statusBar(img *image.RGBA, s *screen) {
 	fill(img, image.Rect(0, 0, s.w, statusBarH), colStatus)
 	mid := statusBarH / 2
-	r.text(img, true, 36, colText, 40, mid, 0, "12:00")
+	r.text(img, true, 36, colText, 40, mid, 0, s.clock)
 	// Battery: outline, fill and percentage at the right edge.
 	x := s.w - 40
 	r.text(img, false, 32, colText, x-80, mid, 0, "100%")

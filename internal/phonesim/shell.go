@@ -560,7 +560,17 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 		e.out("  Window #0 Window{%s u0 %s/%s}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{shell}\n", objID(v.app+"w"), a.Package, a.Activity)
 		e.out("  Window #1 Window{%s u0 StatusBar}:\n\n", objID("statusbar"))
 		e.out("  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml port finger -keyb/v/h -nav/h}\n")
-		e.out("  mCurrentFocus=Window{%s u0 %s/%s}\n", objID(v.app+"w"), a.Package, a.Activity)
+		switch win, locked := p.focusWindow(); {
+		case win == "":
+			e.out("  mCurrentFocus=Window{%s u0 %s/%s}\n", objID(v.app+"w"), a.Package, a.Activity)
+		default:
+			// A system window has the focus: the keyguard
+			// (NotificationShade) or a dialog of the system's packages.
+			e.out("  mCurrentFocus=Window{%s u0 %s}\n", objID(win), win)
+			if locked {
+				e.out("  mShowingLockscreen=true mShowingDream=false mDreamingLockscreen=false\n")
+			}
+		}
 		e.out("  mFocusedApp=ActivityRecord{%s u0 %s/%s t%d}\n", objID(v.app+"a"), a.Package, shortActivity(a.Package, a.Activity), 10+len(a.Package)%7)
 		e.out("  mInputMethodWindow=Window{%s u0 InputMethod}\n", objID("ime"))
 	case "power":
@@ -822,7 +832,7 @@ func (p *Phone) cmdGetprop(e *cmdEnv) int {
 func (p *Phone) cmdSimctl(e *cmdEnv) int {
 	args := e.args[1:]
 	if len(args) == 0 {
-		e.err("usage: simctl state | reset | fault <kind> [arg]\n")
+		e.err("usage: simctl state | reset | fault <kind> [arg] | advance <duration> | receive <contact> <text>\n")
 		return 1
 	}
 	switch args[0] {
@@ -837,6 +847,29 @@ func (p *Phone) cmdSimctl(e *cmdEnv) int {
 	case "reset":
 		p.Reset()
 		e.out("reset\n")
+	case "advance":
+		if len(args) != 2 {
+			e.err("usage: simctl advance <duration, like 30s or 5m>\n")
+			return 1
+		}
+		d, err := time.ParseDuration(args[1])
+		if err != nil || d < 0 {
+			e.err("simctl advance: %q is not a duration like 30s or 5m\n", args[1])
+			return 1
+		}
+		p.Advance(d)
+		e.out("clock %s\n", p.Clock().Format(time.DateTime))
+	case "receive":
+		if len(args) != 3 {
+			e.err("usage: simctl receive <contact name> <text>\n")
+			return 1
+		}
+		if _, ok := findContact(args[1]); !ok {
+			e.err("simctl receive: no contact %q; the contacts are %s\n", args[1], contactNames())
+			return 1
+		}
+		p.Receive(args[1], args[2])
+		e.out("received\n")
 	case "fault":
 		f, err := ParseFault(args[1:])
 		if err == nil {
@@ -848,7 +881,7 @@ func (p *Phone) cmdSimctl(e *cmdEnv) int {
 		}
 		e.out("fault %s on\n", strings.Join(args[1:], " "))
 	default:
-		e.err("simctl: unknown command %q; use state, reset or fault\n", args[0])
+		e.err("simctl: unknown command %q; use state, reset, fault, advance or receive\n", args[0])
 		return 1
 	}
 	return 0

@@ -2,6 +2,8 @@ package phonesim
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -34,6 +36,14 @@ type State struct {
 	IMEInstalled bool          `json:"ime_installed"` // ADB Keyboard installed
 	Awake        bool          `json:"awake"`
 	InputLog     []InputEvent  `json:"input_log"`
+	// What Life did (docs/design.md §28): the keyguard shows,
+	// the system dialog in front, the posted notifications and the phone
+	// clock's time.
+	Locked        bool           `json:"locked,omitempty"`
+	Dialog        string         `json:"dialog,omitempty"`
+	Notifications []Notification `json:"notifications,omitempty"`
+	Clock         time.Time      `json:"clock"`
+	Events        []LifeEvent    `json:"life_events,omitempty"`
 }
 
 // Screen names the page in the foreground.
@@ -97,6 +107,14 @@ var contacts = []contact{
 	{Name: "Zhang San", Desc: "张三", Phone: "+86 138 0000 0003", received: []string{"The meeting is at 10am."}},
 	{Name: "李四", Phone: "+86 139 0000 0004"},
 	{Name: "Mom", Phone: "+1 555 0100", received: []string{"Call me when you land."}},
+}
+
+func contactNames() string {
+	names := make([]string, len(contacts))
+	for i, c := range contacts {
+		names[i] = strconv.Quote(c.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func findContact(name string) (contact, bool) {
@@ -179,7 +197,14 @@ func (p *Phone) State() State {
 		IMEInstalled: p.st.IMEInstalled,
 		Awake:        p.st.Awake,
 		InputLog:     make([]InputEvent, 0, len(p.inputs)),
+		Locked:       p.life.locked,
+		Clock:        p.life.now,
+		Events:       slices.Clone(p.life.events),
 	}
+	if p.life.dialog != nil {
+		s.Dialog = p.life.dialog.title
+	}
+	s.Notifications = slices.Clone(p.life.notifs)
 	for _, e := range p.inputs {
 		e.Args = slices.Clone(e.Args)
 		s.InputLog = append(s.InputLog, e)
@@ -191,6 +216,7 @@ func (p *Phone) State() State {
 // its sequence number.
 func (p *Phone) logInput(kind string, args ...string) int {
 	p.seq++
+	p.life.touched()
 	v := p.top()
 	if args == nil {
 		args = []string{}

@@ -64,5 +64,6 @@ func Initial() State {
 		IMEInstalled: d.IMEInstalled,
 		Awake:        d.Awake,
 		InputLog:     []InputEvent{},
+		Clock:        DefaultLifeStart,
 	}
 }

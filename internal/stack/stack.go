@@ -74,6 +74,9 @@ type Options struct {
 	ADBPath string
 	// Model configures the offline model server (fault rates, seed, key).
 	Model modelserver.Config
+	// Life is what the simulated phones do by themselves; the zero value
+	// takes the sim keys of Config (off by default).
+	Life phonesim.Life
 	// Logger receives the stack's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -103,6 +106,7 @@ type Stack struct {
 	modelAddr string
 	modelStop func()
 	srvOpts   devserver.Options
+	life      phonesim.Life
 	mu        sync.Mutex
 	server    *devserver.Server
 	stops     []func()
@@ -141,6 +145,10 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	cfg := config.Default()
 	if o.Config != nil {
 		cfg = *o.Config
+	}
+	s.life = o.Life
+	if s.life == (phonesim.Life{}) {
+		s.life = LifeOf(cfg.Sim)
 	}
 	cfg.DataDir = dir
 	cfg.PromptMemoryPath = filepath.Join(dir, "prompt_memory.json")
@@ -473,7 +481,9 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) (
 			return nil, nil, fmt.Errorf("stack: listen for a simulated phone: %w", err)
 		}
 		serial := ln.Addr().String()
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log})
+		own := s.life
+		own.Seed += uint64(len(phones)) // each phone a life of its own
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
 		serials = append(serials, serial)
@@ -491,6 +501,12 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) (
 		}
 	}
 	return phones, serials, nil
+}
+
+// LifeOf is the simulated phones' own behaviour the sim keys describe
+// (docs/design.md §28).
+func LifeOf(c config.Sim) phonesim.Life {
+	return phonesim.Life{Seed: uint64(c.Seed), Messages: c.Messages, Dialogs: c.Dialogs, ScreenTimeout: c.ScreenTimeout}
 }
 
 // findADB resolves the adb binary for mode; "" means the built-in server.
