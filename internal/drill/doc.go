@@ -3,16 +3,18 @@
 // behind a real adb server, inject a fault, and assert on outcomes — every
 // goal completes, and each phone shows each effect exactly once.
 //
-// The drills are:
+// The drills in this package are:
 //
-//   - worker kill: the worker runs as a child process and is killed with
-//     SIGKILL at seeded random points, then started again;
 //   - phone disconnect: a phone refuses connections mid-todo; the goal must
 //     say it waits for the device, complete once it is back, and ask the
 //     user past a configured deadline;
 //   - bad input: empty goal, unknown device, wrong-typed and oversized
 //     signal and update payloads, a config file with a wrong type, while a
 //     goal runs undisturbed.
+//
+// The crash loop (the worker killed at seeded points) is in package kill,
+// the phone whose screen changes while the product acts on it in package
+// livephone.
 //
 // The drills of what a goal depends on going away (the model server down
 // or answering faults, the embedded server restarted) are in package

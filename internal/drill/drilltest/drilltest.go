@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -136,16 +137,34 @@ func Pending(s *drill.Stack, id string) string {
 			continue
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", ids[i], d.GetWorkflowExecutionInfo().GetStatus())
+		if wt := d.GetPendingWorkflowTask(); wt != nil {
+			fmt.Fprintf(&b, "    workflow task %s attempt %d, scheduled %s, started %s\n", wt.GetState(), wt.GetAttempt(),
+				clock(wt.GetScheduledTime().AsTime()), clock(wt.GetStartedTime().AsTime()))
+		}
 		for _, a := range d.GetPendingActivities() {
-			fmt.Fprintf(&b, "    activity %s %s attempt %d, last started %s, last failure %q\n",
-				a.GetActivityType().GetName(), a.GetState(), a.GetAttempt(),
-				a.GetLastStartedTime().AsTime().UTC().Format(time.TimeOnly), a.GetLastFailure().GetMessage())
+			fmt.Fprintf(&b, "    activity %s %s attempt %d, scheduled %s, last started %s, last heartbeat %s, last failure %q\n",
+				a.GetActivityType().GetName(), a.GetState(), a.GetAttempt(), clock(a.GetScheduledTime().AsTime()),
+				clock(a.GetLastStartedTime().AsTime()), clock(a.GetLastHeartbeatTime().AsTime()), a.GetLastFailure().GetMessage())
+		}
+		if evs, err := drill.History(ctx, s.Client, ids[i]); err == nil {
+			from := max(0, len(evs)-4)
+			for _, ev := range evs[from:] {
+				fmt.Fprintf(&b, "    event %d %s at %s\n", ev.GetEventId(), ev.GetEventType(), clock(ev.GetEventTime().AsTime()))
+			}
 		}
 		for _, c := range d.GetPendingChildren() {
 			ids = append(ids, c.GetWorkflowId())
 		}
 	}
 	return b.String()
+}
+
+// clock is t's time of day in UTC, or "-" for the zero time.
+func clock(t time.Time) string {
+	if t.IsZero() || t.Unix() == 0 {
+		return "-"
+	}
+	return t.UTC().Format("15:04:05.000")
 }
 
 // InputLog formats a phone's input log one event a line.
@@ -199,4 +218,52 @@ func StepTrail(s *drill.Stack, id string) string {
 		}
 	}
 	return b.String()
+}
+
+// CheckClaims holds a goal's reports against its phone's input log: no
+// action reported applied that the log lacks, none in the log more often
+// than the todos decided it (docs/design.md §19).
+func CheckClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	acts, err := drill.ReportedActions(ctx, s.Client, id, res)
+	if err != nil {
+		t.Errorf("%s: %v", id, err)
+		return
+	}
+	st := p.State()
+	bad := drill.AppliedButNotSent(acts, st)
+	twice := drill.SentTwice(acts, st)
+	if len(bad)+len(twice) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, a := range acts {
+		r := "no result"
+		if a.Result != nil {
+			r = fmt.Sprintf("%q recovered=%q uncertain=%q", a.Result.Result, a.Result.Recovered, a.Result.Uncertain)
+		}
+		fmt.Fprintf(&b, "  %s %s: %s\n", a.In.ActionID, autoglm.FormatAction(*a.In.Act), r)
+	}
+	t.Errorf("phone %s, goal %s:\napplied but not in the input log: %q\nin the input log more often than decided: %q\nactions:\n%sinput log:\n%s",
+		st.Serial, id, bad, twice, b.String(), InputLog(st))
+}
+
+// Life is what the drills' phones do by themselves: a message about
+// every 15 s, a system dialog about every minute, the screen off after
+// 20 s without input (so kills and outages meet a locked phone).
+func Life(seed uint64) phonesim.Life {
+	return phonesim.Life{Seed: seed, Messages: 15 * time.Second, Dialogs: time.Minute, ScreenTimeout: 20 * time.Second}
+}
+
+// LifeSummary counts what the phones did by themselves.
+func LifeSummary(phones []*phonesim.Phone) map[string]int {
+	n := map[string]int{}
+	for _, p := range phones {
+		for _, e := range p.LifeEvents() {
+			n[e.Kind]++
+		}
+	}
+	return n
 }

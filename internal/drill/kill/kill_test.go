@@ -1,4 +1,4 @@
-package drill_test
+package kill
 
 import (
 	"context"
@@ -11,10 +11,8 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/config"
-	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
-	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -31,7 +29,7 @@ const killSeed = 6
 // exactly once, no action may be reported applied that the phone's input
 // log lacks, and none may reach the phone twice (docs/design.md §19).
 func TestWorkerKill(t *testing.T) {
-	s := drilltest.StartStack(t, drill.Options{Phones: killGoals, Life: drillLife(killSeed)}, variantDescription)
+	s := drilltest.StartStack(t, drill.Options{Phones: killGoals, Life: drilltest.Life(killSeed)}, variantDescription)
 	ctx := context.Background()
 	dir := t.TempDir()
 	began := time.Now()
@@ -150,64 +148,16 @@ func TestWorkerKill(t *testing.T) {
 		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
 			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
-		checkClaims(t, s, id, results[i], s.Phones[i])
+		drilltest.CheckClaims(t, s, id, results[i], s.Phones[i])
 	}
 	log, _ := os.ReadFile(w.LogFile())
 	t.Logf("%s variant: %d goals, %d kills (by the fault hook: %v); journal decisions after a crash: %d applied, %d not applied (sent again), %d unknown, %d asked; the phones did %v by themselves",
 		variantDescription, killGoals, killCount, hookKills,
 		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=unknown"), strings.Count(string(log), "verdict=ask"),
-		lifeSummary(s.Phones))
+		drilltest.LifeSummary(s.Phones))
 	for _, where := range []string{"between an action and its journal record", "between an action's intent and its input"} {
 		if hookKills[where] == 0 {
 			t.Errorf("the fault hook never fired %s: that crash was not drilled", where)
 		}
 	}
-}
-
-// checkClaims holds a goal's reports against its phone's input log: no
-// action reported applied that the log lacks, none in the log more often
-// than the todos decided it (docs/design.md §19).
-func checkClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	acts, err := drill.ReportedActions(ctx, s.Client, id, res)
-	if err != nil {
-		t.Errorf("%s: %v", id, err)
-		return
-	}
-	st := p.State()
-	bad := drill.AppliedButNotSent(acts, st)
-	twice := drill.SentTwice(acts, st)
-	if len(bad)+len(twice) == 0 {
-		return
-	}
-	var b strings.Builder
-	for _, a := range acts {
-		r := "no result"
-		if a.Result != nil {
-			r = fmt.Sprintf("%q recovered=%q uncertain=%q", a.Result.Result, a.Result.Recovered, a.Result.Uncertain)
-		}
-		fmt.Fprintf(&b, "  %s %s: %s\n", a.In.ActionID, autoglm.FormatAction(*a.In.Act), r)
-	}
-	t.Errorf("phone %s, goal %s:\napplied but not in the input log: %q\nin the input log more often than decided: %q\nactions:\n%sinput log:\n%s",
-		st.Serial, id, bad, twice, b.String(), drilltest.InputLog(st))
-}
-
-// drillLife is what the drills' phones do by themselves: a message about
-// every 15 s, a system dialog about every minute, the screen off after
-// 20 s without input (so kills and outages meet a locked phone).
-func drillLife(seed uint64) phonesim.Life {
-	return phonesim.Life{Seed: seed, Messages: 15 * time.Second, Dialogs: time.Minute, ScreenTimeout: 20 * time.Second}
-}
-
-// lifeSummary counts what the phones did by themselves.
-func lifeSummary(phones []*phonesim.Phone) map[string]int {
-	n := map[string]int{}
-	for _, p := range phones {
-		for _, e := range p.LifeEvents() {
-			n[e.Kind]++
-		}
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package drill_test
+package livephone
 
 import (
 	"context"
@@ -81,10 +81,10 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 		cuts += s.Phones[i].Dropped()
 		drilltest.CheckDone(t, id, results[i])
 		drilltest.CheckOneMessage(t, s.Phones[i], texts[i])
-		checkClaims(t, s, id, results[i], s.Phones[i])
+		drilltest.CheckClaims(t, s, id, results[i], s.Phones[i])
 	}
 	t.Logf("%s variant: %d goals, %d inputs cut off before they ran; the phones did %v by themselves; outcomes: %v",
-		variantDescription, cutGoals, cuts, lifeSummary(s.Phones), outcomes(t, s, ids, results))
+		variantDescription, cutGoals, cuts, drilltest.LifeSummary(s.Phones), outcomes(t, s, ids, results))
 	if cuts == 0 {
 		t.Error("no input was cut off: the drill drilled nothing")
 	}
@@ -122,12 +122,15 @@ func outcomes(t *testing.T, s *drill.Stack, ids []string, results []workflows.Go
 	return n
 }
 
+// lifeSeed fixes what the verifier drill's phone does by itself.
+const lifeSeed = 7
+
 // TestVerifierOutage takes the verifier's endpoint down while a todo
 // verifies, for verifierOutageFor, on a phone that lives its own life.
 // The todo must wait it out (not fail, which would make the replanner send
 // the message again): the goal ends done and the message went out once.
 func TestVerifierOutage(t *testing.T) {
-	s := drilltest.StartStack(t, drill.Options{Life: drillLife(killSeed + 1)}, variantDescription)
+	s := drilltest.StartStack(t, drill.Options{Life: drilltest.Life(lifeSeed)}, variantDescription)
 	v := startVerifier(t)
 	c := s.Config
 	c.Verifier = config.Verifier{Use: config.VerifyByEndpoint, BaseURL: v.url(), Model: "verifier"}
@@ -163,10 +166,10 @@ func TestVerifierOutage(t *testing.T) {
 	back := time.Now()
 	res := drilltest.WaitResult(t, s, id, 5*time.Minute)
 	t.Logf("%s variant: verifier down %s while the todo verified; goal ended %s %s after it came back; verifier answered %d times; the phone did %v by itself",
-		variantDescription, verifierOutageFor, res.Status, time.Since(back).Round(time.Second), v.srv.Stats().Verifier, lifeSummary(s.Phones))
+		variantDescription, verifierOutageFor, res.Status, time.Since(back).Round(time.Second), v.srv.Stats().Verifier, drilltest.LifeSummary(s.Phones))
 	drilltest.CheckDone(t, id, res)
 	drilltest.CheckOneMessage(t, s.Phones[0], text)
-	checkClaims(t, s, id, res, s.Phones[0])
+	drilltest.CheckClaims(t, s, id, res, s.Phones[0])
 	if v.srv.Stats().Verifier == 0 {
 		t.Error("the verifier model never answered: the todo was not verified by it, so the outage was not drilled")
 	}
