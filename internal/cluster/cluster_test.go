@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 
 	"github.com/phoneflow/phoneflow/internal/demo"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -85,6 +86,19 @@ func scenario(t *testing.T, f *fleet, outage time.Duration) {
 			askers = append(askers, asker{f.startGoal(t, demo.AskGoal, h.Serials[2]), h, 2})
 		}
 	}
+	// On failure, what each goal and its children wait on, while the
+	// cluster is still up (cleanups run last registered first).
+	watched := []string{show, paused}
+	for _, q := range askers {
+		watched = append(watched, q.id)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, id := range watched {
+				t.Logf("goal %s:\n%s", id, drilltest.Pending(f.st, id))
+			}
+		}
+	})
 	sched := goalctl.ScheduleRequest{Name: "cluster-bt", Goal: "Turn on Bluetooth", Device: b.Serials[1], Every: time.Hour,
 		Jitter: time.Second, RunTimeout: 10 * time.Minute}
 	if err := g.CreateSchedule(ctx, sched); err != nil {
