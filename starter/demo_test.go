@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -60,28 +60,6 @@ func TestDemoJSONShape(t *testing.T) {
 	}
 }
 
-// freePair returns a free port p whose p+1000 (the Web UI) is free too.
-func freePair(t *testing.T) int {
-	t.Helper()
-	for range 20 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if p+1000 > 65535 {
-			continue
-		}
-		if l2, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1000))); err == nil {
-			l2.Close()
-			return p
-		}
-	}
-	t.Fatal("no free port pair")
-	return 0
-}
-
 // TestDemoShowcaseEndToEnd runs the whole demo: embedded Temporal, the
 // worker, the offline models and the simulated phone behind Debian's adb
 // (when installed) and behind the built-in adb server.
@@ -100,7 +78,7 @@ func TestDemoShowcaseEndToEnd(t *testing.T) {
 
 func demoShowcase(t *testing.T, extra ...string) {
 	dir := t.TempDir()
-	port := freePair(t)
+	port := stacktest.FreePortPair(t)
 	args := append([]string{"demo", "--json", "--data-dir", dir, "--temporal-port", strconv.Itoa(port)}, extra...)
 	out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, args...)
 	if code != 0 {

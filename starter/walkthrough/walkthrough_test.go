@@ -3,7 +3,6 @@ package walkthrough
 import (
 	"bufio"
 	"context"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // TestNewcomerWalkthrough is a newcomer's first hour as a script: it starts
@@ -30,10 +31,10 @@ func TestNewcomerWalkthrough(t *testing.T) {
 		t.Fatalf("build the starter: %v\n%s", err, out)
 	}
 	home := t.TempDir()
-	port := freePair(t)
+	port := stacktest.FreePortPair(t)
 	// The newcomer's shell: the viewer's port (metrics.address) is one no
 	// other program on this machine holds, the same for every command.
-	env := newcomerEnv(home, "127.0.0.1:"+strconv.Itoa(freePair(t)))
+	env := newcomerEnv(home, "127.0.0.1:"+strconv.Itoa(stacktest.FreePortPair(t)))
 	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 
@@ -273,27 +274,4 @@ func connFlags(args []string) []string {
 		out = append(out, args[i])
 	}
 	return out
-}
-
-// freePair returns a free port p whose p+1000 (the demo's Web UI) is free
-// too.
-func freePair(t *testing.T) int {
-	t.Helper()
-	for range 20 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if p+1000 > 65535 {
-			continue
-		}
-		if l2, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1000))); err == nil {
-			l2.Close()
-			return p
-		}
-	}
-	t.Fatal("no free port pair")
-	return 0
 }
