@@ -99,13 +99,9 @@ func (w *Worker) servedElsewhere(ctx context.Context, serial, phone string) (str
 	if other == self {
 		return "", nil
 	}
-	pid, host := processOf(other)
 	myHost, _ := os.Hostname()
-	switch {
-	case pid > 0 && host == myHost && pid != os.Getpid() && !processAlive(pid):
-		return "", nil // a worker of this host that is gone
-	case host != "" && host == myHost && otherPhone == phone && otherJournal != "" && otherJournal == journal:
-		return "", nil // a worker of this host on the same journal (a rolling restart)
+	if mayShare(other, otherPhone, otherJournal, phone, journal, myHost, processAlive) {
+		return "", nil
 	}
 	if otherPhone != "" && otherPhone != phone {
 		return fmt.Sprintf("not serving phone %s: worker %s serves another phone listed under the same serial (its ro.serialno is %s, this one's is %s). "+
@@ -121,6 +117,32 @@ func (w *Worker) servedElsewhere(ctx context.Context, serial, phone string) (str
 		"One worker serves a phone, so that its action journal is the only one: stop that worker, or take the phone off this host "+
 		"(`adb disconnect %s`, or leave it out of adb.allow); this worker serves it once the other is gone",
 		serial, phone, svc.Worker, alive, serial), nil
+}
+
+// mayShare reports whether this worker (on myHost, serving the phone
+// whose identity is phone with its journal's digest journal) may serve a
+// phone that the worker other (process identity, and the phone and journal
+// its identity names) serves: when other is a process of this host that is
+// gone (a worker restarted after a crash, before its heartbeats went
+// stale), a worker of this host on the same journal (a rolling restart),
+// or a worker of this host from a release before workers named their phone
+// (a rolling deploy from that release: it names no phone and no journal,
+// and it keeps its journal in the same data_dir as the release that
+// replaces it when both are started from the same configuration).
+func mayShare(other, otherPhone, otherJournal, phone, journal, myHost string, alive func(int) bool) bool {
+	pid, host := processOf(other)
+	if host == "" || host != myHost {
+		return false
+	}
+	switch {
+	case pid > 0 && pid != os.Getpid() && !alive(pid):
+		return true
+	case otherPhone == phone && otherJournal != "" && otherJournal == journal:
+		return true
+	case otherPhone == "" && otherJournal == "":
+		return true
+	}
+	return false
 }
 
 // journalDir is the directory of this worker's action journal, "" without one.

@@ -21,3 +21,30 @@ func TestPhoneWorkerIdentityReadsBack(t *testing.T) {
 		t.Fatalf("a worker without a phone read as %q %q %q", p, ph, j)
 	}
 }
+
+// Which workers of which hosts a phone is shared with (docs/design.md §24).
+func TestMayShare(t *testing.T) {
+	_, _, j := splitIdentity(phoneWorkerIdentity("1@h@", "R58", "/data/actions"))
+	_, _, j2 := splitIdentity(phoneWorkerIdentity("1@h@", "R58", "/other/actions"))
+	dead := func(int) bool { return false }
+	live := func(int) bool { return true }
+	for _, c := range []struct {
+		name               string
+		other, phone, jour string
+		host               string
+		alive              func(int) bool
+		want               bool
+	}{
+		{"same host, same journal", "99@h", "R58", j, "h", live, true},
+		{"same host, another journal", "99@h", "R58", j2, "h", live, false},
+		{"another host, same journal digest", "99@g", "R58", j, "h", live, false},
+		{"same host, process gone", "99@h", "R58", j2, "h", dead, true},
+		{"same host, worker of the release before phone names", "99@h", "", "", "h", live, true},
+		{"another host, worker of the release before phone names", "99@g", "", "", "h", live, false},
+		{"an identity of another shape", "some-worker", "", "", "h", live, false},
+	} {
+		if got := mayShare(c.other, c.phone, c.jour, "R58", j, c.host, c.alive); got != c.want {
+			t.Errorf("%s: mayShare = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
