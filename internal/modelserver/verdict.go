@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,8 @@ type claim struct {
 	time   string // "07:30"
 	sent   string // text the task sends or writes
 	names  []string
-	read   bool // the task asks for a value
+	read   bool   // the task asks for a value
+	tap    string // the element a task taps ("Tap the Sign in button" → "Sign in")
 }
 
 var (
@@ -50,6 +52,7 @@ var (
 	vdStateOnRe  = regexp.MustCompile(`(?i)\b(?:on|enabled)\b|已开启|打开`)
 	vdStateOffRe = regexp.MustCompile(`(?i)\b(?:off|disabled)\b|已关闭|关闭`)
 	vdQuoteRe    = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」`)
+	vdTapRe      = regexp.MustCompile(`(?i)^(?:tap|press|click|hit|touch)\s+(?:on\s+)?(?:the\s+)?["“]?(.+?)["”]?(?:\s+(?:button|link|tab|icon|option))?(?:\s+(?:in|on)\s+(?:the\s+)?(?:[\w-]+\s+app|bank|settings|contacts|messages|clock|notes))?\s*$|^点击\s*[“"]?(.+?)[”"]?\s*(?:按钮)?$`)
 	vdNameRe     = regexp.MustCompile(`(?i)\b(?:titled|called|named|labell?ed)\s+([^,;]+?)\s*(?:$|,|;|\b(?:saying|with|that|at)\b)`)
 )
 
@@ -114,6 +117,10 @@ func readClaim(task string) claim {
 		} else if m := vdSayRe.FindStringSubmatch(t); m != nil {
 			c.sent = strings.Trim(strings.TrimSpace(firstNonEmpty(m[1], firstNonEmpty(m[2], m[3]))), `"'“”.。`)
 		}
+	}
+	if m := vdTapRe.FindStringSubmatch(t); m != nil && !c.read && c.on == nil {
+		c.tap = strings.TrimSpace(firstNonEmpty(m[1], m[2]))
+		c.names = slices.DeleteFunc(c.names, func(n string) bool { return strings.EqualFold(n, c.tap) })
 	}
 	if m := vdNameRe.FindStringSubmatch(t); m != nil && len(c.names) == 0 {
 		c.names = append(c.names, strings.Trim(strings.TrimSpace(m[1]), `"'“”`))
@@ -239,6 +246,17 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 			return failed("nothing on the final screen (%s) shows %q", front, n)
 		}
 		shown = append(shown, fmt.Sprintf("%q", l.Text))
+	}
+	if len(shown) == 0 && c.tap != "" {
+		// A tap's effect is the screen it leads to, which the task does not
+		// name: the tap is shown taken when the element is gone from the
+		// final screen, which must still show something to quote.
+		if l := find(func(l uitree.Listed) bool { return strings.EqualFold(strings.TrimSpace(l.Text), c.tap) }); l != nil {
+			return failed("%q is still on the final screen (%s): the tap did not take effect", l.Text, front)
+		}
+		if l := find(func(l uitree.Listed) bool { return len([]rune(l.Text)) >= 3 }); l != nil {
+			return done("%q is no longer on the screen; the final screen (%s) shows %q", c.tap, front, l.Text)
+		}
 	}
 	if len(shown) == 0 {
 		return failed("nothing the final screen (%s) can show is named in %q, so it is not shown to be done", front, task)
