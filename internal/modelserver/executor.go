@@ -1040,8 +1040,11 @@ func (c *solver) bank(task string) step {
 		return finish("The user took over the bank app", "The user has handled the bank app themselves.")
 	}
 	if tapWordRe.MatchString(task) {
-		if b := c.byText("Sign in"); b != nil {
+		if b := c.byText("Sign in"); b != nil && b.Clickable {
 			return tapAt(*b, "I tap Sign in; this needs the user's approval.")
+		}
+		if p, ok := c.prev(); ok && p.Name == "Tap" && !c.isErr() {
+			return finish("Tapped Sign in", "The Sign in button is gone: the bank asks for the password now.")
 		}
 	}
 	return takeOver("Please sign in to the bank app yourself", "Banking needs the user's own credentials; I hand over to the user.")
@@ -1051,19 +1054,34 @@ func (c *solver) tapLabel(in intent) step {
 	if st, ok := c.ensureApp(in.App); ok && in.App != "" {
 		return st
 	}
-	l := c.byText(in.TapTarget)
-	if l == nil {
+	// What can be tapped comes first: a page is often titled like the
+	// button that opened it, and the title is not the button.
+	find := func(tappable, exact bool) *uitree.Listed {
 		for i, e := range c.obs.Elems {
-			if strings.EqualFold(e.Desc, in.TapTarget) || strings.Contains(strings.ToLower(e.Text), strings.ToLower(in.TapTarget)) {
-				l = &c.obs.Elems[i]
-				break
+			if tappable && !e.Clickable {
+				continue
+			}
+			if strings.EqualFold(e.Text, in.TapTarget) || !exact && (strings.EqualFold(e.Desc, in.TapTarget) || strings.Contains(strings.ToLower(e.Text), strings.ToLower(in.TapTarget))) {
+				return &c.obs.Elems[i]
 			}
 		}
+		return nil
+	}
+	tapped := c.prevIs("Tap") && c.count("Tap") > 0 && !c.isErr()
+	l := find(true, true)
+	if l == nil {
+		l = find(true, false)
+	}
+	if l == nil && tapped {
+		return finish("Tapped "+in.TapTarget, "The tap went through: nothing I can tap is named so any more.")
+	}
+	if l == nil {
+		l = find(false, false)
 	}
 	if l == nil {
 		return c.scroll(true, strconv.Quote(in.TapTarget))
 	}
-	if c.prevTapAt(l) || c.prevIs("Tap") && c.count("Tap") > 0 && !c.isErr() && c.byText(in.TapTarget) == nil {
+	if c.prevTapAt(l) || tapped && find(true, true) == nil {
 		return finish("Tapped "+in.TapTarget, "The tap went through.")
 	}
 	return tapAt(*l, fmt.Sprintf("I tap %q.", l.Text))

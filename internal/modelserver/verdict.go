@@ -249,12 +249,15 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 	}
 	if len(shown) == 0 && c.tap != "" {
 		// A tap's effect is the screen it leads to, which the task does not
-		// name: the tap is shown taken when the element is gone from the
-		// final screen, which must still show something to quote.
-		if l := find(func(l uitree.Listed) bool { return strings.EqualFold(strings.TrimSpace(l.Text), c.tap) }); l != nil {
+		// name: the tap is shown taken when nothing tappable with its label
+		// is left on the final screen (a page titled like the button it
+		// came from is the tap's effect, not the button), and the screen
+		// still shows something else to quote.
+		same := func(l uitree.Listed) bool { return strings.EqualFold(strings.TrimSpace(l.Text), c.tap) }
+		if l := find(func(l uitree.Listed) bool { return same(l) && l.Clickable }); l != nil {
 			return failed("%q is still on the final screen (%s): the tap did not take effect", l.Text, front)
 		}
-		if l := find(func(l uitree.Listed) bool { return len([]rune(l.Text)) >= 3 }); l != nil {
+		if l := find(func(l uitree.Listed) bool { return !same(l) && len([]rune(l.Text)) >= 3 }); l != nil {
 			return done("%q is no longer on the screen; the final screen (%s) shows %q", c.tap, front, l.Text)
 		}
 	}

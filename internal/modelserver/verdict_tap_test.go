@@ -19,6 +19,15 @@ func TestVerifierJudgesATap(t *testing.T) {
 	if v := judgeClaim(after, task, ""); v.Status != "done" || !strings.Contains(v.Evidence, "Accounts") {
 		t.Errorf("Sign in gone: %+v, want done quoting the screen", v)
 	}
+	// The page a Sign in button opens is often titled "Sign in" too: a
+	// title is not the button.
+	form := observation{App: "Bank", Elems: []uitree.Listed{{Text: "Sign in"}, {Text: "Enter your password"}, {Text: "Password", Class: "EditText", Clickable: true}}}
+	if v := judgeClaim(form, task, ""); v.Status != "done" || !strings.Contains(v.Evidence, "Enter your password") {
+		t.Errorf("the password form: %+v, want done quoting the form", v)
+	}
+	if v := judgeClaim(observation{App: "Bank", Elems: []uitree.Listed{{Text: "Sign in"}}}, task, ""); v.Status != "failed" {
+		t.Errorf("only the label left: %+v, want failed", v)
+	}
 	if v := judgeClaim(observation{App: "Bank"}, task, ""); v.Status != "failed" {
 		t.Errorf("an empty final screen: %+v, want failed", v)
 	}

@@ -21,6 +21,7 @@ const (
 	pageNewAlarm     = "new_alarm"
 	pageEditor       = "editor"
 	pageSignIn       = "sign_in"
+	pagePassword     = "password"
 )
 
 // appInfo describes one installed app.
@@ -278,11 +279,7 @@ func (p *Phone) layout() *screen {
 	case pkgNotes:
 		p.layoutNotes(b)
 	case pkgBank:
-		b.appBar("Bank", false)
-		b.add(widget{kind: kText, text: "Welcome back", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: s.w - 48, Y2: contentTop + 200}})
-		b.add(widget{kind: kText, text: "Sign in to see your accounts.", full: uitree.Bounds{X1: 48, Y1: contentTop + 200, X2: s.w - 48, Y2: contentTop + 300}})
-		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Sign in", id: "sign_in_button", clickable: true,
-			full: uitree.Bounds{X1: 48, Y1: contentTop + 400, X2: s.w - 48, Y2: contentTop + 560}, tap: func() {}})
+		p.layoutBank(b)
 		s.secure = true
 	default:
 		p.layoutLauncher(b)
@@ -495,6 +492,27 @@ func (b *builder) editField(id, label, hint string, x1, y1, x2, y2 int) {
 	b.add(widget{kind: kEdit, class: "android.widget.EditText", text: text, desc: hint, hint: hint, id: id, value: val,
 		clickable: true, focused: v.focus == id, full: uitree.Bounds{X1: x1, Y1: y1, X2: x2, Y2: y2},
 		tap: func() { v.focus = id }})
+}
+
+// layoutBank lays out the Bank app: a welcome page whose Sign in button
+// opens the password form, as a bank app's does. Nothing past the form is
+// reachable: signing in takes the user's own password.
+func (p *Phone) layoutBank(b *builder) {
+	w := b.s.w
+	if b.v.page == pagePassword {
+		b.appBar("Sign in", true)
+		b.add(widget{kind: kText, text: "Enter your password", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: w - 48, Y2: contentTop + 200}})
+		b.editField("password", "Password", "Password", 48, contentTop+240, w-48, contentTop+400)
+		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Continue", id: "continue_button", clickable: true,
+			full: uitree.Bounds{X1: 48, Y1: contentTop + 480, X2: w - 48, Y2: contentTop + 640}, tap: func() {}})
+		return
+	}
+	b.appBar("Bank", false)
+	b.add(widget{kind: kText, text: "Welcome back", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: w - 48, Y2: contentTop + 200}})
+	b.add(widget{kind: kText, text: "Sign in to see your accounts.", full: uitree.Bounds{X1: 48, Y1: contentTop + 200, X2: w - 48, Y2: contentTop + 300}})
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: "Sign in", id: "sign_in_button", clickable: true,
+		full: uitree.Bounds{X1: 48, Y1: contentTop + 400, X2: w - 48, Y2: contentTop + 560},
+		tap:  func() { p.push(newView(pkgBank, pagePassword, "")) }})
 }
 
 func (p *Phone) layoutClock(b *builder) {

@@ -69,6 +69,8 @@ func TestSpecContract(t *testing.T) {
 
 	launch(t, p, pkgBank)
 	check(p, "bank", []want{{"Button", "Sign in", "sign_in_button", ""}})
+	tapOn(t, p, "Sign in")
+	check(p, "bank password", []want{{"TextView", "Sign in", "title", ""}, {"EditText", "Password", "password", "Password"}, {"Button", "Continue", "continue_button", ""}})
 
 	// Packages in dumps are the app's own.
 	for _, e := range p.UITree() {
