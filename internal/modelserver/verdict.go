@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -184,7 +185,7 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 		return failed("%s is not in front; %s is", c.app, front)
 	}
 	if c.read {
-		return judgeAnswer(obs, c, msg, front)
+		return judgeAnswer(obs, task, msg, front)
 	}
 	if c.app != "" && c.only {
 		if l := find(func(l uitree.Listed) bool { return len([]rune(l.Text)) >= 3 }); l != nil {
@@ -265,15 +266,19 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 }
 
 // judgeAnswer judges a read: the answer is a value an element of the final
-// screen shows, and a switch's state agrees with the switch.
-func judgeAnswer(obs observation, c claim, msg, front string) verify.Verdict {
+// screen shows, and a switch's state agrees with the switch. Neither an
+// app's name (on every screen of it, on the home screen's icons), nor the
+// name of an app's top screen, nor what the task itself says is a value
+// the task asks for (docs/design.md §13).
+func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 	ans := strings.TrimSpace(msg)
 	if ans == "" {
 		return failed("the executor reported no value")
 	}
 	la := strings.ToLower(ans)
+	lt := strings.ToLower(strings.TrimSpace(task))
 	for _, l := range obs.Elems {
-		if l.Checkable && namesSwitch(strings.ToLower(obs.Task), l.Text) {
+		if l.Checkable && namesSwitch(lt, l.Text) {
 			on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
 			if on == off || on != l.Checked {
 				return failed("the %s switch is %s, the executor reported %q", l.Text, onOff(l.Checked), ans)
@@ -281,16 +286,35 @@ func judgeAnswer(obs observation, c claim, msg, front string) verify.Verdict {
 			return done("the %q switch is %s", l.Text, onOff(l.Checked))
 		}
 	}
+	if q := strings.TrimRight(lt, ".?？。!！ "); len([]rune(q)) >= 3 {
+		la = strings.Replace(la, q, " ", 1) // the answer repeats the question around its value
+	}
+	la = strings.TrimSpace(la)
+	top := ""
+	if !slices.ContainsFunc(obs.Elems, func(l uitree.Listed) bool { return strings.EqualFold(l.Desc, "Navigate up") }) {
+		top = topTitle(obs.Elems)
+	}
 	for _, l := range obs.Elems {
 		t := strings.ToLower(strings.TrimSpace(l.Text))
-		if len([]rune(t)) < 2 || l.Class == "Button" || l.Class == "EditText" || strings.EqualFold(t, obs.App) {
-			continue // the app's own name is on every screen of it: no answer
+		if len([]rune(t)) < 2 || l.Class == "Button" || l.Class == "EditText" || strings.EqualFold(t, obs.App) ||
+			t == top || postcond.IsAppName(t) || strings.Contains(lt, t) {
+			continue
 		}
 		if t == la || strings.Contains(t, la) && len([]rune(la)) >= 2 || strings.Contains(la, t) && len([]rune(t)) >= 3 {
 			return done("the screen shows %q", l.Text)
 		}
 	}
 	return failed("the value %q is not on the final screen (%s)", ans, front)
+}
+
+// topTitle is the title a screen shows in its app bar, lowercased, or "".
+func topTitle(es []uitree.Listed) string {
+	for _, l := range es {
+		if l.ID == "title" || strings.HasSuffix(l.ID, "_title") {
+			return strings.ToLower(strings.TrimSpace(l.Text))
+		}
+	}
+	return ""
 }
 
 // namesPerson reports whether a task names the person a conversation's
