@@ -74,16 +74,32 @@ func readGoal(goal string) []planned {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
 	}
 	var out []planned
+	var not []string
 	prev := planned{}
 	for _, c := range splitClauses(goal) {
+		if rdNotRe.MatchString(c) {
+			// "不要关闭无线网络", "don't touch Wi-Fi": a clause that says
+			// what not to do asks for no action, so it gets no todo (a
+			// todo read from its verb would do exactly what it forbids).
+			not = append(not, c)
+			continue
+		}
 		for _, p := range unsure(c, readClause(c, prev)) {
 			p.Clause = c
 			out = append(out, keepMark(goal, p))
 			prev = p
 		}
 	}
+	if len(out) == 0 && len(not) > 0 {
+		return []planned{{Ask: fmt.Sprintf("%q only says what not to do (%s). What should I do?", goal, strings.Join(not, "; ")), Clause: goal}}
+	}
 	return out
 }
+
+// rdNotRe is a clause that says what not to do: "don't …", "do not …",
+// "never …", "never mind …", "leave … alone", "no need to …", "不要…",
+// "别…", "不用…", "无需…", "不必…", "勿…".
+var rdNotRe = regexp.MustCompile(`(?i)^(?:(?:but|and|just|also|please|then)\s+)*(?:don'?t|do\s+not|never|no\s+need\s+to|leave\s+.+\s+(?:alone|as\s+(?:it\s+)?is|untouched))\b|^(?:但是?|并且?|而且|也|请)?(?:不要|别|不用|无需|不必|勿|千万别|切勿)`)
 
 // keepMark gives a message's text back the "?" or "!" it ends with in the
 // goal, which tidying the clause took off with the goal's own.

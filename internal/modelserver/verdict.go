@@ -67,9 +67,28 @@ var vdApps = map[string]string{"settings": "Settings", "设置": "Settings", "co
 var vdSwitchWords = map[string][]string{"wi-fi": {"wifi", "wi-fi", "wlan", "wireless", "无线", "网络"},
 	"bluetooth": {"bluetooth", "蓝牙"}, "airplane mode": {"airplane", "flight", "aeroplane", "飞行"}}
 
+// vdNotRe is a part of a task that says what not to do ("don't turn off
+// Wi-Fi", "without turning off Wi-Fi", "不要关闭无线网络"): it claims
+// nothing the final screen shows, and its verb is not the task's.
+var vdNotRe = regexp.MustCompile(`(?i)(?:\b(?:don'?t|do\s+not|never|without)\b|不要|别|不用|无需|不必|勿)[^,;，；。]*`)
+
+// vdContentRe starts the text a task sends or writes, whose words are
+// content, not instructions.
+var vdContentRe = regexp.MustCompile(`(?i)["“「:：]|\bsaying\b|说`)
+
+// withoutNot drops from a task the parts that say what not to do, outside
+// the content it sends.
+func withoutNot(t string) string {
+	cut := len(t)
+	if loc := vdContentRe.FindStringIndex(t); loc != nil {
+		cut = loc[0]
+	}
+	return strings.TrimSpace(vdNotRe.ReplaceAllString(t[:cut], "") + t[cut:])
+}
+
 // readClaim reads a task into what its final screen shows.
 func readClaim(task string) claim {
-	t := strings.TrimSpace(task)
+	t := withoutNot(strings.TrimSpace(task))
 	lower := strings.ToLower(t)
 	var c claim
 	c.read = vdReadRe.MatchString(t)
