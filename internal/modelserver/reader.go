@@ -184,7 +184,7 @@ func switchName(t string) string {
 
 // rdAskStateRe is a question about a state: "on or off?", "is Wi-Fi
 // enabled", "whether", "开着还是关着".
-var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗`)
+var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗|(?:开着|关着|开了没|开没开)[吗呢]?[?？]?$`)
 
 func isReadClause(c string) bool {
 	return rdReadRe.MatchString(c) || rdAskStateRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
@@ -431,6 +431,11 @@ func readValue(c string) planned {
 			return planned{Ask: "Whose phone number should I read?"}
 		}
 		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
+	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdStateWordRe.MatchString(c):
+		// "Is my Wake up alarm on?": a state, never answered by a time.
+		// The vocabulary has no check for an on/off answer, so the
+		// verifier judges it against the alarm's switch.
+		return alarmState(c)
 	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdLabelWordRe.MatchString(c):
 		n := ordinal(c)
 		if n == 0 || hhmm(c) != "" {
@@ -463,6 +468,32 @@ func readValue(c string) planned {
 	// A read the reader has no answer type for: the label check keeps a
 	// made-up or app-name answer from passing.
 	return answer(capitalise(c), postcond.TypeLabel, ordinal(c))
+}
+
+// rdStateWordRe asks whether something is on or off.
+var rdStateWordRe = regexp.MustCompile(`(?i)\b(?:on|off|enabled|disabled|active|set)\s*[?？]?\s*$|\b(?:on or off|off or on|enabled or disabled|on or not|whether)\b|开着|开了|关了|关着|开启了|是否开|是否关`)
+
+// rdAlarmNameRe is the label a question names an alarm by: "my Wake up alarm".
+var rdAlarmNameRe = regexp.MustCompile(`(?i)\b(?:my|the)\s+(.+?)\s+alarm\b`)
+
+// alarmState plans reading whether one alarm is on: the alarm named by
+// its ordinal, time or label; a question when it names none.
+func alarmState(c string) planned {
+	which := ""
+	switch n := ordinal(c); {
+	case n != 0:
+		which = map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n] + " alarm"
+	case hhmm(c) != "":
+		which = hhmm(c) + " alarm"
+	default:
+		if m := rdAlarmNameRe.FindStringSubmatch(c); m != nil && !rdStateWordRe.MatchString(m[1]) {
+			which = "alarm labelled " + strings.TrimSpace(m[1])
+		}
+	}
+	if which == "" {
+		return planned{Ask: "Which alarm should I check: its time, its label, or the first, second, … in the list?"}
+	}
+	return planned{Todo: fmt.Sprintf("Read whether the %s is on or off in Clock", which), Reads: true}
 }
 
 // personIn finds the person a text names: a known name, a possessive

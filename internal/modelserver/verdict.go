@@ -296,19 +296,18 @@ func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 	}
 	la := strings.ToLower(ans)
 	lt := strings.ToLower(strings.TrimSpace(task))
-	for _, l := range obs.Elems {
-		if l.Checkable && namesSwitch(lt, l.Text) {
-			on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
-			if on == off || on != l.Checked {
-				return failed("the %s switch is %s, the executor reported %q", l.Text, onOff(l.Checked), ans)
-			}
-			return done("the %q switch is %s", l.Text, onOff(l.Checked))
-		}
-	}
 	if q := strings.TrimRight(lt, ".?？。!！ "); len([]rune(q)) >= 3 {
 		la = strings.Replace(la, q, " ", 1) // the answer repeats the question around its value
 	}
 	la = strings.TrimSpace(la)
+	if sw := askedSwitch(obs.Elems, lt); sw != nil {
+		name := firstNonEmpty(sw.Text, sw.Desc)
+		on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
+		if on == off || on != sw.Checked {
+			return failed("the %s switch is %s, the executor reported %q", name, onOff(sw.Checked), ans)
+		}
+		return done("the %q switch is %s", name, onOff(sw.Checked))
+	}
 	top := ""
 	if !slices.ContainsFunc(obs.Elems, func(l uitree.Listed) bool { return strings.EqualFold(l.Desc, "Navigate up") }) {
 		top = topTitle(obs.Elems)
@@ -324,6 +323,60 @@ func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 		}
 	}
 	return failed("the value %q is not on the final screen (%s)", ans, front)
+}
+
+// vdAsksStateRe is a read that asks whether something is on or off.
+var vdAsksStateRe = regexp.MustCompile(`(?i)\b(?:on|off|enabled|disabled)\b|开着|关着|开启|关闭`)
+
+// vdOrdinalRe is an ordinal a task names a row by.
+var vdOrdinalRe = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|last)\b|第([一二三四五])个|最后一个`)
+
+// askedSwitch is the switch a read asks about: one labelled with words of
+// the task (Wi-Fi), a row's switch whose time or label the task names
+// ("the 07:00 alarm", "the alarm labelled Gym"), or the n-th switch of a
+// list for an ordinal. nil when the task names none.
+func askedSwitch(es []uitree.Listed, lt string) *uitree.Listed {
+	var rows []*uitree.Listed
+	for i := range es {
+		l := &es[i]
+		if !l.Checkable {
+			continue
+		}
+		if namesSwitch(lt, l.Text) {
+			return l
+		}
+		if l.Text == "" && l.Desc != "" {
+			rows = append(rows, l)
+		}
+	}
+	if !vdAsksStateRe.MatchString(lt) {
+		return nil // a row's switch answers only a question about a state
+	}
+	for _, l := range rows {
+		d := strings.ToLower(strings.TrimSpace(l.Desc))
+		times := screenTimes(d)
+		rest := strings.TrimSpace(vdTimeRe.ReplaceAllString(d, ""))
+		for _, t := range times {
+			for _, want := range screenTimes(lt) {
+				if t == want {
+					return l
+				}
+			}
+		}
+		if len([]rune(rest)) >= 2 && strings.Contains(lt, rest) {
+			return l
+		}
+	}
+	if m := vdOrdinalRe.FindStringSubmatch(lt); m != nil && len(rows) > 0 {
+		i := map[string]int{"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "一": 0, "二": 1, "三": 2, "四": 3, "五": 4}[firstNonEmpty(m[1], m[2])]
+		if m[1] == "last" || m[0] == "最后一个" {
+			i = len(rows) - 1
+		}
+		if i < len(rows) {
+			return rows[i]
+		}
+	}
+	return nil
 }
 
 // topTitle is the title a screen shows in its app bar, lowercased, or "".
