@@ -152,7 +152,7 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 // checkPostconditions evaluates the planner's postconditions on the final
 // UI tree, and a read's answer on every screen the todo observed.
 func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s verify.Screen) (VerifyResult, error) {
-	o := postcond.Observed{Final: postcond.Screen{App: s.App, AppPackage: s.AppPackage, Elements: s.Elements}, Answer: in.Message}
+	o := postcond.Observed{Final: postcond.Screen{App: s.App, AppPackage: s.AppPackage, Elements: s.Elements}, Answer: in.Message, Question: in.Task}
 	for _, c := range in.Expect {
 		if c.Kind != postcond.AnswerSeen {
 			continue

@@ -76,8 +76,12 @@ message sent, a note saved, an alarm created or switched) on a target the task
 never named counts as a WRONG COMMIT. --runs N repeats it for seeds seed..seed+N-1.
 --misread and --fault pass offline executor faults to the model server by name.
 
+Every run of each goal and of its todos is then replayed against this build's
+workflow code, as a worker does after losing its cache; a run that does not
+replay (nondeterministic code) is listed with the error.
+
 Exit status: 0 when every goal is achieved (for the generated suite: no false
-done and no wrong commit), 1 otherwise.`,
+done, no wrong commit and every run replayed), 1 otherwise.`,
 		Example: `  starter eval
   starter eval --mode both --fast
   starter eval --naive --wrong-taps 0.2 --mode all --seed 1
@@ -226,7 +230,7 @@ func runSuite(cmd *cobra.Command, f evalFlags, modes []string, faults map[string
 		return err
 	}
 	for _, s := range sums {
-		if s.FalseDone > 0 || s.WrongCommits > 0 {
+		if s.FalseDone > 0 || s.WrongCommits > 0 || s.NotReplayed > 0 {
 			return exitError{exitFailure}
 		}
 	}

@@ -84,6 +84,7 @@ func RenderSuite(w io.Writer, title string, sums ...Summary) error {
 		b.WriteString("\n- none")
 	}
 	b.WriteString("\n")
+	writeReplays(&b, sums)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -150,4 +151,25 @@ func ratio(a, b int) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// writeReplays says how many workflow runs were replayed against this
+// build's code and lists the tasks with a run that did not replay.
+func writeReplays(b *strings.Builder, sums []Summary) {
+	runs, bad := 0, 0
+	for _, s := range sums {
+		runs += s.Replayed
+		bad += s.NotReplayed
+	}
+	fmt.Fprintf(b, "\nReplayed against this build: %d workflow runs, %d tasks with a run that did not replay.\n", runs, bad)
+	for _, s := range sums {
+		for _, o := range s.Outcomes {
+			if o.NotReplayed != "" {
+				fmt.Fprintf(b, "\n- seed %d %s `%s` %q: %s", s.Seed, s.Mode, o.Task.ID, o.Task.Goal, clip(o.NotReplayed, 400))
+			}
+		}
+	}
+	if bad > 0 {
+		b.WriteString("\n")
+	}
 }

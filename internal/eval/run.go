@@ -51,6 +51,11 @@ type Outcome struct {
 	Why      string // why it was not achieved
 	Response string
 	Reason   string
+	// Replayed counts the runs of the goal and its todos replayed against
+	// this build's code; NotReplayed is the first that failed, "" when
+	// every run replayed.
+	Replayed    int
+	NotReplayed string
 }
 
 // Summary totals a run.
@@ -61,6 +66,7 @@ type Summary struct {
 	FalseFailed                int
 	HonestFailures, Asked      int
 	WrongCommits               int // tasks with at least one wrong commit action
+	Replayed, NotReplayed      int // workflow runs replayed; tasks with a run that did not replay
 	Steps                      int
 	ModelCalls                 int64 // planner + executor + verifier requests answered
 	Phones                     int
@@ -166,6 +172,10 @@ func (s *Summary) add(o Outcome) {
 	if len(o.Commits) > 0 {
 		s.WrongCommits++
 	}
+	s.Replayed += o.Replayed
+	if o.NotReplayed != "" {
+		s.NotReplayed++
+	}
 	s.Outcomes = append(s.Outcomes, o)
 }
 
@@ -184,6 +194,7 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
 		r, err = workflows.GoalOutcome(r, run.Get(ctx, &r))
 		out.Asked = stop()
+		out.Replayed, out.NotReplayed = replayGoal(ctx, c, id)
 	}
 	after := phone.State()
 	out.Commits = WrongCommits(before, after, t.Targets)

@@ -245,7 +245,8 @@ func TestApplyFaults(t *testing.T) {
 
 // TestGeneratedSubset runs one task of a few generated templates end to end
 // on the embedded stack and checks every task is run and classified (the
-// figures themselves are the benchmark's, not asserted here). It needs adb
+// figures themselves are the benchmark's, not asserted here), and that
+// every run of its workflows replays against this build. It needs adb
 // and is skipped with -short.
 func TestGeneratedSubset(t *testing.T) {
 	if _, err := exec.LookPath("adb"); err != nil {
@@ -284,5 +285,9 @@ func TestGeneratedSubset(t *testing.T) {
 	if sum.Goals != len(tasks) || sum.Achieved+sum.HonestFailures+sum.Asked+sum.FalseDone != sum.Goals || sum.ModelCalls == 0 {
 		t.Errorf("ran %d of %d tasks, verdicts %d+%d+%d+%d, %d model calls", sum.Goals, len(tasks),
 			sum.Achieved, sum.HonestFailures, sum.Asked, sum.FalseDone, sum.ModelCalls)
+	}
+	// Every goal and todo run was replayed against this build's code.
+	if sum.NotReplayed != 0 || sum.Replayed < sum.Goals {
+		t.Errorf("replayed %d workflow runs of %d goals, %d goals with a run that did not replay:\n%s", sum.Replayed, sum.Goals, sum.NotReplayed, b.String())
 	}
 }

@@ -74,16 +74,32 @@ func readGoal(goal string) []planned {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
 	}
 	var out []planned
+	var not []string
 	prev := planned{}
 	for _, c := range splitClauses(goal) {
+		if rdNotRe.MatchString(c) {
+			// "不要关闭无线网络", "don't touch Wi-Fi": a clause that says
+			// what not to do asks for no action, so it gets no todo (a
+			// todo read from its verb would do exactly what it forbids).
+			not = append(not, c)
+			continue
+		}
 		for _, p := range unsure(c, readClause(c, prev)) {
 			p.Clause = c
 			out = append(out, keepMark(goal, p))
 			prev = p
 		}
 	}
+	if len(out) == 0 && len(not) > 0 {
+		return []planned{{Ask: fmt.Sprintf("%q only says what not to do (%s). What should I do?", goal, strings.Join(not, "; ")), Clause: goal}}
+	}
 	return out
 }
+
+// rdNotRe is a clause that says what not to do: "don't …", "do not …",
+// "never …", "never mind …", "leave … alone", "no need to …", "不要…",
+// "别…", "不用…", "无需…", "不必…", "勿…".
+var rdNotRe = regexp.MustCompile(`(?i)^(?:(?:but|and|just|also|please|then)\s+)*(?:don'?t|do\s+not|never|no\s+need\s+to|leave\s+.+\s+(?:alone|as\s+(?:it\s+)?is|untouched))\b|^(?:但是?|并且?|而且|也|请)?(?:不要|别|不用|无需|不必|勿|千万别|切勿)`)
 
 // keepMark gives a message's text back the "?" or "!" it ends with in the
 // goal, which tidying the clause took off with the goal's own.
@@ -168,7 +184,7 @@ func switchName(t string) string {
 
 // rdAskStateRe is a question about a state: "on or off?", "is Wi-Fi
 // enabled", "whether", "开着还是关着".
-var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗`)
+var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗|(?:开着|关着|开了没|开没开)[吗呢]?[?？]?$`)
 
 func isReadClause(c string) bool {
 	return rdReadRe.MatchString(c) || rdAskStateRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
@@ -415,6 +431,11 @@ func readValue(c string) planned {
 			return planned{Ask: "Whose phone number should I read?"}
 		}
 		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
+	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdStateWordRe.MatchString(c):
+		// "Is my Wake up alarm on?": a state, never answered by a time.
+		// The vocabulary has no check for an on/off answer, so the
+		// verifier judges it against the alarm's switch.
+		return alarmState(c)
 	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdLabelWordRe.MatchString(c):
 		n := ordinal(c)
 		if n == 0 || hhmm(c) != "" {
@@ -447,6 +468,32 @@ func readValue(c string) planned {
 	// A read the reader has no answer type for: the label check keeps a
 	// made-up or app-name answer from passing.
 	return answer(capitalise(c), postcond.TypeLabel, ordinal(c))
+}
+
+// rdStateWordRe asks whether something is on or off.
+var rdStateWordRe = regexp.MustCompile(`(?i)\b(?:on|off|enabled|disabled|active|set)\s*[?？]?\s*$|\b(?:on or off|off or on|enabled or disabled|on or not|whether)\b|开着|开了|关了|关着|开启了|是否开|是否关`)
+
+// rdAlarmNameRe is the label a question names an alarm by: "my Wake up alarm".
+var rdAlarmNameRe = regexp.MustCompile(`(?i)\b(?:my|the)\s+(.+?)\s+alarm\b`)
+
+// alarmState plans reading whether one alarm is on: the alarm named by
+// its ordinal, time or label; a question when it names none.
+func alarmState(c string) planned {
+	which := ""
+	switch n := ordinal(c); {
+	case n != 0:
+		which = map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n] + " alarm"
+	case hhmm(c) != "":
+		which = hhmm(c) + " alarm"
+	default:
+		if m := rdAlarmNameRe.FindStringSubmatch(c); m != nil && !rdStateWordRe.MatchString(m[1]) {
+			which = "alarm labelled " + strings.TrimSpace(m[1])
+		}
+	}
+	if which == "" {
+		return planned{Ask: "Which alarm should I check: its time, its label, or the first, second, … in the list?"}
+	}
+	return planned{Todo: fmt.Sprintf("Read whether the %s is on or off in Clock", which), Reads: true}
 }
 
 // personIn finds the person a text names: a known name, a possessive

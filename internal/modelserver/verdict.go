@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -66,9 +67,28 @@ var vdApps = map[string]string{"settings": "Settings", "设置": "Settings", "co
 var vdSwitchWords = map[string][]string{"wi-fi": {"wifi", "wi-fi", "wlan", "wireless", "无线", "网络"},
 	"bluetooth": {"bluetooth", "蓝牙"}, "airplane mode": {"airplane", "flight", "aeroplane", "飞行"}}
 
+// vdNotRe is a part of a task that says what not to do ("don't turn off
+// Wi-Fi", "without turning off Wi-Fi", "不要关闭无线网络"): it claims
+// nothing the final screen shows, and its verb is not the task's.
+var vdNotRe = regexp.MustCompile(`(?i)(?:\b(?:don'?t|do\s+not|never|without)\b|不要|别|不用|无需|不必|勿)[^,;，；。]*`)
+
+// vdContentRe starts the text a task sends or writes, whose words are
+// content, not instructions.
+var vdContentRe = regexp.MustCompile(`(?i)["“「:：]|\bsaying\b|说`)
+
+// withoutNot drops from a task the parts that say what not to do, outside
+// the content it sends.
+func withoutNot(t string) string {
+	cut := len(t)
+	if loc := vdContentRe.FindStringIndex(t); loc != nil {
+		cut = loc[0]
+	}
+	return strings.TrimSpace(vdNotRe.ReplaceAllString(t[:cut], "") + t[cut:])
+}
+
 // readClaim reads a task into what its final screen shows.
 func readClaim(task string) claim {
-	t := strings.TrimSpace(task)
+	t := withoutNot(strings.TrimSpace(task))
 	lower := strings.ToLower(t)
 	var c claim
 	c.read = vdReadRe.MatchString(t)
@@ -184,7 +204,7 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 		return failed("%s is not in front; %s is", c.app, front)
 	}
 	if c.read {
-		return judgeAnswer(obs, c, msg, front)
+		return judgeAnswer(obs, task, msg, front)
 	}
 	if c.app != "" && c.only {
 		if l := find(func(l uitree.Listed) bool { return len([]rune(l.Text)) >= 3 }); l != nil {
@@ -268,32 +288,108 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 }
 
 // judgeAnswer judges a read: the answer is a value an element of the final
-// screen shows, and a switch's state agrees with the switch.
-func judgeAnswer(obs observation, c claim, msg, front string) verify.Verdict {
+// screen shows, and a switch's state agrees with the switch. Neither an
+// app's name (on every screen of it, on the home screen's icons), nor the
+// name of an app's top screen, nor what the task itself says is a value
+// the task asks for (docs/design.md §13).
+func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 	ans := strings.TrimSpace(msg)
 	if ans == "" {
 		return failed("the executor reported no value")
 	}
 	la := strings.ToLower(ans)
-	for _, l := range obs.Elems {
-		if l.Checkable && namesSwitch(strings.ToLower(obs.Task), l.Text) {
-			on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
-			if on == off || on != l.Checked {
-				return failed("the %s switch is %s, the executor reported %q", l.Text, onOff(l.Checked), ans)
-			}
-			return done("the %q switch is %s", l.Text, onOff(l.Checked))
+	lt := strings.ToLower(strings.TrimSpace(task))
+	if q := strings.TrimRight(lt, ".?？。!！ "); len([]rune(q)) >= 3 {
+		la = strings.Replace(la, q, " ", 1) // the answer repeats the question around its value
+	}
+	la = strings.TrimSpace(la)
+	if sw := askedSwitch(obs.Elems, lt); sw != nil {
+		name := firstNonEmpty(sw.Text, sw.Desc)
+		on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
+		if on == off || on != sw.Checked {
+			return failed("the %s switch is %s, the executor reported %q", name, onOff(sw.Checked), ans)
 		}
+		return done("the %q switch is %s", name, onOff(sw.Checked))
+	}
+	top := ""
+	if !slices.ContainsFunc(obs.Elems, func(l uitree.Listed) bool { return strings.EqualFold(l.Desc, "Navigate up") }) {
+		top = topTitle(obs.Elems)
 	}
 	for _, l := range obs.Elems {
 		t := strings.ToLower(strings.TrimSpace(l.Text))
-		if len([]rune(t)) < 2 || l.Class == "Button" || l.Class == "EditText" || strings.EqualFold(t, obs.App) {
-			continue // the app's own name is on every screen of it: no answer
+		if len([]rune(t)) < 2 || l.Class == "Button" || l.Class == "EditText" || strings.EqualFold(t, obs.App) ||
+			t == top || postcond.IsAppName(t) || strings.Contains(lt, t) {
+			continue
 		}
 		if t == la || strings.Contains(t, la) && len([]rune(la)) >= 2 || strings.Contains(la, t) && len([]rune(t)) >= 3 {
 			return done("the screen shows %q", l.Text)
 		}
 	}
 	return failed("the value %q is not on the final screen (%s)", ans, front)
+}
+
+// vdAsksStateRe is a read that asks whether something is on or off.
+var vdAsksStateRe = regexp.MustCompile(`(?i)\b(?:on|off|enabled|disabled)\b|开着|关着|开启|关闭`)
+
+// vdOrdinalRe is an ordinal a task names a row by.
+var vdOrdinalRe = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|last)\b|第([一二三四五])个|最后一个`)
+
+// askedSwitch is the switch a read asks about: one labelled with words of
+// the task (Wi-Fi), a row's switch whose time or label the task names
+// ("the 07:00 alarm", "the alarm labelled Gym"), or the n-th switch of a
+// list for an ordinal. nil when the task names none.
+func askedSwitch(es []uitree.Listed, lt string) *uitree.Listed {
+	var rows []*uitree.Listed
+	for i := range es {
+		l := &es[i]
+		if !l.Checkable {
+			continue
+		}
+		if namesSwitch(lt, l.Text) {
+			return l
+		}
+		if l.Text == "" && l.Desc != "" {
+			rows = append(rows, l)
+		}
+	}
+	if !vdAsksStateRe.MatchString(lt) {
+		return nil // a row's switch answers only a question about a state
+	}
+	for _, l := range rows {
+		d := strings.ToLower(strings.TrimSpace(l.Desc))
+		times := screenTimes(d)
+		rest := strings.TrimSpace(vdTimeRe.ReplaceAllString(d, ""))
+		for _, t := range times {
+			for _, want := range screenTimes(lt) {
+				if t == want {
+					return l
+				}
+			}
+		}
+		if len([]rune(rest)) >= 2 && strings.Contains(lt, rest) {
+			return l
+		}
+	}
+	if m := vdOrdinalRe.FindStringSubmatch(lt); m != nil && len(rows) > 0 {
+		i := map[string]int{"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "一": 0, "二": 1, "三": 2, "四": 3, "五": 4}[firstNonEmpty(m[1], m[2])]
+		if m[1] == "last" || m[0] == "最后一个" {
+			i = len(rows) - 1
+		}
+		if i < len(rows) {
+			return rows[i]
+		}
+	}
+	return nil
+}
+
+// topTitle is the title a screen shows in its app bar, lowercased, or "".
+func topTitle(es []uitree.Listed) string {
+	for _, l := range es {
+		if l.ID == "title" || strings.HasSuffix(l.ID, "_title") {
+			return strings.ToLower(strings.TrimSpace(l.Text))
+		}
+	}
+	return ""
 }
 
 // namesPerson reports whether a task names the person a conversation's

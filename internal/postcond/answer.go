@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -86,20 +87,28 @@ func screenValues(typ string, es []uitree.Element) (vals, in []string) {
 // a screen of the todo showed (with an ordinal, the n-th such value on
 // that screen). A value no screen showed is not an answer.
 func answerSeen(c Check, o Observed) (bool, string) {
-	ans := strings.TrimSpace(o.Answer)
-	if ans == "" {
+	full := strings.TrimSpace(o.Answer)
+	if full == "" {
 		return false, "the executor gave no answer"
+	}
+	// An answer that repeats the question ("Done: Check who +1 555 0101
+	// is: Contacts.") is judged on what it adds to it: a value the
+	// question already holds is not what it asks for.
+	ans := withoutQuestion(full, o.Question)
+	asked := map[string]bool{}
+	for _, v := range values(c.Type, o.Question) {
+		asked[v] = true
 	}
 	screens := append(append([]Screen(nil), o.Seen...), o.Final)
 	if c.Type == TypeLabel {
 		if !labelRe.MatchString(timeValRe.ReplaceAllString(ans, "")) {
-			return false, fmt.Sprintf("the answer %q is a time or a number, not a label", clip(ans, 120))
+			return false, fmt.Sprintf("the answer %q is a time or a number, not a label", clip(full, 120))
 		}
-		return labelSeen(ans, screens, c.Ordinal)
+		return labelSeen(ans, o.Question, screens, c.Ordinal)
 	}
 	got := values(c.Type, ans)
 	if len(got) == 0 {
-		return false, fmt.Sprintf("the answer %q holds no %s", clip(ans, 120), c.Type)
+		return false, fmt.Sprintf("the answer %q holds no %s", clip(full, 120), c.Type)
 	}
 	for _, s := range screens {
 		vals, in := screenValues(c.Type, s.Elements)
@@ -108,7 +117,7 @@ func answerSeen(c Check, o Observed) (bool, string) {
 				continue
 			}
 			for _, g := range got {
-				if g == v {
+				if g == v && !asked[g] {
 					return true, fmt.Sprintf("the answer %s is shown as %q", g, in[i])
 				}
 			}
@@ -123,11 +132,11 @@ func answerSeen(c Check, o Observed) (bool, string) {
 	return false, fmt.Sprintf("the answer %q is not a %s any screen of the todo showed", clip(ans, 120), c.Type)
 }
 
-// labelSeen: the answer quotes a text (not a button's, nor the name of
-// the app in front, which every screen of it shows) that a screen showed;
-// with an ordinal, the n-th (or last) such text of a list row.
-func labelSeen(ans string, screens []Screen, ordinal int) (bool, string) {
-	a := norm(ans)
+// labelSeen: the answer quotes a text (not a button's, nor the name of an
+// app or of an app's screen, nor words of the question) that a screen
+// showed; with an ordinal, the n-th (or last) such text of a list row.
+func labelSeen(ans, question string, screens []Screen, ordinal int) (bool, string) {
+	a, q := norm(ans), norm(question)
 	best := ""
 	for _, s := range screens {
 		es := answerable(s)
@@ -136,6 +145,9 @@ func labelSeen(ans string, screens []Screen, ordinal int) (bool, string) {
 		}
 		for _, e := range es {
 			t := norm(e.Text)
+			if q != "" && strings.Contains(q, t) {
+				continue // the question names it: not what it asks for
+			}
 			if (strings.Contains(a, t) || strings.Contains(t, a) && len([]rune(a)) >= 3) && len(t) > len(best) {
 				best = e.Text
 			}
@@ -148,17 +160,51 @@ func labelSeen(ans string, screens []Screen, ordinal int) (bool, string) {
 }
 
 // answerable are the elements of a screen whose text can be an answer:
-// not buttons, fields, or the app's own name.
+// not buttons, fields, an app's name (the app in front, an icon on the
+// home screen) or the name of an app's top screen.
 func answerable(s Screen) []uitree.Element {
+	top := ""
+	if !hasUp(s.Elements) {
+		top = norm(Title(s.Elements))
+	}
 	var out []uitree.Element
 	for _, e := range s.Elements {
 		t := norm(e.Text)
-		if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" || t == norm(s.App) {
+		if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" || t == norm(s.App) || t == top || IsAppName(e.Text) {
 			continue
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// IsAppName reports whether a text is the name of an app (docs/design.md
+// §13): what a launcher icon or an app's top screen shows, never a value
+// a question asks for.
+func IsAppName(text string) bool {
+	_, ok := device.LookupApp(strings.TrimSpace(text))
+	return ok && strings.TrimSpace(text) != ""
+}
+
+// hasUp reports whether a screen has an up (back) control: a page inside
+// an app, whose title names a record, not the app's top screen.
+func hasUp(es []uitree.Element) bool {
+	for _, e := range es {
+		if same(e.Desc, "Navigate up") {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutQuestion removes from an answer the question it repeats.
+func withoutQuestion(ans, question string) string {
+	q := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(question), ".?？。!！"))
+	if len([]rune(q)) < 3 {
+		return ans
+	}
+	a := strings.ToLower(ans)
+	return strings.Replace(a, strings.ToLower(q), " ", 1)
 }
 
 // nth keeps of es the elements inside the n-th clickable row of a

@@ -19,12 +19,14 @@ type Screen struct {
 }
 
 // Observed is what a todo left to check: its final screen, every screen it
-// observed (for reads), and the executor's finish message (the answer of a
-// read).
+// observed (for reads), the executor's finish message (the answer of a
+// read) and the todo's own words (a read's question, whose words are never
+// its answer).
 type Observed struct {
-	Final  Screen
-	Seen   []Screen
-	Answer string
+	Final    Screen
+	Seen     []Screen
+	Answer   string
+	Question string
 }
 
 // Result is one check's outcome.

@@ -193,3 +193,56 @@ func TestConversationNamedByTheCheckOnly(t *testing.T) {
 		t.Fatalf("a first name does not name the conversation: %+v", r[0])
 	}
 }
+
+// The name of an app (an icon on the home screen, the app in front) or of
+// an app's top screen is never the value a question asks for, and neither
+// is a value the question itself holds, however the answer repeats the
+// question around it.
+func TestAnAppOrScreenNameOrTheQuestionIsNoAnswer(t *testing.T) {
+	icon := func(name string, x int) uitree.Element {
+		return uitree.Element{Class: "android.widget.TextView", Text: name, Desc: name, Clickable: true, Bounds: uitree.Bounds{X1: x, Y1: 640, X2: x + 270, Y2: 940}}
+	}
+	home := Screen{App: "Launcher", Elements: []uitree.Element{
+		{Class: "android.widget.TextView", ResourceID: "clock", Text: "09:41", Bounds: uitree.Bounds{X1: 0, Y1: 260, X2: 1080, Y2: 480}},
+		icon("Settings", 0), icon("Contacts", 270), icon("Messages", 540), icon("Clock", 810)}}
+	row := func(name string, y int) uitree.Element {
+		return uitree.Element{Class: "android.widget.TextView", Text: name, Clickable: true, Bounds: uitree.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 160}}
+	}
+	list := Screen{App: "Contacts", Elements: []uitree.Element{el("TextView", "title", "People", "", 100),
+		row("Alice Chen", 300), row("Bob Li", 460), row("李四", 620)}}
+	card := Screen{App: "Contacts", Elements: []uitree.Element{el("ImageButton", "", "", "Navigate up", 100), el("TextView", "title", "Alice Chen", "", 100),
+		el("TextView", "phone_number", "+1 555 0101", "", 300), el("Button", "message_button", "Message", "", 500)}}
+	for _, c := range []struct {
+		name     string
+		check    Check
+		seen     []Screen
+		question string
+		answer   string
+		held     bool
+	}{
+		{"an icon's name as the second person", Check{Kind: AnswerSeen, Type: TypeLabel, Ordinal: 2}, []Screen{home},
+			"Read me the name of the second person in my contacts", "Done: Read me the name of the second person in my contacts: Contacts.", false},
+		{"the second person", Check{Kind: AnswerSeen, Type: TypeLabel, Ordinal: 2}, []Screen{home, list},
+			"Read me the name of the second person in my contacts", "Done: Read me the name of the second person in my contacts: Bob Li.", true},
+		{"the app's name for a number's owner", Check{Kind: AnswerSeen, Type: TypeLabel}, []Screen{home, card},
+			"Check who +1 555 0101 belongs to in my contacts", "Done: Check who +1 555 0101 belongs to in my contacts: Contacts.", false},
+		{"the number asked about for its owner", Check{Kind: AnswerSeen, Type: TypeLabel}, []Screen{card},
+			"Check who +1 555 0101 belongs to in my contacts", "It is +1 555 0101", false},
+		{"the owner of a number", Check{Kind: AnswerSeen, Type: TypeLabel}, []Screen{home, card},
+			"Check who +1 555 0101 belongs to in my contacts", "Done: Check who +1 555 0101 belongs to in my contacts: Alice Chen.", true},
+		{"the top screen's name", Check{Kind: AnswerSeen, Type: TypeLabel}, []Screen{list},
+			"Which list is this", "People", false},
+		{"a person the question names", Check{Kind: AnswerSeen, Type: TypeLabel}, []Screen{list},
+			"Show me 李四 in Contacts", "Done: 李四", false},
+		{"a number the question holds", Check{Kind: AnswerSeen, Type: TypePhone}, []Screen{card},
+			"Whose number is +1 555 0101", "+1 555 0101", false},
+		{"a number read", Check{Kind: AnswerSeen, Type: TypePhone}, []Screen{card},
+			"Read Alice Chen's phone number in Contacts", "Done: Read Alice Chen's phone number in Contacts: +1 555 0101", true},
+	} {
+		final := c.seen[len(c.seen)-1]
+		r := Eval([]Check{c.check}, Observed{Final: final, Seen: c.seen, Answer: c.answer, Question: c.question})
+		if r[0].Held != c.held {
+			t.Errorf("%s: answer %q held %v, want %v (%s)", c.name, c.answer, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+}
