@@ -88,6 +88,8 @@ type todoRun struct {
 	lostHost bool
 	// signals is how this run takes plain signals (docs/design.md §25).
 	signals signalOrder
+	// notices is what the goal was told of the todo's steps (docs/design.md §7).
+	notices stepNotices
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -112,6 +114,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	if err := t.setHandlers(ctx); err != nil {
 		return TodoResult{}, err
 	}
+	t.tellSteps(ctx)
 	// A continued run carries its routine state; only the first run looks
 	// the routine up (docs/design.md §22).
 	if in.Routines && in.State == nil && workflow.GetVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {

@@ -1,0 +1,91 @@
+package workflows
+
+import (
+	"go.temporal.io/sdk/workflow"
+)
+
+// ChangeTodoStepNotice: a todo tells its goal its step count whenever it
+// waits with a count the goal has not heard (a step_notice todo event), so
+// the goal's details count the running todo's steps as `starter status`
+// does (docs/design.md §7). Before it the goal learned a todo's steps only
+// when the todo ended. The goal's side adds no command: it acts on notices
+// alone, and a history from before the change holds none.
+const ChangeTodoStepNotice = "todo-step-notice"
+
+// RunningCount is the one way a running todo's own count joins the goal's
+// (docs/design.md §7): the goal's counter is its steps so far (finished
+// todos, earlier attempts of this one, replans) plus the running todo's
+// count, and the todo's line is its earlier attempts' steps plus the same.
+// The goal's details and the CLI's status both count with it.
+func RunningCount(goalSteps int, todo TodoState, running int) (goal, todoSteps int) {
+	return goalSteps + running, todo.Steps + running
+}
+
+// stepNotices is the todo's side: the count it last told its goal.
+type stepNotices struct {
+	told int
+}
+
+// tellSteps starts the coroutine that sends the notices, in a todo that
+// has a goal and runs past ChangeTodoStepNotice. The coroutine runs once
+// the rest of the workflow task has run and the todo waits (for a Step,
+// a person, a resume, a timer), so one notice carries every step counted
+// in that task: one notice per Step activity. It waits for each notice to
+// be delivered before the next, and a notice carries only the todo's
+// index, its workflow ID and its count: no text, no screen.
+func (t *todoRun) tellSteps(ctx workflow.Context) {
+	info := workflow.GetInfo(ctx)
+	parent := info.ParentWorkflowExecution
+	if parent == nil || workflow.GetVersion(ctx, ChangeTodoStepNotice, workflow.DefaultVersion, 1) < 1 {
+		return
+	}
+	from := info.WorkflowExecution.ID
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			if err := workflow.Await(ctx, func() bool { return t.st.Steps != t.notices.told }); err != nil {
+				return
+			}
+			t.notices.told = t.st.Steps
+			ev := TodoEvent{Kind: TodoEventSteps, Todo: t.in.Index, Steps: t.st.Steps, From: from}
+			if err := workflow.SignalExternalWorkflow(ctx, parent.ID, "", SignalTodoEvent, ev).Get(ctx, nil); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				// The next count tells the goal again; a goal that is gone
+				// has no details to show.
+				workflow.GetLogger(ctx).Warn("step notice not delivered to the goal", "goal", parent.ID, "error", err)
+			}
+		}
+	})
+}
+
+// liveSteps is the goal's side: the running todo's count as the todo last
+// told it, kept apart from the goal's own count until the todo ends and
+// its result carries its steps.
+type liveSteps struct {
+	child string // workflow ID of the running todo, "" when none
+	steps int
+}
+
+// start begins counting for the todo child, a new attempt from zero.
+func (l *liveSteps) start(child string) { *l = liveSteps{child: child} }
+
+// heard takes a notice: only the running todo's, and only a higher count
+// than heard before, since notices of one todo may arrive out of order
+// and an earlier attempt's may arrive late. It reports whether the count
+// changed.
+func (l *liveSteps) heard(from string, steps int) bool {
+	if l.child == "" || from != l.child || steps <= l.steps {
+		return false
+	}
+	l.steps = steps
+	return true
+}
+
+// end stops counting once the todo has ended and returns the last count
+// it told, for a todo that ended with no result to carry its steps.
+func (l *liveSteps) end() int {
+	n := l.steps
+	*l = liveSteps{}
+	return n
+}
