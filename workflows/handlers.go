@@ -107,10 +107,15 @@ func (g *goalRun) onUserInput(ctx workflow.Context, s string) error {
 
 func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 	if ev.Kind == TodoEventSteps {
-		// Only the details change: no command (docs/design.md §7).
+		// Only the count changes (docs/design.md §7). The refresh is what
+		// every event of the current todo gets, so a worker from before
+		// notices, which takes one as an event of no known kind, takes
+		// it the same way.
 		if g.live.heard(ev.From, ev.Steps) {
 			g.todoStep = g.live.steps
-			g.details(ctx)
+		}
+		if ev.Todo == g.todo {
+			g.refresh(ctx)
 		}
 		return
 	}

@@ -8,8 +8,9 @@ import (
 // waits with a count the goal has not heard (a step_notice todo event), so
 // the goal's details count the running todo's steps as `starter status`
 // does (docs/design.md §7). Before it the goal learned a todo's steps only
-// when the todo ended. The goal's side adds no command: it acts on notices
-// alone, and a history from before the change holds none.
+// when the todo ended. The goal's side needs no marker: it takes a notice
+// as any todo event (a refresh of its details), and a history from before
+// the change holds none.
 const ChangeTodoStepNotice = "todo-step-notice"
 
 // RunningCount is the one way a running todo's own count joins the goal's
