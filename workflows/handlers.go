@@ -106,15 +106,15 @@ func (g *goalRun) onUserInput(ctx workflow.Context, s string) error {
 }
 
 func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
+	// Any event of a todo that tells its steps carries its count
+	// (docs/design.md §7).
+	g.live.heard(ev.From, ev.Steps)
 	if ev.Kind == TodoEventSteps {
-		// Only the count changes (docs/design.md §7). The refresh is what
-		// every event of the current todo gets, so a worker from before
-		// notices, which takes one as an event of no known kind, takes
-		// it the same way.
-		if g.live.heard(ev.From, ev.Steps) {
-			g.todoStep = g.live.steps
-		}
+		// Only the count changes. The refresh is what every event of
+		// the current todo gets, so a worker from before notices, which
+		// takes one as an event of no known kind, takes it the same way.
 		if ev.Todo == g.todo {
+			g.todoStep = ev.Steps
 			g.refresh(ctx)
 		}
 		return

@@ -1,13 +1,16 @@
 package workflows
 
 import (
+	"time"
+
 	"go.temporal.io/sdk/workflow"
 )
 
-// ChangeTodoStepNotice: a todo tells its goal its step count whenever it
-// waits with a count the goal has not heard (a step_notice todo event), so
-// the goal's details count the running todo's steps as `starter status`
-// does (docs/design.md §7). Before it the goal learned a todo's steps only
+// ChangeTodoStepNotice: a todo tells its goal its step count (a
+// step_notice todo event, and the count on its other events) whenever it
+// is held with a count the goal has not heard, and every stepNoticeEvery
+// while it keeps stepping, so the goal's details count the running todo's
+// steps as `starter status` does (docs/design.md §7). Before it the goal learned a todo's steps only
 // when the todo ended. The goal's side needs no marker: it takes a notice
 // as any todo event (a refresh of its details), and a history from before
 // the change holds none.
@@ -22,32 +25,64 @@ func RunningCount(goalSteps int, todo TodoState, running int) (goal, todoSteps i
 	return goalSteps + running, todo.Steps + running
 }
 
-// stepNotices is the todo's side: the count it last told its goal.
+// stepNoticeEvery is how long a todo that keeps stepping goes without
+// telling its goal (docs/design.md §7). Changing it changes when notices
+// are sent: version it.
+const stepNoticeEvery = 15 * time.Second
+
+// stepNotices is the todo's side: what it last told its goal, and whether
+// it is running its own next Step or verification, when a notice waits for
+// stepNoticeEvery.
 type stepNotices struct {
-	told int
+	from string    // the todo's workflow ID; "" when this run tells nothing
+	told int       // the count the goal was last told
+	at   time.Time // when
+	busy bool
+}
+
+// due reports whether the goal should hear of steps now: the count
+// changed and the todo is held (a person, a resume, a timer, a phone or a
+// model it waits for), or has kept stepping for stepNoticeEvery.
+func (n *stepNotices) due(steps int, now time.Time) bool {
+	return n.from != "" && steps != n.told && (!n.busy || now.Sub(n.at) >= stepNoticeEvery)
+}
+
+// stop ends the notices of a run that is closing: its result, or the
+// next run's first notice, tells the goal its count.
+func (n *stepNotices) stop() { n.from = "" }
+
+// sent records a count the goal was told.
+func (n *stepNotices) sent(steps int, now time.Time) { n.told, n.at = steps, now }
+
+// working runs f, the todo's own next Step or verification, as busy.
+func (t *todoRun) working(f func() error) error {
+	t.notices.busy = true
+	err := f()
+	t.notices.busy = false
+	return err
 }
 
 // tellSteps starts the coroutine that sends the notices, in a todo that
 // has a goal and runs past ChangeTodoStepNotice. The coroutine runs once
-// the rest of the workflow task has run and the todo waits (for a Step,
-// a person, a resume, a timer), so one notice carries every step counted
-// in that task: one notice per Step activity. It waits for each notice to
-// be delivered before the next, and a notice carries only the todo's
-// index, its workflow ID and its count: no text, no screen.
+// the rest of the workflow task has run and the todo waits, so a notice
+// carries every step counted in that task. It waits for each notice to be
+// delivered before the next. A notice carries only the todo's index, its
+// workflow ID and its count: no text, no screen. The todo's other events
+// carry the same (tell), so a question or an approval needs no notice.
 func (t *todoRun) tellSteps(ctx workflow.Context) {
 	info := workflow.GetInfo(ctx)
 	parent := info.ParentWorkflowExecution
 	if parent == nil || workflow.GetVersion(ctx, ChangeTodoStepNotice, workflow.DefaultVersion, 1) < 1 {
 		return
 	}
-	from := info.WorkflowExecution.ID
+	t.notices.from, t.notices.at = info.WorkflowExecution.ID, workflow.Now(ctx)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
-			if err := workflow.Await(ctx, func() bool { return t.st.Steps != t.notices.told }); err != nil {
+			if err := workflow.Await(ctx, func() bool { return t.notices.due(t.st.Steps, workflow.Now(ctx)) }); err != nil {
 				return
 			}
-			t.notices.told = t.st.Steps
-			ev := TodoEvent{Kind: TodoEventSteps, Todo: t.in.Index, Steps: t.st.Steps, From: from}
+			t.notices.sent(t.st.Steps, workflow.Now(ctx))
+			ev := TodoEvent{Kind: TodoEventSteps, Todo: t.in.Index, Steps: t.st.Steps, From: t.notices.from}
 			if err := workflow.SignalExternalWorkflow(ctx, parent.ID, "", SignalTodoEvent, ev).Get(ctx, nil); err != nil {
 				if ctx.Err() != nil {
 					return

@@ -160,3 +160,30 @@ func TestLiveStepsTakesOnlyTheRunningAttemptUpwards(t *testing.T) {
 		t.Fatalf("end = %d, left %+v; want 4 and nothing running", n, l)
 	}
 }
+
+// A todo tells its goal a new count at once when it is held, and while it
+// keeps stepping at most every stepNoticeEvery (docs/design.md §7).
+func TestStepNoticesDueWhenHeldOrEveryInterval(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	n := stepNotices{from: "g/todo-1", at: t0}
+	if n.due(0, t0) {
+		t.Fatal("due with nothing new to tell")
+	}
+	if !n.due(2, t0.Add(time.Second)) {
+		t.Fatal("a held todo with new steps does not tell them")
+	}
+	n.busy = true
+	if n.due(2, t0.Add(stepNoticeEvery-time.Second)) {
+		t.Fatal("a stepping todo tells before the interval")
+	}
+	if !n.due(2, t0.Add(stepNoticeEvery)) {
+		t.Fatal("a stepping todo does not tell after the interval")
+	}
+	n.sent(2, t0.Add(stepNoticeEvery))
+	if n.due(4, t0.Add(stepNoticeEvery+time.Second)) || n.due(2, t0.Add(3*stepNoticeEvery)) {
+		t.Fatal("due again right after a notice, or with the count told")
+	}
+	if (&stepNotices{at: t0}).due(3, t0.Add(time.Hour)) {
+		t.Fatal("a todo that tells nothing (no goal, or from before the change) is due")
+	}
+}

@@ -470,8 +470,9 @@ type TodoEvent struct {
 	// Lost marks a TodoEventNeedPhone sent because the lease refused a
 	// device action: the goal no longer holds the phone (docs/design.md §24).
 	Lost bool `json:"lost,omitempty"`
-	// From is the sending todo's workflow ID, on a TodoEventSteps: the
-	// goal takes counts only from the attempt it runs now.
+	// From is the sending todo's workflow ID, set by todos that tell
+	// their steps (docs/design.md §7): the goal takes Steps as the running
+	// todo's count only from the attempt it runs now.
 	From string `json:"from,omitempty"`
 }
 
