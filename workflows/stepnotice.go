@@ -10,10 +10,10 @@ import (
 // step_notice todo event, and the count on its other events) whenever it
 // is held with a count the goal has not heard, and every stepNoticeEvery
 // while it keeps stepping, so the goal's details count the running todo's
-// steps as `starter status` does (docs/design.md §7). Before it the goal learned a todo's steps only
-// when the todo ended. The goal's side needs no marker: it takes a notice
-// as any todo event (a refresh of its details), and a history from before
-// the change holds none.
+// steps as `starter status` does (docs/design.md §7). Before it the goal
+// learned a todo's steps only when the todo ended. The goal's side needs
+// no marker: it takes a notice as any todo event (a refresh of its
+// details), and a history from before the change holds none.
 const ChangeTodoStepNotice = "todo-step-notice"
 
 // RunningCount is the one way a running todo's own count joins the goal's
