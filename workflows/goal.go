@@ -110,6 +110,9 @@ type goalRun struct {
 	revokedWhy string
 	// signals is how this run takes plain signals (docs/design.md §25).
 	signals signalOrder
+	// live is the running todo's step count as it last told the goal
+	// (docs/design.md §7).
+	live liveSteps
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -453,6 +456,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	}
 	g.st.Notes = nil
 	g.child = id
+	g.live.start(id)
 	g.details(ctx)
 	var res TodoResult
 	fut := workflow.ExecuteChildWorkflow(cctx, TodoWorkflow, in)
@@ -463,6 +467,12 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		CanceledResult(err, &res)
 	}
 	g.endSteering(res)
+	// From here the todo's result carries its steps. One that ended with
+	// no result (its workflow failed, or it was cancelled before it could
+	// close cleanly) keeps the steps it told: only todos that tell them
+	// (docs/design.md §7) have any here, so older histories replay as
+	// they ran.
+	res.Steps = max(res.Steps, g.live.end())
 	g.child, g.todoWaiting = "", ""
 	g.question, g.approval = nil, nil
 	if ctx.Err() != nil {
@@ -479,7 +489,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		if temporal.IsCanceledError(err) {
 			return TodoResult{}, err
 		}
-		return TodoResult{Status: TodoFailed, Result: "todo workflow failed: " + rootMessage(err)}, nil
+		return TodoResult{Status: TodoFailed, Result: "todo workflow failed: " + rootMessage(err), Steps: res.Steps}, nil
 	}
 	return res, nil
 }

@@ -106,6 +106,19 @@ func (g *goalRun) onUserInput(ctx workflow.Context, s string) error {
 }
 
 func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
+	// Any event of a todo that tells its steps carries its count
+	// (docs/design.md §7).
+	g.live.heard(ev.From, ev.Steps)
+	if ev.Kind == TodoEventSteps {
+		// Only the count changes. The refresh is what every event of
+		// the current todo gets, so a worker from before notices, which
+		// takes one as an event of no known kind, takes it the same way.
+		if ev.Todo == g.todo {
+			g.todoStep = ev.Steps
+			g.refresh(ctx)
+		}
+		return
+	}
 	if ev.Todo != g.todo {
 		return // a late event from an earlier todo
 	}
@@ -323,19 +336,29 @@ func (g *goalRun) details(ctx workflow.Context) {
 func (g *goalRun) markdown() string {
 	var b strings.Builder
 	s := g.status()
-	fmt.Fprintf(&b, "**%s** · steps %d/%d", s.Phase, s.Steps, s.MaxSteps)
+	running := -1 // index of the todo whose count the goal hears while it runs
+	steps := s.Steps
+	if g.live.child != "" && g.todo > 0 {
+		running = g.todo - 1
+		steps, _ = RunningCount(s.Steps, g.st.Todos[running], g.live.steps)
+	}
+	fmt.Fprintf(&b, "**%s** · steps %d/%d", s.Phase, steps, s.MaxSteps)
 	if s.CurrentTodo > 0 {
 		fmt.Fprintf(&b, " · todo %d/%d", s.CurrentTodo, len(g.st.Todos))
 	}
 	fmt.Fprintf(&b, " · device `%s`\n\n", g.in.Device)
 	if g.child != "" {
-		// The goal adds a todo's steps when it ends (docs/design.md §7).
-		fmt.Fprintf(&b, "The step count covers finished todos and replans; the running todo counts its own steps on its page (`%s`).\n\n", g.child)
+		// The running todo tells the goal its count whenever it waits
+		// (docs/design.md §7); its page has its latest action.
+		fmt.Fprintf(&b, "The step count includes the steps the running todo has reported; its page (`%s`) shows what it does now.\n\n", g.child)
 	}
 	if u := viewerLink(g.id); u != "" {
 		fmt.Fprintf(&b, "Screenshots of every step: [step viewer](%s)\n\n", u)
 	}
-	for _, t := range g.st.Todos {
+	for i, t := range g.st.Todos {
+		if i == running {
+			_, t.Steps = RunningCount(s.Steps, t, g.live.steps)
+		}
 		box := " "
 		if t.Status == TodoDone {
 			box = "x"

@@ -88,6 +88,8 @@ type todoRun struct {
 	lostHost bool
 	// signals is how this run takes plain signals (docs/design.md §25).
 	signals signalOrder
+	// notices is what the goal was told of the todo's steps (docs/design.md §7).
+	notices stepNotices
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -112,6 +114,9 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	if err := t.setHandlers(ctx); err != nil {
 		return TodoResult{}, err
 	}
+	t.tellSteps(ctx)
+	// The result carries the last count: no notice in the closing task.
+	defer t.notices.stop()
 	// A continued run carries its routine state; only the first run looks
 	// the routine up (docs/design.md §22).
 	if in.Routines && in.State == nil && workflow.GetVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {
@@ -416,7 +421,11 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		}
 
 		unseen := len(t.st.Unseen) // the notes this step's think is sent with
-		res, err := t.stepWaitingForDevice(ctx, act, think)
+		var res activities.StepResult
+		err := t.working(func() (err error) {
+			res, err = t.stepWaitingForDevice(ctx, act, think)
+			return err
+		})
 		if err == nil && think {
 			t.st.Unseen = append([]string(nil), t.st.Unseen[unseen:]...)
 		}
@@ -697,6 +706,9 @@ func (t *todoRun) tell(ctx workflow.Context, ev TodoEvent) error {
 		return nil
 	}
 	ev.Todo, ev.Steps = t.in.Index, t.st.Steps
+	if ev.From = t.notices.from; ev.From != "" {
+		t.notices.sent(ev.Steps, workflow.Now(ctx)) // the event tells the count (docs/design.md §7)
+	}
 	return workflow.SignalExternalWorkflow(ctx, parent.ID, "", SignalTodoEvent, ev).Get(ctx, nil)
 }
 

@@ -455,7 +455,7 @@ type TodoResult struct {
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
 // SignalTodoEvent signal: it needs a human, or no longer does.
 type TodoEvent struct {
-	Kind   string `json:"kind"` // TodoEventQuestion | TodoEventApproval | TodoEventResolved
+	Kind   string `json:"kind"` // one of the TodoEvent kinds below
 	Todo   int    `json:"todo"`
 	Text   string `json:"text,omitempty"`
 	Action string `json:"action,omitempty"`
@@ -470,6 +470,10 @@ type TodoEvent struct {
 	// Lost marks a TodoEventNeedPhone sent because the lease refused a
 	// device action: the goal no longer holds the phone (docs/design.md §24).
 	Lost bool `json:"lost,omitempty"`
+	// From is the sending todo's workflow ID, set by todos that tell
+	// their steps (docs/design.md §7): the goal takes Steps as the running
+	// todo's count only from the attempt it runs now.
+	From string `json:"from,omitempty"`
 }
 
 // TodoEvent kinds.
@@ -482,4 +486,7 @@ const (
 	TodoEventSleep        = "sleep"         // a long Wait: the todo sleeps until Until (Text says so)
 	TodoEventReleasePhone = "release_phone" // give the phone back: the todo waits without it
 	TodoEventNeedPhone    = "need_phone"    // the todo needs the phone again: answer SignalPhoneHeld with Seq
+	// TodoEventSteps tells the goal the todo's step count (Steps) while it
+	// runs (docs/design.md §7).
+	TodoEventSteps = "step_notice"
 )

@@ -51,15 +51,15 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 		once := verify
 		verify = func() error { return t.waitOutModel(ctx, once) }
 	}
-	var err error
 	if t.in.DeviceQueue != "" {
 		// The screen's blobs are on the phone's host: wait for it as a
 		// step does (docs/design.md §24).
 		actx = workflow.WithActivityOptions(ctx, t.onPhone(workflow.GetActivityOptions(actx)))
-		err = t.waitForPhone(ctx, verify)
-	} else {
-		err = verify()
+		once := verify
+		verify = func() error { return t.waitForPhone(ctx, once) }
 	}
+	// The goal hears of the last think with the result (docs/design.md §7).
+	err := t.working(verify)
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
 			return TodoResult{}, err

@@ -555,6 +555,48 @@ func recordings() []recording {
 			r.send(t, first, workflows.SignalResume, nil, false)
 			return append(ids, r.finish(t, first)...)
 		}},
+		{"step-notice", func(t *testing.T, r *recorder, i int) []string {
+			// The running todo tells its goal its step count whenever it
+			// waits (docs/design.md §7): the goal paused mid-todo has heard
+			// the count the todo stopped at; resumed, it ends done.
+			goal, _ := drilltest.MessageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, false)
+			c := r.until(t, id+"/todo-1", "paused", func(st workflows.Status) bool { return st.Paused && st.WaitingFor != "" })
+			r.until(t, id, "the goal told the paused todo's count", func(st workflows.Status) bool { return st.TodoSteps == c.Steps })
+			r.send(t, id, workflows.SignalResume, nil, false)
+			return r.finish(t, id)
+		}},
+		{"goal-text-limit", func(t *testing.T, r *recorder, i int) []string {
+			// A goal started past the starter's check, over its own
+			// max_goal_text: it ends failed before planning (docs/design.md §2).
+			id := r.start(t, i, "Turn on Wi-Fi, then turn on Bluetooth, then set the brightness to 80%", workflows.GoalOptions{MaxGoalText: 40})
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); !strings.Contains(res.Reason, "over the limit of 40") {
+				t.Fatalf("the long goal ended %+v, want failed over its limit", res)
+			}
+			return ids
+		}},
+		{"hopeless-todo", func(t *testing.T, r *recorder, i int) []string {
+			// The same impossible todo planned three times: it fails twice
+			// the same way on the same screen, and the third is not run
+			// (docs/design.md §13).
+			todo := "Book a train ticket in the travel app"
+			id := r.start(t, i, "Book a train ticket", workflows.GoalOptions{Plan: []string{todo, todo, todo}})
+			r.finish(t, id)
+			res := drilltest.WaitResult(t, r.s, id, time.Minute)
+			var ids []string
+			for _, wid := range drill.GoalWorkflowIDs(id, res) {
+				if !strings.HasSuffix(wid, "/todo-3") { // not run: no workflow
+					ids = append(ids, wid)
+				}
+			}
+			if !strings.HasPrefix(res.Todos[len(res.Todos)-1].Result, "not run again") {
+				t.Fatalf("the third todo was run: %+v", res.Todos)
+			}
+			return ids
+		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()
 			name := "record-schedule"

@@ -306,7 +306,7 @@ func (g *Client) LiveTodos(ctx context.Context, id string) ([]workflows.TodoStat
 	}
 	if child := runningChild(id, st, todos); child != "" {
 		if ts, err := g.Status(ctx, child); err == nil {
-			todos[st.CurrentTodo-1].Steps = ts.Steps
+			_, todos[st.CurrentTodo-1].Steps = workflows.RunningCount(st.Steps, todos[st.CurrentTodo-1], ts.Steps)
 		}
 	}
 	return todos, nil
@@ -334,12 +334,12 @@ func (g *Client) Snapshot(ctx context.Context, id string) (progress.Snapshot, er
 // workflow answers.
 func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status, todos []workflows.TodoState) progress.Snapshot {
 	s := ToSnapshot(id, st, todos)
-	// The goal counts a todo's steps when the todo ends; the running todo
-	// workflow knows them live.
+	// The goal adds a todo's steps to its own when the todo ends; the
+	// running todo workflow knows them live, and they join the goal's as
+	// in the goal's details (docs/design.md §7).
 	if child := runningChild(id, st, todos); child != "" {
 		if ts, err := g.Status(ctx, child); err == nil {
-			s.Steps = st.Steps + ts.Steps
-			s.Todos[st.CurrentTodo-1].Steps = ts.Steps
+			s.Steps, s.Todos[st.CurrentTodo-1].Steps = workflows.RunningCount(st.Steps, todos[st.CurrentTodo-1], ts.Steps)
 			s.Action, s.Thinking, s.Routine = ActionLine(ts), ts.Thinking, ts.Routine
 		}
 	}

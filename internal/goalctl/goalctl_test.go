@@ -177,7 +177,8 @@ func TestSnapshotFromQueries(t *testing.T) {
 	st := workflows.Status{Phase: workflows.GoalWaitingUser, CurrentTodo: 2, Steps: 9, MaxSteps: 100,
 		PendingApproval: &workflows.Approval{Action: `do(action="Tap", element=[500,900], message="Pay")`, Reason: "Pay"},
 		Feedback:        []string{"todo 1 done after 2 steps: opened"}}
-	todos := []workflows.TodoState{{Index: 1, Text: "Open Bank", Status: workflows.TodoDone, Steps: 2}, {Index: 2, Text: "Pay", Status: workflows.TodoRunning, Attempts: 2}}
+	// The first attempt of todo 2 took 4 steps, counted in the goal's 9.
+	todos := []workflows.TodoState{{Index: 1, Text: "Open Bank", Status: workflows.TodoDone, Steps: 2}, {Index: 2, Text: "Pay", Status: workflows.TodoRunning, Attempts: 2, Steps: 4}}
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, st), nil)
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, todos), nil)
 	// The running todo is the first restart of todo 2.
@@ -188,7 +189,7 @@ func TestSnapshotFromQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := progress.Snapshot{GoalID: "goal-1", Phase: "waiting_user", Steps: 12, MaxSteps: 100, CurrentTodo: 2,
-		Todos:    []progress.Todo{{Text: "Open Bank", Status: "done", Steps: 2}, {Text: "Pay", Status: "running", Steps: 3}},
+		Todos:    []progress.Todo{{Text: "Open Bank", Status: "done", Steps: 2}, {Text: "Pay", Status: "running", Steps: 7}},
 		Action:   `do(action="Launch", app="Bank")`,
 		Approval: `do(action="Tap", element=[500,900], message="Pay") — Pay`}
 	if !sameSnapshot(s, want) {
@@ -469,12 +470,12 @@ func TestLiveTodosReadsTheRunningTodosSteps(t *testing.T) {
 	mc := mocks.NewClient(t)
 	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, []workflows.TodoState{
 		{Index: 1, Text: "a", Status: workflows.TodoDone, Steps: 3},
-		{Index: 2, Text: "b", Status: workflows.TodoRunning, Attempts: 2}}), nil)
-	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{CurrentTodo: 2, Steps: 3}), nil)
+		{Index: 2, Text: "b", Status: workflows.TodoRunning, Attempts: 2, Steps: 4}}), nil)
+	mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{CurrentTodo: 2, Steps: 7}), nil)
 	mc.On("QueryWorkflow", mock.Anything, "goal-1/todo-2-r1", "", workflows.QueryStatus).Return(value(t, workflows.Status{Steps: 5}), nil)
 	todos, err := New(mc, Options{}).LiveTodos(context.Background(), "goal-1")
-	if err != nil || len(todos) != 2 || todos[0].Steps != 3 || todos[1].Steps != 5 {
-		t.Fatalf("todos = %+v, err = %v; want the running todo's 5 live steps", todos, err)
+	if err != nil || len(todos) != 2 || todos[0].Steps != 3 || todos[1].Steps != 9 {
+		t.Fatalf("todos = %+v, err = %v; want the running todo's 5 live steps after its first attempt's 4", todos, err)
 	}
 }
 
