@@ -145,7 +145,7 @@ func TestWorkerKill(t *testing.T) {
 			continue
 		}
 		drilltest.CheckDone(t, id, results[i])
-		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
+		if ok := drilltest.CheckOneMessage(t, s.Phones[i], texts[i]); !ok || results[i].Status != workflows.GoalDone {
 			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
 		drilltest.CheckClaims(t, s, id, results[i], s.Phones[i])
