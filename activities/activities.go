@@ -734,6 +734,7 @@ func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
 func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in StepInput) (StepResult, error) {
 	var res StepResult
 	prevAction, prevResult := in.PreviousAction, in.PreviousResult
+	var commit commitTap // a tap on a commit control, for the todo's log
 	if in.Act != nil {
 		var ar ActResult
 		// A commit aimed at a target the todo does not name (docs/design.md
@@ -744,7 +745,6 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			return StepResult{}, err
 		}
 		var refusal *ActResult
-		var commit string
 		if cc.Refused == "" {
 			if refusal, commit, err = a.commitCheck(ctx, d, in); err != nil {
 				return StepResult{}, err
@@ -769,7 +769,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			return StepResult{}, err
 		}
 		if ar.Refused == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
-			ar.Committed, ar.Commit = cc.Commit, commit
+			ar.Committed, ar.Commit = cc.Commit, commit.Key
 		}
 		res.Act = &ar
 		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result
@@ -777,6 +777,12 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	s, err := a.observe(ctx, d, in.UITree)
 	if err != nil {
 		return StepResult{}, err
+	}
+	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
+		// A system window took the focus around the commit tap: the todo
+		// remembers what the screen showed, so a tap again on the same
+		// content is refused only if the first one left a trace.
+		res.Act.Commit = commit.Key + unconfirmedMark + commit.Shown
 	}
 	res.Screen = s.obs
 	if !in.Think {

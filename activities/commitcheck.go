@@ -22,62 +22,117 @@ var (
 	severalRe = regexp.MustCompile(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|several|multiple|each|every|twice|again|times|copies|\d+\s+(?:notes|alarms|messages|copies|times))\b|[两三四五六七八九十几]+[个条次份]`)
 )
 
+// commitTap names a tap on a commit control for the todo's log
+// (ActResult.Commit): Key is the app, the control and the content its
+// fields held; App is the control's package and Shown how often each of
+// those field texts showed elsewhere on the screen.
+type commitTap struct {
+	Key, App, Shown string
+}
+
+// unconfirmedMark joins a commit's key and the Shown counts of its screen
+// when a system window (a dialog, the keyguard) was in front right after
+// the tap: the tap may have landed on that window and not on the control.
+const unconfirmedMark = "|met a system window; shown "
+
 // commitCheck is the look before committing: for a tap on a commit
 // control, the todo's effect already on the phone (found with read-only
 // probes when its list is longer than the screen), or the same commit on
 // the same subject earlier in this todo, refuses the tap. refusal is the
-// ActResult to return instead of acting, or nil to go on; key names the
-// commit for the todo's log when the tap is a commit (ActResult.Commit).
-func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepInput) (refusal *ActResult, key string, err error) {
+// ActResult to return instead of acting, or nil to go on; c names the
+// commit for the todo's log when the tap is a commit (c.Key non-empty).
+func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepInput) (refusal *ActResult, c commitTap, err error) {
 	act := in.Act
 	if act == nil || act.Name != autoglm.ActionTap || act.Element == nil || in.Width <= 0 || in.Height <= 0 {
-		return nil, "", nil
+		return nil, c, nil
 	}
 	elems, err := d.UITree(ctx)
 	if err != nil {
-		return nil, "", nil // no tree, no check: the action goes on as before
+		return nil, c, nil // no tree, no check: the action goes on as before
 	}
 	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
 	target, ok := tapped(elems, x, y)
 	if !ok {
-		return nil, "", nil
+		return nil, c, nil
 	}
 	label := strings.TrimSpace(firstNonEmpty(target.Text, target.Desc))
 	if !commitRe.MatchString(label) {
-		return nil, "", nil
+		return nil, c, nil
 	}
 	app := target.Package
 	fields := fieldValues(elems)
 	if len(fields) > 0 {
 		// A commit of typed content: the same content twice in one todo
 		// is one too many, unless the todo asks for several.
-		key = app + "|" + label + "|" + strings.Join(fields, "|")
-		for _, k := range in.Commits {
-			if k == key && !severalRe.MatchString(in.Task) {
-				return &ActResult{Result: fmt.Sprintf("%s: this todo already tapped %q with the same content (%s); it is not done twice. "+
-					"If the task is done, finish; the phone keeps what the first tap did", ActRefused, label, clipJoin(fields))}, key, nil
-			}
+		c = commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields)}
+		if !severalRe.MatchString(in.Task) && repeats(in.Commits, c) {
+			return &ActResult{Result: fmt.Sprintf("%s: this todo already tapped %q with the same content (%s); it is not done twice. "+
+				"If the task is done, finish; the phone keeps what the first tap did", ActRefused, label, clipJoin(fields))}, c, nil
 		}
 	}
 	e, ok := verify.Expect(in.Task)
 	if !ok || e.Repeatable || severalRe.MatchString(in.Task) || !e.Shows("", app, elems) {
-		return nil, key, nil
+		return nil, c, nil
 	}
 	m := shownItem(e.Match)
 	r, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
 	if err != nil {
-		return nil, key, err
+		return nil, c, err
 	}
 	if r.Swipes > 0 && !r.Restored {
 		// The tap was aimed at the screen before the probe: do not send it
 		// to a list that did not come back to where it was.
-		return &ActResult{Result: "error: the list moved while checking whether the task is already done; look at the screen again and decide"}, key, nil
+		return &ActResult{Result: "error: the list moved while checking whether the task is already done; look at the screen again and decide"}, c, nil
 	}
 	if !r.Found {
-		return nil, key, nil
+		return nil, c, nil
 	}
 	return &ActResult{Result: fmt.Sprintf("%s: %s is already on the phone (%s), so %q is not tapped again. If that is what the task asks, finish",
-		ActRefused, e.Describe, r.Evidence, label)}, key, nil
+		ActRefused, e.Describe, r.Evidence, label)}, c, nil
+}
+
+// repeats reports whether the todo already made commit c. A tap that a
+// system window met right after it (unconfirmedMark) does not count when
+// its content is still in its fields and shows on the screen exactly as
+// often as when it was tapped: whatever it committed would have left the
+// fields or shown once more (docs/design.md §19), so it landed on that
+// window, not on the control. Any other trace of it counts.
+func repeats(made []string, c commitTap) bool {
+	for _, k := range made {
+		if k == c.Key {
+			return true
+		}
+		if ev, ok := strings.CutPrefix(k, c.Key+unconfirmedMark); ok && ev != c.Shown {
+			return true
+		}
+	}
+	return false
+}
+
+// shownCounts is how often each field text shows on the screen outside
+// text fields, in the fields' order.
+func shownCounts(elems []uitree.Element, fields []string) string {
+	n := make([]string, len(fields))
+	for i, f := range fields {
+		n[i] = fmt.Sprint(shown(elems, f))
+	}
+	return strings.Join(n, ",")
+}
+
+// metSystemWindow reports whether the screen after a tap on a control of
+// app shows only the system's own windows (a dialog, the keyguard) and
+// nothing of app: such a window came to the front around the tap.
+func metSystemWindow(app string, after []uitree.Element) bool {
+	sys := false
+	for _, e := range after {
+		switch {
+		case e.Package == app:
+			return false
+		case systemPackage(e.Package):
+			sys = true
+		}
+	}
+	return sys
 }
 
 // shownItem matches an item as a list shows it, never a text field that

@@ -191,3 +191,82 @@ func TestVerifyFindsTheNoteAtTheEndOfALongList(t *testing.T) {
 		t.Fatalf("verification tapped or left the list moved: %v, scroll %d", p.got(), p.scroll)
 	}
 }
+
+// dialogNotes is the Notes editor where a system dialog comes to the
+// front as the first tap arrives and takes it (docs/design.md §28): the
+// tap lands on the dialog, not on Save. sent says whether the first tap
+// took effect anyway, shown as the note's title on the screen.
+type dialogNotes struct {
+	*notesPhone
+	dialog, sent bool
+}
+
+func (p *dialogNotes) UITree(ctx context.Context) ([]uitree.Element, error) {
+	p.mu.Lock()
+	dialog, sent := p.dialog, p.sent
+	p.mu.Unlock()
+	if dialog {
+		return []uitree.Element{
+			{Class: "android.widget.TextView", Package: "android", Text: "Notes isn't responding", Bounds: uitree.Bounds{X1: 132, Y1: 900, X2: 948, Y2: 1000}},
+			{Class: "android.widget.Button", Package: "android", Text: "Wait", Clickable: true, Bounds: uitree.Bounds{X1: 132, Y1: 1360, X2: 520, Y2: 1500}},
+		}, nil
+	}
+	tree, err := p.notesPhone.UITree(ctx)
+	if sent {
+		tree = append(tree, uitree.Element{Class: "android.widget.TextView", Package: "com.example.notes", Text: p.editor[0], Bounds: uitree.Bounds{X1: 48, Y1: 200, X2: 1032, Y2: 280}})
+	}
+	return tree, err
+}
+
+func (p *dialogNotes) Tap(ctx context.Context, x, y int) error {
+	p.mu.Lock()
+	first := !p.dialog && len(p.inputs) == 0
+	if first {
+		p.dialog = true
+	}
+	p.mu.Unlock()
+	return p.notesPhone.Tap(ctx, x, y)
+}
+
+// A commit tap that a system window met right after it is not counted
+// as made while its content is still in its fields and shown no more
+// often: tapped again once the dialog is gone, it reaches the phone. With
+// any trace of it on the screen, the tap again is refused.
+func TestCommitTapThatASystemWindowMetIsNotCountedWithoutATrace(t *testing.T) {
+	for _, sent := range []bool{false, true} {
+		a, np := newNotes(t, 0)
+		np.editor = []string{"n4", "x"}
+		p := &dialogNotes{notesPhone: np}
+		a.Devices = dialogPool{p}
+		task := "Create a note titled n4 with the text x"
+		first := tapAt(task, 540, 1180)
+		first.UITree = true
+		res, err := a.Step(context.Background(), first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Act.Result != "ok" || res.Act.Commit == "" {
+			t.Fatalf("the Save a dialog met: %+v", res.Act)
+		}
+		p.mu.Lock()
+		p.dialog, p.sent = false, sent
+		p.mu.Unlock()
+		again, err := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !sent && (again.Act.Refused != "" || taps(np.got()) != 2):
+			t.Fatalf("nothing of the first Save is on the screen, yet the Save again was refused: %+v, inputs %v", again.Act, np.got())
+		case sent && (again.Act.Refused == "" || taps(np.got()) != 1):
+			t.Fatalf("the note's title shows once more since the first Save, yet it was tapped again: %+v, inputs %v", again.Act, np.got())
+		}
+	}
+}
+
+type dialogPool struct{ p *dialogNotes }
+
+func (f dialogPool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
+func (f dialogPool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}

@@ -93,6 +93,13 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if err != nil {
 		return ActResult{}, err
 	}
+	if before.Tree == "" && needsLitScreen(act) && a.screenOff(ctx, d) {
+		// The screen went off after the executor decided (it timed out):
+		// the input would land on a dark screen and do nothing, or be
+		// taken by the keyguard. Nothing is sent or journalled; the Step's
+		// look wakes the phone and the executor decides again.
+		return ActResult{Result: ActNotSentDark}, nil
+	}
 	if moved, err := a.targetMoved(ctx, in, act, before, w, h); err != nil || moved != "" {
 		// Nothing is sent or journalled: a retry looks again.
 		return ActResult{Result: moved}, err
@@ -154,6 +161,27 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 // on it (a dialog took the focus, a banner dropped, a list reordered): the
 // touch would land on something else (docs/design.md §19).
 const ActNotSentMoved = "not sent: the screen changed before the touch"
+
+// ActNotSentDark is the result of an input the Step did not send because
+// the phone's screen was off just before it (docs/design.md §19, §28).
+const ActNotSentDark = "not sent: the screen went off before the input; look at the screen again"
+
+// needsLitScreen reports whether an action does nothing on a dark screen:
+// touches, swipes and typing.
+func needsLitScreen(act autoglm.Action) bool {
+	return touchPoint(act) != nil || act.Name == autoglm.ActionSwipe || isType(act)
+}
+
+// screenOff reports whether the phone says its screen is off; a phone
+// that cannot tell counts as lit.
+func (a *Activities) screenOff(ctx context.Context, d device.Device) bool {
+	sw, ok := d.(screenSwitch)
+	if !ok {
+		return false
+	}
+	on, err := sw.ScreenOn(ctx)
+	return err == nil && !on
+}
 
 // targetMoved compares the element under a touch's point on the screen
 // the executor decided on with the one under it just before the input

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -77,6 +77,7 @@ func TestDeployRollingRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = old.Stop() })
+	oldWorker := fmt.Sprintf("%d@", old.Pid()) // how its worker identities begin
 
 	start := func(goal, device string) string {
 		t.Helper()
@@ -170,31 +171,35 @@ func TestDeployRollingRestart(t *testing.T) {
 				return
 			}
 			t.Logf("%s goal %s: done after the restart in %s, %d steps", g.kind, g.id, time.Since(restarted).Round(time.Second), res.Steps)
-			// The goal ran on the branch its first worker chose: a change
-			// made since that release records no marker in it.
-			ids := changeIDs(t, s, g.id)
-			if len(ids) == 0 || slices.Contains(ids, workflows.ChangeSteeringOrder) {
-				t.Errorf("%s goal %s recorded the changes %v: it did not start under the previous release", g.kind, g.id, ids)
+			// The goal started under the previous release: its first
+			// workflow task was the old worker's, and it kept the
+			// branches that worker chose (its version markers).
+			first, ids := firstTask(t, s, g.id)
+			if !strings.HasPrefix(first, oldWorker) {
+				t.Errorf("%s goal %s: its first workflow task was completed by %q, not by the previous release's worker (%s…): it did not start under that release", g.kind, g.id, first, oldWorker)
 			}
-			t.Logf("%s goal %s recorded the changes %v", g.kind, g.id, ids)
+			t.Logf("%s goal %s: first workflow task by %s; recorded the changes %v", g.kind, g.id, first, ids)
 		}()
 	}
 	wg.Wait()
 }
 
-// changeIDs lists the GetVersion change IDs recorded in a workflow's
-// history.
-func changeIDs(t *testing.T, s *stack.Stack, id string) []string {
+// firstTask reads a workflow's history: the identity of the worker that
+// completed its first workflow task, and the GetVersion change IDs it
+// recorded.
+func firstTask(t *testing.T, s *stack.Stack, id string) (first string, ids []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	events, err := drill.History(ctx, s.Client, id)
 	if err != nil {
 		t.Errorf("history of %s: %v", id, err)
-		return nil
+		return "", nil
 	}
-	var ids []string
 	for _, e := range events {
+		if c := e.GetWorkflowTaskCompletedEventAttributes(); c != nil && first == "" {
+			first = c.GetIdentity()
+		}
 		m := e.GetMarkerRecordedEventAttributes()
 		if m == nil || m.GetMarkerName() != "Version" {
 			continue
@@ -204,5 +209,5 @@ func changeIDs(t *testing.T, s *stack.Stack, id string) []string {
 			ids = append(ids, cid)
 		}
 	}
-	return ids
+	return first, ids
 }

@@ -12,9 +12,10 @@ import (
 )
 
 // PreviousRelease is the commit the previous release's worker is built
-// from: the one that recorded workflows/testdata/v3, the corpus of the
-// release before ordered steering (docs/design.md §21).
-const PreviousRelease = "478321dfe5d5d6019f9b4b50506ffca97ea4daf5"
+// from: the one that recorded the newest corpus folder,
+// workflows/testdata/v8 (docs/design.md §12). When a release ships, it
+// moves to the commit that recorded that release's folder.
+const PreviousRelease = "d79b2030d7094fa922da5f3ae3e667052741a760"
 
 // ErrNoHistory means the repository's history does not hold the commit,
 // as in a shallow clone.

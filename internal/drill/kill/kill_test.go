@@ -61,10 +61,20 @@ func TestWorkerKill(t *testing.T) {
 		}
 	}
 	setFault(0)
+	up := time.Now()
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Stop() })
+	// The goals start once the worker serves their phones, as goals do
+	// after a deploy: a goal started before any worker polled its phone's
+	// queue waits only the lease's short grace for one (it fails for a
+	// phone nobody serves), and a slow first start is not what this drill
+	// drills.
+	for _, serial := range s.Serials {
+		waitServed(t, s, w, serial)
+	}
+	t.Logf("the worker served every phone %s after it started", time.Since(up).Round(time.Second))
 
 	ids := make([]string, killGoals)
 	texts := make([]string, killGoals)
@@ -145,7 +155,7 @@ func TestWorkerKill(t *testing.T) {
 			continue
 		}
 		drilltest.CheckDone(t, id, results[i])
-		if !drilltest.CheckOneMessage(t, s.Phones[i], texts[i]) {
+		if ok := drilltest.CheckOneMessage(t, s.Phones[i], texts[i]); !ok || results[i].Status != workflows.GoalDone {
 			t.Logf("steps of %s/todo-1:\n%s", id, drilltest.StepTrail(s, id+"/todo-1"))
 		}
 		drilltest.CheckClaims(t, s, id, results[i], s.Phones[i])
@@ -159,5 +169,27 @@ func TestWorkerKill(t *testing.T) {
 		if hookKills[where] == 0 {
 			t.Errorf("the fault hook never fired %s: that crash was not drilled", where)
 		}
+	}
+}
+
+// waitServed waits until a worker serves serial (the check `starter
+// devices` prints), for up to five minutes.
+func waitServed(t *testing.T, s *drill.Stack, w *drill.Process, serial string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ds, err := s.Goals.DeviceService(ctx, serial, time.Now())
+		cancel()
+		if err == nil && ds.Served {
+			return
+		}
+		if w.Exited() {
+			t.Fatalf("the worker exited before it served %s; see %s", serial, w.LogFile())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker served %s 5 minutes after the worker started: %+v, %v", serial, ds, err)
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 }
