@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -192,7 +193,7 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	var r workflows.GoalResult
 	if err == nil {
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
-		r, err = awaitGoal(ctx, goals, id)
+		r, err = awaitGoal(ctx, goals, id, goalTimeout)
 		out.Asked = stop()
 	}
 	after := phone.State()
@@ -225,19 +226,20 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	return out
 }
 
-// awaitGoal waits up to goalTimeout for the goal's result. A goal still
-// running then is cancelled and its result (cancelled, with what it did)
-// waited for; one that does not close within cancelWait is terminated.
-// Either way the goal has ended when awaitGoal returns.
-func awaitGoal(ctx context.Context, goals *goalctl.Client, id string) (workflows.GoalResult, error) {
-	wctx, cancel := context.WithTimeout(ctx, goalTimeout)
+// awaitGoal waits up to bound for the goal's result. A goal still running
+// then is cancelled and its result (cancelled, with what it did) waited
+// for; one that does not close within cancelWait is terminated. Either way
+// the goal has ended when awaitGoal returns.
+func awaitGoal(ctx context.Context, goals *goalctl.Client, id string, bound time.Duration) (workflows.GoalResult, error) {
+	wctx, cancel := context.WithTimeout(ctx, bound)
 	r, err := goals.Result(wctx, id)
 	cancel()
 	if err == nil || wctx.Err() == nil || ctx.Err() != nil {
 		return r, err
 	}
-	late := fmt.Errorf("goal %s still running after %s", id, goalTimeout)
-	if cerr := goals.Cancel(ctx, id); cerr == nil {
+	late := fmt.Errorf("goal %s still running after %s", id, bound)
+	// A goal that ended meanwhile has its result to read.
+	if cerr := goals.Cancel(ctx, id); cerr == nil || errors.Is(cerr, goalctl.ErrFinished) {
 		cctx, cancel := context.WithTimeout(ctx, cancelWait)
 		r, err = goals.Result(cctx, id)
 		cancel()
