@@ -93,7 +93,7 @@ func TestRunArgumentErrors(t *testing.T) {
 func TestRunDetachStartsGoal(t *testing.T) {
 	mc := mocks.NewClient(t)
 	run := mocks.NewWorkflowRun(t)
-	run.On("GetID").Return("goal-t1")
+	run.On("GetID").Return("goal-t1").Maybe()
 	run.On("GetRunID").Return("r1")
 	var in workflows.GoalInput
 	var opts client.StartWorkflowOptions
@@ -122,7 +122,7 @@ func TestRunDetachStartsGoal(t *testing.T) {
 func TestRunFollowsPlain(t *testing.T) {
 	mc := mocks.NewClient(t)
 	run := mocks.NewWorkflowRun(t)
-	run.On("GetID").Return("goal-t2")
+	run.On("GetID").Return("goal-t2").Maybe()
 	run.On("GetRunID").Return("r1")
 	served(mc, "emu1")
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, "GoalWorkflow", mock.Anything).Return(run, nil)

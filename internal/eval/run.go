@@ -2,7 +2,9 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/phoneflow/phoneflow/internal/bench"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -179,20 +182,28 @@ func (s *Summary) add(o Outcome) {
 	s.Outcomes = append(s.Outcomes, o)
 }
 
-// goalTimeout bounds one goal; the offline models answer at once.
-const goalTimeout = 10 * time.Minute
+// goalTimeout bounds one goal; the offline models answer at once. A goal
+// still running then is cancelled, and given cancelWait to close before it
+// is terminated, so the next task finds its phone free.
+const (
+	goalTimeout = 10 * time.Minute
+	cancelWait  = 2 * time.Minute
+)
 
 func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task, mode string, askWait time.Duration) Outcome {
 	out := Outcome{Task: t}
 	phone := env.Phones[i]
 	before := phone.State()
 	id := fmt.Sprintf("eval-%s-%s-%d-%d", safeID(t.ID), mode, time.Now().UnixNano()%1e9, seq.Add(1))
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue, WorkflowExecutionTimeout: goalTimeout},
-		workflows.GoalWorkflow, workflows.GoalInput{Goal: t.Goal, Device: env.Serials[i], Options: workflows.GoalOptions{Mode: mode, AutoApprove: true}})
+	// Through goalctl, as `starter run` does: a call the loaded server did
+	// not answer is sent again, not taken for the goal's end.
+	goals := goalctl.New(c, goalctl.Options{})
+	_, err := goals.StartGoal(ctx, goalctl.StartOptions(id, t.Goal, env.Serials[i]),
+		workflows.GoalInput{Goal: t.Goal, Device: env.Serials[i], Options: workflows.GoalOptions{Mode: mode, AutoApprove: true}})
 	var r workflows.GoalResult
 	if err == nil {
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
-		r, err = workflows.GoalOutcome(r, run.Get(ctx, &r))
+		r, err = awaitGoal(ctx, goals, id, goalTimeout)
 		out.Asked = stop()
 		out.Replayed, out.NotReplayed = replayGoal(ctx, c, id)
 	}
@@ -226,11 +237,40 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	return out
 }
 
-// safeID keeps a task id usable inside a workflow id.
+// awaitGoal waits up to bound for the goal's result. A goal still running
+// then is cancelled and its result (cancelled, with what it did) waited
+// for; one that does not close within cancelWait is terminated. Either way
+// the goal has ended when awaitGoal returns.
+func awaitGoal(ctx context.Context, goals *goalctl.Client, id string, bound time.Duration) (workflows.GoalResult, error) {
+	wctx, cancel := context.WithTimeout(ctx, bound)
+	r, err := goals.Result(wctx, id)
+	cancel()
+	if err == nil || wctx.Err() == nil || ctx.Err() != nil {
+		return r, err
+	}
+	late := fmt.Errorf("goal %s still running after %s", id, bound)
+	// A goal that ended meanwhile has its result to read.
+	if cerr := goals.Cancel(ctx, id); cerr == nil || errors.Is(cerr, goalctl.ErrFinished) {
+		cctx, cancel := context.WithTimeout(ctx, cancelWait)
+		r, err = goals.Result(cctx, id)
+		cancel()
+		if err == nil {
+			r.Reason = strings.TrimSpace(late.Error() + ", cancelled: " + r.Reason)
+			return r, nil
+		}
+	}
+	if terr := goals.Terminate(ctx, id, late.Error()); terr != nil {
+		return r, fmt.Errorf("%w; terminating it: %w", late, terr)
+	}
+	return r, late
+}
+
+// safeID keeps a task id usable inside a goal id (goalctl.CheckGoalID).
 func safeID(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if c == '/' || c == ' ' {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
 			b[i] = '-'
 		}
 	}

@@ -3,6 +3,8 @@
 package eval
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -13,9 +15,14 @@ import (
 const soakFastReps = 10
 
 // TestSoakFull repeats every task type of the soak 50 times on a phone of
-// its own, each phone starting with long lists.
+// its own, each phone starting with long lists. PHONEFLOW_SOAK_KINDS runs
+// some of the types (each is on its own phone, so types run apart add up
+// to the whole soak).
 func TestSoakFull(t *testing.T) {
 	kinds := []string{"note", "alarm", "message", "toggle", "brightness", "read", "contact", "open"}
+	if s := os.Getenv("PHONEFLOW_SOAK_KINDS"); s != "" {
+		kinds = strings.Split(s, ",")
+	}
 	runSoak(t, SoakOptions{Kinds: kinds, Reps: soakReps(t, 50), Seed: 1, Prefill: &phonesim.Fill{Notes: 100, Alarms: 50, Messages: 60}})
 }
 

@@ -232,19 +232,79 @@ func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string,
 	// A finished goal's ID is not silently taken over by a new goal: its
 	// history, result and step viewer page stay its own.
 	so.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
-	run, err := g.c.ExecuteWorkflow(ctx, so, GoalWorkflowName, in)
+	runID, err = g.StartGoal(ctx, so, in)
 	if err != nil {
+		return "", "", err
+	}
+	return id, runID, nil
+}
+
+// StartGoal starts the goal in under the start options so (whose ID must be
+// set) and returns its run ID; a goal already started under that ID by
+// someone else is an *IDTakenError.
+func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, in workflows.GoalInput) (runID string, err error) {
+	id := so.ID
+	// A start the server did not answer may still have started the goal,
+	// so it is sent again with the same ID: a goal already running under
+	// that ID with this text on this phone is the one started before
+	// (docs/design.md §12).
+	began, wait, unanswered := time.Now(), busyRetryFirst, false
+	for {
+		run, err := g.c.ExecuteWorkflow(ctx, so, GoalWorkflowName, in)
+		if err == nil {
+			return run.GetRunID(), nil
+		}
+		startUnanswered := serverBusy(ctx, err)
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if errors.As(err, &started) {
-			taken := &IDTakenError{ID: id, Running: true}
-			if info, derr := g.Describe(ctx, id); derr == nil && info.State != "running" {
-				taken.Running, taken.Status = false, info.Status
+			info, derr := g.Describe(ctx, id)
+			if derr == nil && unanswered && info.Goal == in.Goal && info.Device == in.Device && !info.Start.Before(began.Add(-time.Minute)) {
+				return info.RunID, nil
 			}
-			return "", "", taken
+			if derr == nil || !serverBusy(ctx, derr) {
+				taken := &IDTakenError{ID: id, Running: true}
+				if derr == nil && info.State != "running" {
+					taken.Running, taken.Status = false, info.Status
+				}
+				return "", taken
+			}
+			err = derr
 		}
-		return "", "", fmt.Errorf("start goal %s: %w", id, err)
+		if !serverBusy(ctx, err) || time.Since(began) > startBusyFor {
+			return "", fmt.Errorf("start goal %s: %w", id, err)
+		}
+		unanswered = unanswered || startUnanswered
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("start goal %s: %w", id, err)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, busyRetryMax)
 	}
-	return run.GetID(), run.GetRunID(), nil
+}
+
+// How StartGoal and Result try again while the server does not answer:
+// first after busyRetryFirst, doubling up to busyRetryMax; StartGoal gives
+// up after startBusyFor, Result only when its context ends (a goal may run
+// for hours).
+const (
+	busyRetryFirst = 500 * time.Millisecond
+	busyRetryMax   = 5 * time.Second
+	startBusyFor   = 2 * time.Minute
+)
+
+// serverBusy reports a call the server did not answer, or refused while
+// too busy, with ctx itself still live: the call says nothing about the
+// goal and may be sent again. A loaded server also answers "namespace not
+// found" when it cannot read its namespace store in time (a namespace that
+// is really missing fails the checks before a goal starts, such as
+// CheckDevice, at once).
+func serverBusy(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	var nf *serviceerror.NamespaceNotFound
+	return transient(err) || errors.As(err, &nf) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // WebURL returns the Web UI page of a workflow, or "" when no UI address
@@ -602,6 +662,17 @@ func (g *Client) Cancel(ctx context.Context, id string) error {
 func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, error) {
 	var r workflows.GoalResult
 	err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &r)
+	// A wait the server did not answer is not the goal's end: the goal
+	// runs on (docs/design.md §12).
+	for wait := busyRetryFirst; serverBusy(ctx, err); wait = min(2*wait, busyRetryMax) {
+		select {
+		case <-ctx.Done():
+			return r, wrap(id, "result", err)
+		case <-time.After(wait):
+		}
+		r = workflows.GoalResult{}
+		err = g.c.GetWorkflow(ctx, id, "").Get(ctx, &r)
+	}
 	if err != nil {
 		// A goal that ended failed closes as Failed with its result as
 		// the failure's details (docs/design.md §20).

@@ -49,7 +49,6 @@ func payload(t *testing.T, v any) *commonpb.Payload {
 func TestStartSendsGoalInputWithSearchAttributes(t *testing.T) {
 	mc := mocks.NewClient(t)
 	run := mocks.NewWorkflowRun(t)
-	run.On("GetID").Return("goal-x")
 	run.On("GetRunID").Return("run-1")
 	var gotOpts client.StartWorkflowOptions
 	var gotIn workflows.GoalInput
@@ -559,4 +558,83 @@ func TestSendSaysToSignalAGoalWhoseWorkflowTaskFails(t *testing.T) {
 		t.Fatalf("Send = %v, want the server's refusal with the fix (--signal, starter status)", err)
 	}
 	mc.AssertNumberOfCalls(t, "UpdateWorkflow", 1)
+}
+
+// A start the server did not answer in time may have started the goal: it
+// is sent again with the same ID, and the goal found running under that ID
+// with the same text on the same phone is the one started, not a taken ID.
+func TestStartSendsAgainAStartTheServerDidNotAnswer(t *testing.T) {
+	describe := func(goal string) *workflowservice.DescribeWorkflowExecutionResponse {
+		return &workflowservice.DescribeWorkflowExecutionResponse{WorkflowExecutionInfo: &workflowpb.WorkflowExecutionInfo{
+			Execution: &commonpb.WorkflowExecution{WorkflowId: "goal-x", RunId: "run-1"},
+			Status:    enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING,
+			StartTime: timestamppb.Now(),
+			Memo:      &commonpb.Memo{Fields: map[string]*commonpb.Payload{MemoGoal: payload(t, goal)}},
+			SearchAttributes: &commonpb.SearchAttributes{IndexedFields: map[string]*commonpb.Payload{
+				workflows.SearchAttrDevice: payload(t, "emu-1")}},
+		}}
+	}
+	for _, c := range []struct {
+		name, running string
+		wantErr       bool
+	}{
+		{"the first start took effect", "turn on Wi-Fi", false},
+		{"another goal holds the id", "send Bob a message", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mc := mocks.NewClient(t)
+			calls := 0
+			mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
+				Return(func(context.Context, client.StartWorkflowOptions, any, ...any) (client.WorkflowRun, error) {
+					calls++
+					if calls == 1 {
+						return nil, serviceerror.NewDeadlineExceeded("context deadline exceeded")
+					}
+					return nil, serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "")
+				})
+			mc.On("DescribeWorkflowExecution", mock.Anything, "goal-x", "").Return(describe(c.running), nil)
+			id, runID, err := New(mc, Options{}).Start(ctx, StartRequest{ID: "goal-x", Goal: "turn on Wi-Fi", Device: "emu-1"})
+			var taken *IDTakenError
+			if c.wantErr {
+				if !errors.As(err, &taken) || !taken.Running {
+					t.Fatalf("Start = %s %s %v, want the taken id", id, runID, err)
+				}
+				return
+			}
+			if err != nil || id != "goal-x" || runID != "run-1" || calls != 2 {
+				t.Fatalf("Start = %s %s %v after %d starts, want goal-x run-1 after 2", id, runID, err, calls)
+			}
+		})
+	}
+}
+
+// A wait for the result that the server did not answer, or answered with
+// the "namespace not found" of a server too busy to read its namespace
+// store, is not the goal's end: Result waits on.
+func TestResultWaitsThroughAServerThatDoesNotAnswer(t *testing.T) {
+	mc := mocks.NewClient(t)
+	busy := []error{serviceerror.NewDeadlineExceeded("context deadline exceeded"), serviceerror.NewNamespaceNotFound("default")}
+	gets := 0
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Return(func(_ context.Context, v any) error {
+		gets++
+		if gets <= len(busy) {
+			return busy[gets-1]
+		}
+		*v.(*workflows.GoalResult) = workflows.GoalResult{Status: workflows.GoalDone, Steps: 6}
+		return nil
+	})
+	mc.On("GetWorkflow", mock.Anything, "goal-1", "").Return(run)
+	r, err := New(mc, Options{}).Result(ctx, "goal-1")
+	if err != nil || r.Status != workflows.GoalDone || r.Steps != 6 || gets != 3 {
+		t.Fatalf("Result = %+v, %v after %d waits, want done after 3", r, err, gets)
+	}
+	// A goal that timed out is its end, not a busy server.
+	timedOut := mocks.NewWorkflowRun(t)
+	timedOut.On("Get", mock.Anything, mock.Anything).Return(temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil))
+	mc.On("GetWorkflow", mock.Anything, "goal-2", "").Return(timedOut)
+	if _, err := New(mc, Options{}).Result(ctx, "goal-2"); err == nil {
+		t.Fatal("a goal that timed out returned no error")
+	}
+	timedOut.AssertNumberOfCalls(t, "Get", 1)
 }
