@@ -377,6 +377,10 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		}
 		// Budget at the loop head, before any think or act (docs/design.md §2 rule 1).
 		if stop, ok := t.budgetStop(); ok {
+			if stop.Status == TodoFailed && t.st.Steps > 0 && !t.in.Unguarded &&
+				workflow.GetVersion(ctx, ChangeVerifyAtStepCap, workflow.DefaultVersion, 1) == 1 {
+				return t.verifyAtCap(ctx, stop)
+			}
 			return stop, nil
 		}
 		if err := t.awaitResumed(ctx); err != nil {

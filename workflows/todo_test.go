@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,5 +214,29 @@ func TestTodoStepFailureCountsAndFails(t *testing.T) {
 	}
 	if r.Status != TodoFailed || r.Steps != 1 || calls != 1 || r.Result != "step failed: executor model: bad key: check api_key" {
 		t.Fatalf("result = %+v after %d calls", r, calls)
+	}
+}
+
+// A todo that reaches its step cap is verified on the screen its last step
+// left: done when the verdict is, the cap's failure otherwise.
+func TestTodoAtStepCapIsVerified(t *testing.T) {
+	taps := []autoglm.Action{tap(1, 1), tap(2, 2), tap(3, 3), tap(4, 4), tap(5, 5), tap(6, 6)}
+	run := func(refute map[string]string) (TodoResult, *fakeWorld) {
+		f := &fakeWorld{scripts: map[string][]autoglm.Action{"t": taps}, refute: refute}
+		env := newEnv(t, f)
+		env.ExecuteWorkflow(TodoWorkflow, TodoInput{Index: 1, Task: "t", Device: "emu-1", StepBudget: 50, MaxSteps: 4})
+		var r TodoResult
+		if err := env.GetWorkflowResult(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r, f
+	}
+	r, f := run(nil)
+	if r.Status != TodoDone || !r.Verified || !strings.Contains(r.Result, "step cap reached") || len(f.verifies) != 1 || f.verifies[0].Message != "" {
+		t.Fatalf("verified at the cap: result = %+v verifies = %+v", r, f.verifies)
+	}
+	r, f = run(map[string]string{"": "the conversation shows no such message"})
+	if r.Status != TodoFailed || r.Verified || !strings.Contains(r.Result, "step cap reached") || r.Evidence != "the conversation shows no such message" || len(f.verifies) != 1 {
+		t.Fatalf("refuted at the cap: result = %+v verifies = %d", r, len(f.verifies))
 	}
 }

@@ -29,7 +29,30 @@ const (
 	// attempts ran out and the todo failed (Verify) or took the fixed
 	// correction (Correct).
 	ChangeVerifyOutageWait = "verify-outage-wait"
+	// ChangeVerifyAtStepCap: a todo that reaches its step cap is verified
+	// on the screen its last step left, as a finish is, and is done when
+	// the verdict is (docs/design.md §13). Before it, the cap failed the
+	// todo even when its last action had done the task.
+	ChangeVerifyAtStepCap = "verify-at-step-cap"
 )
+
+// verifyAtCap ends a todo that reached its step cap: the phone, not the
+// count, says whether the task was done. The executor claimed nothing, so
+// the verifier judges the task on the last screen alone (a read, which
+// needs an answer, cannot pass); any verdict but done keeps the cap's
+// failure, with the verifier's evidence.
+func (t *todoRun) verifyAtCap(ctx workflow.Context, stop TodoResult) (TodoResult, error) {
+	res, err := t.finished(ctx, "")
+	if err != nil {
+		return TodoResult{}, err
+	}
+	if res.Status == TodoDone && res.Verified {
+		res.Result = stop.Result + ", and the phone shows the task done: " + truncate(res.Evidence, 300)
+		return res, nil
+	}
+	stop.Evidence, stop.VerifiedBy, stop.Checks = res.Evidence, res.VerifiedBy, res.Checks
+	return stop, nil
+}
 
 // finished ends the todo on the executor's finish. Under
 // ChangeVerifyFinish the finish is verified first: the todo is done only
