@@ -597,6 +597,17 @@ func recordings() []recording {
 			}
 			return ids
 		}},
+		{"step-cap", func(t *testing.T, r *recorder, i int) []string {
+			// A todo whose cap (3 steps) comes before it could finish is
+			// verified on the screen its last step left (docs/design.md §13).
+			id := r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}, TodoMaxSteps: 3, MaxSteps: 12})
+			ids := r.finish(t, id)
+			res := drilltest.WaitResult(t, r.s, id, time.Minute)
+			if len(res.Todos) == 0 || !strings.Contains(res.Todos[0].Result, "step cap reached") || res.Todos[0].Evidence == "" {
+				t.Fatalf("the first todo did not end at its cap with a verdict: %+v", res.Todos)
+			}
+			return ids
+		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()
 			name := "record-schedule"
