@@ -54,15 +54,17 @@ func TestPrintedHintsReachTheSameCluster(t *testing.T) {
 		mc := mocks.NewClient(t)
 		mc.On("Close").Return().Maybe()
 		servedPhones(mc)
+		// The goal's ID is the one run chose and printed; the hints must
+		// reach it, whatever it is.
 		run := mocks.NewWorkflowRun(t)
 		run.On("GetID").Return("goal-1").Maybe()
 		run.On("GetRunID").Return("r").Maybe()
 		mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(run, nil)
-		mc.On("DescribeWorkflowExecution", mock.Anything, "goal-1", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
+		mc.On("DescribeWorkflowExecution", mock.Anything, mock.Anything, "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
 			WorkflowExecutionInfo: execInfo(t, "goal-1", enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, "running")}, nil).Maybe()
-		mc.On("CancelWorkflow", mock.Anything, "goal-1", "").Return(nil).Maybe()
-		mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "running", MaxSteps: 100}), nil).Maybe()
-		mc.On("QueryWorkflow", mock.Anything, "goal-1", "", workflows.QueryTodos).Return(value(t, []workflows.TodoState{}), nil).Maybe()
+		mc.On("CancelWorkflow", mock.Anything, mock.Anything, "").Return(nil).Maybe()
+		mc.On("QueryWorkflow", mock.Anything, mock.Anything, "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "running", MaxSteps: 100}), nil).Maybe()
+		mc.On("QueryWorkflow", mock.Anything, mock.Anything, "", workflows.QueryTodos).Return(value(t, []workflows.TodoState{}), nil).Maybe()
 		var dialed []config.Config
 		out := runDialing(t, mc, &dialed, append([]string{"run", "--detach", "--device", "d", "Turn on Wi-Fi"}, flags...)...)
 		hints := regexp.MustCompile("`starter ([^`]+)`").FindAllStringSubmatch(out, -1)
