@@ -15,12 +15,10 @@ import (
 	"github.com/spf13/cobra"
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/api/workflowservice/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/phoneflow/phoneflow/config"
-	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -45,16 +43,7 @@ func TestStatusAndWebUIAgreeMidTodo(t *testing.T) {
 	defer cancel()
 	env, err := demo.Start(ctx, demo.Options{
 		Config: cfg, DataDir: t.TempDir(), BuiltinADB: true, Logger: logger,
-		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
-			opts, err := app.ClientOptions(cfg, logger)
-			if err != nil {
-				return nil, err
-			}
-			return client.DialContext(ctx, opts)
-		},
-		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
-			return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
-		},
+		Dial: demoDial(logger), Worker: demoWorker(logger),
 	})
 	if err != nil {
 		t.Fatalf("start the demo: %v", err)
