@@ -121,6 +121,13 @@ type goalRun struct {
 // or the goal is cancelled. It continues as new between todos when its
 // history grows long.
 func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
+	return goalWorkflow(ctx, in, nil)
+}
+
+// goalWorkflow is GoalWorkflow with the starting worker's defaults for
+// options the input leaves out (nil: the built-in ones).
+func goalWorkflow(ctx workflow.Context, in GoalInput, defaults *GoalOptions) (GoalResult, error) {
+	in = resolveOptions(ctx, in, defaults)
 	g := &goalRun{in: in, opts: in.Options.WithDefaults(), id: workflow.GetInfo(ctx).WorkflowExecution.ID, lease: &heldLease{}}
 	ctx = workflow.WithValue(ctx, leaseKey, g.lease)
 	if in.State != nil {

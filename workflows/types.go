@@ -115,6 +115,16 @@ type GoalOptions struct {
 	// longer one ends failed before planning (docs/design.md §2). Zero
 	// means DefaultMaxGoalText.
 	MaxGoalText int `json:"max_goal_text,omitempty"`
+	// Resolved says whoever started the goal filled these options from its
+	// own config (`starter run`, `starter schedule`, goalctl): the worker
+	// adds nothing. Without it — a goal started with `temporal workflow
+	// start`, the Web UI's Start Workflow or a hand-made Temporal Schedule —
+	// every option the input leaves out is taken from the config of the
+	// worker that starts the goal (docs/design.md §2).
+	Resolved bool `json:"resolved,omitempty"`
+
+	// given are the keys the JSON input held; nil for options built in Go.
+	given map[string]bool
 }
 
 // singleLoop reports whether the executor runs the whole goal as one todo.
