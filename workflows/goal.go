@@ -324,7 +324,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	invalid, rejected := "", ""
 	for {
 		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
-			Invalid: invalid, Rejected: rejected}
+			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx)}
 		var d activities.PlanDecision
 		if err := g.callPlanner(ctx, "Plan the goal", activities.NamePlanOnce, &in, &in.HandBackOutages, &d); err != nil {
 			return err
@@ -514,6 +514,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
+	g.st.LastRecent = tr.Recent
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
 		// with the planner's own (docs/design.md §13).
@@ -590,7 +591,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			return r, true, nil
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
-			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected}
+			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected,
+			Situation: g.situation(ctx), LastActions: g.st.LastRecent}
 		queued := len(in.UserMessages)
 		if g.steer.ordered {
 			// Inject text no todo has taken yet reaches the replanner too
@@ -888,4 +890,11 @@ func (g *goalRun) status() Status {
 // null) before planning.
 func (g *goalRun) todos() []TodoState {
 	return append([]TodoState{}, g.st.Todos...)
+}
+
+// situation is what the planner is always told: the time in the user's
+// zone, the step budget and what is left of it (docs/design.md §4).
+func (g *goalRun) situation(ctx workflow.Context) activities.Situation {
+	return activities.Situation{Now: workflow.Now(ctx), TimeZone: g.opts.TimeZone,
+		StepsUsed: g.st.Steps, MaxSteps: g.opts.MaxSteps, TodoMaxSteps: g.opts.TodoMaxSteps}
 }

@@ -199,7 +199,7 @@ func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
 		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
-		CommitKeys: t.st.Commits.Made}
+		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...)}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;

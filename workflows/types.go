@@ -303,6 +303,9 @@ type GoalState struct {
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
 	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
+	// LastRecent are the last actions of the todo that ended last, with
+	// their results, shown to the replanner (docs/design.md §4).
+	LastRecent []string `json:"last_recent,omitempty"`
 	// SteerSeq is the sequence number of the last steering command the
 	// goal took (docs/design.md §21).
 	SteerSeq int           `json:"steer_seq,omitempty"`
@@ -460,6 +463,9 @@ type TodoResult struct {
 	Screen string `json:"screen,omitempty"`
 	// CommitKeys key the commits it applied, for a later run's Prior.
 	CommitKeys []string `json:"commit_keys,omitempty"`
+	// Recent are the todo's last device actions with their results, for
+	// the replanner (docs/design.md §4).
+	Recent []string `json:"recent,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
