@@ -108,6 +108,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 			return o, err
 		}
 		o.Plan = plan
+		// A given plan is todos: it runs layered whatever limits.mode says.
+		o.Mode = workflows.ModeLayered
 	}
 	return o, nil
 }

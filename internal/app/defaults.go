@@ -16,6 +16,7 @@ import (
 func GoalDefaults(cfg config.Config, now time.Time) workflows.GoalOptions {
 	l := cfg.Limits
 	o := workflows.GoalOptions{
+		Mode:             l.Mode,
 		MaxSteps:         l.MaxSteps,
 		TodoMaxSteps:     l.TodoMaxSteps,
 		AutoApprove:      l.AutoApprove,
