@@ -440,7 +440,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	})
 	in := TodoInput{
 		GoalID: g.id, Index: i + 1, Task: t.Text, Device: g.in.Device, TaskType: g.st.TaskType,
-		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps,
+		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps, GoalTurns: g.st.Turns,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
 		Routines:         g.opts.Routines,
@@ -515,6 +515,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
 	g.st.LastRecent = tr.Recent
+	g.st.Turns += tr.Turns
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
 		// with the planner's own (docs/design.md §13).

@@ -29,7 +29,7 @@ const (
 // Prompts added to the executor's notes by the workflow.
 const (
 	dangerWarnNote  = "You have spent 7 turns on this subtask. Do not repeat actions that had no effect; try a different approach."
-	dangerForceNote = "You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
+	dangerForceNote = "You have spent 30 turns on this goal. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
 	// CorrectionNote is the note a stuck executor gets with its next think.
 	CorrectionNote = "You seem stuck: the screen did not change or you repeated the same action. Try something different (go Back, scroll, pick another element, or launch the app again)."
 )
@@ -199,7 +199,7 @@ func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
 		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
-		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...)}
+		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...), Turns: t.st.Turns}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -857,10 +857,13 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			}
 			t.st.Next, t.st.NextText = &a, text
 		}
-		switch t.st.Turns {
-		case dangerTurnWarn:
+		// The warning counts this todo's turns; the forced end the
+		// goal's, earlier todos included, so it can come before a todo's
+		// step cap (docs/design.md §2).
+		if t.st.Turns == dangerTurnWarn {
 			t.oneShot = append(t.oneShot, dangerWarnNote)
-		case dangerTurnForce:
+		}
+		if t.in.GoalTurns+t.st.Turns == dangerTurnForce {
 			t.oneShot = append(t.oneShot, dangerForceNote)
 		}
 	}

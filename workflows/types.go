@@ -303,6 +303,8 @@ type GoalState struct {
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
 	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
+	// Turns are the executor think turns of the goal's todos so far.
+	Turns int `json:"turns,omitempty"`
 	// LastRecent are the last actions of the todo that ended last, with
 	// their results, shown to the replanner (docs/design.md §4).
 	LastRecent []string `json:"last_recent,omitempty"`
@@ -317,16 +319,19 @@ type GoalState struct {
 
 // TodoInput starts a TodoWorkflow.
 type TodoInput struct {
-	GoalID      string `json:"goal_id,omitempty"`
-	Index       int    `json:"index"` // 1-based todo number
-	Task        string `json:"task"`
-	Device      string `json:"device"`
-	TaskType    string `json:"task_type,omitempty"`
-	StepBudget  int    `json:"step_budget"` // steps left in the goal's budget
-	MaxSteps    int    `json:"max_steps"`   // per-todo cap
-	AutoApprove bool   `json:"auto_approve,omitempty"`
-	UITree      bool   `json:"ui_tree"`
-	Paused      bool   `json:"paused,omitempty"`
+	GoalID     string `json:"goal_id,omitempty"`
+	Index      int    `json:"index"` // 1-based todo number
+	Task       string `json:"task"`
+	Device     string `json:"device"`
+	TaskType   string `json:"task_type,omitempty"`
+	StepBudget int    `json:"step_budget"` // steps left in the goal's budget
+	MaxSteps   int    `json:"max_steps"`   // per-todo cap
+	// GoalTurns are the executor turns the goal's earlier todos took: the
+	// note to finish or ask comes at the goal's 30th (docs/design.md §2).
+	GoalTurns   int  `json:"goal_turns,omitempty"`
+	AutoApprove bool `json:"auto_approve,omitempty"`
+	UITree      bool `json:"ui_tree"`
+	Paused      bool `json:"paused,omitempty"`
 	// OptimizePrompt records the todo's outcome and lessons in prompt
 	// memory for TaskType when the todo ends.
 	OptimizePrompt bool     `json:"optimize_prompt,omitempty"`
@@ -466,6 +471,8 @@ type TodoResult struct {
 	// Recent are the todo's last device actions with their results, for
 	// the replanner (docs/design.md §4).
 	Recent []string `json:"recent,omitempty"`
+	// Turns are the executor think turns the todo took.
+	Turns int `json:"turns,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the
