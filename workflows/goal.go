@@ -275,6 +275,10 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		if r, stop := g.afterTodo(ctx, i, tr); stop {
 			return r, nil
 		}
+		if tr.Status == TodoReset {
+			g.st.NeedReplan = false
+			continue // the same todo again, before any replan
+		}
 		if g.opts.singleLoop() {
 			t := g.st.Todos[i]
 			if t.Status == TodoDone {
@@ -538,6 +542,8 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 		} else {
 			t.Status = TodoFailed
 		}
+	case TodoReset:
+		t.Status = TodoPending // run again under a new child ID, fresh context
 	case TodoCancelled:
 		t.Status = TodoCancelled
 	case TodoOutOfBudget:

@@ -386,6 +386,9 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		if err := t.awaitResumed(ctx); err != nil {
 			return TodoResult{}, err
 		}
+		if t.st.Reset {
+			return t.result(TodoReset, "reset by a person: started again with a fresh executor context"), nil
+		}
 
 		var act *autoglm.Action
 		if n := t.st.Next; n != nil {
@@ -418,9 +421,13 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 				think = false // the action fits the budget, a think after it does not
 			}
 			// Pause takes effect before the device action, even when it
-			// arrived while the action waited for approval.
+			// arrived while the action waited for approval; so does a reset.
 			if err := t.awaitResumed(ctx); err != nil {
 				return TodoResult{}, err
+			}
+			if t.st.Reset {
+				t.st.Steps-- // the action counted above was not sent
+				return t.result(TodoReset, "reset by a person: started again with a fresh executor context"), nil
 			}
 		}
 
@@ -601,8 +608,9 @@ func (t *todoRun) awaitResumed(ctx workflow.Context) error {
 	t.waiting = "paused: send resume"
 	t.details(ctx)
 	defer func() { t.waiting = "" }()
-	// Await holds no worker slot: the run sleeps in history until resume.
-	return workflow.Await(ctx, func() bool { return !t.st.Paused })
+	// Await holds no worker slot: the run sleeps in history until resume
+	// (or a reset, which starts the todo again).
+	return workflow.Await(ctx, func() bool { return !t.st.Paused || t.st.Reset })
 }
 
 // gate handles the decided action before it may reach the phone: finish

@@ -408,8 +408,10 @@ type TodoRunState struct {
 	Corrections int      `json:"corrections"`
 	// Recent are the latest device actions with their results, for the
 	// planner's correction (docs/design.md §18).
-	Recent  []string      `json:"recent,omitempty"`
-	Paused  bool          `json:"paused,omitempty"`
+	Recent []string `json:"recent,omitempty"`
+	Paused bool     `json:"paused,omitempty"`
+	// Reset: a person asked to start the todo again (UpdateReset).
+	Reset   bool          `json:"reset,omitempty"`
 	Lessons []string      `json:"lessons,omitempty"`
 	Usage   llm.RoleUsage `json:"usage,omitzero"`
 	// SteerSeq is the last steering command from the goal applied.
@@ -431,6 +433,9 @@ const (
 	TodoStuck = "stuck"
 	// TodoOutOfBudget: the goal's step budget ran out inside the todo.
 	TodoOutOfBudget = "out_of_budget"
+	// TodoReset: a person reset the todo; the goal runs it again with a
+	// fresh executor context.
+	TodoReset = "reset"
 )
 
 // TodoResult is what a TodoWorkflow returns.

@@ -614,6 +614,22 @@ func recordings() []recording {
 			}
 			return ids
 		}},
+		{"todo-reset", func(t *testing.T, r *recorder, i int) []string {
+			// A todo paused mid-way, reset, resumed: it runs again as
+			// todo-1-r1 with a fresh executor context (docs/design.md §21).
+			goal, _ := drilltest.MessageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, false)
+			r.until(t, id+"/todo-1", "paused", func(st workflows.Status) bool { return st.Paused })
+			r.send(t, id, workflows.UpdateReset, nil, false)
+			r.send(t, id, workflows.SignalResume, nil, false)
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone || res.Todos[0].Attempts != 2 {
+				t.Fatalf("the reset goal ended %+v", res)
+			}
+			return ids
+		}},
 		{"worker-defaults", func(t *testing.T, r *recorder, i int) []string {
 			// A goal started as the Temporal CLI starts it, with only the
 			// goal, the phone and a "30m" duration: the worker fills the
