@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -104,6 +105,17 @@ func TestViewerAndEventsOfShowcase(t *testing.T) {
 	}
 	dc, _ := app.DataConverter(env.Config)
 	r := &viewer.Reader{Client: env.Client, DataConverter: dc}
+	// The live stream, read while the goal runs, as a front end would.
+	type streamed struct {
+		ids []string
+		err error
+	}
+	live := make(chan streamed, 1)
+	go func() {
+		var s streamed
+		s.ids, s.err = sseIDs(ctx, base+"/goals/"+id+"/events?follow=1", "")
+		live <- s
+	}()
 	var lines bytes.Buffer
 	var mu sync.Mutex
 	enc := json.NewEncoder(&lines)
@@ -130,6 +142,20 @@ func TestViewerAndEventsOfShowcase(t *testing.T) {
 	}
 	if last := evs[len(evs)-1]; last.Type != "done" || last.Steps != final.Steps {
 		t.Fatalf("last event = %+v, want done with %d steps", last, final.Steps)
+	}
+	// The stream gave the same events, and one reconnecting after the
+	// third gets the rest.
+	var polled []string
+	for _, e := range evs {
+		polled = append(polled, e.ID())
+	}
+	s := <-live
+	if s.err != nil || strings.Join(s.ids, " ") != strings.Join(polled, " ") {
+		t.Fatalf("live stream: %v\n%q\npolled\n%q", s.err, s.ids, polled)
+	}
+	rest, err := sseIDs(ctx, base+"/goals/"+id+"/events?follow=1", polled[2])
+	if err != nil || strings.Join(rest, " ") != strings.Join(polled[3:], " ") {
+		t.Fatalf("reconnected after %s: %v\n%q\nwant\n%q", polled[2], err, rest, polled[3:])
 	}
 	types := map[string]int{}
 	stepsOf := map[string][]string{}
@@ -200,4 +226,46 @@ func TestViewerAndEventsOfShowcase(t *testing.T) {
 // template escapes s as html/template writes text.
 func template(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
+
+// sseIDs reads a Server-Sent Events stream to its end and returns the
+// events' IDs, each checked against the event it names; lastID, when set,
+// is sent as Last-Event-ID.
+func sseIDs(ctx context.Context, url, lastID string) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+		return nil, fmt.Errorf("%s, %s", resp.Status, ct)
+	}
+	var ids []string
+	id := ""
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64*1024), 4<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			id = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "data: "):
+			var e viewer.Event
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &e); err != nil {
+				return ids, err
+			}
+			if e.ID() != id {
+				return ids, fmt.Errorf("event %+v came with id %q", e, id)
+			}
+			ids = append(ids, id)
+		}
+	}
+	return ids, sc.Err()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"slices"
 	"time"
@@ -108,22 +109,63 @@ func planOf(text string) []string {
 	return out
 }
 
+// ID names an event in the live stream (Last-Event-ID): a hash of what it
+// is and when, the same on every read of the goal.
+func (e Event) ID() string {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(e.key()))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
 // Follow polls goal id every interval and calls emit with each event not
 // emitted before, until the goal has closed and its last event is out. It
 // returns the goal as last read.
 func (r *Reader) Follow(ctx context.Context, id string, interval time.Duration, viewerURL string, emit func(Event) error) (Goal, error) {
+	return r.FollowFrom(ctx, id, interval, viewerURL, FollowState{}, emit)
+}
+
+// FollowState is where a follower of a goal's events resumes: After, the
+// ID of the last event it has (from the first read on, that event and
+// every one before it in time order are skipped; an ID the goal does not
+// have skips nothing), and Seen, IDs it already has (a stream's events
+// when a follower falls back to polling).
+type FollowState struct {
+	After string
+	Seen  map[string]bool
+	// Idle, when set, is called after each read that found nothing new
+	// (a stream's keep-alive).
+	Idle func() error
+}
+
+// FollowFrom is Follow resuming from st.
+func (r *Reader) FollowFrom(ctx context.Context, id string, interval time.Duration, viewerURL string, st FollowState, emit func(Event) error) (Goal, error) {
 	if interval <= 0 {
 		interval = 500 * time.Millisecond
 	}
 	seen := map[string]bool{}
+	for k := range st.Seen {
+		seen[k] = true
+	}
+	first := true
 	for {
 		g, err := r.Load(ctx, id)
 		if err != nil {
 			return g, err
 		}
-		for _, e := range Events(g, viewerURL) {
-			if k := e.key(); !seen[k] {
+		evs := Events(g, viewerURL)
+		if first && st.After != "" {
+			if i := slices.IndexFunc(evs, func(e Event) bool { return e.ID() == st.After }); i >= 0 {
+				for _, e := range evs[:i+1] {
+					seen[e.ID()] = true
+				}
+			}
+		}
+		first = false
+		fresh := 0
+		for _, e := range evs {
+			if k := e.ID(); !seen[k] {
 				seen[k] = true
+				fresh++
 				if err := emit(e); err != nil {
 					return g, err
 				}
@@ -131,6 +173,11 @@ func (r *Reader) Follow(ctx context.Context, id string, interval time.Duration, 
 		}
 		if !g.Running {
 			return g, nil
+		}
+		if fresh == 0 && st.Idle != nil {
+			if err := st.Idle(); err != nil {
+				return g, err
+			}
 		}
 		select {
 		case <-ctx.Done():

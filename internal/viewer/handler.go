@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/subtle"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -155,6 +157,10 @@ func (o Options) page(w http.ResponseWriter, r *http.Request) {
 }
 
 func (o Options) events(w http.ResponseWriter, r *http.Request) {
+	if f := r.URL.Query().Get("follow"); f != "" && f != "0" && f != "false" {
+		o.stream(w, r)
+		return
+	}
 	g, ok := o.load(w, r)
 	if !ok {
 		return
@@ -185,4 +191,72 @@ func (o Options) blob(w http.ResponseWriter, r *http.Request) {
 	// Content-addressed: a reference never changes its bytes.
 	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 	_, _ = w.Write(data)
+}
+
+// keepAliveEvery is how often an idle event stream sends a comment, so
+// proxies and browsers keep the connection.
+const keepAliveEvery = 15 * time.Second
+
+// stream serves the goal's events as Server-Sent Events
+// (/goals/<id>/events?follow=1): every event so far, then each new one as
+// it happens, until the goal ends. Each event's id is Event.ID; a client
+// that reconnects with Last-Event-ID (or ?last_event_id=) gets only what
+// came after it (docs/design.md §15).
+func (o Options) stream(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "this server cannot stream: read /goals/<id>/events without follow", http.StatusInternalServerError)
+		return
+	}
+	id := r.PathValue("id")
+	after := r.Header.Get("Last-Event-ID")
+	if after == "" {
+		after = r.URL.Query().Get("last_event_id")
+	}
+	started, lastSent := false, time.Now()
+	begin := func() {
+		if !started {
+			started = true
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("X-Accel-Buffering", "no")
+			w.WriteHeader(http.StatusOK)
+		}
+	}
+	st := FollowState{After: after, Idle: func() error {
+		begin()
+		if time.Since(lastSent) < keepAliveEvery {
+			return nil
+		}
+		lastSent = time.Now()
+		_, err := io.WriteString(w, ": keep-alive\n\n")
+		fl.Flush()
+		return err
+	}}
+	_, err := o.Reader.FollowFrom(r.Context(), id, 500*time.Millisecond, "", st, func(e Event) error {
+		begin()
+		b, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		lastSent = time.Now()
+		if _, err := fmt.Fprintf(w, "id: %s\ndata: %s\n\n", e.ID(), b); err != nil {
+			return err
+		}
+		fl.Flush()
+		return nil
+	})
+	switch {
+	case err == nil || r.Context().Err() != nil:
+	case !started && errors.Is(err, ErrNotFound):
+		http.Error(w, err.Error(), http.StatusNotFound)
+	case !started:
+		o.Logger.Warn("step viewer: event stream", "goal", id, "error", err)
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	default:
+		o.Logger.Warn("step viewer: event stream ended", "goal", id, "error", err)
+	}
+	if started {
+		fl.Flush()
+	}
 }
