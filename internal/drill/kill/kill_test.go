@@ -167,9 +167,14 @@ func TestWorkerKill(t *testing.T) {
 		drilltest.CheckClaims(t, s, id, results[i], s.Phones[i])
 	}
 	log, _ := os.ReadFile(w.LogFile())
-	t.Logf("%s variant: %d goals, %d kills (by the fault hook: %v); journal decisions after a crash: %d applied, %d not applied (sent again), %d unknown, %d asked; %d questions answered by the person; the phones did %v by themselves",
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.Contains(line, "action journal:") {
+			t.Logf("worker: %s", line) // each decision on an action a crash left without its record, and why
+		}
+	}
+	t.Logf("%s variant: %d goals, %d kills (by the fault hook: %v); journal decisions after a crash: %d applied, %d not applied (sent again), %d unknown, %d asked, %d covered by the phone's own window and judged before the next commit; %d questions answered by the person; the phones did %v by themselves",
 		variantDescription, killGoals, killCount, hookKills,
-		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=unknown"), strings.Count(string(log), "verdict=ask"), len(answers),
+		strings.Count(string(log), "verdict=applied"), strings.Count(string(log), `verdict="not applied"`), strings.Count(string(log), "verdict=unknown"), strings.Count(string(log), "verdict=ask"), strings.Count(string(log), "verdict=deferred"), len(answers),
 		drilltest.LifeSummary(s.Phones))
 	for _, where := range []string{"between an action and its journal record", "between an action's intent and its input"} {
 		if hookKills[where] == 0 {
