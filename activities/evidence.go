@@ -95,11 +95,7 @@ func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autog
 		}
 	}
 	if p := touchPoint(act); p != nil && obs.Width > 0 && obs.Height > 0 {
-		x, y := autoglm.ToPixel(*p, obs.Width, obs.Height)
-		if e, ok := elementAt(elems, x, y); ok {
-			ev.Target = &Target{Key: elementKey(e), Label: label(e), Field: isTextField(e), Focused: e.Focused,
-				Checkable: e.Checkable, Checked: e.Checked}
-		}
+		ev.Target = targetAt(elems, act, obs.Width, obs.Height)
 		for _, e := range elems {
 			if isTextField(e) && !e.Password && strings.TrimSpace(e.Text) != "" {
 				ev.Drafts = append(ev.Drafts, Draft{Key: elementKey(e), Text: e.Text, Shown: shown(elems, e.Text)})
@@ -107,6 +103,28 @@ func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autog
 		}
 	}
 	return ev
+}
+
+// targetAt is the element under the point touch act lands on, or nil.
+func targetAt(elems []uitree.Element, act autoglm.Action, w, h int) *Target {
+	p := touchPoint(act)
+	if p == nil || w <= 0 || h <= 0 {
+		return nil
+	}
+	x, y := autoglm.ToPixel(*p, w, h)
+	e, ok := elementAt(elems, x, y)
+	if !ok {
+		return nil
+	}
+	return &Target{Key: elementKey(e), Label: label(e), Field: isTextField(e), Focused: e.Focused,
+		Checkable: e.Checkable, Checked: e.Checked}
+}
+
+// covered reports whether the phone's own window (the keyguard, a system
+// dialog) is in front now where an app was before the input: what the
+// action did to the app, if anything, is under it and cannot be seen.
+func covered(before, now Evidence) bool {
+	return now.App != "" && systemPackage(now.App) && before.App != "" && !systemPackage(before.App)
 }
 
 // touchPoint is the point a touch action lands on.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -104,6 +105,11 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		// Nothing is sent or journalled: a retry looks again.
 		return ActResult{Result: moved}, err
 	}
+	if isCommit(act, before.Target) {
+		if res, ok, err := a.settlePending(ctx, d, p, in.ActionID, before, w, h); err != nil || ok {
+			return res, err
+		}
+	}
 	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}); err != nil {
 		return ActResult{}, journalError(err)
 	}
@@ -139,6 +145,20 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 	}
 	now := evidenceOf(s.obs, s.elems, s.obs.TreeRef != "", act)
 	v, why := decide(act, before, now)
+	if v == Ask && touchPoint(act) != nil && covered(before, now) {
+		// The commit's evidence is under the phone's own window: nothing
+		// is claimed or sent, the executor gets past the window, and the
+		// commit is judged again on the app's screen before the todo's
+		// next commit (settlePending).
+		a.logger(ctx).Warn("action journal: an action may have reached the phone but its result was not recorded; its evidence is covered, judged again before the next commit",
+			"id", id, "action", act.Name, "verdict", "deferred", "why", why)
+		res = ActResult{Result: fmt.Sprintf("%s (the phone's own window (%s) covers %s, so nothing of `%s` shows; get past the window: whether it took effect is judged again before the next commit)",
+			ActUnknown, now.App, before.App, autoglm.FormatAction(act))}
+		if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Applied: &res, Pending: true}); err != nil {
+			return ActResult{}, false, journalError(err)
+		}
+		return res, false, nil
+	}
 	a.logger(ctx).Warn("action journal: an action may have reached the phone but its result was not recorded; decided from its own evidence",
 		"id", id, "action", act.Name, "verdict", v.String(), "why", why)
 	switch v {
@@ -154,6 +174,89 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 		return ActResult{}, true, nil
 	}
 	return res, false, a.record(p, id, res)
+}
+
+// ActNotSentEarlier opens the result of a commit not sent because the
+// same todo's earlier commit, whose outcome was covered, is now judged to
+// have taken effect (docs/design.md §19).
+const ActNotSentEarlier = "not sent: an earlier commit went out"
+
+// settlePending judges, before a commit is sent, the todo's earlier
+// commits whose evidence the phone's own window covered (JournalEntry.Pending),
+// on the screen just before this commit (now). ok says the commit is not
+// to be sent and res is its result: an earlier one took effect (the
+// executor is told so), or nothing tells and the person is asked about the
+// earlier one. An earlier one judged not applied lets the commit go on.
+// Called with the phone's journal locked.
+func (a *Activities) settlePending(ctx context.Context, d device.Device, p *phoneJournal, actionID string, now Evidence, w, h int) (res ActResult, ok bool, err error) {
+	todo := todoOfAction(actionID)
+	if todo == "" {
+		return ActResult{}, false, nil
+	}
+	if err := p.refresh(); err != nil {
+		return ActResult{}, false, journalError(err)
+	}
+	var pending []JournalEntry
+	for _, e := range p.entries {
+		if e.Pending && e.Intent != nil && e.ID != actionID && todoOfAction(e.ID) == todo {
+			pending = append(pending, *e)
+		}
+	}
+	for _, e := range pending {
+		act, before := e.Intent.Action, e.Intent.Before
+		seen := now
+		seen.Target = targetAt(now.elems, act, w, h) // what is under the earlier touch's point now
+		if covered(before, seen) {
+			continue // still under the phone's own window
+		}
+		// The commit about to be sent repeats the earlier one: the same
+		// element under its point.
+		same := now.Target != nil && before.Target != nil && now.Target.Key == before.Target.Key && now.Target.Label == before.Target.Label
+		v, why := decide(act, before, seen)
+		if v != Applied && v != NotApplied && !same {
+			continue // nothing tells yet, and this commit is another one
+		}
+		a.logger(ctx).Warn("action journal: a commit whose evidence was covered is judged before the next commit",
+			"id", e.ID, "action", act.Name, "verdict", v.String(), "why", why)
+		var rec ActResult
+		switch v {
+		case Applied:
+			rec = ActResult{Result: "ok", Touched: true, Recovered: why}
+			if same {
+				res, ok = ActResult{Result: fmt.Sprintf("%s: `%s`, whose outcome was unknown, took effect (%s); it is not done twice. If the task is done, finish",
+					ActNotSentEarlier, autoglm.FormatAction(act), why)}, true
+			}
+		case NotApplied:
+			rec = ActResult{Result: "not applied: " + why}
+		default:
+			rec = ActResult{Result: ActUncertain, Uncertain: fmt.Sprintf(
+				"phoneflow cannot tell whether an earlier `%s` reached the phone %s (%s), so it was not tapped again. Look at the phone and answer whether the earlier one happened.",
+				autoglm.FormatAction(act), d.Serial(), why)}
+			res, ok = rec, true
+		}
+		if err := p.write(journalRecord{ID: e.ID, At: a.now().UTC(), Applied: &rec}); err != nil {
+			return ActResult{}, false, journalError(err)
+		}
+		if ok {
+			return res, true, nil
+		}
+	}
+	return ActResult{}, false, nil
+}
+
+// todoOfAction is the todo workflow an action ID names
+// (`<todo workflow ID>/<run ID>/<step>`), "" when it names none.
+func todoOfAction(id string) string {
+	id, _, _ = strings.Cut(id, "#")
+	i := strings.LastIndex(id, "/")
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndex(id[:i], "/")
+	if j <= 0 {
+		return ""
+	}
+	return id[:j]
 }
 
 // ActNotSentMoved opens the result of a touch the Step did not send

@@ -30,6 +30,19 @@ type formPhone struct {
 	// dialog is a system dialog that took the focus by itself: the UI
 	// dump holds only its window.
 	dialog bool
+	// locked is the keyguard in front (the screen timed out): the UI dump
+	// and the app in front are the system's.
+	locked bool
+}
+
+func (p *formPhone) CurrentApp(ctx context.Context) (device.App, error) {
+	p.fmu.Lock()
+	locked := p.locked
+	p.fmu.Unlock()
+	if locked {
+		return device.App{Package: "com.android.systemui"}, nil
+	}
+	return p.fakePhone.CurrentApp(ctx)
 }
 
 // sendButton is where formPhone's Send button is, in pixels.
@@ -88,6 +101,12 @@ func (p *formPhone) UITree(context.Context) ([]uitree.Element, error) {
 	defer p.fmu.Unlock()
 	if p.secure {
 		return nil, errors.New("uiautomator: could not get idle state")
+	}
+	if p.locked {
+		return []uitree.Element{
+			{Class: "android.widget.TextClock", Text: "09:41", Package: "com.android.systemui", Bounds: uitree.Bounds{X1: 0, Y1: 400, X2: 1080, Y2: 700}},
+			{Class: "android.widget.TextView", Text: "Swipe up to unlock", Package: "com.android.systemui", Bounds: uitree.Bounds{X1: 0, Y1: 2000, X2: 1080, Y2: 2200}},
+		}, nil
 	}
 	if p.dialog {
 		return []uitree.Element{

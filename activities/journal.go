@@ -65,6 +65,11 @@ type JournalEntry struct {
 	// NotSent says why the last try's input never reached the phone; a
 	// new intent clears it.
 	NotSent string `json:"not_sent,omitempty"`
+	// Pending says the result recorded is not the decision yet: the
+	// phone's own window (the keyguard, a system dialog) covered the
+	// screen the action's evidence is on, and the action is judged again
+	// before the todo's next commit (docs/design.md §19).
+	Pending bool `json:"pending,omitempty"`
 }
 
 // ActionIntent is written just before an action's input is sent: the
@@ -82,6 +87,9 @@ type journalRecord struct {
 	Intent  *ActionIntent `json:"intent,omitempty"`
 	NotSent string        `json:"not_sent,omitempty"`
 	Applied *ActResult    `json:"applied,omitempty"`
+	// Pending marks a result written while the action's evidence was
+	// covered (JournalEntry.Pending).
+	Pending bool `json:"pending,omitempty"`
 	// Token is the lease token the intent's action carried; a record with
 	// a token and no ID keeps the phone's highest token across compaction.
 	Token int64 `json:"token,omitempty"`
@@ -258,13 +266,13 @@ func (p *phoneJournal) apply(line []byte) {
 		// An intent starts the entry's try over: an older journal may hold
 		// an intent written after a result under a reused ID, and that
 		// result is not the new action's.
-		e.Intent, e.Applied, e.NotSent = rec.Intent, nil, ""
+		e.Intent, e.Applied, e.NotSent, e.Pending = rec.Intent, nil, "", false
 	}
 	if rec.NotSent != "" {
 		e.NotSent = rec.NotSent
 	}
 	if rec.Applied != nil {
-		e.Applied = rec.Applied
+		e.Applied, e.Pending = rec.Applied, rec.Pending
 	}
 	p.order = append(p.order, rec.ID)
 }
@@ -368,7 +376,7 @@ func (p *phoneJournal) compact() error {
 	}
 	for i := len(ids) - 1; i >= 0; i-- {
 		e := p.entries[ids[i]]
-		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied})
+		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied, Pending: e.Pending})
 		if err != nil {
 			return err
 		}

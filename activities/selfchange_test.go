@@ -112,6 +112,69 @@ func TestActMaybeSentSendIsJudgedByItsText(t *testing.T) {
 	}
 }
 
+// TestActSendCoveredByTheKeyguardIsJudgedBeforeTheNextSend: the worker
+// died between a Send and its record, and by its retry the screen had
+// timed out to the keyguard, which hides the conversation. Nothing of the
+// Send can be seen, so nothing is claimed, sent or asked yet; once the
+// executor is past the keyguard, the next tap on Send first judges the
+// earlier one on the conversation: sent → the new tap is not sent; not
+// sent → the new tap goes out, once; neither → the person is asked.
+func TestActSendCoveredByTheKeyguardIsJudgedBeforeTheNextSend(t *testing.T) {
+	send := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{950, 880}}
+	cover := func(t *testing.T, p *formPhone, a *Activities, id string, before Observation, crash bool) {
+		t.Helper()
+		if crash {
+			if _, _, crashed := stepAct(t, a, send, id, before, true); !crashed {
+				t.Fatal("the fault hook did not run")
+			}
+		} else {
+			p.failNext = errCut
+			if _, err, _ := stepAct(t, a, send, id, before, false); err == nil {
+				t.Fatal("the first try did not fail")
+			}
+		}
+		p.locked = true
+		res, err, _ := stepAct(t, a, send, id, before, false)
+		if err != nil || !strings.HasPrefix(res.Act.Result, ActUnknown) || !strings.Contains(res.Act.Result, "covers") || res.Act.Uncertain != "" {
+			t.Fatalf("retry under the keyguard = %+v, %v; want unknown, judged later, nobody asked yet", res.Act, err)
+		}
+		p.locked = false
+	}
+
+	// Sent before the crash: the next Send is not sent.
+	a, p := newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	cover(t, p, a, "g/t/r/2", observeTree(t, a), true)
+	p.arrive("Bob: lunch at 12?")
+	res, err, _ := stepAct(t, a, send, "g/t/r/3", observeTree(t, a), false)
+	if err != nil || !strings.HasPrefix(res.Act.Result, ActNotSentEarlier) || len(p.sent) != 1 || len(p.got()) != 1 {
+		t.Fatalf("the next Send after a covered sent one = %+v, %v, sent %v, inputs %v; want it refused, the message once", res.Act, err, p.sent, p.got())
+	}
+	if e, ok, _ := a.Journal.Lookup(context.Background(), "fake-1", "g/t/r/2"); !ok || e.Pending || e.Applied == nil || e.Applied.Result != "ok" {
+		t.Fatalf("journal entry of the covered Send = %+v, %v; want it decided applied", e, ok)
+	}
+
+	// Cut before the phone took it: the next Send goes out, once.
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	cover(t, p, a, "g/t/r/2", observeTree(t, a), false)
+	res, err, _ = stepAct(t, a, send, "g/t/r/3", observeTree(t, a), false)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.sent, []string{"see you at 7"}) || len(p.got()) != 1 {
+		t.Fatalf("the next Send after a covered unsent one = %+v, %v, sent %v, inputs %v; want it sent once", res.Act, err, p.sent, p.got())
+	}
+
+	// The field changed meanwhile: neither tells; the person is asked
+	// and nothing is sent.
+	a, p = newJournalled(t)
+	p.focused, p.text = true, "see you at 7"
+	cover(t, p, a, "g/t/r/2", observeTree(t, a), false)
+	p.text = "see you at 8"
+	res, err, _ = stepAct(t, a, send, "g/t/r/3", observeTree(t, a), false)
+	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "earlier") || len(p.sent) != 0 || len(p.got()) != 0 {
+		t.Fatalf("the next Send on an ambiguous screen = %+v, %v, sent %v, inputs %v; want the person asked, nothing sent", res.Act, err, p.sent, p.got())
+	}
+}
+
 // TestActIntentHoldsTheScreenJustBeforeTheInput: the action was decided on
 // one screen, a message arrived before the Step sent it, and the first
 // try's input never reached the phone: the retry compares with the screen

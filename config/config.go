@@ -349,7 +349,8 @@ type Limits struct {
 	AutoApprove                bool `key:"auto_approve"` // run sensitive actions without asking
 	UITree                     bool `key:"ui_tree"`      // send the UI element list to the executor
 	// DeviceWaitDeadline is how long a todo retries a phone that does not
-	// answer before it asks the user to reconnect it.
+	// answer before it asks the user to reconnect it, and how long a goal
+	// waits for a worker to serve its phone before it fails.
 	DeviceWaitDeadline time.Duration `key:"device_wait_deadline"`
 	// ModelOutageWait is how long a goal waits out a planner or executor
 	// model that does not answer (unreachable, 5xx, 429) before it fails.

@@ -56,7 +56,7 @@ func (g *goalRun) reacquirePhone(ctx workflow.Context) error {
 	if !g.phoneReleased || DeviceLease == nil {
 		return nil
 	}
-	rel, err := DeviceLease(ctx, g.in.Device, g.id, true, func(s string) {
+	rel, err := g.leaseServedPhone(ctx, true, func(s string) {
 		switch {
 		case s != "" && g.revokedWhy != "":
 			s = "the phone back (" + g.revokedWhy + "): " + s

@@ -210,7 +210,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		// lease before acting and it asks for the phone again after one.
 		g.revocable = workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) >= 1
 		g.lease.Revocable = g.revocable
-		rel, err := DeviceLease(ctx, g.in.Device, g.id, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
+		rel, err := g.leaseServedPhone(ctx, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
 			g.waiting = s
 			g.details(ctx)
 		})

@@ -86,7 +86,9 @@ type GoalOptions struct {
 	HistoryEventLimit int `json:"history_event_limit,omitempty"`
 	// DeviceWaitDeadline is how long a todo keeps retrying a phone that does
 	// not answer (disconnected, offline) before it asks the user to
-	// reconnect it. Zero means DefaultDeviceWaitDeadline.
+	// reconnect it, and how long the goal waits for a worker to serve its
+	// phone before it fails (docs/design.md §24). Zero means
+	// DefaultDeviceWaitDeadline.
 	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
 	// ModelOutageWait is how long a model that keeps failing with a
 	// retryable error (unreachable, 5xx, 429, timeouts) is waited for

@@ -517,6 +517,32 @@ func recordings() []recording {
 			defer stopHost()
 			return append(r.finish(t, id), workflows.LeaseWorkflowID(h.Serials[0]))
 		}},
+		{"unserved-phone", func(t *testing.T, r *recorder, _ int) []string {
+			// The goal starts on a phone whose host's worker is not running
+			// yet: it waits for a worker to serve the phone, says so, and
+			// goes on once the worker polls (docs/design.md §24, change ID
+			// wait-for-unserved-phone).
+			ctx := context.Background()
+			h, err := r.s.AddHost(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goal, _ := drilltest.MessageGoal(98)
+			id, _, err := r.s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: h.Serials[0],
+				Options: workflows.GoalOptions{DeviceWaitDeadline: 10 * time.Minute}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.until(t, id, "waiting for a worker to serve the phone", func(st workflows.Status) bool {
+				return strings.HasPrefix(st.WaitingFor, "waiting for a worker to serve phone")
+			})
+			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stopHost()
+			return append(r.finish(t, id), workflows.LeaseWorkflowID(h.Serials[0]))
+		}},
 		{"lease-restart", func(t *testing.T, r *recorder, i int) []string {
 			// The lease is terminated while the first goal drives the phone;
 			// the second goal's request starts it again, and it learns the

@@ -355,6 +355,21 @@ func (c *solver) tappedAfterTyping(l *uitree.Listed, text string) bool {
 	return false
 }
 
+// sentIt reports whether this todo's tap on send is what sent text: a
+// tap after it typed the text, or, when an earlier todo left the text in
+// the field and this one only tapped Send, any tap on send.
+func (c *solver) sentIt(send *uitree.Listed, text string) bool {
+	if c.typed(text) {
+		return c.prevIs("Tap") || c.tappedAfterTyping(send, text)
+	}
+	for _, a := range c.hist {
+		if a.Name == "Tap" && a.Point != nil && abs(a.Point[0]-send.At[0]) <= 2 && abs(a.Point[1]-send.At[1]) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *solver) tookOver() bool {
 	if c.prevIs("Take_over") {
 		return true
@@ -794,7 +809,7 @@ func (c *solver) message(in intent) step {
 		if send == nil {
 			return finish("Cannot send: no Send button on the conversation screen", "The conversation has no Send button.")
 		}
-		if c.prevTapAt(send) || (compose.Text == "" && c.typed(in.Text) && c.byText(in.Text) != nil && (c.prevIs("Tap") || c.tappedAfterTyping(send, in.Text))) {
+		if c.prevTapAt(send) || (compose.Text == "" && c.byText(in.Text) != nil && c.sentIt(send, in.Text)) {
 			return finish(fmt.Sprintf("Sent %q to %s", in.Text, in.To), "The message was sent and the field is empty again.")
 		}
 		if compose.Text == in.Text {

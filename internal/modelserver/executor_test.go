@@ -143,6 +143,15 @@ func TestPersonaSteps(t *testing.T) {
 			el("TextView", "Bob Li", 500, 60), el("EditText", "", 390, 883, "clickable", "focused", "id=compose_message_text", "desc=Text message"),
 			el("Button", "Send", 879, 883, "clickable", "id=send_button")), nil,
 			`do(action="Type", text="hi")`},
+		// An earlier todo typed the text and ran out of steps; this one
+		// tapped Send, then flicked a banner away: the field is empty and
+		// the message shows, so it is sent, not typed again.
+		{"sent text an earlier todo typed", screen("Send Bob a message saying hi", "Messages", `do(action="Swipe", start=[500,88], end=[500,28])`, "ok",
+			el("TextView", "Bob Li", 500, 60), el("TextView", "hi", 600, 500, "desc=Sent"),
+			el("EditText", "", 390, 883, "clickable", "focused", "id=compose_message_text", "desc=Text message"),
+			el("Button", "Send", 879, 883, "clickable", "id=send_button")),
+			[]string{`do(action="Tap", element=[879,883])`, `do(action="Swipe", start=[500,88], end=[500,28])`},
+			`finish(message="Sent \"hi\" to Bob")`},
 		{"start chat when no conversation", screen("Send Mom a message saying hi", "Messages", "", "",
 			el("TextView", "Messages", 500, 60), el("TextView", "Alice Chen", 500, 142, "clickable"), el("Button", "Start chat", 500, 937, "clickable")), nil,
 			`do(action="Tap", element=[500,937])`},
