@@ -147,6 +147,7 @@ const (
 	kHidden // in the UI tree only: drawn by its parent
 	kScrim  // dims what is under a dialog
 	kDialog // a dialog's card
+	kDot    // a pattern lock's dot
 )
 
 // widget is one drawn and dumped element. full is where it is drawn,
@@ -263,7 +264,11 @@ func (p *Phone) layout() *screen {
 	if p.life.locked {
 		s.pkg = pkgSystemUI
 		s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
-		p.layoutKeyguard(b)
+		if p.life.bouncer {
+			p.layoutBouncer(b)
+		} else {
+			p.layoutKeyguard(b)
+		}
 		return s
 	}
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})

@@ -39,7 +39,11 @@ type State struct {
 	// What Life did (docs/design.md §28): the keyguard shows,
 	// the system dialog in front, the posted notifications and the phone
 	// clock's time.
-	Locked        bool           `json:"locked,omitempty"`
+	Locked bool `json:"locked,omitempty"`
+	// Bouncer: a secure keyguard's PIN pad (or pattern) shows;
+	// WrongPINs counts the PINs it rejected.
+	Bouncer       bool           `json:"bouncer,omitempty"`
+	WrongPINs     int            `json:"wrong_pins,omitempty"`
 	Dialog        string         `json:"dialog,omitempty"`
 	Notifications []Notification `json:"notifications,omitempty"`
 	Clock         time.Time      `json:"clock"`
@@ -198,6 +202,8 @@ func (p *Phone) State() State {
 		Awake:        p.st.Awake,
 		InputLog:     make([]InputEvent, 0, len(p.inputs)),
 		Locked:       p.life.locked,
+		Bouncer:      p.life.bouncer,
+		WrongPINs:    p.life.wrongPINs,
 		Clock:        p.life.now,
 		Events:       slices.Clone(p.life.events),
 	}

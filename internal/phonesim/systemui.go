@@ -102,12 +102,12 @@ func (p *Phone) openConversation(name string) {
 }
 
 // lockedSwipe is a swipe on the keyguard: one that goes up by at least a
-// fifth of the screen from its lower half unlocks the phone.
+// fifth of the screen from its lower half unlocks the phone, or shows the
+// bouncer of a secure keyguard.
 func (p *Phone) lockedSwipe(y1, y2 int) {
 	h := p.cfg.Height
 	if y1 >= h/2 && y1-y2 >= h/5 {
-		p.life.locked = false
-		p.life.touched()
+		p.dismissKeyguard()
 	}
 }
 
