@@ -52,6 +52,8 @@ type fakeWorld struct {
 	queues []string
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
 	noIME bool
+	// locked makes Steps find a lock screen they cannot pass.
+	locked string
 	// uncertain makes the action with this key come back uncertain, as the
 	// journal answers when a crash left its effect unreadable.
 	uncertain string
@@ -202,6 +204,10 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 			f.deviceDown--
 		}
 		return activities.StepResult{}, temporal.NewNonRetryableApplicationError("Tap: device emu-1 offline", activities.ErrTypeDevice, nil)
+	}
+	if f.locked != "" {
+		f.log = append(f.log, "locked")
+		return activities.StepResult{Locked: f.locked}, nil
 	}
 	var res activities.StepResult
 	if in.Act != nil && f.noIME && in.Act.Name == autoglm.ActionType {

@@ -150,6 +150,20 @@ func (m meteredDevice) ScreenOn(ctx context.Context) (bool, error) {
 	return on, done(err)
 }
 
+// Unlock wakes and unlocks the phone when the device can (docs/design.md
+// §28); the PIN is not traced.
+func (m meteredDevice) Unlock(ctx context.Context, pin string) (bool, error) {
+	u, ok := m.d.(interface {
+		Unlock(context.Context, string) (bool, error)
+	})
+	if !ok {
+		return false, nil
+	}
+	ctx, done := m.begin(ctx, "unlock", false)
+	changed, err := u.Unlock(ctx, pin)
+	return changed, done(err)
+}
+
 func (m meteredDevice) Launch(ctx context.Context, app string) error {
 	ctx, done := m.begin(ctx, "launch", true)
 	return done(m.d.Launch(ctx, app))
