@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
@@ -54,6 +55,11 @@ type fakeWorld struct {
 	noIME bool
 	// locked makes Steps find a lock screen they cannot pass.
 	locked string
+	// phoneChecks counts CheckPhone calls; the one numbered phoneMetAt
+	// (from 1, the baseline) finds phoneValue; 0 never does.
+	phoneChecks []activities.CheckPhoneInput
+	phoneMetAt  int
+	phoneValue  string
 	// uncertain makes the action with this key come back uncertain, as the
 	// journal answers when a crash left its effect unreadable.
 	uncertain string
@@ -366,6 +372,21 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})
 	env.RegisterActivityWithOptions(f.FindRoutine, activity.RegisterOptions{Name: activities.NameFindRoutine})
 	env.RegisterActivityWithOptions(f.RecordRoutine, activity.RegisterOptions{Name: activities.NameRecordRoutine})
+	env.RegisterActivityWithOptions(f.CheckPhone, activity.RegisterOptions{Name: activities.NameCheckPhone})
+}
+
+func (f *fakeWorld) CheckPhone(ctx context.Context, in activities.CheckPhoneInput) (activities.CheckPhoneResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queues = append(f.queues, activity.GetInfo(ctx).TaskQueue)
+	f.phoneChecks = append(f.phoneChecks, in)
+	n := len(f.phoneChecks)
+	latest := time.Date(2026, 3, 2, 9, 0, n, 0, time.UTC)
+	if n == f.phoneMetAt && !in.First {
+		return activities.CheckPhoneResult{Met: true, Value: f.phoneValue, From: in.Wait.From, Latest: latest,
+			Evidence: "notification from " + in.Wait.From}, nil
+	}
+	return activities.CheckPhoneResult{Latest: latest}, nil
 }
 
 func jsonSize(v any) int {

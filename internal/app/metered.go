@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -162,6 +163,19 @@ func (m meteredDevice) Unlock(ctx context.Context, pin string) (bool, error) {
 	ctx, done := m.begin(ctx, "unlock", false)
 	changed, err := u.Unlock(ctx, pin)
 	return changed, done(err)
+}
+
+// Notifications lists the phone's notifications when the device can.
+func (m meteredDevice) Notifications(ctx context.Context) ([]device.Notification, error) {
+	nl, ok := m.d.(interface {
+		Notifications(context.Context) ([]device.Notification, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("phone %s cannot list its notifications", m.d.Serial())
+	}
+	ctx, done := m.begin(ctx, "notifications", false)
+	ns, err := nl.Notifications(ctx)
+	return ns, done(err)
 }
 
 func (m meteredDevice) Launch(ctx context.Context, app string) error {

@@ -576,6 +576,11 @@ func SplitGoal(goal string) []string {
 	if w, rest, ok := waits.Lead(goal); ok {
 		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}
+	// "When Alice Chen sends a message, reply 'got it'": a wait for the
+	// phone first, which the goal runs as checks (docs/design.md §23).
+	if w, rest, ok := waits.PhoneLead(goal); ok {
+		return append([]string{w.TodoText()}, SplitGoal(rest)...)
+	}
 	var parts []string
 	for _, p := range splitOutsideQuotes(goal, strongSeps) {
 		subs := splitOutsideQuotes(p, weakSeps)

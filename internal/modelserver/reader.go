@@ -73,6 +73,9 @@ func readGoal(goal string) []planned {
 	if w, rest, ok := waits.Lead(goal); ok {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
 	}
+	if w, rest, ok := waits.PhoneLead(goal); ok {
+		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
+	}
 	var out []planned
 	var not []string
 	prev := planned{}

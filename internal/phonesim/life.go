@@ -234,7 +234,13 @@ func (p *Phone) receive(from, text string) {
 	if p.st.Awake && !l.locked && v.app == pkgMessages && v.page == pageConversation && v.arg == from {
 		return
 	}
-	l.notifs = append(l.notifs, Notification{App: appName(pkgMessages), From: from, Text: text, At: l.now, Seq: seq})
+	at := l.now
+	if n := len(l.notifs); n > 0 && !at.After(l.notifs[n-1].At) {
+		// Posted after the last one, even on a clock that stands still
+		// (no Life, or Manual between Advances), as a phone's are.
+		at = l.notifs[n-1].At.Add(time.Millisecond)
+	}
+	l.notifs = append(l.notifs, Notification{App: appName(pkgMessages), From: from, Text: text, At: at, Seq: seq})
 	if p.st.Awake && !l.locked {
 		l.banner = &banner{from: from, text: text, until: l.now.Add(l.cfg.Banner)}
 	}

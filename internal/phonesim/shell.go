@@ -587,6 +587,8 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 		e.out("\nDisplay Power: state=%s\n", disp)
 	case "activity":
 		e.out("  mResumedActivity: ActivityRecord{%s u0 %s/%s t10}\n", objID(v.app+"a"), a.Package, shortActivity(a.Package, a.Activity))
+	case "notification":
+		p.dumpNotifications(e)
 	case "battery":
 		e.out("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  level: 100\n  scale: 100\n")
 	default:
