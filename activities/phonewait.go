@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,8 +50,9 @@ var codeRe = regexp.MustCompile(`(?:^|[^\d])(\d{4,8})(?:[^\d]|$)`)
 // CheckPhone reads the phone's notifications once, without touching the
 // screen, the keyguard or any app, and calls no model: it is cheap enough
 // to run on a backoff for hours, and needs no lease (docs/design.md §23).
-// The first check only sets the baseline: what already shows is not what
-// the goal waits for.
+// The first check of a message wait only sets the baseline: what already
+// shows is not what the goal waits for. A code wait takes the newest code
+// showing, since the todo before it is what asked for it.
 func (a *Activities) CheckPhone(ctx context.Context, in CheckPhoneInput) (CheckPhoneResult, error) {
 	d, err := a.device(ctx, in.Serial)
 	if err != nil {
@@ -70,11 +72,16 @@ func (a *Activities) CheckPhone(ctx context.Context, in CheckPhoneInput) (CheckP
 			res.Latest = n.Posted
 		}
 	}
-	if in.First {
+	code := in.Wait.Kind == waits.PhoneCode
+	if in.First && !code {
 		return res, nil
 	}
+	// Newest first. A code counts while its notification shows, even one
+	// that came before the wait began: the todo before it (a sign-in) is
+	// what sent it.
+	slices.SortStableFunc(ns, func(a, b device.Notification) int { return b.Posted.Compare(a.Posted) })
 	for _, n := range ns {
-		if !n.Posted.After(in.After) || !fromMatches(in.Wait.From, n.Title) {
+		if (!code && !n.Posted.After(in.After)) || !fromMatches(in.Wait.From, n.Title) {
 			continue
 		}
 		value := n.Text

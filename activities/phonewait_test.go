@@ -62,6 +62,13 @@ func TestCheckPhoneFindsWhatCameAfterTheBaseline(t *testing.T) {
 	if err != nil || !res.Met || res.Value != "482913" {
 		t.Fatalf("code: %+v, %v", res, err)
 	}
+	// A code that came before the wait began (its sign-in sent it) counts
+	// at the first check; the newest code wins.
+	p.ns = append(p.ns, device.Notification{Title: "Bank", Text: "Your sign-in code is 771204.", Posted: t0.Add(4 * time.Minute)})
+	res, err = a.CheckPhone(ctx, CheckPhoneInput{Serial: "fake-1", Wait: code, First: true})
+	if err != nil || !res.Met || res.Value != "771204" {
+		t.Fatalf("code at the first check: %+v, %v", res, err)
+	}
 	if len(fp.got()) != 0 || len(m.reqs) != 0 {
 		t.Fatalf("checks sent %v and called the model %d times", fp.got(), len(m.reqs))
 	}

@@ -296,8 +296,12 @@ func replanGoal(pc planContext) planAnswer {
 
 	prev := placeholderValue(pc.Done)
 	var keep []string
+	waitAhead := false // a wait for the phone still to run reads the value
 	for _, r := range remaining {
-		if hasPlaceholder(r) {
+		if _, ok := waits.PhoneTodo(r); ok {
+			waitAhead = true
+		}
+		if hasPlaceholder(r) && !waitAhead {
 			if prev == "" {
 				// What it needs was never read: it cannot run, and its
 				// placeholder must never be sent as content.
@@ -383,7 +387,8 @@ func placeholderValue(done []doneTodo) string {
 		if d.Status != "done" || d.Result == "" {
 			continue
 		}
-		if readOne(d.Todo).Reads {
+		if _, waited := waits.PhoneTodo(d.Todo); waited || readOne(d.Todo).Reads {
+			// A wait for the phone reads what arrived (docs/design.md §23).
 			return d.Result
 		}
 		if last == "" {

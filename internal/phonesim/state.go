@@ -32,6 +32,7 @@ type State struct {
 	MessagesSent []SentMessage `json:"messages_sent"`
 	Alarms       []Alarm       `json:"alarms"`
 	Notes        []Note        `json:"notes"`
+	BankSignedIn bool          `json:"bank_signed_in,omitempty"`
 	InputMethod  string        `json:"input_method"`
 	IMEInstalled bool          `json:"ime_installed"` // ADB Keyboard installed
 	Awake        bool          `json:"awake"`
@@ -141,6 +142,10 @@ type data struct {
 	IMEInstalled bool
 	Awake        bool
 	imeEnabled   bool // ADB Keyboard enabled with `ime enable`
+	// The Bank: the code its last sign-in sent by SMS, and whether a
+	// sign-in went through.
+	bankCode     string
+	BankSignedIn bool
 	// conv is each contact's conversation, oldest first; active orders
 	// the conversation list, most recent first (contact names).
 	conv   map[string][]bubble
@@ -197,6 +202,7 @@ func (p *Phone) State() State {
 		MessagesSent: append([]SentMessage{}, p.st.MessagesSent...),
 		Alarms:       append([]Alarm{}, p.st.Alarms...),
 		Notes:        append([]Note{}, p.st.Notes...),
+		BankSignedIn: p.st.BankSignedIn,
 		InputMethod:  p.st.InputMethod,
 		IMEInstalled: p.st.IMEInstalled,
 		Awake:        p.st.Awake,

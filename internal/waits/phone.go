@@ -165,3 +165,42 @@ func PhoneLead(goal string) (w PhoneWait, rest string, ok bool) {
 	}
 	return w, rest, true
 }
+
+// clauseSep is where a wait for the phone may end inside a clause: "wait
+// for the SMS code and enter it", "等短信验证码然后输入".
+var clauseSep = regexp.MustCompile(`(?i)\s*[,，;；]?\s*(?:\band then\b|\bthen\b|\band\b)\s*|\s*[,，;；]\s*|然后|并且|并|再|后`)
+
+// SplitPhoneWait splits a clause that starts with a wait for the phone
+// and goes on: "wait for the SMS code and enter it" → the code wait and
+// "enter it". A clause that is only the wait has rest "".
+func SplitPhoneWait(clause string) (w PhoneWait, rest string, ok bool) {
+	c := strings.TrimSpace(clause)
+	if w, ok := PhoneTodo(c); ok {
+		return w, "", true
+	}
+	for _, loc := range clauseSep.FindAllStringIndex(c, -1) {
+		if w, ok := PhoneTodo(c[:loc[0]]); ok {
+			if rest = strings.TrimSpace(c[loc[1]:]); rest != "" {
+				return w, rest, true
+			}
+		}
+	}
+	return PhoneWait{}, "", false
+}
+
+// CutBeforePhoneWait cuts a clause where a wait for the phone begins after
+// something else: "sign in with the password x, wait for the bank's code
+// and type it in" → "sign in with the password x" and the rest from the
+// wait on.
+func CutBeforePhoneWait(clause string) (head, tail string, ok bool) {
+	c := strings.TrimSpace(clause)
+	for _, loc := range clauseSep.FindAllStringIndex(c, -1) {
+		if loc[0] == 0 {
+			continue
+		}
+		if _, _, found := SplitPhoneWait(c[loc[1]:]); found {
+			return strings.TrimSpace(c[:loc[0]]), strings.TrimSpace(c[loc[1]:]), true
+		}
+	}
+	return c, "", false
+}
