@@ -88,6 +88,10 @@ type Activities struct {
 	// Routines is the learned routines of this host's phones
 	// (docs/design.md §22); nil records and replays none.
 	Routines *routine.Store
+	// Unlock wakes and unlocks a phone before a Step acts on it or looks
+	// at it (docs/design.md §28); nil leaves a dark screen to the wake
+	// before a look and a keyguard to the executor.
+	Unlock *Unlocker
 }
 
 // Error types of the application errors activities return.
@@ -120,6 +124,8 @@ func (a *Activities) now() time.Time {
 // warner is what activities log through: Temporal's activity logger inside
 // an activity, slog elsewhere (direct calls in tests and tools).
 type warner interface {
+	Debug(msg string, keyvals ...any)
+	Info(msg string, keyvals ...any)
 	Warn(msg string, keyvals ...any)
 }
 
@@ -235,6 +241,9 @@ func (a *Activities) Observe(ctx context.Context, in ObserveInput) (Observation,
 func (a *Activities) observe(ctx context.Context, d device.Device, withTree bool) (screen, error) {
 	s, err := a.look(ctx, d, withTree)
 	if err != nil || !withTree || s.elems != nil || !a.wake(ctx, d) {
+		return s, err
+	}
+	if _, err := a.unlock(ctx, d); err != nil {
 		return s, err
 	}
 	return a.look(ctx, d, withTree)
@@ -733,6 +742,12 @@ func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
 
 func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in StepInput) (StepResult, error) {
 	var res StepResult
+	// A phone that timed out to its lock screen is unlocked before the
+	// action lands; one that cannot be gets the person asked, with
+	// nothing sent and no model called (docs/design.md §28).
+	if q, err := a.unlock(ctx, d); err != nil || q != "" {
+		return StepResult{Locked: q}, err
+	}
 	prevAction, prevResult := in.PreviousAction, in.PreviousResult
 	var commit commitTap // a tap on a commit control, for the todo's log
 	if in.Act != nil {

@@ -22,6 +22,7 @@ const (
 	NotifyQuestion = "question" // a goal waits for an answer
 	NotifyApproval = "approval" // a goal waits for an approval
 	NotifyFailed   = "failed"   // a goal ended failed
+	NotifyWaiting  = "waiting"  // a goal waits for something on the phone
 )
 
 // NotifyInput is what a goal tells people through the webhook. Links are

@@ -309,6 +309,10 @@ type StepResult struct {
 	Act    *ActResult   `json:"act,omitempty"`
 	Screen Observation  `json:"screen"`
 	Think  *ThinkResult `json:"think,omitempty"`
+	// Locked is the question for the person when the phone's lock screen
+	// could not be passed: the Step sent nothing, looked at nothing and
+	// called no model (docs/design.md §28). It never holds the PIN.
+	Locked string `json:"locked,omitempty"`
 }
 
 // OptimizeInput is the input of OptimizePrompt.

@@ -52,6 +52,9 @@ type Sim struct {
 	// ScreenTimeout turns the screen off and locks it after this long
 	// without input; 0 = never.
 	ScreenTimeout time.Duration `key:"screen_timeout"`
+	// PIN gives the simulated phones a PIN lock screen with this PIN;
+	// empty = a keyguard a swipe up dismisses.
+	PIN string `key:"pin" secret:"true"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.
@@ -288,6 +291,10 @@ type ADB struct {
 	Address string   `key:"address"`
 	Allow   []string `key:"allow"`   // serials this worker may drive; empty = all on the server
 	Connect []string `key:"connect"` // host:port of network phones to `adb connect` at start
+	// UnlockPIN is the PIN (or letters-and-digits password) of the phones'
+	// lock screens, typed by the worker to unlock a phone before a todo
+	// acts (docs/design.md §28); empty = a PIN lock is left to a person.
+	UnlockPIN string `key:"unlock_pin" secret:"true"`
 }
 
 // Settle modes.

@@ -18,6 +18,12 @@ func secretValue(key string) string {
 	if key == "encryption.keys" {
 		return "k1:" + base64.StdEncoding.EncodeToString([]byte("a-32-byte-key-for-the-leak-test!"))
 	}
+	switch key {
+	case "adb.unlock_pin": // letters and digits only
+		return "Zq81s3cr3tPin"
+	case "sim.pin": // digits only
+		return "90417733"
+	}
 	if key == "notify.url" {
 		return "https://hooks.example.com/phoneflow?token=s3cr3t-notify-url-Zq81"
 	}

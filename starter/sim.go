@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -25,12 +26,16 @@ protocol. Phone i listens on the port of --addr plus 2*i. Attach each with
 "adb connect ADDR"; "adb -s ADDR shell simctl state" prints its state.
 With --messages, --dialogs or --screen-timeout the phones also change by
 themselves, drawn from --seed: messages arrive with a banner, system dialogs
-take the focus, the clock ticks and the screen locks (a swipe up unlocks).
-"simctl receive NAME TEXT" delivers a message at once.
+take the focus, the clock ticks and the screen locks (a swipe up unlocks;
+with --pin the keyguard then asks for that PIN, with --pattern for a
+pattern nothing typed passes). "simctl receive NAME TEXT" delivers a
+message at once; "simctl lock" and "simctl unlock" lock the phone and
+unlock it as its owner does.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
   starter sim --messages 45s --dialogs 3m --screen-timeout 2m --seed 7
+  starter sim --screen-timeout 2m --pin 4827
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,6 +47,9 @@ Stop with Ctrl-C.`,
 			if life.Messages < 0 || life.Dialogs < 0 || life.ScreenTimeout < 0 {
 				return usageError{fmt.Errorf("--messages, --dialogs and --screen-timeout take a duration of 0 (off) or more, like 45s")}
 			}
+			if life.PIN != "" && (len(life.PIN) < 4 || len(life.PIN) > 16 || strings.Trim(life.PIN, "0123456789") != "") {
+				return usageError{fmt.Errorf("--pin takes 4 to 16 digits, like 4827")}
+			}
 			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life})
 		},
 	}
@@ -51,6 +59,8 @@ Stop with Ctrl-C.`,
 	cmd.Flags().DurationVar(&life.Messages, "messages", 0, "mean time between incoming messages from contacts; 0 = none")
 	cmd.Flags().DurationVar(&life.Dialogs, "dialogs", 0, "mean time between system dialogs that take the focus; 0 = none")
 	cmd.Flags().DurationVar(&life.ScreenTimeout, "screen-timeout", 0, "turn the screen off and lock it after this long without input; 0 = never")
+	cmd.Flags().StringVar(&life.PIN, "pin", "", "the keyguard asks for this PIN after the swipe up; empty = a swipe unlocks")
+	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }
 

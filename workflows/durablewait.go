@@ -253,10 +253,10 @@ func (g *goalRun) waitTodo(ctx workflow.Context, i int, w waits.Wait, werr error
 // timerEvidence opens the evidence of a wait todo the goal ran itself.
 const timerEvidence = "the timer fired at "
 
-// RanAsTimer reports whether the todo was a wait the goal ran as a timer:
-// it has no TodoWorkflow of its own.
+// RanAsTimer reports whether the todo was a wait the goal ran itself (a
+// timer, or checks of the phone): it has no TodoWorkflow of its own.
 func (t TodoState) RanAsTimer() bool {
-	return t.Status == TodoDone && strings.HasPrefix(t.Evidence, timerEvidence)
+	return t.Status == TodoDone && (strings.HasPrefix(t.Evidence, timerEvidence) || strings.HasPrefix(t.Evidence, phoneEvidence))
 }
 
 // awaitPersonReleasing waits for a person like awaitPerson, giving the goal's

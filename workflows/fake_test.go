@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
@@ -52,6 +53,13 @@ type fakeWorld struct {
 	queues []string
 	// noIME makes Type actions fail as a phone without the ADB Keyboard.
 	noIME bool
+	// locked makes Steps find a lock screen they cannot pass.
+	locked string
+	// phoneChecks counts CheckPhone calls; the one numbered phoneMetAt
+	// (from 1, the baseline) finds phoneValue; 0 never does.
+	phoneChecks []activities.CheckPhoneInput
+	phoneMetAt  int
+	phoneValue  string
 	// uncertain makes the action with this key come back uncertain, as the
 	// journal answers when a crash left its effect unreadable.
 	uncertain string
@@ -202,6 +210,10 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 			f.deviceDown--
 		}
 		return activities.StepResult{}, temporal.NewNonRetryableApplicationError("Tap: device emu-1 offline", activities.ErrTypeDevice, nil)
+	}
+	if f.locked != "" {
+		f.log = append(f.log, "locked")
+		return activities.StepResult{Locked: f.locked}, nil
 	}
 	var res activities.StepResult
 	if in.Act != nil && f.noIME && in.Act.Name == autoglm.ActionType {
@@ -360,6 +372,21 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})
 	env.RegisterActivityWithOptions(f.FindRoutine, activity.RegisterOptions{Name: activities.NameFindRoutine})
 	env.RegisterActivityWithOptions(f.RecordRoutine, activity.RegisterOptions{Name: activities.NameRecordRoutine})
+	env.RegisterActivityWithOptions(f.CheckPhone, activity.RegisterOptions{Name: activities.NameCheckPhone})
+}
+
+func (f *fakeWorld) CheckPhone(ctx context.Context, in activities.CheckPhoneInput) (activities.CheckPhoneResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queues = append(f.queues, activity.GetInfo(ctx).TaskQueue)
+	f.phoneChecks = append(f.phoneChecks, in)
+	n := len(f.phoneChecks)
+	latest := time.Date(2026, 3, 2, 9, 0, n, 0, time.UTC)
+	if n == f.phoneMetAt && !in.First {
+		return activities.CheckPhoneResult{Met: true, Value: f.phoneValue, From: in.Wait.From, Latest: latest,
+			Evidence: "notification from " + in.Wait.From}, nil
+	}
+	return activities.CheckPhoneResult{Latest: latest}, nil
 }
 
 func jsonSize(v any) int {

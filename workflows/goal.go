@@ -99,6 +99,8 @@ type goalRun struct {
 	phoneLost     error
 	waitUntil     time.Time
 	waitLabel     string
+	// phoneWait is the wait for something on the phone that runs now.
+	phoneWait phoneWaiting
 	// steer is ordered steering's state (docs/design.md §21).
 	steer steering
 	// lease is the phone lease this goal holds (shared with acquireDevice
@@ -256,7 +258,12 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		}
 		var tr TodoResult
 		var err error
-		if w, isWait, werr := waits.Todo(g.st.Todos[i].Text); isWait &&
+		// A wait for the phone first: "Wait for a message from …" also
+		// reads as a wait for a time that cannot be read.
+		if pw, isPhone := waits.PhoneTodo(g.st.Todos[i].Text); isPhone &&
+			workflow.GetVersion(ctx, ChangePhoneWait, workflow.DefaultVersion, 1) >= 1 {
+			tr, err = g.phoneWaitTodo(ctx, i, pw)
+		} else if w, isWait, werr := waits.Todo(g.st.Todos[i].Text); isWait &&
 			workflow.GetVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) >= 1 {
 			tr, err = g.waitTodo(ctx, i, w, werr)
 		} else {
@@ -862,6 +869,8 @@ func (g *goalRun) effectivePhase() string {
 		return GoalWaitingModel
 	case g.phase == GoalRunning && !g.waitUntil.IsZero():
 		return GoalWaitingUntil
+	case g.phase == GoalRunning && g.phoneWait.on():
+		return GoalWaitingPhone
 	}
 	return g.phase
 }

@@ -511,6 +511,15 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 			res, err = t.step(ctx, act, think)
 			return err
 		})
+		if err == nil && res.Locked != "" {
+			// The lock screen stopped the step before anything was sent:
+			// once the person has unlocked the phone, the same step runs
+			// again with the same action ID.
+			if err := t.askUnlock(ctx, res); err != nil {
+				return res, err
+			}
+			continue
+		}
 		if !leaseLost(err) || ctx.Err() != nil || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
 			workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return res, err

@@ -234,6 +234,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Fault:           fault,
 		FaultBeforeSend: faultBefore,
 		Routines:        routines,
+		Unlock:          &activities.Unlocker{PIN: cfg.ADB.UnlockPIN},
 	}, nil
 }
 

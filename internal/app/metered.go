@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -148,6 +149,33 @@ func (m meteredDevice) ScreenOn(ctx context.Context) (bool, error) {
 	ctx, done := m.begin(ctx, "screen_on", false)
 	on, err := sw.ScreenOn(ctx)
 	return on, done(err)
+}
+
+// Unlock wakes and unlocks the phone when the device can (docs/design.md
+// §28); the PIN is not traced.
+func (m meteredDevice) Unlock(ctx context.Context, pin string) (bool, error) {
+	u, ok := m.d.(interface {
+		Unlock(context.Context, string) (bool, error)
+	})
+	if !ok {
+		return false, nil
+	}
+	ctx, done := m.begin(ctx, "unlock", false)
+	changed, err := u.Unlock(ctx, pin)
+	return changed, done(err)
+}
+
+// Notifications lists the phone's notifications when the device can.
+func (m meteredDevice) Notifications(ctx context.Context) ([]device.Notification, error) {
+	nl, ok := m.d.(interface {
+		Notifications(context.Context) ([]device.Notification, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("phone %s cannot list its notifications", m.d.Serial())
+	}
+	ctx, done := m.begin(ctx, "notifications", false)
+	ns, err := nl.Notifications(ctx)
+	return ns, done(err)
 }
 
 func (m meteredDevice) Launch(ctx context.Context, app string) error {

@@ -31,6 +31,12 @@ type stack struct {
 // PHONEFLOW_REQUIRE_ADB=1 makes that a failure.
 func startStack(tb testing.TB) *stack {
 	tb.Helper()
+	return startStackWith(tb, phonesim.Life{})
+}
+
+// startStackWith is startStack with a simulated phone that has life.
+func startStackWith(tb testing.TB, life phonesim.Life) *stack {
+	tb.Helper()
 	adbPath, err := exec.LookPath("adb")
 	if err != nil {
 		msg := "adb is not installed (apt-get install adb); skipping the tests against the real adb server"
@@ -47,7 +53,7 @@ func startStack(tb testing.TB) *stack {
 		tb.Fatal(err)
 	}
 	serial := ln.Addr().String()
-	phone := phonesim.New(phonesim.Config{Serial: serial})
+	phone := phonesim.New(phonesim.Config{Serial: serial, Life: life})
 	served := make(chan struct{})
 	go func() { defer close(served); _ = phone.Serve(ctx, ln) }()
 	tb.Cleanup(func() { cancel(); <-served })

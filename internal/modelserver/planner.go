@@ -296,8 +296,12 @@ func replanGoal(pc planContext) planAnswer {
 
 	prev := placeholderValue(pc.Done)
 	var keep []string
+	waitAhead := false // a wait for the phone still to run reads the value
 	for _, r := range remaining {
-		if hasPlaceholder(r) {
+		if _, ok := waits.PhoneTodo(r); ok {
+			waitAhead = true
+		}
+		if hasPlaceholder(r) && !waitAhead {
 			if prev == "" {
 				// What it needs was never read: it cannot run, and its
 				// placeholder must never be sent as content.
@@ -383,7 +387,8 @@ func placeholderValue(done []doneTodo) string {
 		if d.Status != "done" || d.Result == "" {
 			continue
 		}
-		if readOne(d.Todo).Reads {
+		if _, waited := waits.PhoneTodo(d.Todo); waited || readOne(d.Todo).Reads {
+			// A wait for the phone reads what arrived (docs/design.md §23).
 			return d.Result
 		}
 		if last == "" {
@@ -574,6 +579,11 @@ func SplitGoal(goal string) []string {
 	// "at 21:00, open Settings", "in 20 minutes …", "20分钟后…": a wait
 	// todo first, which the goal runs as a timer (docs/design.md §23).
 	if w, rest, ok := waits.Lead(goal); ok {
+		return append([]string{w.TodoText()}, SplitGoal(rest)...)
+	}
+	// "When Alice Chen sends a message, reply 'got it'": a wait for the
+	// phone first, which the goal runs as checks (docs/design.md §23).
+	if w, rest, ok := waits.PhoneLead(goal); ok {
 		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}
 	var parts []string

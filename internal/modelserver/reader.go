@@ -73,10 +73,62 @@ func readGoal(goal string) []planned {
 	if w, rest, ok := waits.Lead(goal); ok {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
 	}
+	if w, rest, ok := waits.PhoneLead(goal); ok {
+		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
+	}
 	var out []planned
 	var not []string
 	prev := planned{}
+	var clauses []string
 	for _, c := range splitClauses(goal) {
+		for {
+			head, tail, ok := waits.CutBeforePhoneWait(c)
+			if !ok {
+				break
+			}
+			clauses, c = append(clauses, head), tail
+		}
+		clauses = append(clauses, c)
+	}
+	lastApp := "" // the app the clauses before a code wait name
+	for _, c := range clauses {
+		// "wait for the SMS code and enter it": the goal waits for the
+		// phone, and what arrives is read for the rest (docs/design.md §23).
+		w, rest, ok := waits.SplitPhoneWait(c)
+		if a := appIn(c); a != "" && !ok {
+			lastApp = a
+		}
+		if ok {
+			p := planned{Todo: w.TodoText(), Reads: true, Clause: c}
+			out = append(out, p)
+			prev = p
+			if rest == "" {
+				continue
+			}
+			c = rest
+		}
+		if bankPasswordRe.MatchString(c) && rdBankRe.MatchString(c) {
+			// A sign-in with the password the goal gives: done when the
+			// bank no longer asks for it (it may ask for a code next).
+			p := planned{Todo: c, Clause: c, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Bank"}, {Kind: postcond.ElementAbsent, Text: "password"}}}
+			out = append(out, p)
+			prev, lastApp = p, "Bank"
+			continue
+		}
+		if prev.Reads && strings.HasPrefix(prev.Todo, "Wait for a one-time code") && rdEnterItRe.MatchString(c) {
+			todo := "Enter the code with what was read"
+			if lastApp != "" {
+				todo = "Enter the code in the " + lastApp + " app with what was read"
+			}
+			p := codeTodo(todo, lastApp)
+			p.Clause = c
+			if lastApp != "" {
+				p.Todo = "Enter the code in the " + lastApp + " app with what was read"
+			}
+			out = append(out, p)
+			prev = p
+			continue
+		}
 		if rdNotRe.MatchString(c) {
 			// "不要关闭无线网络", "don't touch Wi-Fi": a clause that says
 			// what not to do asks for no action, so it gets no todo (a
@@ -95,6 +147,27 @@ func readGoal(goal string) []planned {
 	}
 	return out
 }
+
+// rdCodeTodoRe is a todo that enters a code read before, once the code
+// is in it.
+var rdCodeTodoRe = regexp.MustCompile(`^Enter the code(?: in the (\S+) app)?: \S+$`)
+
+// codeTodo is a todo that enters a one-time code: done when the page that
+// asked for it, and its Verify, are gone.
+func codeTodo(todo, app string) planned {
+	p := planned{Todo: todo, Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: "Verify"}}}
+	if app != "" {
+		p.Expect = append(p.Expect, postcond.Check{Kind: postcond.AppInFront, App: app})
+	}
+	return p
+}
+
+// rdBankRe names the Bank app.
+var rdBankRe = regexp.MustCompile(`(?i)\bbank\b|银行`)
+
+// rdEnterItRe is a clause that types what a code wait read: "enter it",
+// "type the code in", "输入验证码".
+var rdEnterItRe = regexp.MustCompile(`(?i)^(?:and\s+|then\s+)?(?:enter|type|input|fill\s+in|use|submit|put\s+in)\s+(?:it|the\s+code|that|this)\b|^(?:并|然后|再)?(?:输入|填入|填写)(?:它|验证码)?`)
 
 // rdNotRe is a clause that says what not to do: "don't …", "do not …",
 // "never …", "never mind …", "leave … alone", "no need to …", "不要…",
@@ -194,6 +267,11 @@ func isReadClause(c string) bool {
 // ("Send Zhang San's number to Mom") becomes two todos.
 func readClause(c string, prev planned) []planned {
 	lower := strings.ToLower(c)
+	if m := rdCodeTodoRe.FindStringSubmatch(c); m != nil {
+		// "Enter the code in the Bank app: 482913", as a replan writes
+		// it once the code wait read the code.
+		return []planned{codeTodo(c, m[1])}
+	}
 	switch {
 	case rdHomeRe.MatchString(c):
 		return []planned{{Todo: "Go to the home screen"}}

@@ -22,6 +22,8 @@ const (
 	pageEditor       = "editor"
 	pageSignIn       = "sign_in"
 	pagePassword     = "password"
+	pageCode         = "code"
+	pageAccounts     = "accounts"
 )
 
 // appInfo describes one installed app.
@@ -147,6 +149,7 @@ const (
 	kHidden // in the UI tree only: drawn by its parent
 	kScrim  // dims what is under a dialog
 	kDialog // a dialog's card
+	kDot    // a pattern lock's dot
 )
 
 // widget is one drawn and dumped element. full is where it is drawn,
@@ -263,7 +266,11 @@ func (p *Phone) layout() *screen {
 	if p.life.locked {
 		s.pkg = pkgSystemUI
 		s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
-		p.layoutKeyguard(b)
+		if p.life.bouncer {
+			p.layoutBouncer(b)
+		} else {
+			p.layoutKeyguard(b)
+		}
 		return s
 	}
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
@@ -495,16 +502,25 @@ func (b *builder) editField(id, label, hint string, x1, y1, x2, y2 int) {
 }
 
 // layoutBank lays out the Bank app: a welcome page whose Sign in button
-// opens the password form, as a bank app's does. Nothing past the form is
-// reachable: signing in takes the user's own password.
+// opens the password form, as a bank app's does; the password sends a
+// code by SMS, and the code opens the accounts (bank.go).
 func (p *Phone) layoutBank(b *builder) {
 	w := b.s.w
-	if b.v.page == pagePassword {
+	switch b.v.page {
+	case pagePassword:
 		b.appBar("Sign in", true)
 		b.add(widget{kind: kText, text: "Enter your password", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: w - 48, Y2: contentTop + 200}})
 		b.editField("password", "Password", "Password", 48, contentTop+240, w-48, contentTop+400)
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Continue", id: "continue_button", clickable: true,
-			full: uitree.Bounds{X1: 48, Y1: contentTop + 480, X2: w - 48, Y2: contentTop + 640}, tap: func() {}})
+			full: uitree.Bounds{X1: 48, Y1: contentTop + 480, X2: w - 48, Y2: contentTop + 640}, tap: p.bankPassword})
+		return
+	case pageCode:
+		p.layoutBankCode(b)
+		return
+	case pageAccounts:
+		b.appBar("Accounts", false)
+		b.add(widget{kind: kText, text: "Signed in", id: "signed_in", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: w - 48, Y2: contentTop + 200}})
+		b.add(widget{kind: kRow, text: "Checking ••1234   2,340.18", full: uitree.Bounds{X1: 0, Y1: contentTop + 240, X2: w, Y2: contentTop + 240 + rowH}})
 		return
 	}
 	b.appBar("Bank", false)

@@ -79,7 +79,7 @@ func (p *Phone) display() *screen {
 
 // tap hits the topmost clickable element under (x, y).
 func (p *Phone) tap(x, y int) {
-	if !p.st.Awake || p.life.locked {
+	if !p.st.Awake || (p.life.locked && !p.life.bouncer) {
 		return
 	}
 	s := p.screenNow()
@@ -101,7 +101,9 @@ func (p *Phone) swipe(x1, y1, x2, y2 int) {
 	case !p.st.Awake:
 		return
 	case p.life.locked:
-		p.lockedSwipe(y1, y2)
+		if !p.life.bouncer {
+			p.lockedSwipe(y1, y2)
+		}
 		return
 	case p.life.dialog != nil:
 		return // the dialog has the focus
@@ -145,7 +147,13 @@ func (p *Phone) key(code int) {
 		}
 		return
 	}
-	if !p.st.Awake || p.life.locked {
+	if !p.st.Awake {
+		return
+	}
+	if p.life.locked {
+		if p.life.bouncer {
+			p.bouncerKey(code)
+		}
 		return
 	}
 	v := p.top()
@@ -185,6 +193,10 @@ func (p *Phone) key(code int) {
 
 // typeText inserts text into the focused field.
 func (p *Phone) typeText(t string) {
+	if p.st.Awake && p.life.locked && p.life.bouncer {
+		p.bouncerType(t)
+		return
+	}
 	v := p.top()
 	if !p.st.Awake || p.life.locked || p.life.dialog != nil || v.focus == "" {
 		return

@@ -37,10 +37,19 @@ type Life struct {
 	// Manual leaves the clock to Advance: the phone does not follow real
 	// time. Tests use it to step through events deterministically.
 	Manual bool
+	// PIN gives the keyguard a screen lock: after the swipe up its
+	// bouncer asks for this PIN (digits), and a wrong one is rejected.
+	// Empty is a keyguard a swipe up dismisses.
+	PIN string
+	// Pattern gives the keyguard a pattern lock, which no typed input
+	// passes: only the owner at the phone (Unlock, `simctl unlock`) does.
+	Pattern bool
 }
 
 // On reports whether anything happens on the phone by itself.
-func (l Life) On() bool { return l.Messages > 0 || l.Dialogs > 0 || l.ScreenTimeout > 0 }
+func (l Life) On() bool {
+	return l.Messages > 0 || l.Dialogs > 0 || l.ScreenTimeout > 0 || l.PIN != "" || l.Pattern
+}
 
 // DefaultLifeStart is the phone clock's start when Life.Start is zero.
 var DefaultLifeStart = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
@@ -102,10 +111,16 @@ type life struct {
 	nextMsg   time.Time
 	nextDlg   time.Time
 	locked    bool
-	banner    *banner
-	dialog    *sysDialog
-	notifs    []Notification
-	events    []LifeEvent
+	// The bouncer of a secure keyguard: showing, the digits entered,
+	// whether it says the last PIN was wrong, and wrong PINs so far.
+	bouncer    bool
+	entry      string
+	wrongShown bool
+	wrongPINs  int
+	banner     *banner
+	dialog     *sysDialog
+	notifs     []Notification
+	events     []LifeEvent
 }
 
 func newLife(cfg Life) life {
@@ -219,7 +234,13 @@ func (p *Phone) receive(from, text string) {
 	if p.st.Awake && !l.locked && v.app == pkgMessages && v.page == pageConversation && v.arg == from {
 		return
 	}
-	l.notifs = append(l.notifs, Notification{App: appName(pkgMessages), From: from, Text: text, At: l.now, Seq: seq})
+	at := l.now
+	if n := len(l.notifs); n > 0 && !at.After(l.notifs[n-1].At) {
+		// Posted after the last one, even on a clock that stands still
+		// (no Life, or Manual between Advances), as a phone's are.
+		at = l.notifs[n-1].At.Add(time.Millisecond)
+	}
+	l.notifs = append(l.notifs, Notification{App: appName(pkgMessages), From: from, Text: text, At: at, Seq: seq})
 	if p.st.Awake && !l.locked {
 		l.banner = &banner{from: from, text: text, until: l.now.Add(l.cfg.Banner)}
 	}
@@ -237,6 +258,7 @@ func (p *Phone) Receive(from, text string) {
 func (p *Phone) sleepLocked() {
 	p.st.Awake = false
 	p.life.banner = nil
+	p.life.closeBouncer()
 	if p.cfg.Life.On() {
 		p.life.locked = true
 	}

@@ -321,6 +321,8 @@ func (r *renderer) draw(s *screen) *image.RGBA {
 			dim(img, full)
 		case kDialog:
 			fillRound(img, full, 40, colBG)
+		case kDot:
+			fillCircle(img, (full.Min.X+full.Max.X)/2, (full.Min.Y+full.Max.Y)/2, full.Dx()/2, colGrey)
 		case kBubbleIn, kBubbleOut:
 			c := uint32(colBubbleIn)
 			if w.kind == kBubbleOut {

@@ -207,7 +207,7 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 				e.err("Error: Unknown keycode %s\n", k)
 				return 1
 			}
-			p.logInput("keyevent", strconv.Itoa(code))
+			p.logInput("keyevent", p.masked(strconv.Itoa(code)))
 			p.beforeInput()
 			p.key(code)
 		}
@@ -217,7 +217,7 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 			return 1
 		}
 		t := strings.ReplaceAll(strings.Join(args[1:], " "), "%s", " ")
-		p.logInput("text", t)
+		p.logInput("text", p.masked(t))
 		p.beforeInput()
 		// `input text` injects key events, which exist only for ASCII.
 		var ascii strings.Builder
@@ -556,6 +556,10 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 	a, _ := findApp(v.app)
 	switch e.args[1] {
 	case "window":
+		if len(e.args) > 2 && e.args[2] == "policy" {
+			p.dumpPolicy(e)
+			return 0
+		}
 		e.out("WINDOW MANAGER WINDOWS (dumpsys window windows)\n")
 		e.out("  Window #0 Window{%s u0 %s/%s}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{shell}\n", objID(v.app+"w"), a.Package, a.Activity)
 		e.out("  Window #1 Window{%s u0 StatusBar}:\n\n", objID("statusbar"))
@@ -573,6 +577,7 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 		}
 		e.out("  mFocusedApp=ActivityRecord{%s u0 %s/%s t%d}\n", objID(v.app+"a"), a.Package, shortActivity(a.Package, a.Activity), 10+len(a.Package)%7)
 		e.out("  mInputMethodWindow=Window{%s u0 InputMethod}\n", objID("ime"))
+		p.dumpPolicy(e)
 	case "power":
 		wake, disp := "Awake", "ON"
 		if !p.st.Awake {
@@ -582,6 +587,8 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 		e.out("\nDisplay Power: state=%s\n", disp)
 	case "activity":
 		e.out("  mResumedActivity: ActivityRecord{%s u0 %s/%s t10}\n", objID(v.app+"a"), a.Package, shortActivity(a.Package, a.Activity))
+	case "notification":
+		p.dumpNotifications(e)
 	case "battery":
 		e.out("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  level: 100\n  scale: 100\n")
 	default:
@@ -599,6 +606,11 @@ func (p *Phone) cmdWm(e *cmdEnv) int {
 	switch e.args[1] {
 	case "size":
 		e.out("Physical size: %dx%d\n", p.cfg.Width, p.cfg.Height)
+	case "dismiss-keyguard":
+		p.mu.Lock()
+		p.logInput("dismiss_keyguard")
+		p.dismissKeyguard()
+		p.mu.Unlock()
 	case "density":
 		e.out("Physical density: 420\n")
 	default:
@@ -832,7 +844,7 @@ func (p *Phone) cmdGetprop(e *cmdEnv) int {
 func (p *Phone) cmdSimctl(e *cmdEnv) int {
 	args := e.args[1:]
 	if len(args) == 0 {
-		e.err("usage: simctl state | reset | fault <kind> [arg] | advance <duration> | receive <contact> <text>\n")
+		e.err("usage: simctl state | reset | fault <kind> [arg] | advance <duration> | receive <contact> <text> | lock | unlock\n")
 		return 1
 	}
 	switch args[0] {
@@ -870,6 +882,12 @@ func (p *Phone) cmdSimctl(e *cmdEnv) int {
 		}
 		p.Receive(args[1], args[2])
 		e.out("received\n")
+	case "lock":
+		p.Lock()
+		e.out("locked\n")
+	case "unlock":
+		p.Unlock()
+		e.out("unlocked\n")
 	case "fault":
 		f, err := ParseFault(args[1:])
 		if err == nil {
@@ -881,7 +899,7 @@ func (p *Phone) cmdSimctl(e *cmdEnv) int {
 		}
 		e.out("fault %s on\n", strings.Join(args[1:], " "))
 	default:
-		e.err("simctl: unknown command %q; use state, reset, fault, advance or receive\n", args[0])
+		e.err("simctl: unknown command %q; use state, reset, fault, advance, receive, lock or unlock\n", args[0])
 		return 1
 	}
 	return 0

@@ -32,6 +32,7 @@ type State struct {
 	MessagesSent []SentMessage `json:"messages_sent"`
 	Alarms       []Alarm       `json:"alarms"`
 	Notes        []Note        `json:"notes"`
+	BankSignedIn bool          `json:"bank_signed_in,omitempty"`
 	InputMethod  string        `json:"input_method"`
 	IMEInstalled bool          `json:"ime_installed"` // ADB Keyboard installed
 	Awake        bool          `json:"awake"`
@@ -39,7 +40,11 @@ type State struct {
 	// What Life did (docs/design.md §28): the keyguard shows,
 	// the system dialog in front, the posted notifications and the phone
 	// clock's time.
-	Locked        bool           `json:"locked,omitempty"`
+	Locked bool `json:"locked,omitempty"`
+	// Bouncer: a secure keyguard's PIN pad (or pattern) shows;
+	// WrongPINs counts the PINs it rejected.
+	Bouncer       bool           `json:"bouncer,omitempty"`
+	WrongPINs     int            `json:"wrong_pins,omitempty"`
 	Dialog        string         `json:"dialog,omitempty"`
 	Notifications []Notification `json:"notifications,omitempty"`
 	Clock         time.Time      `json:"clock"`
@@ -137,6 +142,10 @@ type data struct {
 	IMEInstalled bool
 	Awake        bool
 	imeEnabled   bool // ADB Keyboard enabled with `ime enable`
+	// The Bank: the code its last sign-in sent by SMS, and whether a
+	// sign-in went through.
+	bankCode     string
+	BankSignedIn bool
 	// conv is each contact's conversation, oldest first; active orders
 	// the conversation list, most recent first (contact names).
 	conv   map[string][]bubble
@@ -193,11 +202,14 @@ func (p *Phone) State() State {
 		MessagesSent: append([]SentMessage{}, p.st.MessagesSent...),
 		Alarms:       append([]Alarm{}, p.st.Alarms...),
 		Notes:        append([]Note{}, p.st.Notes...),
+		BankSignedIn: p.st.BankSignedIn,
 		InputMethod:  p.st.InputMethod,
 		IMEInstalled: p.st.IMEInstalled,
 		Awake:        p.st.Awake,
 		InputLog:     make([]InputEvent, 0, len(p.inputs)),
 		Locked:       p.life.locked,
+		Bouncer:      p.life.bouncer,
+		WrongPINs:    p.life.wrongPINs,
 		Clock:        p.life.now,
 		Events:       slices.Clone(p.life.events),
 	}

@@ -1,6 +1,8 @@
 package phonesim
 
 import (
+	"fmt"
+
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -102,12 +104,12 @@ func (p *Phone) openConversation(name string) {
 }
 
 // lockedSwipe is a swipe on the keyguard: one that goes up by at least a
-// fifth of the screen from its lower half unlocks the phone.
+// fifth of the screen from its lower half unlocks the phone, or shows the
+// bouncer of a secure keyguard.
 func (p *Phone) lockedSwipe(y1, y2 int) {
 	h := p.cfg.Height
 	if y1 >= h/2 && y1-y2 >= h/5 {
-		p.life.locked = false
-		p.life.touched()
+		p.dismissKeyguard()
 	}
 }
 
@@ -135,4 +137,24 @@ func (p *Phone) focusWindow() (string, bool) {
 		return p.life.dialog.pkg, false
 	}
 	return "", false
+}
+
+// dumpNotifications writes the posted notifications that are still
+// showing (their conversation not opened since) the way `dumpsys
+// notification --noredact` does: one NotificationRecord each, its sender
+// and text in the extras, its post time in mCreationTimeMs.
+func (p *Phone) dumpNotifications(e *cmdEnv) {
+	e.out("Current Notification Manager state:\n  Notification List:\n")
+	for _, n := range p.life.notifs {
+		if n.Read {
+			continue
+		}
+		key := fmt.Sprintf("0|%s|%d|null|10%03d", pkgMessages, n.Seq, n.Seq%1000)
+		e.out("    NotificationRecord(0x%08x: pkg=%s user=UserHandle{0} id=%d tag=null importance=4 key=%s: Notification(channel=messages pri=1))\n",
+			n.Seq, pkgMessages, n.Seq, key)
+		e.out("      uid=10123 userId=0\n      opPkg=%s\n      key=%s\n      seen=false\n", pkgMessages, key)
+		e.out("      notification=\n        pri=1\n        extras={\n")
+		e.out("          android.title=String (%s)\n          android.text=String (%s)\n", n.From, n.Text)
+		e.out("        }\n      mCreationTimeMs=%d\n", n.At.UnixMilli())
+	}
 }

@@ -178,6 +178,7 @@ Each todo:
 - is needed for the goal: no checks, no "confirm the result" steps.
 
 When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点…", "20分钟后…"), put a todo that only waits first: "Wait until 21:00" or "Wait 20 minutes" (write the time as the user did; the system waits with a timer, without the phone).
+When the goal says to act once something happens on the phone ("when Alice Chen sends a message, reply …", "wait for the bank's SMS code and enter it", "李四发来消息后…"), put a todo that only waits for it first: "Wait for a message from Alice Chen" or "Wait for the SMS code from Bank" (the system checks the phone's notifications without a model, and the message's text or the code becomes that todo's result for the next todo).
 
 The context's situation gives the current time in the user's time zone and the step budget: the steps left for the whole goal and the steps one todo may take. Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
 

@@ -506,7 +506,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) (
 // LifeOf is the simulated phones' own behaviour the sim keys describe
 // (docs/design.md §28).
 func LifeOf(c config.Sim) phonesim.Life {
-	return phonesim.Life{Seed: uint64(c.Seed), Messages: c.Messages, Dialogs: c.Dialogs, ScreenTimeout: c.ScreenTimeout}
+	return phonesim.Life{Seed: uint64(c.Seed), Messages: c.Messages, Dialogs: c.Dialogs, ScreenTimeout: c.ScreenTimeout, PIN: c.PIN}
 }
 
 // findADB resolves the adb binary for mode; "" means the built-in server.
