@@ -1,13 +1,11 @@
 package activities
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"log/slog"
 	"strings"
 	"time"
@@ -318,11 +316,10 @@ func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (
 		if s.obs.ScreenRef, err = a.put(ctx, shot.PNG, "image/png"); err != nil {
 			return s, err
 		}
-		s.img, err = png.Decode(bytes.NewReader(shot.PNG))
+		s.img, s.obs.Hash, err = DecodeScreen(shot.PNG, a.Exec)
 		if err != nil {
 			return s, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
 		}
-		s.obs.Hash = hashImage(s.img)
 	} else {
 		s.obs.Hash = sensitiveHash(s.obs.AppPackage, s.elems)
 	}

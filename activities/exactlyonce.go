@@ -352,7 +352,7 @@ func (a *Activities) evidenceNow(ctx context.Context, d device.Device, withTree 
 			if err != nil {
 				return Evidence{}, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
 			}
-			obs.Hash = hashImage(img)
+			obs.Hash = HashImage(img)
 		}
 	}
 	return evidenceOf(obs, elems, hasTree, act), nil

@@ -40,16 +40,15 @@ type FindRoutineResult struct {
 	Runs      int `json:"runs,omitempty"`
 }
 
-// FindRoutine looks up the routine for a todo on a phone: its task
-// template, the app in front now, the phone's model and resolution.
+// FindRoutine looks up the routine for a todo on a phone: the one whose
+// template the todo fills, among those learned on the app in front now and
+// the phone's model and resolution (docs/design.md §22).
 func (a *Activities) FindRoutine(ctx context.Context, in FindRoutineInput) (FindRoutineResult, error) {
-	task := routine.Parse(in.Task)
-	out := FindRoutineResult{Task: task}
+	var out FindRoutineResult
 	d, err := a.device(ctx, in.Serial)
 	if err != nil {
 		return out, err
 	}
-	out.Key.Template = task.Template
 	if out.Key.Width, out.Key.Height, err = d.ScreenSize(ctx); err != nil {
 		return out, deviceError("screen size", err)
 	}
@@ -60,7 +59,7 @@ func (a *Activities) FindRoutine(ctx context.Context, in FindRoutineInput) (Find
 	if a.Routines == nil {
 		return out, nil
 	}
-	r, ok, others, err := a.Routines.Find(out.Key)
+	m, ok, note, err := a.Routines.Match(in.Task, out.Key)
 	if err != nil && !ok {
 		// An unreadable store costs the replay, not the todo.
 		a.logger(ctx).Warn("routines unreadable; the executor model runs the todo", "error", err)
@@ -68,15 +67,12 @@ func (a *Activities) FindRoutine(ctx context.Context, in FindRoutineInput) (Find
 		return out, nil
 	}
 	if !ok {
-		if len(others) > 0 {
-			o := others[0]
-			out.Note = fmt.Sprintf("routine %s was recorded on %s %s; this phone is %s %s: not used",
-				o.ID, o.Key.Model, o.Key.Resolution(), out.Key.Model, out.Key.Resolution())
-		}
+		out.Note = note
 		return out, nil
 	}
-	out.ID, out.Successes, out.Runs = r.ID, r.Successes, r.Runs
-	out.Steps = routine.Plan(r, task)
+	out.Key, out.Task = m.Routine.Key, m.Task
+	out.ID, out.Successes, out.Runs = m.Routine.ID, m.Routine.Successes, m.Routine.Runs
+	out.Steps = routine.Plan(m.Routine, m.Task)
 	return out, nil
 }
 
@@ -149,7 +145,20 @@ func (a *Activities) RecordRoutine(ctx context.Context, in RecordRoutineInput) (
 			}
 			obs = append(obs, o)
 		}
-		steps = routine.Build(in.Task, obs)
+		if in.Key.Template != "" {
+			// The todo used a routine: its trace updates that routine,
+			// with the parameters the match gave, when the trace still
+			// uses every one of them.
+			steps = routine.Build(in.Task, obs)
+		}
+		if in.Key.Template == "" || !routine.UsesAll(steps, len(in.Task.Params)) {
+			// A new routine: its parameters are the spans of the todo
+			// its trace used. A trace that left a parameter of the
+			// routine it followed unused (the switch was on already)
+			// did another task, and learns a routine of its own.
+			in.Task, steps = routine.Learn(in.Example, obs)
+			in.Key.Template = in.Task.Template
+		}
 	}
 	rec, err := a.Routines.Record(routine.Outcome{Key: in.Key, Task: in.Task, Example: in.Example, Steps: steps,
 		Success: in.Success, Replayed: in.Replayed, Why: in.Why}, a.now())

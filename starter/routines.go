@@ -80,7 +80,11 @@ func printRoutines(w io.Writer, dir string, rs []routine.Routine) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTASK\tSTART APP\tPHONE\tSTEPS\tSUCCESSES\tRUNS\tFAILING\tUPDATED")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.Key.Template, r.Key.App, r.Key.Model,
+		task := r.Key.Template
+		if r.Version < routine.Version {
+			task += " (first version: not replayed, learned again on its next verified run)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%d\t%d\t%d\t%d\t%s\n", r.ID, task, r.Key.App, r.Key.Model,
 			r.Key.Resolution(), len(r.Steps), r.Successes, r.Runs, r.Failures, r.Updated.UTC().Format(time.DateTime))
 	}
 	tw.Flush()

@@ -7,9 +7,6 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
-	"math"
-
-	"golang.org/x/image/draw"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -108,15 +105,16 @@ func (c Config) Validate() error {
 // mapping back: the protocol's 0-999 grid is relative to the whole screen,
 // whatever the image size (see ToPixel).
 func Encode(pngData []byte, cfg Config) (llm.Image, int, int, error) {
-	src, err := png.Decode(bytes.NewReader(pngData))
+	src, _, _, err := DecodeScaled(pngData, cfg, nil)
 	if err != nil {
-		return llm.Image{}, 0, 0, fmt.Errorf("autoglm: screenshot is not a readable PNG (%w): check the device's screencap output", err)
+		return llm.Image{}, 0, 0, err
 	}
 	return EncodeImage(src, pngData, cfg)
 }
 
-// EncodeImage is Encode for a screenshot already decoded from pngData
-// (pngData is sent as is when it needs neither scaling nor re-encoding).
+// EncodeImage is Encode for a screenshot already decoded from pngData, at
+// full size or scaled by DecodeScaled (pngData is sent as is when it needs
+// neither scaling nor re-encoding).
 func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, int, error) {
 	cfg = cfg.withDefaults()
 	var err error
@@ -127,15 +125,13 @@ func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, i
 	}
 	img := src
 	if cfg.MaxPixels > 0 && w*h > cfg.MaxPixels {
-		s := math.Sqrt(float64(cfg.MaxPixels) / float64(w*h))
-		nw, nh := max(int(float64(w)*s), 1), max(int(float64(h)*s), 1)
-		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
-		// ApproxBiLinear: about 7x faster than CatmullRom on a 1080x2400
-		// screen (22 ms against 166 ms here) and still legible at the
-		// default 1 MP; encoding was the largest CPU cost of a step.
-		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
-		img, w, h = dst, nw, nh
-	} else if cfg.Format == "png" {
+		nw, nh := ScaledSize(w, h, cfg.MaxPixels)
+		// Bilinear, as legible at the default 1 MP as CatmullRom was and
+		// a small part of its cost; scaling and encoding are most of a
+		// step's CPU (BENCHMARKS §4).
+		img, w, h = scaleDown(src, nw, nh), nw, nh
+	} else if cfg.Format == "png" && sameSize(pngData, w, h) {
+		// src is pngData decoded (DecodeScaled did not need to scale it).
 		return llm.Image{MIME: "image/png", Data: pngData}, w, h, nil
 	}
 	var buf bytes.Buffer
@@ -164,4 +160,10 @@ func ToPixel(p Point, w, h int) (x, y int) {
 // FromPixel maps a screen pixel to the 0-999 grid.
 func FromPixel(x, y, w, h int) Point {
 	return Point{uitree.Relative(x, w), uitree.Relative(y, h)}
+}
+
+// sameSize reports whether a PNG is w x h.
+func sameSize(pngData []byte, w, h int) bool {
+	c, err := png.DecodeConfig(bytes.NewReader(pngData))
+	return err == nil && c.Width == w && c.Height == h
 }

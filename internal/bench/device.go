@@ -2,9 +2,12 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"runtime"
 	"time"
 
+	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
@@ -19,8 +22,12 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 		Title: "4. Screenshot pipeline",
 		Note: fmt.Sprintf("`device.Screenshot` through the private adb server (`exec:screencap -p` from the simulated phone, 1080×2400), %d captures per screen per run. "+
 			"Sent = the image `autoglm.Encode` puts into an executor request with the default settings (scaled to at most 1 MP, JPEG quality 80); "+
-			"the request carries it base64-encoded in a data URL. Only the current screenshot goes into a request.", capturesPerRun),
-		Header: []string{"screen", "full PNG bytes", "sent image bytes", "sent base64 bytes", "sent / full PNG", "capture ms", "encode ms"},
+			"the request carries it base64-encoded in a data URL. Only the current screenshot goes into a request. "+
+			"Worker CPU per step = the worker's own work on one executor step's screen, each part timed as "+threadCPUNote+": "+
+			"the capture (`screencap -p` read through adb), the app in front, the UI tree dump, its parse and JSON, the blob writes of tree and PNG, the PNG decode with the coarse screen hash (`activities.DecodeScreen`, which scales while it decodes) and the encoding of the image sent; "+
+			"waiting (the phone drawing, the model answering) is not CPU and not counted; one unmeasured step per screen comes first.", capturesPerRun),
+		Header: []string{"screen", "full PNG bytes", "sent image bytes", "sent base64 bytes", "sent / full PNG", "capture ms", "encode ms",
+			"worker CPU ms per step", "CPU: capture", "app, UI tree, blobs", "decode, hash (and scale)", "encode (and scale)", "sent size"},
 	}
 	env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1, NoWorker: true})
 	if err != nil {
@@ -45,6 +52,13 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 			return []Table{t}, fmt.Errorf("%s: %w", sc.name, err)
 		}
 		var full, sent, b64, share, capMs, encMs Sample
+		var cpu, warm stepCPU
+		// One step's work unmeasured first: the CPU figures are the steady
+		// state, not the first step after the stack started.
+		if err := warm.measure(ctx, d, env.Acts.Blobs, cfg); err != nil {
+			return []Table{t}, fmt.Errorf("worker CPU on %s: %w", sc.name, err)
+		}
+		size := ""
 		for range r.o.Runs * capturesPerRun {
 			began := time.Now()
 			shot, err := d.Screenshot(ctx)
@@ -53,7 +67,7 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 			}
 			capMs = append(capMs, Ms(time.Since(began)))
 			began = time.Now()
-			img, _, _, err := autoglm.Encode(shot.PNG, cfg)
+			img, w, h, err := autoglm.Encode(shot.PNG, cfg)
 			if err != nil {
 				return []Table{t}, err
 			}
@@ -61,8 +75,13 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 			full, sent = append(full, float64(len(shot.PNG))), append(sent, float64(len(img.Data)))
 			b64 = append(b64, float64(len(img.DataURL())))
 			share = append(share, float64(len(img.Data))/float64(len(shot.PNG)))
+			size = fmt.Sprintf("%d×%d %s", w, h, img.MIME)
+			if err := cpu.measure(ctx, d, env.Acts.Blobs, cfg); err != nil {
+				return []Table{t}, fmt.Errorf("worker CPU on %s: %w", sc.name, err)
+			}
 		}
-		t.Rows = append(t.Rows, []string{sc.name, full.Summary(0), sent.Summary(0), b64.Summary(0), share.Summary(2), capMs.Summary(1), encMs.Summary(1)})
+		t.Rows = append(t.Rows, []string{sc.name, full.Summary(0), sent.Summary(0), b64.Summary(0), share.Summary(2), capMs.Summary(1), encMs.Summary(1),
+			cpu.total.Summary(1), cpu.capture.Summary(1), cpu.tree.Summary(1), cpu.decode.Summary(1), cpu.encode.Summary(1), size})
 	}
 	return []Table{t}, nil
 }
@@ -130,4 +149,57 @@ func (r *runner) settle(ctx context.Context) ([]Table, error) {
 		t.Findings = append(t.Findings, fmt.Sprintf("Settle waiting takes %.0f%% of the fixed-delay device time (%.1f s saved per 10 actions).", 100*settle/fixed, (fixed-settle)/1000))
 	}
 	return []Table{t}, nil
+}
+
+// stepCPU collects the worker's CPU time per step, by part.
+type stepCPU struct {
+	total, capture, tree, decode, encode Sample
+}
+
+// measure does a step's screen work once on this goroutine's own OS thread
+// and adds its CPU time: capture, UI tree, decode, hash, scale and encode,
+// as the Step activity does them (docs/design.md §9).
+func (c *stepCPU) measure(ctx context.Context, d device.Device, blobs activities.BlobStore, cfg autoglm.Config) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := threadCPU()
+	shot, err := d.Screenshot(ctx)
+	if err != nil {
+		return err
+	}
+	t1 := threadCPU()
+	if _, err := d.CurrentApp(ctx); err != nil {
+		return err
+	}
+	elems, err := d.UITree(ctx)
+	if err != nil {
+		return err
+	}
+	tree, err := json.Marshal(elems)
+	if err != nil {
+		return err
+	}
+	if _, err := blobs.Put(ctx, tree, "application/json"); err != nil {
+		return err
+	}
+	if _, err := blobs.Put(ctx, shot.PNG, "image/png"); err != nil {
+		return err
+	}
+	t2 := threadCPU()
+	img, _, err := activities.DecodeScreen(shot.PNG, cfg) // the hash is taken during the decode
+	if err != nil {
+		return err
+	}
+	t3 := threadCPU()
+	if _, _, _, err := autoglm.EncodeImage(img, shot.PNG, cfg); err != nil {
+		return err
+	}
+	t4 := threadCPU()
+	ms := func(d time.Duration) float64 { return Ms(d) }
+	c.capture = append(c.capture, ms(t1-t0))
+	c.tree = append(c.tree, ms(t2-t1))
+	c.decode = append(c.decode, ms(t3-t2))
+	c.encode = append(c.encode, ms(t4-t3))
+	c.total = append(c.total, ms(t4-t0))
+	return nil
 }

@@ -22,6 +22,8 @@ const (
 type Param struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
+	// Format is the layout a KindTime parameter is typed in ("15:04").
+	Format string `json:"format,omitempty"`
 }
 
 // Task is a todo split into its template and parameters: "Send Alice a
@@ -68,13 +70,13 @@ func Parse(todo string) Task {
 		start := len(text) - len(strings.TrimLeft(text[i+1:], " \t"))
 		rest = strings.TrimRight(rest, " .!。")
 		if rest != "" && !coveredBy(spans, start, start+len(rest)) {
-			spans = append(spans, span{start, start + len(rest), Param{KindText, rest}})
+			spans = append(spans, span{start, start + len(rest), Param{Kind: KindText, Value: rest}})
 		}
 	}
 	// 3. Numbers and 4. names, outside what is already a parameter.
 	for _, m := range numberRe.FindAllStringIndex(text, -1) {
 		if !overlaps(spans, m[0], m[1]) && wordEdge(text, m[0], m[1]) {
-			spans = append(spans, span{m[0], m[1], Param{KindNumber, text[m[0]:m[1]]}})
+			spans = append(spans, span{m[0], m[1], Param{Kind: KindNumber, Value: text[m[0]:m[1]]}})
 		}
 	}
 	spans = append(spans, names(text, spans)...)
@@ -123,7 +125,7 @@ func quoted(text string) []span {
 			continue
 		}
 		_, cn := utf8.DecodeRuneInString(text[end:])
-		out = append(out, span{i, end + cn, Param{KindQuoted, text[j:end]}})
+		out = append(out, span{i, end + cn, Param{Kind: KindQuoted, Value: text[j:end]}})
 		i = end + cn
 	}
 	return out
@@ -230,7 +232,7 @@ func names(text string, taken []span) []span {
 		if _, isApp := device.LookupApp(val); isApp {
 			continue
 		}
-		out = append(out, span{start, stop, Param{KindName, val}})
+		out = append(out, span{start, stop, Param{Kind: KindName, Value: val}})
 	}
 	return out
 }
@@ -274,6 +276,11 @@ func Abstract(s string, params []Param) string {
 		}
 		marks[i] = "\x00" + strconv.Itoa(i+1) + "\x00"
 		s = replaceFold(s, v, marks[i])
+		if params[i].Kind == KindTime {
+			if m, ok := parseTime(v); ok {
+				s = replaceFold(s, formatTime(m, params[i].Format), marks[i])
+			}
+		}
 	}
 	for i, m := range marks {
 		if m != "" {
@@ -320,7 +327,16 @@ func Substitute(s string, params []Param) (string, bool) {
 			ok = false
 			return m
 		}
-		return params[i-1].Value
+		p := params[i-1]
+		if p.Kind == KindTime {
+			minutes, good := parseTime(p.Value)
+			if !good {
+				ok = false
+				return m
+			}
+			return formatTime(minutes, p.Format)
+		}
+		return p.Value
 	})
 	return out, ok
 }
@@ -337,11 +353,17 @@ func literalOutside(s string) string {
 
 // Literal reports whether an abstracted text carries information of its
 // own that a later run cannot be assumed to share: quoted text, numbers or
-// names beyond its placeholders. Text typed or reported from what the
-// screen showed is such information; "Sent \"{2}\" to {1}" is not.
-func Literal(abstracted string) bool {
+// names beyond its placeholders and the template's own words. Text typed or
+// reported from what the screen showed is such information; "Sent \"{2}\"
+// to {1}" is not, nor "Wi-Fi is on" for the template "turn on wi-fi".
+func Literal(abstracted, template string) bool {
 	t := Parse(quotedPlaceholderRe.ReplaceAllString(abstracted, "x"))
-	return len(t.Params) > 0
+	for _, p := range t.Params {
+		if !strings.Contains(template, strings.ToLower(p.Value)) {
+			return true
+		}
+	}
+	return false
 }
 
 var quotedPlaceholderRe = regexp.MustCompile(`["“'‘«「『]?\{[0-9]+\}["”'’»」』]?`)

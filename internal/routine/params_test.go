@@ -12,21 +12,21 @@ func TestParse(t *testing.T) {
 		params   []Param
 	}{
 		{`Send Alice a message saying "see you at 7"`, "send {1} a message saying {2}",
-			[]Param{{KindName, "Alice"}, {KindQuoted, "see you at 7"}}},
+			[]Param{{Kind: KindName, Value: "Alice"}, {Kind: KindQuoted, Value: "see you at 7"}}},
 		{`send bob a message saying 'running late, sorry!'.`, "send bob a message saying {1}",
-			[]Param{{KindQuoted, "running late, sorry!"}}},
+			[]Param{{Kind: KindQuoted, Value: "running late, sorry!"}}},
 		{"Send Alice a message: 07:00", "send {1} a message: {2}",
-			[]Param{{KindName, "Alice"}, {KindText, "07:00"}}},
+			[]Param{{Kind: KindName, Value: "Alice"}, {Kind: KindText, Value: "07:00"}}},
 		{"Send Zhang San a message: I'm on my way", "send {1} a message: {2}",
-			[]Param{{KindName, "Zhang San"}, {KindText, "I'm on my way"}}},
+			[]Param{{Kind: KindName, Value: "Zhang San"}, {Kind: KindText, Value: "I'm on my way"}}},
 		{"Create an alarm at 6:30 labelled Gym", "create an alarm at {1} labelled {2}",
-			[]Param{{KindNumber, "6:30"}, {KindName, "Gym"}}},
-		{"Call +1 555 0101 now", "call {1} now", []Param{{KindNumber, "+1 555 0101"}}},
+			[]Param{{Kind: KindNumber, Value: "6:30"}, {Kind: KindName, Value: "Gym"}}},
+		{"Call +1 555 0101 now", "call {1} now", []Param{{Kind: KindNumber, Value: "+1 555 0101"}}},
 		{"Read the time of the first alarm in Clock", "read the time of the first alarm in clock", nil},
-		{"Turn on Bluetooth", "turn on {1}", []Param{{KindName, "Bluetooth"}}},
+		{"Turn on Bluetooth", "turn on {1}", []Param{{Kind: KindName, Value: "Bluetooth"}}},
 		{"Tell Mom «à bientôt» in Messages", "tell {1} {2} in messages",
-			[]Param{{KindName, "Mom"}, {KindQuoted, "à bientôt"}}},
-		{"给张三发消息「明天见」", "给张三发消息{1}", []Param{{KindQuoted, "明天见"}}},
+			[]Param{{Kind: KindName, Value: "Mom"}, {Kind: KindQuoted, Value: "à bientôt"}}},
+		{"给张三发消息「明天见」", "给张三发消息{1}", []Param{{Kind: KindQuoted, Value: "明天见"}}},
 		{"  Open   Settings  ", "open settings", nil},
 	} {
 		got := Parse(tc.todo)
@@ -78,10 +78,14 @@ func TestLiteralAndTypable(t *testing.T) {
 		{`The first alarm is at 07:00`, true},
 		{`Sent "hello" to {1}`, true},
 		{`Bob Li's number is {1}`, true},
+		{`Wi-Fi is on, Bluetooth too`, true},
 	} {
-		if got := Literal(tc.msg); got != tc.want {
+		if got := Literal(tc.msg, "read {1}"); got != tc.want {
 			t.Errorf("Literal(%q) = %t, want %t", tc.msg, got, tc.want)
 		}
+	}
+	if Literal("Turned Bluetooth on", "turn on bluetooth") || !Literal("Turned Bluetooth on", "turn on wi-fi") {
+		t.Error("Literal must accept the template's own words, and only those")
 	}
 	if !Typable("{2}", "send {1} a message saying {2}") || !Typable("cats", "search for cats") || Typable("07:00", "send {1} a message with what was read") {
 		t.Error("Typable misjudged")

@@ -56,10 +56,16 @@ type Target struct {
 	// Values are the parameter values the label must show, filled in a
 	// ReplayStep.
 	Values []string `json:"values,omitempty"`
+	// Checked is the state of a switch or box when it was tapped: a tap on
+	// one in the other state would do the opposite, so replay stops there.
+	Checked *bool `json:"checked,omitempty"`
 }
 
 // Routine is a learned action trace for a key.
 type Routine struct {
+	// Version is the package's Version when the routine was learned: older
+	// routines are not matched (docs/design.md §22).
+	Version int       `json:"version,omitempty"`
 	ID      string    `json:"id"`
 	Key     Key       `json:"key"`
 	Example string    `json:"example"` // the todo it was last recorded from
@@ -106,15 +112,22 @@ func Build(task Task, obs []Observed) []Step {
 			}
 		case autoglm.ActionFinish:
 			a.Message = Abstract(a.Message, task.Params)
-			if Literal(a.Message) {
+			if Literal(a.Message, task.Template) {
 				s.Model = "the finish reports what the screen showed"
 			}
 		case autoglm.ActionTap, autoglm.ActionDoubleTap, autoglm.ActionLongPress:
 			if a.Element != nil && len(o.Elems) > 0 {
 				x, y := autoglm.ToPixel(*a.Element, o.Width, o.Height)
 				if e, ok := ElementAt(o.Elems, x, y); ok {
-					if l := Abstract(Label(e), task.Params); HasPlaceholder(l) {
-						s.Target = &Target{Class: e.ShortClass(), Label: l}
+					for _, label := range labelOf(e) {
+						if l := Abstract(label, task.Params); HasPlaceholder(l) {
+							s.Target = &Target{Class: e.ShortClass(), Label: l}
+							if e.Checkable {
+								checked := e.Checked
+								s.Target.Checked = &checked
+							}
+							break
+						}
 					}
 				}
 			}
@@ -159,7 +172,7 @@ func Plan(r Routine, task Task) []ReplayStep {
 		fill(&a.Message)
 		fill(&a.App)
 		if t := s.Target; t != nil {
-			nt := &Target{Class: t.Class, Label: t.Label}
+			nt := &Target{Class: t.Class, Label: t.Label, Checked: t.Checked}
 			fill(&nt.Label)
 			for _, m := range placeholderRe.FindAllString(t.Label, -1) {
 				v, good := Substitute(m, task.Params)
@@ -186,26 +199,39 @@ func (p ReplayStep) Resolve(elems []uitree.Element, width, height int) (autoglm.
 		return a, ""
 	}
 	var hits []uitree.Element
+	shows := func(e uitree.Element, exact bool) bool {
+		for _, l := range labelOf(e) {
+			if exact && strings.EqualFold(l, t.Label) {
+				return true
+			}
+			all := !exact
+			for _, v := range t.Values {
+				all = all && containsWord(l, v)
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
 	for _, e := range elems {
 		if !e.Clickable || (t.Class != "" && e.ShortClass() != t.Class) {
 			continue
 		}
-		l := strings.ToLower(Label(e))
-		all := l != ""
-		for _, v := range t.Values {
-			all = all && strings.Contains(l, strings.ToLower(v))
-		}
-		if all {
+		if shows(e, false) {
 			hits = append(hits, e)
 		}
 	}
 	if len(hits) > 1 {
 		for _, e := range hits {
-			if strings.EqualFold(Label(e), t.Label) {
+			if shows(e, true) {
 				hits = []uitree.Element{e}
 				break
 			}
 		}
+	}
+	if len(hits) == 1 && t.Checked != nil && hits[0].Checkable && hits[0].Checked != *t.Checked {
+		return a, fmt.Sprintf("%q is %s, the recorded tap was on one %s", strings.Join(t.Values, " "), onOff(hits[0].Checked), onOff(*t.Checked))
 	}
 	switch len(hits) {
 	case 0:
@@ -217,4 +243,17 @@ func (p ReplayStep) Resolve(elems []uitree.Element, width, height int) (autoglm.
 	cx, cy := hits[0].Bounds.Center()
 	a.Element = &autoglm.Point{uitree.Relative(cx, width), uitree.Relative(cy, height)}
 	return a, ""
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// containsWord reports whether label shows v at word boundaries, ignoring
+// case ("Bob Li" shows "Bob", "Bobby" does not).
+func containsWord(label, v string) bool {
+	return len(occurrences(label, v, false)) > 0
 }

@@ -118,7 +118,8 @@ func TestStoreRecordsCountsAndDrops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := Parse(`Send Alice a message saying "hi"`)
+	todo := `Send Alice a message saying "hi"`
+	task := Task{Template: "send {1} a message saying {2}", Params: []Param{{Kind: KindLabel, Value: "Alice"}, {Kind: KindTyped, Value: "hi"}}}
 	key := Key{Template: task.Template, App: "launcher", Model: "Pixel", Width: w, Height: h}
 	steps := []Step{{Screen: "tree:a", Action: autoglm.Action{Name: autoglm.ActionLaunch, App: "Messages"}}}
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
@@ -132,8 +133,11 @@ func TestStoreRecordsCountsAndDrops(t *testing.T) {
 	}
 	other := key
 	other.Width, other.Height = 720, 1600
-	if _, ok, others, err := s.Find(other); ok || err != nil || len(others) != 1 || others[0].Key.Resolution() != "1080x2400" {
-		t.Fatalf("another resolution: found %t, others %d, %v", ok, len(others), err)
+	if _, ok, note, err := s.Match(todo, other); ok || err != nil || !strings.Contains(note, "recorded on Pixel 1080x2400") {
+		t.Fatalf("another resolution: found %t, note %q, %v", ok, note, err)
+	}
+	if m, ok, _, err := s.Match(`Send Bob a message saying "bye"`, key); !ok || err != nil || m.Routine.ID != key.ID() {
+		t.Fatalf("same phone: found %t, %v", ok, err)
 	}
 	for i := 1; i < MaxFailures; i++ {
 		rec, err := s.Record(Outcome{Key: key, Task: task, Replayed: 2, Why: "screen differs"}, now)

@@ -127,25 +127,36 @@ func (s *Store) Delete(id string) error {
 	return nil
 }
 
-// Find returns the routine of a key, if there is one, and the routines for
-// the same task and app recorded on other phones (another model or
-// resolution), which the caller may name when it has no match.
-func (s *Store) Find(k Key) (Routine, bool, []Routine, error) {
-	r, err := s.Get(k.ID())
-	if err == nil {
-		return r, true, nil, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return Routine{}, false, nil, err
-	}
+// Match finds the routine a todo replays on a phone: among the routines
+// for the app in front and the phone's model and resolution, the one whose
+// template the todo fills (routine.Match). With none, note says why when
+// there is something to say: the routine matched only on another phone, or
+// the match was ambiguous.
+func (s *Store) Match(todo string, phone Key) (Matched, bool, string, error) {
 	all, err := s.List()
-	var others []Routine
-	for _, o := range all {
-		if o.Key.Template == k.Template && o.Key.App == k.App {
-			others = append(others, o)
+	if err != nil && len(all) == 0 {
+		return Matched{}, false, "", err
+	}
+	var here, elsewhere []Routine
+	for _, r := range all {
+		if r.Key.App != phone.App {
+			continue
+		}
+		if r.Key.Model == phone.Model && r.Key.Width == phone.Width && r.Key.Height == phone.Height {
+			here = append(here, r)
+		} else {
+			elsewhere = append(elsewhere, r)
 		}
 	}
-	return Routine{}, false, others, err
+	m, ok, why := Match(todo, here)
+	if ok || why != "" {
+		return m, ok, why, nil
+	}
+	if o, found, _ := Match(todo, elsewhere); found {
+		return Matched{}, false, fmt.Sprintf("routine %s was recorded on %s %s; this phone is %s %s: not used",
+			o.Routine.ID, o.Routine.Key.Model, o.Routine.Key.Resolution(), phone.Model, phone.Resolution()), nil
+	}
+	return Matched{}, false, "", nil
 }
 
 // Outcome is how a todo ended, for Record.
@@ -198,6 +209,7 @@ func (s *Store) Record(o Outcome, now time.Time) (Recorded, error) {
 			out.Updated = !sameSteps(r.Steps, o.Steps)
 		}
 		r.Example, r.Params, r.Steps = o.Example, o.Task.Params, o.Steps
+		r.Version = Version
 		r.Successes++
 		r.Runs++
 		r.Failures, r.LastFailure = 0, ""

@@ -42,6 +42,12 @@ type run struct {
 // runGoal runs goal on a phone in its initial state, with routines on.
 func runGoal(ctx context.Context, t testing.TB, s *localstack.Stack, goal string, setup func(*phonesim.Phone)) run {
 	t.Helper()
+	return runPlan(ctx, t, s, goal, nil, setup)
+}
+
+// runPlan runs goal with a given plan (nil: the planner plans).
+func runPlan(ctx context.Context, t testing.TB, s *localstack.Stack, goal string, plan []string, setup func(*phonesim.Phone)) run {
+	t.Helper()
 	p := s.Phones[0]
 	p.Reset()
 	if setup != nil {
@@ -49,7 +55,7 @@ func runGoal(ctx context.Context, t testing.TB, s *localstack.Stack, goal string
 	}
 	start := time.Now()
 	id, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: s.Serials[0],
-		Options: workflows.GoalOptions{AutoApprove: true, Routines: true, OptimizePrompt: true}})
+		Options: workflows.GoalOptions{AutoApprove: true, Routines: true, OptimizePrompt: true, Plan: plan}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,4 +235,113 @@ func medianDur(v []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), v...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// TestRoutinePhrasings learns routines from todos as people write them
+// (unquoted, Chinese, a time) and replays them for the same task with other
+// spans, on the embedded server with the simulator: the parameters come
+// from the trajectory. Each goal is its own one-todo plan, so the todo is
+// the text as written (the planner would rewrite it in its own words). A todo that fits a routine in two ways runs with the
+// model, and a todo that fits a routine's words but whose replay would do
+// the wrong thing (a switch already on) falls back before it acts.
+func TestRoutinePhrasings(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	s := startStack(ctx, t, t.TempDir(), 0)
+	sent := func(to, text string) func(t *testing.T, r run) {
+		return func(t *testing.T, r run) {
+			t.Helper()
+			if len(r.sent) != 1 || r.sent[0].To != to || r.sent[0].Text != text {
+				t.Errorf("%s sent %+v, want exactly one %q to %s", r.id, r.sent, text, to)
+			}
+		}
+	}
+	alarm := func(hhmm string) func(t *testing.T, r run) {
+		return func(t *testing.T, r run) {
+			t.Helper()
+			for _, a := range s.Phones[0].State().Alarms {
+				if a.Time == hhmm {
+					return
+				}
+			}
+			t.Errorf("%s: no alarm at %s: %+v", r.id, hhmm, s.Phones[0].State().Alarms)
+		}
+	}
+	toggles := func(wifi, bt bool) func(t *testing.T, r run) {
+		return func(t *testing.T, r run) {
+			t.Helper()
+			if tg := s.Phones[0].State().Toggles; tg.WiFi != wifi || tg.Bluetooth != bt {
+				t.Errorf("%s: toggles %+v, want Wi-Fi %t, Bluetooth %t", r.id, tg, wifi, bt)
+			}
+		}
+	}
+	note := func(title, body string) func(t *testing.T, r run) {
+		return func(t *testing.T, r run) {
+			t.Helper()
+			for _, n := range s.Phones[0].State().Notes {
+				if n.Title == title && n.Body == body {
+					return
+				}
+			}
+			t.Errorf("%s: no note %q saying %q: %+v", r.id, title, body, s.Phones[0].State().Notes)
+		}
+	}
+	type want int
+	const (
+		learns want = iota
+		replays
+		replaysToLast
+		modelOnly
+	)
+	var firsts = map[string]run{}
+	for _, tc := range []struct {
+		goal  string
+		want  want
+		first string // the goal whose run this replay is compared with
+		check func(t *testing.T, r run)
+	}{
+		{"Send Bob Li a message saying routine one", learns, "", sent("Bob Li", "routine one")},
+		{"Send Bob Li a message saying routine two", replays, "Send Bob Li a message saying routine one", sent("Bob Li", "routine two")},
+		{"Send Alice Chen a message saying lunch is at noon", replays, "Send Bob Li a message saying routine one", sent("Alice Chen", "lunch is at noon")},
+		{"给李四发消息说你好", learns, "", sent("李四", "你好")},
+		{"给李四发消息说明天见", replays, "给李四发消息说你好", sent("李四", "明天见")},
+		{"Set an alarm for 6 am", learns, "", alarm("06:00")},
+		// The alarm list the finish is decided on sorts the new alarm
+		// elsewhere: that last step is the model's.
+		{"Set an alarm for 9:45 pm", replaysToLast, "Set an alarm for 6 am", alarm("21:45")},
+		{"Create a note titled Groceries saying milk and eggs", learns, "", note("Groceries", "milk and eggs")},
+		// As the alarm list, the notes list sorts the new note elsewhere.
+		{"Create a note titled Trip saying pack the charger", replaysToLast, "Create a note titled Groceries saying milk and eggs", note("Trip", "pack the charger")},
+		// Plan / hi saying bye, or Plan saying hi / bye?
+		{"Create a note titled Plan saying hi saying bye", modelOnly, "", note("Plan", "hi saying bye")},
+		{"Turn on Bluetooth", learns, "", toggles(true, true)},
+		// Wi-Fi is on already: a replayed tap on its switch would turn it off.
+		{"Turn on Wi-Fi", modelOnly, "", toggles(true, false)},
+		// That run only finished: it did not become the routine's steps.
+		{"Turn on Bluetooth", replays, "Turn on Bluetooth", toggles(true, true)},
+	} {
+		r := runPlan(ctx, t, s, tc.goal, []string{tc.goal}, nil)
+		if r.res.Status != workflows.GoalDone {
+			t.Errorf("%q: %s ended %s: %s %s", tc.goal, r.id, r.res.Status, r.res.Reason, r.res.Response)
+		}
+		tc.check(t, r)
+		calls, replayed := r.executorCalls(), r.res.Usage.ReplayedSteps
+		t.Logf("%-52q %d executor calls, %d replayed; routine: %s", tc.goal, calls, replayed, r.todo.Routine)
+		switch tc.want {
+		case learns:
+			firsts[tc.goal] = r
+			if replayed != 0 || !strings.Contains(r.todo.Routine, "learned routine") {
+				t.Errorf("%q: replayed %d, routine %q: want a routine learned", tc.goal, replayed, r.todo.Routine)
+			}
+		case replays:
+			first := firsts[tc.first]
+			if replayed == 0 || 5*calls > first.executorCalls() {
+				t.Errorf("%q: %d executor calls (%d replayed) against %d for %q: want at most 20%%", tc.goal, calls, replayed, first.executorCalls(), tc.first)
+			}
+		case modelOnly:
+			if calls == 0 || strings.Contains(r.todo.Routine, "replayed step") {
+				t.Errorf("%q: %d executor calls, routine %q: want the model to decide", tc.goal, calls, r.todo.Routine)
+			}
+		}
+	}
 }
