@@ -379,3 +379,33 @@ func TestTextHashSeesAValueLabelChange(t *testing.T) {
 		t.Fatalf("the system's windows alone digest as %q", h)
 	}
 }
+
+func TestPlannerIsToldTheTimeTheBudgetAndTheTodosLastActions(t *testing.T) {
+	a, _, m := newActivities(t,
+		`{"status":"planned","plan":["send the message"],"task_type":"message"}`,
+		`{"status":"done","response":"sent"}`,
+	)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 26, 12, 30, 0, 0, time.UTC)
+	sit := Situation{Now: now, TimeZone: "Asia/Shanghai", StepsUsed: 12, MaxSteps: 100, TodoMaxSteps: 30}
+	if _, err := a.PlanOnce(ctx, PlanInput{Goal: "message Alice tonight", Situation: sit}); err != nil {
+		t.Fatal(err)
+	}
+	want := `"situation":{"now":"2026-11-26 20:30 Thursday","time_zone":"Asia/Shanghai","steps_used":12,"steps_left":88,"todo_max_steps":30}`
+	if !strings.Contains(m.last()[1].Text, want) {
+		t.Errorf("plan request %s\nwant %s", m.last()[1].Text, want)
+	}
+	in := ReplanInput{Goal: "message Alice tonight", Done: []DoneTodo{{Todo: "send the message", Status: "failed", Result: "todo step cap reached (30 steps)", Steps: 30}},
+		LastActions: []string{`Tap "Send" → ok`, `Back → ok`}, Situation: sit}
+	if _, err := a.Replan(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	req := m.last()[1].Text
+	if !strings.Contains(req, `"last_actions":["Tap \"Send\" → ok","Back → ok"]`) || !strings.Contains(req, want) {
+		t.Errorf("replan request %s", req)
+	}
+	// Inputs recorded before the situation was sent add nothing.
+	if _, err := a.Replan(ctx, ReplanInput{Goal: "g", Remaining: []string{"x"}}); err == nil && strings.Contains(m.last()[1].Text, "situation") {
+		t.Errorf("an old input got a situation: %s", m.last()[1].Text)
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/planner"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // maxRejectedKept bounds the invalid answer carried back for a retry.
@@ -19,7 +21,8 @@ const maxRejectedKept = 2000
 // breaks the contract is a result with Invalid set (the workflow asks
 // again with the feedback), not an error.
 func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, error) {
-	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages}
+	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
+		Situation: plannerSituation(in.Situation)}
 	msgs := planner.BuildPlanMessages(pc, a.taskTypes(ctx))
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
@@ -32,6 +35,7 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	rc := planner.ReplanContext{
 		Goal: in.Goal, Remaining: in.Remaining, Feedback: in.Feedback,
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
+		LastActions: in.LastActions, Situation: plannerSituation(in.Situation),
 	}
 	for _, d := range in.Done {
 		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
@@ -118,4 +122,20 @@ func (a *Activities) taskTypes(ctx context.Context) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// plannerSituation is s as the planner reads it: the time in the user's
+// zone (UTC when the zone does not load), with the weekday, and the budget
+// left; nil for inputs recorded before the situation was sent.
+func plannerSituation(s Situation) *planner.Situation {
+	if s.Now.IsZero() {
+		return nil
+	}
+	zone := s.TimeZone
+	loc, err := waits.Zone(zone)
+	if err != nil || zone == "" {
+		loc, zone = time.UTC, "UTC"
+	}
+	return &planner.Situation{Now: s.Now.In(loc).Format("2006-01-02 15:04 Monday"), TimeZone: zone,
+		StepsUsed: s.StepsUsed, StepsLeft: max(s.MaxSteps-s.StepsUsed, 0), TodoMaxSteps: s.TodoMaxSteps}
 }

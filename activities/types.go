@@ -1,6 +1,8 @@
 package activities
 
 import (
+	"time"
+
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
@@ -68,6 +70,19 @@ type PlanInput struct {
 	Rejected string `json:"rejected,omitempty"`
 	// HandBackOutages: see StepInput.HandBackOutages.
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+	// Situation: the time and the step budget (docs/design.md §4).
+	Situation Situation `json:"situation,omitzero"`
+}
+
+// Situation is what the planner is told at every call besides the goal:
+// the current time in the user's zone and the step budget (docs/design.md
+// §4). Zero in inputs recorded before it: nothing is added.
+type Situation struct {
+	Now          time.Time `json:"now,omitzero"`
+	TimeZone     string    `json:"time_zone,omitempty"`
+	StepsUsed    int       `json:"steps_used,omitempty"`
+	MaxSteps     int       `json:"max_steps,omitempty"`
+	TodoMaxSteps int       `json:"todo_max_steps,omitempty"`
 }
 
 // ReplanInput is the input of Replan.
@@ -83,6 +98,11 @@ type ReplanInput struct {
 	Rejected     string     `json:"rejected,omitempty"`
 	// HandBackOutages: see StepInput.HandBackOutages.
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+	// Situation: the time and the step budget; LastActions the last device
+	// actions of the todo that just ended, with their results
+	// (docs/design.md §4).
+	Situation   Situation `json:"situation,omitzero"`
+	LastActions []string  `json:"last_actions,omitempty"`
 }
 
 // PlanDecision is the planner's answer (docs/design.md §4). When the answer could

@@ -324,10 +324,21 @@ const (
 	DefaultHistoryTokens = 8000
 )
 
+// Goal modes of limits.mode (the workflows' ModeLayered and ModeSingle).
+const (
+	ModeLayered = "layered"
+	ModeSingle  = "single"
+)
+
 // Limits are the step budget and the guards of the agent loop.
 type Limits struct {
-	MaxSteps     int `key:"max_steps"`
-	TodoMaxSteps int `key:"todo_max_steps"`
+	// Mode is how goals run unless started otherwise: "layered" (the
+	// planner plans todos, the executor runs each) or "single" (the
+	// executor runs the whole goal). DUAL_LOOP_MODE=1/true or 0/false
+	// read as layered or single.
+	Mode         string `key:"mode"`
+	MaxSteps     int    `key:"max_steps"`
+	TodoMaxSteps int    `key:"todo_max_steps"`
 	// MaxGoalText bounds a goal's text in bytes: a longer one is refused
 	// when it is started, before a planner is asked to read it.
 	MaxGoalText                int  `key:"max_goal_text"`
@@ -465,6 +476,7 @@ func Default() Config {
 		},
 		Screenshot: Screenshot{Quality: 80},
 		Limits: Limits{
+			Mode:                       ModeLayered,
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
 			MaxGoalText:                4000,
@@ -499,6 +511,14 @@ func (c *Config) fillDerived() map[string]string {
 	// worker started again from another directory must find the same one.
 	if abs, err := filepath.Abs(c.DataDir); err == nil && abs != c.DataDir {
 		c.DataDir = abs
+	}
+	// DUAL_LOOP_MODE, the alias of limits.mode, is a switch: on is the
+	// planner and executor loops, off the executor alone.
+	switch strings.ToLower(strings.TrimSpace(c.Limits.Mode)) {
+	case "1", "true", "yes", "on", "dual":
+		c.Limits.Mode = ModeLayered
+	case "0", "false", "no", "off":
+		c.Limits.Mode = ModeSingle
 	}
 	if c.Temporal.Embedded.DBFile == "" {
 		c.Temporal.Embedded.DBFile = filepath.Join(c.DataDir, "temporal.db")

@@ -501,3 +501,30 @@ func TestEnvironmentTyposAreCaught(t *testing.T) {
 		t.Errorf("known names refused: %v", err)
 	}
 }
+
+func TestDualLoopModeIsTheModeSwitch(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+		bad  bool
+	}{
+		{nil, ModeLayered, false},
+		{map[string]string{"DUAL_LOOP_MODE": "1"}, ModeLayered, false},
+		{map[string]string{"DUAL_LOOP_MODE": "true"}, ModeLayered, false},
+		{map[string]string{"DUAL_LOOP_MODE": "0"}, ModeSingle, false},
+		{map[string]string{"DUAL_LOOP_MODE": "FALSE"}, ModeSingle, false},
+		{map[string]string{"PHONEFLOW_LIMITS_MODE": "single", "DUAL_LOOP_MODE": "1"}, ModeSingle, false},
+		{map[string]string{"PHONEFLOW_LIMITS_MODE": "loop"}, "", true},
+	} {
+		cfg, _, err := Load(LoadOptions{Env: envMap(tc.env), SearchDirs: []string{}})
+		if tc.bad {
+			if err == nil || !strings.Contains(err.Error(), "limits.mode") {
+				t.Errorf("%v: error %v, want one naming limits.mode", tc.env, err)
+			}
+			continue
+		}
+		if err != nil || cfg.Limits.Mode != tc.want {
+			t.Errorf("%v: mode %q, %v; want %q", tc.env, cfg.Limits.Mode, err, tc.want)
+		}
+	}
+}

@@ -127,6 +127,7 @@ var envAliases = map[string][]string{
 	"executor.model":                       {"MODEL_NAME"},
 	"limits.max_executor_feedback_history": {"MAX_EXECUTOR_FEEDBACK_HISTORY"},
 	"limits.stuck_threshold":               {"STUCK_THRESHOLD"},
+	"limits.mode":                          {"DUAL_LOOP_MODE"},
 	"prompt_memory_path":                   {"PROMPT_MEMORY_PATH"},
 }
 

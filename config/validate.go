@@ -222,6 +222,11 @@ func (c Config) Validate() error {
 	}
 
 	l := c.Limits
+	switch l.Mode {
+	case ModeLayered, ModeSingle:
+	default:
+		bad("limits.mode", "layered (planner and executor) or single (the executor alone); DUAL_LOOP_MODE takes 1/true or 0/false")
+	}
 	positive("limits.max_steps", l.MaxSteps)
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
 	positive("limits.max_goal_text", l.MaxGoalText)

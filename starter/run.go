@@ -16,9 +16,9 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/progress"
-	"github.com/phoneflow/phoneflow/internal/waits"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -94,38 +94,8 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 
 // goalOptions builds the workflow options from the flags and config.
 func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
-	o := workflows.GoalOptions{
-		MaxSteps:         cfg.Limits.MaxSteps,
-		TodoMaxSteps:     cfg.Limits.TodoMaxSteps,
-		TaskType:         f.taskType,
-		AutoApprove:      cfg.Limits.AutoApprove,
-		FailureThreshold: cfg.Limits.FailureThreshold,
-		StuckThreshold:   cfg.Limits.StuckThreshold,
-		MaxStuckRetries:  cfg.Limits.MaxStuckRetries,
-		FeedbackHistory:  cfg.Limits.MaxExecutorFeedbackHistory,
-		// The goal checks its text too, for runs started again from here.
-		MaxGoalText: cfg.Limits.MaxGoalText,
-
-		DeviceWaitDeadline: cfg.Limits.DeviceWaitDeadline,
-		ModelOutageWait:    cfg.Limits.ModelOutageWait,
-		AnswerDeadline:     cfg.Limits.AnswerDeadline,
-		DefaultAnswer:      cfg.Limits.DefaultAnswer,
-		// Waits for a time or a person (docs/design.md §23); times of day
-		// are read in this machine's zone unless the config names one.
-		DurableWaitAfter:     cfg.Limits.DurableWaitAfter,
-		KeepPhoneDuringWaits: !cfg.Limits.ReleasePhoneDuringWaits,
-		ReleasePhoneAfter:    cfg.Limits.ReleasePhoneAfter,
-		TimeZone:             cfg.Limits.TimeZone,
-		// Prompt memory learns from every todo unless turned off.
-		OptimizePrompt: cfg.PromptMemory,
-		// Routines are learned and replayed unless turned off.
-		Routines: cfg.Routines,
-	}
-	if o.TimeZone == "" {
-		o.TimeZone = waits.LocalZone(time.Now())
-	}
-	ui := cfg.Limits.UITree
-	o.UITree = &ui
+	o := app.GoalDefaults(cfg, time.Now())
+	o.TaskType = f.taskType
 	if f.single {
 		o.Mode = workflows.ModeSingle
 	}
@@ -138,6 +108,8 @@ func goalOptions(f runFlags, cfg config.Config) (workflows.GoalOptions, error) {
 			return o, err
 		}
 		o.Plan = plan
+		// A given plan is todos: it runs layered whatever limits.mode says.
+		o.Mode = workflows.ModeLayered
 	}
 	return o, nil
 }

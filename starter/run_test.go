@@ -111,7 +111,7 @@ func TestRunDetachStartsGoal(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if opts.ID != "goal-t1" || in.Goal != "Turn on Wi-Fi" || in.Device != "emu1" || in.Options.MaxSteps != 12 || !in.Options.AutoApprove || in.Options.Mode != "" {
+	if opts.ID != "goal-t1" || in.Goal != "Turn on Wi-Fi" || in.Device != "emu1" || in.Options.MaxSteps != 12 || !in.Options.AutoApprove || in.Options.Mode != workflows.ModeLayered || !in.Options.Resolved {
 		t.Errorf("started with %+v / %+v", opts, in)
 	}
 }

@@ -23,6 +23,7 @@ type signalSpec struct {
 	text                            bool // takes TEXT after the ID
 	approve                         *bool
 	done                            string // printed on success
+	updateOnly                      bool   // no signal of that name
 }
 
 func newSignalCmds() []*cobra.Command {
@@ -52,6 +53,10 @@ func newSignalCmds() []*cobra.Command {
 			short:   "Give the executor an extra instruction for the running todo",
 			long:    "inject adds TEXT to the executor's notes for goal ID's current todo (e.g. a hint about the screen).",
 			example: `  starter inject goal-1a2b3c4d "the Send button is at the bottom right"`},
+		{use: "reset ID", name: workflows.UpdateReset, done: "the running todo starts again with a fresh executor context", updateOnly: true,
+			short:   "Start the running todo again with a fresh executor context",
+			long:    "reset ends goal ID's running todo before its next device action and runs the same todo again, as a new child workflow whose executor starts from the screen with no earlier turns (what the stuck guard's restart does). What the todo already did on the phone stays done. A todo waiting for an answer or an approval is answered first.",
+			example: `  starter reset goal-1a2b3c4d` + "\n" + `  temporal workflow update execute -w goal-1a2b3c4d --name reset   # the same with the Temporal CLI`},
 		{use: "say ID TEXT", name: workflows.SignalUserInput, text: true, done: "message queued for the next replan",
 			short:   "Send the planner a new message about the goal",
 			long:    "say queues TEXT as a user message for goal ID's planner; it is read at the next replan.",
@@ -95,6 +100,9 @@ re-run of the command (a script retrying after a timeout) apply once too.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asSignal && s.updateOnly {
+				return usageError{fmt.Errorf("%s is an update only: drop --signal", verb)}
+			}
 			gc, err := openGoals(cmd, "")
 			if err != nil {
 				return err

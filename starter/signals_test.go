@@ -47,6 +47,7 @@ func TestSignalCommandsSendUpdates(t *testing.T) {
 		{[]string{"resume", "goal-1"}, workflows.SignalResume, nil, "resume: resumed"},
 		{[]string{"inject", "goal-1", "scroll down first"}, workflows.SignalInject, "scroll down first", "inject: instruction delivered"},
 		{[]string{"say", "goal-1", "also tell Bob"}, workflows.SignalUserInput, "also tell Bob", "say: message queued"},
+		{[]string{"reset", "goal-1"}, workflows.UpdateReset, nil, "reset: the running todo starts again"},
 	}
 	for _, c := range cases {
 		mc := mocks.NewClient(t)
@@ -108,5 +109,12 @@ func TestEveryCommandHasExample(t *testing.T) {
 	cmds := append(newSignalCmds(), newRunCmd(), newStatusCmd(), newTodosCmd(), newListCmd(), newCancelCmd(), newDevicesCmd(), newScheduleCmd())
 	for _, c := range cmds {
 		check(c)
+	}
+}
+
+func TestResetIsAnUpdateOnly(t *testing.T) {
+	out, code := execCLI(t, nil, "", newSignalCmds(), "reset", "goal-1", "--signal")
+	if code != exitUsage || !strings.Contains(out, "reset is an update only") {
+		t.Errorf("reset --signal: exit %d\n%s", code, out)
 	}
 }

@@ -121,6 +121,13 @@ type goalRun struct {
 // or the goal is cancelled. It continues as new between todos when its
 // history grows long.
 func GoalWorkflow(ctx workflow.Context, in GoalInput) (GoalResult, error) {
+	return goalWorkflow(ctx, in, nil)
+}
+
+// goalWorkflow is GoalWorkflow with the starting worker's defaults for
+// options the input leaves out (nil: the built-in ones).
+func goalWorkflow(ctx workflow.Context, in GoalInput, defaults *GoalOptions) (GoalResult, error) {
+	in = resolveOptions(ctx, in, defaults)
 	g := &goalRun{in: in, opts: in.Options.WithDefaults(), id: workflow.GetInfo(ctx).WorkflowExecution.ID, lease: &heldLease{}}
 	ctx = workflow.WithValue(ctx, leaseKey, g.lease)
 	if in.State != nil {
@@ -268,6 +275,10 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		if r, stop := g.afterTodo(ctx, i, tr); stop {
 			return r, nil
 		}
+		if tr.Status == TodoReset {
+			g.st.NeedReplan = false
+			continue // the same todo again, before any replan
+		}
 		if g.opts.singleLoop() {
 			t := g.st.Todos[i]
 			if t.Status == TodoDone {
@@ -317,7 +328,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	invalid, rejected := "", ""
 	for {
 		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
-			Invalid: invalid, Rejected: rejected}
+			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx)}
 		var d activities.PlanDecision
 		if err := g.callPlanner(ctx, "Plan the goal", activities.NamePlanOnce, &in, &in.HandBackOutages, &d); err != nil {
 			return err
@@ -433,7 +444,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	})
 	in := TodoInput{
 		GoalID: g.id, Index: i + 1, Task: t.Text, Device: g.in.Device, TaskType: g.st.TaskType,
-		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps,
+		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps, GoalTurns: g.st.Turns,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
 		Routines:         g.opts.Routines,
@@ -507,6 +518,8 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
+	g.st.LastRecent = tr.Recent
+	g.st.Turns += tr.Turns
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
 		// with the planner's own (docs/design.md §13).
@@ -529,6 +542,8 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 		} else {
 			t.Status = TodoFailed
 		}
+	case TodoReset:
+		t.Status = TodoPending // run again under a new child ID, fresh context
 	case TodoCancelled:
 		t.Status = TodoCancelled
 	case TodoOutOfBudget:
@@ -583,7 +598,8 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			return r, true, nil
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
-			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected}
+			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected,
+			Situation: g.situation(ctx), LastActions: g.st.LastRecent}
 		queued := len(in.UserMessages)
 		if g.steer.ordered {
 			// Inject text no todo has taken yet reaches the replanner too
@@ -881,4 +897,11 @@ func (g *goalRun) status() Status {
 // null) before planning.
 func (g *goalRun) todos() []TodoState {
 	return append([]TodoState{}, g.st.Todos...)
+}
+
+// situation is what the planner is always told: the time in the user's
+// zone, the step budget and what is left of it (docs/design.md §4).
+func (g *goalRun) situation(ctx workflow.Context) activities.Situation {
+	return activities.Situation{Now: workflow.Now(ctx), TimeZone: g.opts.TimeZone,
+		StepsUsed: g.st.Steps, MaxSteps: g.opts.MaxSteps, TodoMaxSteps: g.opts.TodoMaxSteps}
 }

@@ -794,3 +794,34 @@ func TestWebUIPreselectsStatus(t *testing.T) {
 		t.Fatalf("the Web UI would preselect %q of %v, want %q", names[0], names, QueryStatus)
 	}
 }
+
+// The note to finish or ask counts the goal's turns, earlier todos'
+// included, so it comes even though no todo reaches 30 turns of its own.
+func TestGoalTurnThirtyNoteCountsTheGoalsTurns(t *testing.T) {
+	script := func() []autoglm.Action {
+		var acts []autoglm.Action
+		for i := range 12 {
+			acts = append(acts, tap(i*10, 100))
+		}
+		return append(acts, finish("done"))
+	}
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"a": script(), "b": script(), "c": script()}}
+	env := newEnv(t, f)
+	runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"a", "b", "c"}, MaxSteps: 200}})
+	turns, forced := 0, []int{}
+	for _, s := range f.steps {
+		if !s.In.Think {
+			continue
+		}
+		turns++
+		if slices.Contains(s.In.Notes, dangerForceNote) {
+			forced = append(forced, turns)
+			if !strings.HasSuffix(s.WorkflowID, "/todo-3") {
+				t.Errorf("the note came in %s", s.WorkflowID)
+			}
+		}
+	}
+	if !slices.Equal(forced, []int{dangerTurnForce + 1}) {
+		t.Fatalf("the note came with the goal's thinks %v (of %d), want once, with the think after turn %d", forced, turns, dangerTurnForce)
+	}
+}

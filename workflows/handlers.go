@@ -46,6 +46,23 @@ func (g *goalRun) validPause() error {
 	return nil
 }
 
+func (g *goalRun) validReset() error {
+	switch {
+	case !g.steer.ordered:
+		return errors.New("reset: this goal started on a release without reset; cancel it and start it again")
+	case g.steer.child == nil:
+		return errors.New("reset: no todo is running")
+	case g.question != nil || g.approval != nil:
+		return errors.New("reset: the todo waits for an answer or an approval; answer it first")
+	}
+	return nil
+}
+
+func (g *goalRun) onReset(ctx workflow.Context) error {
+	workflow.GetVersion(ctx, ChangeTodoReset, workflow.DefaultVersion, 1)
+	return g.pass(ctx, Steer{Kind: SteerReset})
+}
+
 func (g *goalRun) validResume() error {
 	if !g.st.Paused {
 		return errors.New("resume: goal is not paused")
@@ -299,6 +316,8 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		{SignalInject, func(ctx workflow.Context, s string) error { return steered(g.onInject(ctx, s), ctx) },
 			func(ctx workflow.Context, s string) error { return validText(SignalInject, s) }},
 		{SignalUserInput, g.onUserInput, func(ctx workflow.Context, s string) error { return validText(SignalUserInput, s) }},
+		{UpdateReset, func(ctx workflow.Context) error { return steered(g.onReset(ctx), ctx) },
+			func(ctx workflow.Context) error { return g.validReset() }},
 	} {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler,
 			workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {

@@ -29,6 +29,11 @@ const (
 	SignalUserInput = "user_input" // new user message for the planner queue
 )
 
+// UpdateReset restarts the running todo with a fresh executor context, as
+// the stuck guard's restart does (docs/design.md §21). An update only: the
+// caller learns at once when there is nothing to reset.
+const UpdateReset = "reset"
+
 // Query names.
 const (
 	QueryStatus = "status"

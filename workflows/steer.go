@@ -25,7 +25,13 @@ const (
 	SteerInject  = SignalInject
 	SteerClarify = SignalClarify
 	SteerApprove = SignalApprove
+	SteerReset   = UpdateReset
 )
+
+// ChangeTodoReset versions the reset update: the running todo takes it
+// from the ordered steering queue and ends "reset" at its next step, and
+// the goal runs it again under a new child ID (docs/design.md §21).
+const ChangeTodoReset = "todo-reset"
 
 // Steer is one steering command, numbered by the goal that took it.
 type Steer struct {
@@ -178,6 +184,8 @@ func (t *todoRun) applySteer(ctx workflow.Context, batch []Steer) {
 				a := *s.Approve
 				t.approval = &a
 			}
+		case SteerReset:
+			t.st.Reset = true
 		}
 	}
 }

@@ -143,3 +143,43 @@ func reachedExecutorOrPlanner(f *fakeWorld, s string) bool {
 	}
 	return false
 }
+
+// A reset ends the running todo before its next device action and runs it
+// again under a new child ID with a fresh executor context; nothing the
+// first run decided but did not send reaches the phone.
+func TestResetRestartsTheRunningTodo(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"pay": {sensitiveTap(500, 900, "pay"), tap(100, 100), finish("done")}}}
+	env := newEnv(t, f)
+	var early *updateResult
+	env.RegisterDelayedCallback(func() {
+		early = update(env, UpdateReset) // the todo waits for its approval
+		mustUpdate(t, env, SignalPause)
+		mustUpdate(t, env, SignalApprove, ApproveInput{Approved: true})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() { mustUpdate(t, env, UpdateReset) }, 2*time.Minute)
+	env.RegisterDelayedCallback(func() { mustUpdate(t, env, SignalResume) }, 3*time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "pay", Device: "emu-1", Options: GoalOptions{Plan: []string{"pay"}}})
+	if r.Status != GoalDone || len(r.Todos) != 1 || r.Todos[0].Attempts != 2 || r.Todos[0].Status != TodoDone {
+		t.Fatalf("result %+v", r)
+	}
+	if early.Err() == nil || !strings.Contains(early.Err().Error(), "answer it first") {
+		t.Errorf("reset while an approval waits: %v", early.Err())
+	}
+	if got := f.acts(); !slices.Equal(got, []string{"Tap [100,100]"}) {
+		t.Errorf("acts %v: the approved tap of the reset run must not be sent", got)
+	}
+	var firstOfRestart *stepCall
+	for i := range f.steps {
+		if f.steps[i].WorkflowID == testGoalID+"/todo-1-r1" {
+			firstOfRestart = &f.steps[i]
+			break
+		}
+	}
+	if firstOfRestart == nil || firstOfRestart.In.HistoryRef != "" {
+		t.Fatalf("the restarted todo's first step %+v: want todo-1-r1 with a fresh executor context", firstOfRestart)
+	}
+	g := &goalRun{steer: steering{ordered: true}}
+	if err := g.validReset(); err == nil || !strings.Contains(err.Error(), "no todo is running") {
+		t.Errorf("reset with no todo running: %v", err)
+	}
+}

@@ -29,7 +29,7 @@ const (
 // Prompts added to the executor's notes by the workflow.
 const (
 	dangerWarnNote  = "You have spent 7 turns on this subtask. Do not repeat actions that had no effect; try a different approach."
-	dangerForceNote = "You have spent 30 turns on this subtask. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
+	dangerForceNote = "You have spent 30 turns on this goal. Finish now with finish(message=...) describing what you achieved, or use Take_over to ask the user."
 	// CorrectionNote is the note a stuck executor gets with its next think.
 	CorrectionNote = "You seem stuck: the screen did not change or you repeated the same action. Try something different (go Back, scroll, pick another element, or launch the app again)."
 )
@@ -199,7 +199,7 @@ func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
 		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
-		CommitKeys: t.st.Commits.Made}
+		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...), Turns: t.st.Turns}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -386,6 +386,9 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		if err := t.awaitResumed(ctx); err != nil {
 			return TodoResult{}, err
 		}
+		if t.st.Reset {
+			return t.result(TodoReset, "reset by a person: started again with a fresh executor context"), nil
+		}
 
 		var act *autoglm.Action
 		if n := t.st.Next; n != nil {
@@ -418,9 +421,13 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 				think = false // the action fits the budget, a think after it does not
 			}
 			// Pause takes effect before the device action, even when it
-			// arrived while the action waited for approval.
+			// arrived while the action waited for approval; so does a reset.
 			if err := t.awaitResumed(ctx); err != nil {
 				return TodoResult{}, err
+			}
+			if t.st.Reset {
+				t.st.Steps-- // the action counted above was not sent
+				return t.result(TodoReset, "reset by a person: started again with a fresh executor context"), nil
 			}
 		}
 
@@ -601,8 +608,9 @@ func (t *todoRun) awaitResumed(ctx workflow.Context) error {
 	t.waiting = "paused: send resume"
 	t.details(ctx)
 	defer func() { t.waiting = "" }()
-	// Await holds no worker slot: the run sleeps in history until resume.
-	return workflow.Await(ctx, func() bool { return !t.st.Paused })
+	// Await holds no worker slot: the run sleeps in history until resume
+	// (or a reset, which starts the todo again).
+	return workflow.Await(ctx, func() bool { return !t.st.Paused || t.st.Reset })
 }
 
 // gate handles the decided action before it may reach the phone: finish
@@ -863,10 +871,13 @@ func (t *todoRun) afterStep(ctx workflow.Context, act *autoglm.Action, res activ
 			t.st.Repeat.saw(again, res.Screen)
 			t.st.Next, t.st.NextText = &a, text
 		}
-		switch t.st.Turns {
-		case dangerTurnWarn:
+		// The warning counts this todo's turns; the forced end the
+		// goal's, earlier todos included, so it can come before a todo's
+		// step cap (docs/design.md §2).
+		if t.st.Turns == dangerTurnWarn {
 			t.oneShot = append(t.oneShot, dangerWarnNote)
-		case dangerTurnForce:
+		}
+		if t.in.GoalTurns+t.st.Turns == dangerTurnForce {
 			t.oneShot = append(t.oneShot, dangerForceNote)
 		}
 	}

@@ -115,6 +115,16 @@ type GoalOptions struct {
 	// longer one ends failed before planning (docs/design.md §2). Zero
 	// means DefaultMaxGoalText.
 	MaxGoalText int `json:"max_goal_text,omitempty"`
+	// Resolved says whoever started the goal filled these options from its
+	// own config (`starter run`, `starter schedule`, goalctl): the worker
+	// adds nothing. Without it — a goal started with `temporal workflow
+	// start`, the Web UI's Start Workflow or a hand-made Temporal Schedule —
+	// every option the input leaves out is taken from the config of the
+	// worker that starts the goal (docs/design.md §2).
+	Resolved bool `json:"resolved,omitempty"`
+
+	// given are the keys the JSON input held; nil for options built in Go.
+	given map[string]bool
 }
 
 // singleLoop reports whether the executor runs the whole goal as one todo.
@@ -293,6 +303,11 @@ type GoalState struct {
 	Paused       bool            `json:"paused,omitempty"`
 	Failures     int             `json:"failures,omitempty"` // consecutive planner failures
 	Runs         int             `json:"runs,omitempty"`     // continue-as-new count
+	// Turns are the executor think turns of the goal's todos so far.
+	Turns int `json:"turns,omitempty"`
+	// LastRecent are the last actions of the todo that ended last, with
+	// their results, shown to the replanner (docs/design.md §4).
+	LastRecent []string `json:"last_recent,omitempty"`
 	// SteerSeq is the sequence number of the last steering command the
 	// goal took (docs/design.md §21).
 	SteerSeq int           `json:"steer_seq,omitempty"`
@@ -304,16 +319,19 @@ type GoalState struct {
 
 // TodoInput starts a TodoWorkflow.
 type TodoInput struct {
-	GoalID      string `json:"goal_id,omitempty"`
-	Index       int    `json:"index"` // 1-based todo number
-	Task        string `json:"task"`
-	Device      string `json:"device"`
-	TaskType    string `json:"task_type,omitempty"`
-	StepBudget  int    `json:"step_budget"` // steps left in the goal's budget
-	MaxSteps    int    `json:"max_steps"`   // per-todo cap
-	AutoApprove bool   `json:"auto_approve,omitempty"`
-	UITree      bool   `json:"ui_tree"`
-	Paused      bool   `json:"paused,omitempty"`
+	GoalID     string `json:"goal_id,omitempty"`
+	Index      int    `json:"index"` // 1-based todo number
+	Task       string `json:"task"`
+	Device     string `json:"device"`
+	TaskType   string `json:"task_type,omitempty"`
+	StepBudget int    `json:"step_budget"` // steps left in the goal's budget
+	MaxSteps   int    `json:"max_steps"`   // per-todo cap
+	// GoalTurns are the executor turns the goal's earlier todos took: the
+	// note to finish or ask comes at the goal's 30th (docs/design.md §2).
+	GoalTurns   int  `json:"goal_turns,omitempty"`
+	AutoApprove bool `json:"auto_approve,omitempty"`
+	UITree      bool `json:"ui_tree"`
+	Paused      bool `json:"paused,omitempty"`
 	// OptimizePrompt records the todo's outcome and lessons in prompt
 	// memory for TaskType when the todo ends.
 	OptimizePrompt bool     `json:"optimize_prompt,omitempty"`
@@ -393,8 +411,10 @@ type TodoRunState struct {
 	Corrections int       `json:"corrections"`
 	// Recent are the latest device actions with their results, for the
 	// planner's correction (docs/design.md §18).
-	Recent  []string      `json:"recent,omitempty"`
-	Paused  bool          `json:"paused,omitempty"`
+	Recent []string `json:"recent,omitempty"`
+	Paused bool     `json:"paused,omitempty"`
+	// Reset: a person asked to start the todo again (UpdateReset).
+	Reset   bool          `json:"reset,omitempty"`
 	Lessons []string      `json:"lessons,omitempty"`
 	Usage   llm.RoleUsage `json:"usage,omitzero"`
 	// SteerSeq is the last steering command from the goal applied.
@@ -416,6 +436,9 @@ const (
 	TodoStuck = "stuck"
 	// TodoOutOfBudget: the goal's step budget ran out inside the todo.
 	TodoOutOfBudget = "out_of_budget"
+	// TodoReset: a person reset the todo; the goal runs it again with a
+	// fresh executor context.
+	TodoReset = "reset"
 )
 
 // TodoResult is what a TodoWorkflow returns.
@@ -453,6 +476,11 @@ type TodoResult struct {
 	Screen string `json:"screen,omitempty"`
 	// CommitKeys key the commits it applied, for a later run's Prior.
 	CommitKeys []string `json:"commit_keys,omitempty"`
+	// Recent are the todo's last device actions with their results, for
+	// the replanner (docs/design.md §4).
+	Recent []string `json:"recent,omitempty"`
+	// Turns are the executor think turns the todo took.
+	Turns int `json:"turns,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

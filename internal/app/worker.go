@@ -138,6 +138,11 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 			log.Info("connected network phones", "serials", serials)
 		}
 	}
+	if o.GoalWorkflow == nil {
+		// Goals started without phoneflow's client take this config's
+		// options for what their input leaves out (docs/design.md §2).
+		o.GoalWorkflow = workflows.NewGoalWorkflow(GoalDefaults(cfg, time.Now()))
+	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,

@@ -129,6 +129,7 @@ func (r *runner) id(kind string) string {
 
 // runGoal runs a GoalWorkflow to its end.
 func (r *runner) runGoal(ctx context.Context, id, goal, serial string, opts workflows.GoalOptions) (workflows.GoalResult, error) {
+	opts.Resolved = true // the benchmark's options, no worker defaults
 	return runWorkflow[workflows.GoalResult](ctx, r.st, id, workflows.TaskQueue, workflows.GoalWorkflow,
 		workflows.GoalInput{Goal: goal, Device: serial, Options: opts})
 }

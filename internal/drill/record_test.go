@@ -4,6 +4,7 @@ package drill_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -73,6 +74,7 @@ func TestRecordHistories(t *testing.T) {
 	}, workflows.DeviceLeaseWorkflow, workflows.LeaseState{Serial: s.Serials[leasePhone], HistoryLimit: 25, CheckInterval: time.Second}); err != nil {
 		t.Fatal(err)
 	}
+	workerGoal = workflows.NewGoalWorkflow(app.GoalDefaults(s.Config, time.Now()))
 	// GoalWorkflow runs through breakable, which breaks only the goals a
 	// path names (revoked-holder plays a bad deploy with it).
 	stop, err := s.StartWorkerOptions(context.Background(), s.Config, app.WorkerOptions{GoalWorkflow: breakable})
@@ -273,8 +275,12 @@ func breakable(ctx workflow.Context, in workflows.GoalInput) (workflows.GoalResu
 	if _, bad := broken.Load(workflow.GetInfo(ctx).WorkflowExecution.ID); bad {
 		_ = workflow.NewTimer(ctx, time.Hour)
 	}
-	return workflows.GoalWorkflow(ctx, in)
+	return workerGoal(ctx, in)
 }
+
+// workerGoal is the recorder's worker's GoalWorkflow, with its config's
+// defaults for goals started without phoneflow's client (docs/design.md §2).
+var workerGoal = workflows.GoalWorkflow
 
 // recordings are the paths of the corpus, one phone each.
 func recordings() []recording {
@@ -617,6 +623,38 @@ func recordings() []recording {
 			ids := r.finish(t, id)
 			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone {
 				t.Fatalf("the goal ended %+v, want done", res)
+			}
+			return ids
+		}},
+		{"todo-reset", func(t *testing.T, r *recorder, i int) []string {
+			// A todo paused mid-way, reset, resumed: it runs again as
+			// todo-1-r1 with a fresh executor context (docs/design.md §21).
+			goal, _ := drilltest.MessageGoal(i)
+			id := r.start(t, i, goal, workflows.GoalOptions{})
+			r.until(t, id+"/todo-1", "two steps", midTodo)
+			r.send(t, id, workflows.SignalPause, nil, false)
+			r.until(t, id+"/todo-1", "paused", func(st workflows.Status) bool { return st.Paused })
+			r.send(t, id, workflows.UpdateReset, nil, false)
+			r.send(t, id, workflows.SignalResume, nil, false)
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone || res.Todos[0].Attempts != 2 {
+				t.Fatalf("the reset goal ended %+v", res)
+			}
+			return ids
+		}},
+		{"worker-defaults", func(t *testing.T, r *recorder, i int) []string {
+			// A goal started as the Temporal CLI starts it, with only the
+			// goal, the phone and a "30m" duration: the worker fills the
+			// rest from its config (docs/design.md §2).
+			input := fmt.Sprintf(`{"goal":"Turn on Wi-Fi","device":%q,"options":{"plan":["Turn on Wi-Fi"],"answer_deadline":"30m"}}`, r.s.Serials[i])
+			id := fmt.Sprintf("record-cli-%d", time.Now().UnixNano())
+			if _, err := r.s.Client.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
+				goalctl.GoalWorkflowName, json.RawMessage(input)); err != nil {
+				t.Fatal(err)
+			}
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone {
+				t.Fatalf("the CLI goal ended %+v", res)
 			}
 			return ids
 		}},

@@ -244,6 +244,10 @@ func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string,
 // someone else is an *IDTakenError.
 func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, in workflows.GoalInput) (runID string, err error) {
 	id := so.ID
+	// The caller built these options (from its config, or as a test or
+	// benchmark wants them): the worker adds no defaults of its own
+	// (docs/design.md §2).
+	in.Options.Resolved = true
 	// A start the server did not answer may still have started the goal,
 	// so it is sent again with the same ID: a goal already running under
 	// that ID with this text on this phone is the one started before

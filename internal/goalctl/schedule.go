@@ -300,6 +300,9 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 			opts.AnswerDeadline = gap
 		}
 	}
+	// Built from the config of whoever made the schedule: its runs take
+	// no defaults from the worker (docs/design.md §2).
+	opts.Resolved = true
 	return client.ScheduleOptions{
 		ID:             r.Name,
 		Spec:           spec,

@@ -38,9 +38,20 @@ type QA struct {
 
 // PlanContext is what the planner sees when it first plans a goal.
 type PlanContext struct {
-	Goal         string   `json:"goal"`
-	Answers      []QA     `json:"answers"`
-	UserMessages []string `json:"user_messages"`
+	Goal         string     `json:"goal"`
+	Answers      []QA       `json:"answers"`
+	UserMessages []string   `json:"user_messages"`
+	Situation    *Situation `json:"situation,omitempty"`
+}
+
+// Situation is what the planner is always told besides the goal: the time
+// in the user's zone and the step budget (docs/design.md §4).
+type Situation struct {
+	Now          string `json:"now"` // "2026-11-26 20:30 Thursday"
+	TimeZone     string `json:"time_zone"`
+	StepsUsed    int    `json:"steps_used"`
+	StepsLeft    int    `json:"steps_left"`
+	TodoMaxSteps int    `json:"todo_max_steps"`
 }
 
 // TodoResult is one finished todo as the replanner sees it.
@@ -69,6 +80,11 @@ type ReplanContext struct {
 	Feedback     []string     `json:"feedback"`
 	Answers      []QA         `json:"answers"`
 	UserMessages []string     `json:"user_messages"`
+	// LastActions are the last device actions of the todo that just ended,
+	// with their results ("Tap "Send" → ok"): what it did before its
+	// verdict, its step cap or the stuck guard stopped it.
+	LastActions []string   `json:"last_actions,omitempty"`
+	Situation   *Situation `json:"situation,omitempty"`
 }
 
 // Decision is a validated planner answer. Only the fields its Status uses
@@ -163,7 +179,7 @@ Each todo:
 
 When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点…", "20分钟后…"), put a todo that only waits first: "Wait until 21:00" or "Wait 20 minutes" (write the time as the user did; the system waits with a timer, without the phone).
 
-Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
+The context's situation gives the current time in the user's time zone and the step budget: the steps left for the whole goal and the steps one todo may take. Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
 
 Each todo may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
 ` + expectChecks + `
@@ -174,7 +190,7 @@ Answer with only one JSON object, no other text:
 or
 {"status":"ask_user","question":"Who should receive the message?"}`
 
-const replanSystem = `You are the replanner of a phone automation system. An executor works through a plan of todos on an Android phone; after each todo you decide what happens next. The context lists the goal, the todos done so far with their status and result, the remaining plan, the executor's latest feedback, and the user's answers and messages.
+const replanSystem = `You are the replanner of a phone automation system. An executor works through a plan of todos on an Android phone; after each todo you decide what happens next. The context lists the goal, the todos done so far with their status and result, the remaining plan, the executor's latest feedback, the last actions of the todo that just ended with their results, the user's answers and messages, and the situation: the current time in the user's time zone, the steps used and left of the goal's budget, and the steps one todo may take.
 
 Decide:
 - "replanned" with the full remaining plan from now on (not the todos already done): keep the remaining todos if they still fit, fix or replace them when a todo failed or the user asked for something new, and never repeat a todo that is done;
