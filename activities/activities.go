@@ -302,6 +302,7 @@ func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (
 			a.logger(ctx).Warn("UI tree unavailable", "serial", d.Serial(), "error", err)
 		} else {
 			s.elems = elems
+			s.obs.TextHash = textHash(elems)
 			data, err := json.Marshal(elems)
 			if err != nil {
 				return s, err

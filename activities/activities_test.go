@@ -15,6 +15,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 const tapAnswer = `<think>The Wi-Fi switch is at the top.</think><answer>do(action="Tap", element=[500,500])</answer>`
@@ -355,6 +356,28 @@ func FuzzScreenHash(f *testing.F) {
 			t.Fatal("empty hash without error")
 		}
 	})
+}
+
+// A value label that changes makes a new text digest, the status bar's
+// clock does not, and a tree with nothing of the app has none.
+func TestTextHashSeesAValueLabelChange(t *testing.T) {
+	tree := func(value, clock string) []uitree.Element {
+		return []uitree.Element{
+			{Package: "com.android.systemui", Text: clock},
+			{Package: "com.android.settings", Text: "Brightness " + value},
+			{Package: "com.android.settings", Text: "-"},
+		}
+	}
+	a, b := textHash(tree("40%", "12:00")), textHash(tree("30%", "12:00"))
+	if a == "" || a == b {
+		t.Fatalf("40%% and 30%% digest as %q and %q", a, b)
+	}
+	if c := textHash(tree("40%", "12:01")); c != a {
+		t.Fatalf("the clock changed the digest: %q, %q", a, c)
+	}
+	if h := textHash([]uitree.Element{{Package: "com.android.systemui", Text: "12:00"}}); h != "" {
+		t.Fatalf("the system's windows alone digest as %q", h)
+	}
 }
 
 func TestPlannerIsToldTheTimeTheBudgetAndTheTodosLastActions(t *testing.T) {

@@ -165,3 +165,24 @@ func sensitiveHash(pkg string, elems []uitree.Element) string {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
+
+// textHash digests the texts, descriptions and checked states of the
+// app's elements in tree order, leaving out the system's own windows (the
+// status bar's clock and battery change by themselves). Stuck detection
+// reads a changed digest as a screen that moved on (docs/design.md §2
+// Guards). "" when the tree shows nothing of the app.
+func textHash(elems []uitree.Element) string {
+	h := sha256.New()
+	n := 0
+	for _, e := range elems {
+		if systemPackage(e.Package) || (e.Text == "" && e.Desc == "") {
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%t\x00", e.Text, e.Desc, e.Checked)
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}

@@ -135,9 +135,13 @@ const (
 // Observation is what history keeps of a screen: blob references and a few
 // facts, never the image or the tree themselves.
 type Observation struct {
-	ScreenRef       string `json:"screen_ref,omitempty"` // blob ref of the PNG; empty when Sensitive
-	TreeRef         string `json:"tree_ref,omitempty"`   // blob ref of the UI tree JSON; empty when disabled
-	Hash            string `json:"hash"`                 // coarse screen hash for stuck detection and act dedup
+	ScreenRef string `json:"screen_ref,omitempty"` // blob ref of the PNG; empty when Sensitive
+	TreeRef   string `json:"tree_ref,omitempty"`   // blob ref of the UI tree JSON; empty when disabled
+	Hash      string `json:"hash"`                 // coarse screen hash for stuck detection and act dedup
+	// TextHash digests what the app's elements say and whether they are
+	// checked, from the UI tree; empty without one. A value label that
+	// changes ("Brightness 40%" → "30%") is too small for Hash to see.
+	TextHash        string `json:"text_hash,omitempty"`
 	App             string `json:"app,omitempty"`
 	AppPackage      string `json:"app_package,omitempty"`
 	Width           int    `json:"width"`

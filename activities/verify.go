@@ -58,6 +58,11 @@ type VerifyResult struct {
 // contract, with the problem fed back). A verifier that cannot give a
 // valid verdict makes the todo failed: nothing is done that was not shown.
 func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, error) {
+	// A Verify heartbeats as a Step does, so a task its worker never ran
+	// (a poll the starved server answered too late) or a worker that died
+	// is retried after the heartbeat timeout, not after the whole
+	// start-to-close timeout (docs/design.md §24).
+	defer keepAlive(ctx, StepHeartbeat)()
 	s := verify.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Width: in.Screen.Width, Height: in.Screen.Height,
 		Sensitive: in.Screen.Sensitive}
 	if in.Screen.TreeRef != "" {

@@ -454,7 +454,7 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			t.st.Steps++ // each think attempt counts, parse failures too
 			t.st.Turns++
 		}
-		stop, ok := t.afterStep(act, res)
+		stop, ok := t.afterStep(ctx, act, res)
 		t.details(ctx)
 		if ok {
 			return stop, nil
@@ -803,8 +803,9 @@ func (t *todoRun) stepSummary(act *autoglm.Action, think bool) string {
 
 // afterStep folds a step's outcome into the executor context and applies
 // the failure and stuck guards.
-func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (TodoResult, bool) {
-	prevHash := t.st.Screen.Hash
+func (t *todoRun) afterStep(ctx workflow.Context, act *autoglm.Action, res activities.StepResult) (TodoResult, bool) {
+	prev := t.st.Screen
+	prevHash := prev.Hash
 	prevText := t.st.NextText
 	if act != nil {
 		result := "ok"
@@ -822,7 +823,7 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			t.st.Lessons = appendLesson(t.st.Lessons, prevText+" failed: "+result)
 		}
 		if act.TouchesDevice() {
-			if res.Screen.Hash != "" && res.Screen.Hash == prevHash {
+			if res.Screen.Hash != "" && res.Screen.Hash == prevHash && !(textMoved(prev, res.Screen) && repeatMovesOn(ctx)) {
 				t.st.SameScreen++
 			} else {
 				t.st.SameScreen = 0
@@ -867,11 +868,16 @@ func (t *todoRun) afterStep(act *autoglm.Action, res activities.StepResult) (Tod
 			if text == "" {
 				text = actionKey(a)
 			}
-			if text == prevText && act != nil {
-				t.st.SameAction++
-			} else {
+			again := text == prevText && act != nil
+			switch {
+			case !again:
 				t.st.SameAction = 1
+			case t.st.Repeat.movedOn(res.Screen) && repeatMovesOn(ctx):
+				// The repeat left a screen the run had not shown: progress.
+			default:
+				t.st.SameAction++
 			}
+			t.st.Repeat.saw(again, res.Screen)
 			t.st.Next, t.st.NextText = &a, text
 		}
 		// The warning counts this todo's turns; the forced end the

@@ -402,12 +402,15 @@ type TodoRunState struct {
 	Notes          []string               `json:"notes,omitempty"`
 	// Unseen are injected notes no think has been sent with yet; the
 	// todo's result hands them back to the goal for the next todo.
-	Unseen      []string `json:"unseen,omitempty"`
-	HistoryRef  string   `json:"history_ref,omitempty"` // blob of the executor turns so far
-	Failures    int      `json:"failures"`
-	SameScreen  int      `json:"same_screen"`
-	SameAction  int      `json:"same_action"`
-	Corrections int      `json:"corrections"`
+	Unseen     []string `json:"unseen,omitempty"`
+	HistoryRef string   `json:"history_ref,omitempty"` // blob of the executor turns so far
+	Failures   int      `json:"failures"`
+	SameScreen int      `json:"same_screen"`
+	SameAction int      `json:"same_action"`
+	// Repeat is the screens the current run of one decided action was
+	// decided on (docs/design.md §2 Guards).
+	Repeat      repeatRun `json:"repeat,omitzero"`
+	Corrections int       `json:"corrections"`
 	// Recent are the latest device actions with their results, for the
 	// planner's correction (docs/design.md §18).
 	Recent []string `json:"recent,omitempty"`

@@ -3,6 +3,7 @@ package workflows
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -34,6 +35,12 @@ const (
 	// the verdict is (docs/design.md §13). Before it, the cap failed the
 	// todo even when its last action had done the task.
 	ChangeVerifyAtStepCap = "verify-at-step-cap"
+	// ChangeVerifyHeartbeat: Verify has a heartbeat timeout (15 s on the
+	// phone's queue) and heartbeats while it runs. Before it, a Verify task
+	// that a starved server handed to a poll the worker had already given up
+	// on ran nowhere, and the todo waited out the 5-minute start-to-close
+	// timeout, once for each such attempt.
+	ChangeVerifyHeartbeat = "verify-heartbeat"
 )
 
 // verifyAtCap ends a todo that reached its step cap: the phone, not the
@@ -73,6 +80,13 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	if waitOut {
 		once := verify
 		verify = func() error { return t.waitOutModel(ctx, once) }
+	}
+	if workflow.GetVersion(ctx, ChangeVerifyHeartbeat, workflow.DefaultVersion, 1) >= 1 {
+		// Verify heartbeats: a task no worker ran is tried again after the
+		// heartbeat timeout (onPhone shortens it on the phone's queue).
+		o := workflow.GetActivityOptions(actx)
+		o.HeartbeatTimeout = time.Minute
+		actx = workflow.WithActivityOptions(ctx, o)
 	}
 	if t.in.DeviceQueue != "" {
 		// The screen's blobs are on the phone's host: wait for it as a

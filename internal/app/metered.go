@@ -219,3 +219,16 @@ func (m meteredDevice) Identity(ctx context.Context) (string, error) {
 	s, err := id.Identity(ctx)
 	return s, done(err)
 }
+
+var _ device.Dragger = meteredDevice{}
+
+// DragUnsettled drags without the settle wait when the wrapped phone can,
+// and swipes with it otherwise.
+func (m meteredDevice) DragUnsettled(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error {
+	dr, ok := m.d.(device.Dragger)
+	if !ok {
+		return m.Swipe(ctx, x1, y1, x2, y2, d)
+	}
+	ctx, done := m.begin(ctx, "swipe", true)
+	return done(dr.DragUnsettled(ctx, x1, y1, x2, y2, d))
+}

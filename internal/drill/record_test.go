@@ -640,6 +640,18 @@ func recordings() []recording {
 			}
 			return ids
 		}},
+		{"stepper-repeats", func(t *testing.T, r *recorder, i int) []string {
+			// Brightness from 50% to 0%: the stepper's "-" tapped five times
+			// in a row, each tap changing the value the screen shows, with no
+			// stuck correction (docs/design.md §2 Guards, change ID
+			// repeat-that-moves-on).
+			id := r.start(t, i, "Set brightness to 0%", workflows.GoalOptions{})
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone {
+				t.Fatalf("the goal ended %+v, want done", res)
+			}
+			return ids
+		}},
 		{"todo-reset", func(t *testing.T, r *recorder, i int) []string {
 			// A todo paused mid-way, reset, resumed: it runs again as
 			// todo-1-r1 with a fresh executor context (docs/design.md §21).

@@ -37,6 +37,12 @@ type SoakKind struct {
 	// the messages in the conversation), so a soak can say the list grew
 	// by exactly one a repetition. Nil for a state or a read.
 	Items func(st phonesim.State) int
+	// Like names the repetitions whose steps are compared with each
+	// other: the same work on more data. Nil: every repetition is alike
+	// (a new note each time); a kind whose goals differ in the work they
+	// ask (brightness to 0% is nine taps from 90%, to 20% one from 10%)
+	// compares goals of the same text only.
+	Like func(k int) string
 }
 
 // countNotes, countAlarms and countToAlice are the Items of the soak's
@@ -103,11 +109,13 @@ var SoakKinds = map[string]SoakKind{
 		}},
 	"toggle": {Name: "toggle",
 		Goal: func(k int) string { return "Turn " + onOff(k%2 == 1) + " Bluetooth" },
+		Like: func(k int) string { return "Turn " + onOff(k%2 == 1) + " Bluetooth" },
 		Check: func(k int) Check {
 			return Check{Toggles: map[string]bool{"bluetooth": k%2 == 1}}
 		}},
 	"brightness": {Name: "brightness",
 		Goal: func(k int) string { return fmt.Sprintf("Set brightness to %d%%", 10*(k%10)) },
+		Like: func(k int) string { return fmt.Sprintf("Set brightness to %d%%", 10*(k%10)) },
 		Check: func(k int) Check {
 			b := 10 * (k % 10)
 			return Check{Brightness: &b}
@@ -146,6 +154,9 @@ type SoakRep struct {
 	ModelCalls int64
 	Effects    int // copies of the repetition's effect; -1 when not counted
 	Why        string
+	// Like is the class of repetitions its steps are compared within
+	// (SoakKind.Like); "" when all are alike.
+	Like string
 }
 
 // SoakRun is one kind's repetitions.
@@ -224,6 +235,9 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 		out := runTask(ctx, st.Client, env, 0, task, workflows.ModeLayered, 20*time.Second)
 		rep := SoakRep{Rep: k, Goal: c.Goal, Status: out.Status, Steps: out.Steps, Effects: -1,
 			ModelCalls: env.Model.Stats().Completions - before, Why: out.Why}
+		if kind.Like != nil {
+			rep.Like = kind.Like(k)
+		}
 		state := phone.State()
 		if kind.Effects != nil {
 			rep.Effects = kind.Effects(state, k)
@@ -300,4 +314,38 @@ func RenderSoak(w io.Writer, runs []SoakRun) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// StepsGrew says, for each class of alike repetitions (SoakRep.Like) that
+// ran at least four times, whether its last two took more steps than its
+// first two: the data grew and so did the work. Goals that ask for
+// different work are never compared with each other.
+func (r SoakRun) StepsGrew() []string {
+	var classes []string
+	of := map[string][]SoakRep{}
+	for _, x := range r.Reps {
+		if _, ok := of[x.Like]; !ok {
+			classes = append(classes, x.Like)
+		}
+		of[x.Like] = append(of[x.Like], x)
+	}
+	var out []string
+	for _, c := range classes {
+		reps := of[c]
+		n := len(reps)
+		if n < 4 {
+			continue
+		}
+		first := max(reps[0].Steps, reps[1].Steps)
+		last := max(reps[n-1].Steps, reps[n-2].Steps)
+		if last > first {
+			what := r.Kind
+			if c != "" {
+				what += " (" + c + ")"
+			}
+			out = append(out, fmt.Sprintf("%s: steps grew with the data: %d in repetitions %d and %d, %d in %d and %d",
+				what, first, reps[0].Rep, reps[1].Rep, last, reps[n-2].Rep, reps[n-1].Rep))
+		}
+	}
+	return out
 }

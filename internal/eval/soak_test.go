@@ -39,8 +39,8 @@ func soakStack(t *testing.T, ctx context.Context) *bench.Stack {
 
 // runSoak runs a soak and fails the test unless every repetition ended
 // verified done with its effect on the phone exactly once, and the steps of
-// the last repetitions are no more than those of the first ones (the data
-// grew, the work did not).
+// the last repetitions of each goal are no more than those of its first
+// ones (the data grew, the work did not).
 func runSoak(t *testing.T, o SoakOptions) {
 	t.Helper()
 	// A soak stops a minute before the test's own deadline (-timeout), so
@@ -74,12 +74,8 @@ func runSoak(t *testing.T, o SoakOptions) {
 				t.Errorf("%s %d (%s): %s", r.Kind, x.Rep, x.Goal, x.Why)
 			}
 		}
-		if n := len(r.Reps); n >= 4 {
-			first := max(r.Reps[0].Steps, r.Reps[1].Steps)
-			last := max(r.Reps[n-1].Steps, r.Reps[n-2].Steps)
-			if last > first {
-				t.Errorf("%s: steps grew with the data: %d in the first repetitions, %d in the last", r.Kind, first, last)
-			}
+		for _, grew := range r.StepsGrew() {
+			t.Error(grew)
 		}
 	}
 }
@@ -107,4 +103,36 @@ func soakReps(t *testing.T, def int) int {
 		t.Fatalf("PHONEFLOW_SOAK_REPS=%q: use a positive number", s)
 	}
 	return n
+}
+
+// Steps are compared between goals that ask for the same work: a 0%
+// brightness goal at repetition 50 is set against the 0% ones before it,
+// not against repetition 1's one step up, and a goal that did take more
+// steps than its own earlier runs is flagged.
+func TestSoakComparesStepsOfLikeGoals(t *testing.T) {
+	kind := SoakKinds["brightness"]
+	run := SoakRun{Kind: "brightness"}
+	for k := 1; k <= 50; k++ {
+		steps := 4
+		if k%10 == 0 {
+			steps = 14 // nine taps down from 90%
+		}
+		run.Reps = append(run.Reps, SoakRep{Rep: k, Goal: kind.Goal(k), Steps: steps, Like: kind.Like(k)})
+	}
+	if grew := run.StepsGrew(); len(grew) != 0 {
+		t.Fatalf("flat steps flagged: %v", grew)
+	}
+	run.Reps[49].Steps = 30
+	grew := run.StepsGrew()
+	if len(grew) != 1 || !strings.Contains(grew[0], "Set brightness to 0%") || !strings.Contains(grew[0], "40 and 50") {
+		t.Fatalf("a 0%% goal that took 30 steps at the end: %v", grew)
+	}
+	// A kind whose goals are all alike compares them all.
+	notes := SoakRun{Kind: "note"}
+	for k, steps := range []int{16, 14, 14, 14, 14, 18} {
+		notes.Reps = append(notes.Reps, SoakRep{Rep: k + 1, Steps: steps})
+	}
+	if grew := notes.StepsGrew(); len(grew) != 1 {
+		t.Fatalf("notes: %v", grew)
+	}
 }

@@ -175,15 +175,60 @@ func (p *prober) swipe(ctx context.Context, forward bool) ([]uitree.Element, err
 	if !forward {
 		y1, y2 = low, high
 	}
-	if err := p.ph.Swipe(ctx, x, y1, x, y2, 0); err != nil {
-		return nil, fmt.Errorf("probe: scroll: %w", err)
-	}
 	p.swipes++
 	if forward {
 		p.moved++
 	} else {
 		p.moved--
 	}
+	return p.drag(ctx, x, y1, x, y2)
+}
+
+// Dragger is a Phone that can also drag without waiting for the screen
+// to settle; a probe then waits for the list itself.
+type Dragger interface {
+	DragUnsettled(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error
+}
+
+// settleReads bounds the tree reads after an unsettled drag.
+const settleReads = 10
+
+// drag scrolls the list and returns the screen once the list stopped
+// moving. A phone that can drag without its settle wait (screen captures
+// until two match, the cost of every other input) does so, and the tree
+// is read until two reads in a row show the list alike: a probe looks at
+// the tree only, so a still tree is what it waits for.
+func (p *prober) drag(ctx context.Context, x1, y1, x2, y2 int) ([]uitree.Element, error) {
+	dr, ok := p.ph.(Dragger)
+	if !ok {
+		if err := p.ph.Swipe(ctx, x1, y1, x2, y2, 0); err != nil {
+			return nil, fmt.Errorf("probe: scroll: %w", err)
+		}
+		return p.read(ctx)
+	}
+	if err := dr.DragUnsettled(ctx, x1, y1, x2, y2, 0); err != nil {
+		return nil, fmt.Errorf("probe: scroll: %w", err)
+	}
+	tree, err := p.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sig := p.signature(tree)
+	for range settleReads - 1 {
+		next, err := p.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s := p.signature(next)
+		if s == sig {
+			return next, nil
+		}
+		tree, sig = next, s
+	}
+	return tree, nil
+}
+
+func (p *prober) read(ctx context.Context) ([]uitree.Element, error) {
 	tree, err := p.ph.UITree(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("probe: read the screen: %w", err)
@@ -209,15 +254,8 @@ func (p *prober) align(ctx context.Context, start, now []uitree.Element) ([]uitr
 		if to <= p.list.Y1 || to >= p.list.Y2 {
 			return now, nil
 		}
-		if err := p.ph.Swipe(ctx, x, from, x, to, 0); err != nil {
-			return nil, fmt.Errorf("probe: scroll: %w", err)
-		}
 		p.swipes++
-		tree, err := p.ph.UITree(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("probe: read the screen: %w", err)
-		}
-		return tree, nil
+		return p.drag(ctx, x, from, x, to)
 	}
 	return now, nil
 }

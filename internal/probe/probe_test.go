@@ -116,3 +116,56 @@ func TestMatchers(t *testing.T) {
 		t.Fatal("text")
 	}
 }
+
+// glidingPhone drags without a settle wait, and its list keeps gliding
+// after the drag: the first read shows it halfway, the next where it
+// stops.
+type glidingPhone struct {
+	listPhone
+	glide  int // scroll still to come
+	drags  int
+	swipes int
+}
+
+func (p *glidingPhone) UITree(ctx context.Context) ([]uitree.Element, error) {
+	tree, err := p.listPhone.UITree(ctx)
+	if p.glide != 0 {
+		p.scroll = min(max(p.scroll+p.glide, 0), p.maxScroll())
+		p.glide = 0
+	}
+	return tree, err
+}
+
+func (p *glidingPhone) Swipe(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error {
+	p.swipes++
+	return p.listPhone.Swipe(ctx, x1, y1, x2, y2, d)
+}
+
+func (p *glidingPhone) DragUnsettled(_ context.Context, x1, y1, x2, y2 int, _ time.Duration) error {
+	p.drags++
+	p.inputs = append(p.inputs, fmt.Sprintf("drag %d %d %d %d", x1, y1, x2, y2))
+	half := (y1 - y2) / 2
+	p.scroll = min(max(p.scroll+half, 0), p.maxScroll())
+	p.glide = y1 - y2 - half
+	return nil
+}
+
+// A phone that can drag without its settle wait is dragged so, and the
+// probe reads the tree until the list stops: it still finds the row at the
+// end and puts the list back, with no settled swipe at all.
+func TestFindWaitsForAGlidingListToStop(t *testing.T) {
+	p := &glidingPhone{listPhone: listPhone{rows: rows(60)}}
+	r, err := Find(context.Background(), p, Text("n60"), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Found || !r.Scrolled || r.Element.Text != "n60" {
+		t.Fatalf("%+v", r)
+	}
+	if p.swipes != 0 || p.drags == 0 || r.Swipes != p.drags {
+		t.Fatalf("swipes %d, drags %d, probe counted %d", p.swipes, p.drags, r.Swipes)
+	}
+	if p.scroll != 0 || !r.Restored {
+		t.Fatalf("list left at %d (restored %t)", p.scroll, r.Restored)
+	}
+}
