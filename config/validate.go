@@ -13,6 +13,8 @@ import (
 	"github.com/phoneflow/phoneflow/internal/codec"
 
 	"github.com/phoneflow/phoneflow/internal/waits"
+
+	"github.com/phoneflow/phoneflow/internal/device"
 )
 
 // FieldError is an invalid value: the key, the value as given (masked for
@@ -288,10 +290,10 @@ func (c Config) Validate() error {
 			bad(k.key, `a duration of 0 (off) or more, like "45s"`)
 		}
 	}
-	if c.ADB.UnlockPIN != "" && !validPIN(c.ADB.UnlockPIN) {
+	if c.ADB.UnlockPIN != "" && !device.ValidPIN(c.ADB.UnlockPIN) {
 		bad("adb.unlock_pin", "4 to 16 letters or digits (what `adb shell input text` can type on a lock screen); empty = a PIN lock asks a person")
 	}
-	if c.Sim.PIN != "" && !validPIN(c.Sim.PIN) || strings.Trim(c.Sim.PIN, "0123456789") != "" {
+	if c.Sim.PIN != "" && !device.ValidPIN(c.Sim.PIN) || strings.Trim(c.Sim.PIN, "0123456789") != "" {
 		bad("sim.pin", "4 to 16 digits; empty = a keyguard a swipe up dismisses")
 	}
 	if c.Sim.Seed < 0 {
@@ -331,18 +333,4 @@ func urlHost(s string) string {
 		return ""
 	}
 	return u.Host
-}
-
-// validPIN reports whether pin can be typed on a lock screen over adb: 4
-// to 16 letters or digits.
-func validPIN(pin string) bool {
-	if len(pin) < 4 || len(pin) > 16 {
-		return false
-	}
-	for _, r := range pin {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
 }

@@ -153,8 +153,8 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		ADBPath:    f.adbPath,
 		BuiltinADB: f.builtin,
 		Logger:     logger,
-		Dial:       demoDial(logger),
-		Worker:     demoWorker(logger),
+		Dial:       app.Dialer(logger),
+		Worker:     app.WorkerRunner(logger),
 	})
 	if err != nil {
 		return err
@@ -318,23 +318,5 @@ func demoPhoneHints(cfg config.Config, adbAddr string) []string {
 		"the demo's phone is on the demo's own adb server; from another terminal, while the demo runs (--keep keeps it up):",
 		"  go run ./starter devices " + flags,
 		"  go run ./starter run " + flags + " " + strconv.Quote("Turn on Wi-Fi"),
-	}
-}
-
-// demoDial dials the demo's embedded server as every command dials one.
-func demoDial(logger *slog.Logger) func(context.Context, config.Config) (client.Client, error) {
-	return func(ctx context.Context, cfg config.Config) (client.Client, error) {
-		opts, err := app.ClientOptions(cfg, logger)
-		if err != nil {
-			return nil, err
-		}
-		return client.DialContext(ctx, opts)
-	}
-}
-
-// demoWorker runs the demo's worker in process, as `starter worker` would.
-func demoWorker(logger *slog.Logger) func(context.Context, config.Config, client.Client) error {
-	return func(ctx context.Context, cfg config.Config, c client.Client) error {
-		return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
 	}
 }

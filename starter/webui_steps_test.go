@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -43,7 +44,7 @@ func TestStatusAndWebUIAgreeMidTodo(t *testing.T) {
 	defer cancel()
 	env, err := demo.Start(ctx, demo.Options{
 		Config: cfg, DataDir: t.TempDir(), BuiltinADB: true, Logger: logger,
-		Dial: demoDial(logger), Worker: demoWorker(logger),
+		Dial: app.Dialer(logger), Worker: app.WorkerRunner(logger),
 	})
 	if err != nil {
 		t.Fatalf("start the demo: %v", err)

@@ -147,3 +147,15 @@ func isLoopback(hostport string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// Dialer dials a config's Temporal frontend as every command does, logging
+// to logger: demo.Options.Dial of an in-process stack.
+func Dialer(logger *slog.Logger) func(context.Context, config.Config) (client.Client, error) {
+	return func(ctx context.Context, cfg config.Config) (client.Client, error) {
+		opts, err := ClientOptions(cfg, logger)
+		if err != nil {
+			return nil, err
+		}
+		return client.DialContext(ctx, opts)
+	}
+}

@@ -311,3 +311,11 @@ func RunWorker(ctx context.Context, cfg config.Config, c client.Client, deps Dep
 	w.Stop()
 	return nil
 }
+
+// WorkerRunner runs a worker in process as `starter worker` would, logging
+// to logger: demo.Options.Worker of an in-process stack.
+func WorkerRunner(logger *slog.Logger) func(context.Context, config.Config, client.Client) error {
+	return func(ctx context.Context, cfg config.Config, c client.Client) error {
+		return RunWorker(ctx, cfg, c, Deps{Logger: logger})
+	}
+}

@@ -54,16 +54,8 @@ func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 		Config:  cfg,
 		DataDir: t.TempDir(),
 		Logger:  logger,
-		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
-			opts, err := app.ClientOptions(cfg, logger)
-			if err != nil {
-				return nil, err
-			}
-			return client.DialContext(ctx, opts)
-		},
-		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
-			return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
-		},
+		Dial:    app.Dialer(logger),
+		Worker:  app.WorkerRunner(logger),
 	})
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)

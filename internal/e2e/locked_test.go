@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/phoneflow/phoneflow/config"
@@ -73,16 +72,8 @@ func TestScheduledRunOnALockedPhone(t *testing.T) {
 	defer cancel()
 	env, err := demo.Start(ctx, demo.Options{
 		Config: cfg, DataDir: t.TempDir(), Logger: logger,
-		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
-			opts, err := app.ClientOptions(cfg, logger)
-			if err != nil {
-				return nil, err
-			}
-			return client.DialContext(ctx, opts)
-		},
-		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
-			return app.RunWorker(ctx, cfg, c, app.Deps{Logger: logger})
-		},
+		Dial:   app.Dialer(logger),
+		Worker: app.WorkerRunner(logger),
 	})
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)

@@ -91,13 +91,7 @@ func newStack(t *testing.T, o stackOptions) *stack {
 		Config:  cfg,
 		DataDir: t.TempDir(),
 		Logger:  logger,
-		Dial: func(ctx context.Context, cfg config.Config) (client.Client, error) {
-			opts, err := app.ClientOptions(cfg, logger)
-			if err != nil {
-				return nil, err
-			}
-			return client.DialContext(ctx, opts)
-		},
+		Dial:    app.Dialer(logger),
 		Worker: func(ctx context.Context, cfg config.Config, c client.Client) error {
 			if plannerURL != "" {
 				cfg.Planner.BaseURL, cfg.Planner.APIKey = plannerURL, o.PlannerKey
