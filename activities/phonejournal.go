@@ -230,7 +230,10 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 // error, and the message names the fix.
 func phoneJournalError(serial string, err error) error {
 	fix := "the connection to the phone failed; it is tried again"
-	if errors.Is(err, device.ErrNotesRefused) {
+	switch {
+	case errors.Is(err, device.ErrNotesRefused) && strings.Contains(err.Error(), "not found"):
+		fix = "the phone's shell lacks printf, mv or mkdir (every Android from 6.0 has them): use a newer phone"
+	case errors.Is(err, device.ErrNotesRefused):
 		fix = fmt.Sprintf("free space on the phone's storage (`adb -s %s shell df /data`) and check that `adb -s %s shell touch %s/x` works", serial, serial, device.NotesDir)
 	}
 	return deviceError("action journal", fmt.Errorf(

@@ -2,7 +2,10 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +19,8 @@ import (
 type memNotes struct {
 	mu    sync.Mutex
 	files map[string]string
+	// refuse, when set, refuses the writes it returns true for.
+	refuse func(device.NotesWrite) bool
 }
 
 func (m *memNotes) ReadNotes(_ context.Context, files []string, list string) (map[string]string, []string, error) {
@@ -33,6 +38,9 @@ func (m *memNotes) ReadNotes(_ context.Context, files []string, list string) (ma
 func (m *memNotes) WriteNotes(_ context.Context, w device.NotesWrite) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.refuse != nil && m.refuse(w) {
+		return nil, fmt.Errorf("%w: No space left on device", device.ErrNotesRefused)
+	}
 	for f, data := range w.Files {
 		m.files[f] = data
 	}
@@ -118,4 +126,51 @@ func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 type notedPhone struct {
 	*fakePhone
 	*memNotes
+}
+
+// notedForm is a form phone that keeps notes.
+type notedForm struct {
+	*formPhone
+	*memNotes
+}
+
+type notedFormPool struct{ p notedForm }
+
+func (f notedFormPool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
+func (f notedFormPool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}
+
+// TestResultThePhoneMissedIsWrittenBack: a result the phone did not take
+// (its write failed after the tap) is kept on the host, the Step still
+// reports the tap, and the next retry writes it to the phone, where
+// another host then finds it (docs/design.md §19).
+func TestResultThePhoneMissedIsWrittenBack(t *testing.T) {
+	a, form := newJournalled(t)
+	notes := &memNotes{files: map[string]string{}}
+	a.Devices = notedFormPool{notedForm{form, notes}}
+	before := observeTree(t, a)
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{400, 880}}
+	notes.refuse = func(w device.NotesWrite) bool { return w.List == "" } // results, not intents
+	res, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false)
+	if err != nil || res.Act.Result != "ok" {
+		t.Fatalf("tap = %+v, %v", res.Act, err)
+	}
+	var onPhone phoneEntry
+	if json.Unmarshal([]byte(notes.files[phoneFile("g/t/r/1")]), &onPhone) != nil || onPhone.Intent == nil || onPhone.Applied != nil {
+		t.Fatalf("the phone's entry = %+v, want the intent without its result", onPhone)
+	}
+	notes.refuse = nil
+	if res, err, _ := stepAct(t, a, tap, "g/t/r/1", before, false); err != nil || res.Act.Result != "ok" || len(form.got()) != 1 {
+		t.Fatalf("retry = %+v, %v, inputs %v", res.Act, err, form.got())
+	}
+	if json.Unmarshal([]byte(notes.files[phoneFile("g/t/r/1")]), &onPhone) != nil || onPhone.Applied == nil || onPhone.Applied.Result != "ok" {
+		t.Fatalf("the phone's entry after the retry = %+v, want its result", onPhone)
+	}
+	// Another host finds the result on the phone.
+	b, _ := newJournalled(t)
+	b.Devices, b.Blobs = a.Devices, a.Blobs
+	if res, err, _ := stepAct(t, b, tap, "g/t/r/1", before, false); err != nil || res.Act.Result != "ok" || !slices.Equal(form.got(), []string{"tap 432 2112"}) {
+		t.Fatalf("another host's retry = %+v, %v, inputs %v", res.Act, err, form.got())
+	}
 }
