@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"strings"
@@ -51,16 +52,42 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		return ActResult{}, journalError(err)
 	}
 	defer unlock()
-	// The fence (docs/design.md §24), under the lock the action holds to
-	// its result: a goal granted the phone later has acted here, so this
-	// goal no longer holds it.
 	if err := p.refresh(); err != nil {
 		return ActResult{}, journalError(err)
 	}
-	if err := fence(d.Serial(), in.GoalID, in.LeaseToken, p.token); err != nil {
+	// The phone's own copy of the journal: what any host wrote of this
+	// action, and the phone's highest lease token (docs/design.md §19).
+	id := in.ActionID
+	reused := in.ActionID + "#" + digest(actionKeyOf(act))
+	pc, kept, err := readPhone(ctx, d, []string{id, reused})
+	if err != nil {
 		return ActResult{}, err
 	}
-	id := in.ActionID
+	p.onPhone = pc
+	defer func() { p.onPhone = nil }()
+	// The fence (docs/design.md §24), under the lock the action holds to
+	// its result: a goal granted the phone later has acted here, from
+	// this host or another, so this goal no longer holds it.
+	high := p.token
+	if pc != nil {
+		high = max(high, pc.high)
+	}
+	if err := fence(d.Serial(), in.GoalID, in.LeaseToken, high); err != nil {
+		return ActResult{}, err
+	}
+	for _, pe := range kept {
+		back, err := p.adopt(pe, act, a.now().UTC())
+		if err != nil {
+			return ActResult{}, journalError(err)
+		}
+		if back {
+			// This host recorded more of the try than the phone got (its
+			// write failed): the phone gets it now, best effort.
+			if err := pc.put(ctx, p, journalRecord{ID: pe.ID, At: a.now().UTC()}); err != nil {
+				a.logger(ctx).Warn("action journal: the phone's copy could not be brought up to date", "id", pe.ID, "error", err)
+			}
+		}
+	}
 	e, ok, err := p.get(id)
 	if err != nil {
 		return ActResult{}, journalError(err)
@@ -70,7 +97,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		// reset before IDs named their run): it has an entry of its own,
 		// never the other action's result.
 		a.logger(ctx).Warn("action journal: ID reused for another action; journalled on its own", "id", in.ActionID)
-		id = in.ActionID + "#" + digest(actionKeyOf(act))
+		id = reused
 		if e, ok, err = p.get(id); err != nil {
 			return ActResult{}, journalError(err)
 		}
@@ -110,8 +137,21 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 			return res, err
 		}
 	}
-	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}); err != nil {
-		return ActResult{}, journalError(err)
+	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}
+	if err := a.journal(ctx, p, intent); err != nil {
+		var fenced errFencedOnPhone
+		if !errors.As(err, &fenced) {
+			return ActResult{}, err
+		}
+		// Another host's goal, granted the phone later, wrote its intent
+		// while this one was on its way: this one is not sent.
+		if err := p.write(intent); err != nil {
+			return ActResult{}, journalError(err)
+		}
+		if err := a.journal(ctx, p, journalRecord{ID: id, At: a.now().UTC(), NotSent: "refused: " + fenced.Error()}); err != nil {
+			return ActResult{}, err
+		}
+		return ActResult{}, fence(d.Serial(), in.GoalID, in.LeaseToken, fenced.high)
 	}
 	if a.FaultBeforeSend != nil {
 		a.FaultBeforeSend(d.Serial(), in.ActionID)
@@ -121,8 +161,8 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		if device.NotSent(err) {
 			// The phone got nothing: a retry sends it, judged from the
 			// screen it then shows.
-			if werr := p.write(journalRecord{ID: id, At: a.now().UTC(), NotSent: clip(err.Error(), 200)}); werr != nil {
-				return ActResult{}, journalError(werr)
+			if werr := a.journal(ctx, p, journalRecord{ID: id, At: a.now().UTC(), NotSent: clip(err.Error(), 200)}); werr != nil {
+				return ActResult{}, werr
 			}
 		}
 		// Otherwise the intent stays: the input may have reached the
@@ -132,7 +172,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if a.Fault != nil {
 		a.Fault(d.Serial(), in.ActionID)
 	}
-	return res, a.record(p, id, res)
+	return res, a.record(ctx, p, id, res)
 }
 
 // judge decides an action whose input may have reached the phone from a
@@ -154,8 +194,8 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 			"id", id, "action", act.Name, "verdict", "deferred", "why", why)
 		res = ActResult{Result: fmt.Sprintf("%s (the phone's own window (%s) covers %s, so nothing of `%s` shows; get past the window: whether it took effect is judged again before the next commit)",
 			ActUnknown, now.App, before.App, autoglm.FormatAction(act))}
-		if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Applied: &res, Pending: true}); err != nil {
-			return ActResult{}, false, journalError(err)
+		if err := a.journal(ctx, p, journalRecord{ID: id, At: a.now().UTC(), Applied: &res, Pending: true}); err != nil {
+			return ActResult{}, false, err
 		}
 		return res, false, nil
 	}
@@ -173,7 +213,7 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 	default:
 		return ActResult{}, true, nil
 	}
-	return res, false, a.record(p, id, res)
+	return res, false, a.record(ctx, p, id, res)
 }
 
 // ActNotSentEarlier opens the result of a commit not sent because the
@@ -234,8 +274,8 @@ func (a *Activities) settlePending(ctx context.Context, d device.Device, p *phon
 				autoglm.FormatAction(act), d.Serial(), why)}
 			res, ok = rec, true
 		}
-		if err := p.write(journalRecord{ID: e.ID, At: a.now().UTC(), Applied: &rec}); err != nil {
-			return ActResult{}, false, journalError(err)
+		if err := a.journal(ctx, p, journalRecord{ID: e.ID, At: a.now().UTC(), Applied: &rec}); err != nil {
+			return ActResult{}, false, err
 		}
 		if ok {
 			return res, true, nil
@@ -318,8 +358,31 @@ func (a *Activities) targetMoved(ctx context.Context, in StepInput, act autoglm.
 	return "", nil
 }
 
-func (a *Activities) record(p *phoneJournal, id string, res ActResult) error {
-	if err := p.write(journalRecord{ID: id, At: a.now().UTC(), Applied: &res}); err != nil {
+func (a *Activities) record(ctx context.Context, p *phoneJournal, id string, res ActResult) error {
+	return a.journal(ctx, p, journalRecord{ID: id, At: a.now().UTC(), Applied: &res})
+}
+
+// journal writes a record of an action to the phone's copy of the journal,
+// when the phone keeps one, and then to this host's. An intent the phone
+// does not take is not sent (fail closed: a host that reaches the phone
+// later must find it); any other record the phone does not take is kept
+// here and logged, since its input has already been sent or refused
+// (docs/design.md §19). Called with the journal locked.
+func (a *Activities) journal(ctx context.Context, p *phoneJournal, rec journalRecord) error {
+	if pc := p.onPhone; pc != nil && rec.ID != "" {
+		if err := pc.put(ctx, p, rec); err != nil {
+			var fenced errFencedOnPhone
+			switch {
+			case errors.As(err, &fenced):
+				return err
+			case rec.Intent != nil:
+				return phoneJournalError(pc.serial, err)
+			}
+			a.logger(ctx).Warn("action journal: the phone did not take the record; this host's journal keeps it",
+				"id", rec.ID, "serial", pc.serial, "error", err)
+		}
+	}
+	if err := p.write(rec); err != nil {
 		return journalError(err)
 	}
 	return nil

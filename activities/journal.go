@@ -70,6 +70,11 @@ type JournalEntry struct {
 	// screen the action's evidence is on, and the action is judged again
 	// before the todo's next commit (docs/design.md §19).
 	Pending bool `json:"pending,omitempty"`
+	// Try names the intent's try (a new one per intent) and Token the
+	// lease token it carried: the phone's copy of the entry is merged by
+	// them (docs/design.md §19).
+	Try   string `json:"try,omitempty"`
+	Token int64  `json:"token,omitempty"`
 }
 
 // ActionIntent is written just before an action's input is sent: the
@@ -93,6 +98,8 @@ type journalRecord struct {
 	// Token is the lease token the intent's action carried; a record with
 	// a token and no ID keeps the phone's highest token across compaction.
 	Token int64 `json:"token,omitempty"`
+	// Try names an intent's try (JournalEntry.Try).
+	Try string `json:"try,omitempty"`
 }
 
 // errResultRecorded refuses a new intent under an ID whose action has a
@@ -112,6 +119,11 @@ type phoneJournal struct {
 	ino     uint64   // the file read (compaction replaces it)
 	token   int64    // the highest lease token recorded
 	lockf   *os.File
+	// onPhone is the phone's copy of the journal while an action holds
+	// the lock, nil when the phone keeps none; phoneWrites counts the
+	// intents this process wrote to it.
+	onPhone     *phoneCopy
+	phoneWrites int
 }
 
 // phone returns the journal of the phone known as key (its identity, or
@@ -262,11 +274,17 @@ func (p *phoneJournal) apply(line []byte) {
 		e = &JournalEntry{ID: rec.ID}
 		p.entries[rec.ID] = e
 	}
+	applyRecord(e, rec)
+	p.order = append(p.order, rec.ID)
+}
+
+// applyRecord adds a record of e's action to e.
+func applyRecord(e *JournalEntry, rec journalRecord) {
 	if rec.Intent != nil {
 		// An intent starts the entry's try over: an older journal may hold
 		// an intent written after a result under a reused ID, and that
 		// result is not the new action's.
-		e.Intent, e.Applied, e.NotSent, e.Pending = rec.Intent, nil, "", false
+		e.Intent, e.Applied, e.NotSent, e.Pending, e.Try, e.Token = rec.Intent, nil, "", false, rec.Try, rec.Token
 	}
 	if rec.NotSent != "" {
 		e.NotSent = rec.NotSent
@@ -274,7 +292,6 @@ func (p *phoneJournal) apply(line []byte) {
 	if rec.Applied != nil {
 		e.Applied, e.Pending = rec.Applied, rec.Pending
 	}
-	p.order = append(p.order, rec.ID)
 }
 
 // get returns the entry of id. Called with the lock held.
@@ -376,7 +393,7 @@ func (p *phoneJournal) compact() error {
 	}
 	for i := len(ids) - 1; i >= 0; i-- {
 		e := p.entries[ids[i]]
-		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied, Pending: e.Pending})
+		data, err := json.Marshal(journalRecord{ID: e.ID, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied, Pending: e.Pending, Try: e.Try, Token: e.Token})
 		if err != nil {
 			return err
 		}

@@ -220,6 +220,32 @@ func (m meteredDevice) Identity(ctx context.Context) (string, error) {
 	return s, done(err)
 }
 
+var _ device.Notes = meteredDevice{}
+
+// ReadNotes reads the wrapped phone's notes; device.ErrNoNotes when it
+// keeps none.
+func (m meteredDevice) ReadNotes(ctx context.Context, files []string, list string) (map[string]string, []string, error) {
+	n, ok := m.d.(device.Notes)
+	if !ok {
+		return nil, nil, device.ErrNoNotes
+	}
+	ctx, done := m.begin(ctx, "read_notes", false)
+	got, listed, err := n.ReadNotes(ctx, files, list)
+	return got, listed, done(err)
+}
+
+// WriteNotes writes the wrapped phone's notes; device.ErrNoNotes when it
+// keeps none.
+func (m meteredDevice) WriteNotes(ctx context.Context, w device.NotesWrite) ([]string, error) {
+	n, ok := m.d.(device.Notes)
+	if !ok {
+		return nil, device.ErrNoNotes
+	}
+	ctx, done := m.begin(ctx, "write_notes", false)
+	listed, err := n.WriteNotes(ctx, w)
+	return listed, done(err)
+}
+
 var _ device.Dragger = meteredDevice{}
 
 // DragUnsettled drags without the settle wait when the wrapped phone can,

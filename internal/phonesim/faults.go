@@ -37,6 +37,10 @@ const (
 	// runs it: the host sees its command fail with the phone's input log
 	// unchanged.
 	FaultDropInput = "drop-input"
+	// FaultDataFull fills the /data partition: every write under /data
+	// (/data/local/tmp included) fails with "No space left on device", as
+	// on a phone whose storage is full.
+	FaultDataFull = "data-full"
 	// FaultClear switches every fault off and reinstalls the ADB Keyboard.
 	FaultClear = "clear"
 )
@@ -57,6 +61,7 @@ type faults struct {
 	popup        bool // the next launch shows a pop-up
 	dropInput    int  // input commands still to cut off
 	dropped      int  // input commands cut off so far
+	dataFull     bool // writes under /data fail
 }
 
 // SetFault switches a fault on (or all off with FaultClear).
@@ -78,6 +83,8 @@ func (p *Phone) SetFault(f Fault) error {
 		p.faults.popup = true
 	case FaultDropInput:
 		p.faults.dropInput = f.Count
+	case FaultDataFull:
+		p.faults.dataFull = true
 	case FaultNoIME:
 		p.st.IMEInstalled = false
 		if p.st.InputMethod == imeADB {
@@ -89,7 +96,7 @@ func (p *Phone) SetFault(f Fault) error {
 		p.st.IMEInstalled = true
 	default:
 		p.mu.Unlock()
-		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, no-ime, clear", f.Kind)
+		return fmt.Errorf("phonesim: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, data-full, no-ime, clear", f.Kind)
 	}
 	p.mu.Unlock()
 	if f.Kind == FaultDisconnect || f.Kind == FaultOffline {
@@ -110,7 +117,7 @@ func (p *Phone) SetFault(f Fault) error {
 // (screencap-slow, screen-delay) or a count (screencap-fail).
 func ParseFault(args []string) (Fault, error) {
 	if len(args) == 0 {
-		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | popup | drop-input <count> | no-ime | clear")
+		return Fault{}, fmt.Errorf("usage: simctl fault disconnect <s> | offline <s> | screencap-slow <ms> | screencap-fail <count> | screen-delay <ms> | popup | drop-input <count> | data-full | no-ime | clear")
 	}
 	f := Fault{Kind: args[0]}
 	needNum := func(unit string) (int, error) {
@@ -140,10 +147,10 @@ func ParseFault(args []string) (Fault, error) {
 		n, err := needNum("input commands")
 		f.Count = n
 		return f, err
-	case FaultNoIME, FaultClear, FaultPopup:
+	case FaultNoIME, FaultClear, FaultPopup, FaultDataFull:
 		return f, nil
 	}
-	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, no-ime, clear", f.Kind)
+	return f, fmt.Errorf("simctl fault: unknown fault %q; use one of disconnect, offline, screencap-slow, screencap-fail, screen-delay, popup, drop-input, data-full, no-ime, clear", f.Kind)
 }
 
 func (p *Phone) refusing() bool {

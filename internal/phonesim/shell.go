@@ -23,6 +23,12 @@ type cmdEnv struct {
 	stdin  []byte
 	stdout *bytes.Buffer
 	stderr *bytes.Buffer
+	sh     *shellState
+}
+
+// shellState is what one shell process keeps between its commands.
+type shellState struct {
+	umask uint32 // adbd starts the shell with 0000
 }
 
 func (e *cmdEnv) out(format string, a ...any) { fmt.Fprintf(e.stdout, format, a...) }
@@ -51,12 +57,18 @@ func init() {
 		"sleep": cmdSleep,
 		"exit":  func(*Phone, *cmdEnv) int { return 0 },
 		"sh":    (*Phone).cmdSh,
+		"umask": cmdUmask, "printf": cmdPrintf, "mv": (*Phone).cmdMv, "find": (*Phone).cmdFind,
 	}
 }
 
 // runShell runs one shell line, writing stdout and stderr (merged, as the
 // raw shell protocol does) to out.
 func (p *Phone) runShell(line string, _ io.Reader, out io.Writer) {
+	p.runShellWith(&shellState{}, line, out)
+}
+
+// runShellWith runs a shell line in a shell process whose state is sh.
+func (p *Phone) runShellWith(sh *shellState, line string, out io.Writer) {
 	pls, err := parseLine(line)
 	if err != nil {
 		fmt.Fprintf(out, "/system/bin/sh: %v\n", err)
@@ -69,7 +81,7 @@ func (p *Phone) runShell(line string, _ io.Reader, out io.Writer) {
 		}
 		var stdin []byte
 		for i, c := range pl.cmds {
-			e := &cmdEnv{args: c.args, stdin: stdin, stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+			e := &cmdEnv{args: c.args, stdin: stdin, stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, sh: sh}
 			if c.errToOut {
 				e.stderr = e.stdout
 			}
@@ -82,10 +94,15 @@ func (p *Phone) runShell(line string, _ io.Reader, out io.Writer) {
 				if c.outFile != "/dev/null" {
 					p.mu.Lock()
 					data := e.stdout.Bytes()
-					if f, ok := p.lookup(c.outFile); ok && c.appendOut && !f.isDir() {
+					f, ok := p.lookup(c.outFile)
+					if ok && c.appendOut && !f.isDir() {
 						data = append(bytes.Clone(f.data), data...)
 					}
-					if err := p.writeFile(c.outFile, bytes.Clone(data), 0o660, fixedMtime); err != nil {
+					mode := 0o666 &^ sh.umask
+					if ok {
+						mode = f.mode & 0o777 // an existing file keeps its mode
+					}
+					if err := p.createFile(c.outFile, bytes.Clone(data), mode); err != nil {
 						fmt.Fprintf(out, "/system/bin/sh: can't create %s: %v\n", c.outFile, err)
 						status = 1
 					}
@@ -122,7 +139,8 @@ func (p *Phone) cmdSh(e *cmdEnv) int {
 		e.err("/system/bin/sh: only `sh -c COMMAND` is supported here\n")
 		return 2
 	}
-	p.runShell(e.args[2], nil, e.stdout)
+	// A child shell inherits the umask.
+	p.runShellWith(&shellState{umask: e.sh.umask}, e.args[2], e.stdout)
 	return 0
 }
 
@@ -941,11 +959,7 @@ func (p *Phone) cmdLs(e *cmdEnv) int {
 			e.out("%s\n", name)
 			return
 		}
-		t := "-"
-		if f.isDir() {
-			t = "d"
-		}
-		e.out("%srw-rw---- 1 shell shell %d %s %s\n", t, len(f.data), time.Unix(int64(f.mtime), 0).UTC().Format("2006-01-02 15:04"), name)
+		e.out("%s 1 shell shell %d %s %s\n", modeString(f), len(f.data), time.Unix(int64(f.mtime), 0).UTC().Format("2006-01-02 15:04"), name)
 	}
 	for _, name := range paths {
 		f, ok := p.lookup(name)
@@ -993,23 +1007,38 @@ func (p *Phone) cmdCat(e *cmdEnv) int {
 func (p *Phone) cmdMkdir(e *cmdEnv) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	parents, status := false, 0
 	for _, a := range e.args[1:] {
-		if !strings.HasPrefix(a, "-") {
-			p.mkdirAll(a)
+		if strings.HasPrefix(a, "-") {
+			parents = parents || strings.Contains(a, "p")
+			continue
+		}
+		if err := p.mkdir(a, 0o777&^e.sh.umask, parents); err != nil {
+			e.err("mkdir: %s: %v\n", a, err)
+			status = 1
 		}
 	}
-	return 0
+	return status
 }
 
 func (p *Phone) cmdTouch(e *cmdEnv) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	status := 0
 	for _, a := range e.args[1:] {
-		if _, ok := p.lookup(a); !ok && !strings.HasPrefix(a, "-") {
-			_ = p.writeFile(a, nil, 0o660, fixedMtime)
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if f, ok := p.lookup(a); ok {
+			f.mtime = p.clockMtime()
+			continue
+		}
+		if err := p.createFile(a, nil, 0o666&^e.sh.umask); err != nil {
+			e.err("touch: '%s': %v\n", a, err)
+			status = 1
 		}
 	}
-	return 0
+	return status
 }
 
 func (p *Phone) cmdRm(e *cmdEnv) int {
