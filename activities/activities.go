@@ -94,6 +94,9 @@ type Activities struct {
 	// Memory is what goals learned for later goals (docs/design.md §30);
 	// nil learns and shows nothing.
 	Memory *memory.Store
+	// MemoryUser, when set, scopes memory to this person instead of the
+	// goal's phone (memory.user).
+	MemoryUser string
 	// Unlock wakes and unlocks a phone before a Step acts on it or looks
 	// at it (docs/design.md §28); nil leaves a dark screen to the wake
 	// before a look and a keyguard to the executor.

@@ -19,7 +19,7 @@ func (a *Activities) learn(ctx context.Context, device string, answers []QA, don
 	if a.Memory == nil || device == "" {
 		return
 	}
-	scope, goal := memory.PhoneScope(device), ""
+	scope, goal := a.memoryScope(device), ""
 	if activity.IsActivity(ctx) {
 		goal = activity.GetInfo(ctx).WorkflowExecution.ID
 	}
@@ -49,9 +49,18 @@ func (a *Activities) recall(ctx context.Context, device string) []string {
 	if a.Memory == nil || device == "" {
 		return nil
 	}
-	facts, err := a.Memory.Recall(RecallLimit, memory.PhoneScope(device))
+	facts, err := a.Memory.Recall(RecallLimit, a.memoryScope(device))
 	if err != nil {
 		a.logger(ctx).Warn("memory: partly unreadable", "error", err)
 	}
 	return facts
+}
+
+// memoryScope is where device's goals learn and read: the person of
+// memory.user when set, else the phone.
+func (a *Activities) memoryScope(device string) string {
+	if a.MemoryUser != "" {
+		return memory.UserScope(a.MemoryUser)
+	}
+	return memory.PhoneScope(device)
 }

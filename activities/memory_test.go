@@ -68,3 +68,28 @@ func TestMemoryCarriesToTheNextGoal(t *testing.T) {
 		t.Errorf("another phone's plan request shows this phone's memory: %s", m.last()[1].Text)
 	}
 }
+
+// TestMemoryPerUser: with memory.user set, what a goal on one phone learns
+// is shown to the same person's goals on another.
+func TestMemoryPerUser(t *testing.T) {
+	a, _, m := newActivities(t, `{"status":"done","response":"ok"}`, `{"status":"planned","plan":["Call Mom"]}`)
+	store, err := memory.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Memory, a.MemoryUser = store, "ana"
+	ctx := context.Background()
+	if _, err := a.Replan(ctx, ReplanInput{Goal: "g", Device: "phone-a",
+		Answers: []QA{{Question: "Who is Mom in Contacts?", Answer: "Mama Li"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.PlanOnce(ctx, PlanInput{Goal: "call mom", Device: "phone-b"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.last()[1].Text, "Mama Li") {
+		t.Errorf("the same person's goal on another phone was not shown the answer:\n%s", m.last()[1].Text)
+	}
+	if fs, _ := store.List(memory.UserScope("ana")); len(fs) != 1 {
+		t.Errorf("facts under user:ana = %d, want 1", len(fs))
+	}
+}

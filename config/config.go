@@ -439,6 +439,9 @@ type Memory struct {
 	Enabled bool `key:"enabled"`
 	// Path is the store's directory; empty = <data_dir>/memory.
 	Path string `key:"path"`
+	// User scopes what is learned and shown to this person, whatever the
+	// phone; empty = per phone.
+	User string `key:"user"`
 }
 
 // Blobs configures how long screenshots and UI dumps are kept.

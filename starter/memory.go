@@ -24,7 +24,8 @@ func newMemoryCmd() *cobra.Command {
 		Long: `memory manages the facts goals learned for later goals on the same phone
 (docs/design.md §30): todos verified done and the person's answers to
 questions, never a password, PIN, code or approval. The planner is shown the
-newest of them in every plan and replan request of a goal on that phone.
+newest of them in every plan and replan request of a goal on that phone
+(or, with memory.user set on the worker, of that person on any phone).
 They live in memory.path (default <data_dir>/memory) on the host whose worker
 plans the goals; memory.enabled: false stops learning and showing them.`,
 		Example: `  starter memory list
@@ -50,17 +51,22 @@ func openMemory(cmd *cobra.Command) (*memory.Store, error) {
 	return memory.Open(dir)
 }
 
-// scopeOf is the scope a --device flag names ("" = every scope).
-func scopeOf(serial string) string {
-	if serial == "" {
-		return ""
+// scopeOf is the scope a --device or --user flag names ("" = every scope).
+func scopeOf(serial, user string) (string, error) {
+	switch {
+	case serial != "" && user != "":
+		return "", usageError{errors.New("--device and --user name two scopes: give one of them")}
+	case user != "":
+		return memory.UserScope(user), nil
+	case serial != "":
+		return memory.PhoneScope(serial), nil
 	}
-	return memory.PhoneScope(serial)
+	return "", nil
 }
 
 func newMemoryListCmd() *cobra.Command {
 	var asJSON bool
-	var serial string
+	var serial, user string
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the remembered facts, newest first",
@@ -70,7 +76,11 @@ func newMemoryListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fs, lerr := s.List(scopeOf(serial))
+			scope, err := scopeOf(serial, user)
+			if err != nil {
+				return err
+			}
+			fs, lerr := s.List(scope)
 			if err := writeList(cmd.OutOrStdout(), asJSON, fs, func(w io.Writer, fs []memory.Fact) { printFacts(w, s.Dir(), fs) }); err != nil {
 				return err
 			}
@@ -79,6 +89,7 @@ func newMemoryListCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	cmd.Flags().StringVar(&serial, "device", "", "only the facts of this phone (serial)")
+	cmd.Flags().StringVar(&user, "user", "", "only the facts of this person (memory.user)")
 	config.BindFlags(cmd.Flags())
 	return cmd
 }
@@ -157,22 +168,27 @@ func newMemoryDeleteCmd() *cobra.Command {
 }
 
 func newMemoryClearCmd() *cobra.Command {
-	var serial string
+	var serial, user string
 	cmd := &cobra.Command{
 		Use:   "clear",
-		Short: "Forget every fact, or every fact of one phone with --device",
+		Short: "Forget every fact, or those of one phone (--device) or person (--user)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := openMemory(cmd)
 			if err != nil {
 				return err
 			}
-			n, err := s.Clear(scopeOf(serial))
+			scope, err := scopeOf(serial, user)
+			if err != nil {
+				return err
+			}
+			n, err := s.Clear(scope)
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d facts from %s\n", n, s.Dir())
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&serial, "device", "", "only the facts of this phone (serial)")
+	cmd.Flags().StringVar(&user, "user", "", "only the facts of this person (memory.user)")
 	config.BindFlags(cmd.Flags())
 	return cmd
 }

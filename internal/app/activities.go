@@ -255,6 +255,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Unlock:          &activities.Unlocker{PIN: cfg.ADB.UnlockPIN},
 		Hooks:           NewHooks(cfg, deps),
 		Memory:          mem,
+		MemoryUser:      cfg.Memory.User,
 	}, nil
 }
 
