@@ -13,9 +13,11 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/memory"
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/routine"
@@ -86,6 +88,15 @@ type Activities struct {
 	// Routines is the learned routines of this host's phones
 	// (docs/design.md §22); nil records and replays none.
 	Routines *routine.Store
+	// Hooks are told a goal's events and asked before each action that
+	// touches the phone (docs/design.md §29); nil tells no one.
+	Hooks *hooks.Set
+	// Memory is what goals learned for later goals (docs/design.md §30);
+	// nil learns and shows nothing.
+	Memory *memory.Store
+	// MemoryUser, when set, scopes memory to this person instead of the
+	// goal's phone (memory.user).
+	MemoryUser string
 	// Unlock wakes and unlocks a phone before a Step acts on it or looks
 	// at it (docs/design.md §28); nil leaves a dark screen to the wake
 	// before a look and a keyguard to the executor.
@@ -679,7 +690,9 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error)
 		return StepResult{}, handBackDeviceError(attempt(ctx), err)
 	}
 	defer keepAlive(ctx, StepHeartbeat)()
+	a.Hooks.Emit(ctx, stepEvent(ctx, hooks.StepStart, in))
 	res, err := a.step(ctx, d, attempt(ctx), in)
+	a.Hooks.Emit(ctx, stepEnd(ctx, in, res, err))
 	if err != nil && in.HandBackOutages {
 		var applied *StepResult
 		if res.Act != nil {
@@ -774,14 +787,20 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 				ar.Refused = why
 			}
 		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
+			// The journal keeps a veto as the action's result, so a retry
+			// returns it without asking again (docs/design.md §29).
 			ar, err = a.actOnce(ctx, d, in)
 		default:
+			if v := a.vetoed(ctx, in); v != nil {
+				ar = *v
+				break
+			}
 			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		}
 		if err != nil {
 			return StepResult{}, err
 		}
-		if ar.Refused == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
+		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
 			ar.Committed, ar.Commit = cc.Commit, commit.Key
 		}
 		res.Act = &ar

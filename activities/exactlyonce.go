@@ -110,6 +110,12 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		if !send || err != nil {
 			return res, err
 		}
+	case !ok:
+		// Asked once per action, before its intent: a veto is recorded as
+		// the action's result (docs/design.md §29).
+		if v := a.vetoed(ctx, in); v != nil {
+			return *v, a.record(p, id, *v)
+		}
 	}
 	w, h := in.Width, in.Height
 	if w <= 0 || h <= 0 {

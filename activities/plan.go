@@ -8,6 +8,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/planner"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
@@ -21,13 +22,19 @@ const maxRejectedKept = 2000
 // breaks the contract is a result with Invalid set (the workflow asks
 // again with the feedback), not an error.
 func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, error) {
+	a.learn(ctx, in.Device, in.Answers, nil)
 	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
-		Situation: plannerSituation(in.Situation)}
+		Situation: plannerSituation(in.Situation), Memory: a.recall(ctx, in.Device)}
 	msgs := planner.BuildPlanMessages(pc, a.taskTypes(ctx))
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.PlanSchema), msgs, planner.ParsePlan))
+	d, err := outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.PlanSchema), msgs, planner.ParsePlan))
+	if err == nil {
+		d.Memory = pc.Memory
+		a.planEvent(ctx, hooks.Plan, in.Device, d)
+	}
+	return d, err
 }
 
 // Replan asks the planner what comes next after a todo.
@@ -37,6 +44,8 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 		LastActions: in.LastActions, Situation: plannerSituation(in.Situation),
 	}
+	a.learn(ctx, in.Device, in.Answers, in.Done)
+	rc.Memory = a.recall(ctx, in.Device)
 	for _, d := range in.Done {
 		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
 			Committed: d.Committed, Repeated: d.Repeated})
@@ -45,7 +54,12 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
-	return outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.ReplanSchema), msgs, planner.ParseReplan))
+	d, err := outageOr(ctx, in.HandBackOutages)(a.plannerCall(llm.WithJSON(ctx, planner.ReplanSchema), msgs, planner.ParseReplan))
+	if err == nil {
+		d.Memory = rc.Memory
+		a.planEvent(ctx, hooks.Replan, in.Device, d)
+	}
+	return d, err
 }
 
 // outageOr hands a planner outage back to the workflow when asked to

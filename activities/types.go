@@ -49,6 +49,9 @@ type DoneTodo struct {
 	// Repeated says the todo failed twice in a row the same way without
 	// changing the phone, so it is not run again as written.
 	Repeated string `json:"repeated,omitempty"`
+	// Verified says the verification showed the todo done: only such
+	// todos teach later goals (docs/design.md §30).
+	Verified bool `json:"verified,omitempty"`
 }
 
 // Dropped is a todo the planner left out on purpose when it answered done,
@@ -72,6 +75,9 @@ type PlanInput struct {
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 	// Situation: the time and the step budget (docs/design.md §4).
 	Situation Situation `json:"situation,omitzero"`
+	// Device is the goal's phone: the scope of what goals remember
+	// (docs/design.md §30). Empty in inputs recorded before memory.
+	Device string `json:"device,omitempty"`
 }
 
 // Situation is what the planner is told at every call besides the goal:
@@ -103,6 +109,8 @@ type ReplanInput struct {
 	// (docs/design.md §4).
 	Situation   Situation `json:"situation,omitzero"`
 	LastActions []string  `json:"last_actions,omitempty"`
+	// Device: see PlanInput.Device.
+	Device string `json:"device,omitempty"`
 }
 
 // PlanDecision is the planner's answer (docs/design.md §4). When the answer could
@@ -122,6 +130,9 @@ type PlanDecision struct {
 	Raw      string             `json:"raw,omitempty"` // the invalid answer, clipped
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
+	// Memory is what earlier goals taught that the planner was shown
+	// (docs/design.md §30), kept in history as the record of the read.
+	Memory []string `json:"memory,omitempty"`
 }
 
 // Planner decision statuses.
@@ -234,7 +245,10 @@ type ActResult struct {
 	// contradicts the todo (docs/design.md §13) or its effect is already on
 	// the phone (§26). Committed describes a commit action that was sent,
 	// for the replanner; Commit keys it for the todo's StepInput.Commits.
-	Refused   string `json:"refused,omitempty"`
+	Refused string `json:"refused,omitempty"`
+	// Vetoed says why a before-action hook kept the action from the
+	// phone (docs/design.md §29).
+	Vetoed    string `json:"vetoed,omitempty"`
 	Committed string `json:"committed,omitempty"`
 	Commit    string `json:"commit,omitempty"`
 }
@@ -295,6 +309,10 @@ type StepInput struct {
 	// of goals granted the phone before fencing tokens.
 	LeaseToken int64  `json:"lease_token,omitempty"`
 	GoalID     string `json:"goal_id,omitempty"`
+	// Todo and StepNo number the step for hooks (docs/design.md §29):
+	// the todo's 1-based index and the todo's steps before this one.
+	Todo   int `json:"todo,omitempty"`
+	StepNo int `json:"step_no,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

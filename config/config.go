@@ -32,6 +32,8 @@ type Config struct {
 	Metrics    Metrics    `key:"metrics"`
 	Telemetry  Telemetry  `key:"telemetry"`
 	Notify     Notify     `key:"notify"`
+	Hooks      Hooks      `key:"hooks"`
+	Memory     Memory     `key:"memory"`
 	Log        Log        `key:"log"`
 	Sim        Sim        `key:"sim"`
 }
@@ -399,6 +401,49 @@ type Notify struct {
 	UIURL string `key:"ui_url"`
 }
 
+// Hooks configures the webhook that hears every event of a goal and may
+// veto device actions (docs/design.md §29).
+type Hooks struct {
+	// URL receives a JSON POST per event; empty = none. It may carry a
+	// token, so it is treated as a secret.
+	URL string `key:"url" secret:"true"`
+	// Token is sent as "Authorization: Bearer <token>".
+	Token string `key:"token" secret:"true"`
+	// Events limits the events sent; empty = all (goal_start, goal_end,
+	// plan, replan, todo_start, todo_end, step_start, step_end,
+	// before_action).
+	Events []string `key:"events"`
+	// Block makes the webhook's answer to before_action a verdict that
+	// can veto the action ({"allow": false, "reason": "…"}).
+	Block bool `key:"block"`
+	// Timeout bounds each call of a hook.
+	Timeout time.Duration `key:"timeout"`
+	// Default is what a blocking hook that fails or does not answer in
+	// time decides: allow or deny.
+	Default string `key:"default"`
+}
+
+// HookEvents are the event names hooks.events accepts (hooks.Kinds).
+var HookEvents = []string{"goal_start", "goal_end", "plan", "replan", "todo_start", "todo_end", "step_start", "step_end", "before_action"}
+
+// Hook defaults of a blocking hook that does not answer.
+const (
+	HookAllow = "allow"
+	HookDeny  = "deny"
+)
+
+// Memory configures what goals remember across goals (docs/design.md §30).
+type Memory struct {
+	// Enabled learns facts from verified todos and the person's answers
+	// and shows them to the planner.
+	Enabled bool `key:"enabled"`
+	// Path is the store's directory; empty = <data_dir>/memory.
+	Path string `key:"path"`
+	// User scopes what is learned and shown to this person, whatever the
+	// phone; empty = per phone.
+	User string `key:"user"`
+}
+
 // Blobs configures how long screenshots and UI dumps are kept.
 type Blobs struct {
 	// Retention keeps the blobs of goals running or closed less than this
@@ -507,6 +552,8 @@ func Default() Config {
 		Routines:     true,
 		Blobs:        Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
 		Metrics:      Metrics{Address: "127.0.0.1:9464"},
+		Hooks:        Hooks{Timeout: 5 * time.Second, Default: HookAllow},
+		Memory:       Memory{Enabled: true},
 		Log:          Log{Level: "info", Format: "text"},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -281,6 +282,21 @@ func (c Config) Validate() error {
 	}
 	httpURL("notify.url", c.Notify.URL)
 	httpURL("notify.ui_url", c.Notify.UIURL)
+	httpURL("hooks.url", c.Hooks.URL)
+	if c.Hooks.Timeout <= 0 {
+		bad("hooks.timeout", `a duration above 0, like "5s": the longest a hook may take`)
+	}
+	if c.Hooks.Default != HookAllow && c.Hooks.Default != HookDeny {
+		bad("hooks.default", `"allow" or "deny": what a blocking hook that fails or does not answer in time decides`)
+	}
+	if c.Hooks.Block && c.Hooks.URL == "" {
+		bad("hooks.block", "false unless hooks.url is set (the webhook is what blocks)")
+	}
+	for _, e := range c.Hooks.Events {
+		if !slices.Contains(HookEvents, e) {
+			bad("hooks.events", fmt.Sprintf("%q is no event: use some of %s; empty = all", e, strings.Join(HookEvents, ", ")))
+		}
+	}
 
 	for _, k := range []struct {
 		key string

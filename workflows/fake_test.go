@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
@@ -25,6 +26,7 @@ import (
 // workflows asked for so tests can assert on it.
 type fakeWorld struct {
 	mu      sync.Mutex
+	hooked  []hooks.Event // EmitHook calls
 	plans   []activities.PlanDecision
 	replans []activities.PlanDecision
 	// scripts holds the executor's decisions per todo text, consumed one
@@ -373,6 +375,15 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.FindRoutine, activity.RegisterOptions{Name: activities.NameFindRoutine})
 	env.RegisterActivityWithOptions(f.RecordRoutine, activity.RegisterOptions{Name: activities.NameRecordRoutine})
 	env.RegisterActivityWithOptions(f.CheckPhone, activity.RegisterOptions{Name: activities.NameCheckPhone})
+	env.RegisterActivityWithOptions(f.EmitHook, activity.RegisterOptions{Name: activities.NameEmitHook})
+}
+
+// EmitHook records the hook events the goal tells (docs/design.md §29).
+func (f *fakeWorld) EmitHook(_ context.Context, ev hooks.Event) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hooked = append(f.hooked, ev)
+	return nil
 }
 
 func (f *fakeWorld) CheckPhone(ctx context.Context, in activities.CheckPhoneInput) (activities.CheckPhoneResult, error) {

@@ -115,6 +115,9 @@ type goalRun struct {
 	// live is the running todo's step count as it last told the goal
 	// (docs/design.md §7).
 	live liveSteps
+	// hooks tells the worker's hooks of the goal's boundaries
+	// (docs/design.md §29).
+	hooks goalHooks
 }
 
 // GoalWorkflow runs one natural-language goal: plan once (or take the given
@@ -156,6 +159,8 @@ func goalWorkflow(ctx workflow.Context, in GoalInput, defaults *GoalOptions) (Go
 		phase = GoalRunning
 	}
 	g.setPhase(ctx, phase)
+	g.hooks.start(ctx)
+	g.hookGoalStart(ctx)
 
 	res, err := g.run(ctx)
 	var can *workflow.ContinueAsNewError
@@ -164,6 +169,15 @@ func goalWorkflow(ctx workflow.Context, in GoalInput, defaults *GoalOptions) (Go
 	}
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
+	res, err = g.closing(ctx, dctx, res, err)
+	g.hookGoalEnd(dctx, res, err)
+	return res, err
+}
+
+// closing is the end of goalWorkflow once its run returned: the phone
+// given back, handlers finished, and the result (or error) the goal
+// closes with.
+func (g *goalRun) closing(ctx, dctx workflow.Context, res GoalResult, err error) (GoalResult, error) {
 	if g.release != nil {
 		g.release(dctx)
 	}
@@ -258,6 +272,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		}
 		var tr TodoResult
 		var err error
+		g.hookTodo(ctx, i, false, TodoResult{})
 		// A wait for the phone first: "Wait for a message from …" also
 		// reads as a wait for a time that cannot be read.
 		if pw, isPhone := waits.PhoneTodo(g.st.Todos[i].Text); isPhone &&
@@ -279,6 +294,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			}
 			return GoalResult{}, err
 		}
+		g.hookTodo(ctx, i, true, tr)
 		if r, stop := g.afterTodo(ctx, i, tr); stop {
 			return r, nil
 		}
@@ -335,7 +351,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	invalid, rejected := "", ""
 	for {
 		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
-			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx)}
+			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx), Device: g.in.Device}
 		var d activities.PlanDecision
 		if err := g.callPlanner(ctx, "Plan the goal", activities.NamePlanOnce, &in, &in.HandBackOutages, &d); err != nil {
 			return err
@@ -606,7 +622,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
 			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected,
-			Situation: g.situation(ctx), LastActions: g.st.LastRecent}
+			Situation: g.situation(ctx), LastActions: g.st.LastRecent, Device: g.in.Device}
 		queued := len(in.UserMessages)
 		if g.steer.ordered {
 			// Inject text no todo has taken yet reaches the replanner too
@@ -624,7 +640,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			case TodoDone, TodoFailed, TodoSkipped:
 				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps,
 					Committed: t.Committed, Repeated: t.Repeated,
-					Evidence: truncate(t.Evidence, 500)})
+					Evidence: truncate(t.Evidence, 500), Verified: t.Verified})
 			}
 		}
 		summary := "Replan"

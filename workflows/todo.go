@@ -747,6 +747,8 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	in := activities.StepInput{
 		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
 		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages, Expect: t.in.Expect,
+		// For hooks (docs/design.md §29): payload only, no command changes.
+		GoalID: t.in.GoalID, Todo: t.in.Index, StepNo: t.st.Steps,
 	}
 	switch {
 	case act != nil:

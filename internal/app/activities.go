@@ -7,17 +7,20 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/blob"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/memory"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/routine"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -38,6 +41,11 @@ type Deps struct {
 	Planner, Executor activities.Model
 	// Activities replaces the whole struct (NewActivities is not called).
 	Activities *activities.Activities
+	// Hooks are told every event of the worker's goals and Gates asked
+	// before every device action, besides the hooks.url webhook
+	// (docs/design.md §29).
+	Hooks []hooks.Hook
+	Gates []hooks.Gate
 }
 
 func (d Deps) logger() *slog.Logger {
@@ -209,6 +217,16 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err != nil {
 		return nil, fmt.Errorf("routines under data_dir %s: %w", cfg.DataDir, err)
 	}
+	var mem *memory.Store
+	if cfg.Memory.Enabled {
+		dir := cfg.Memory.Path
+		if dir == "" {
+			dir = filepath.Join(cfg.DataDir, "memory")
+		}
+		if mem, err = memory.Open(dir); err != nil {
+			return nil, fmt.Errorf("memory.path: %w", err)
+		}
+	}
 	fault, err := faultHook(deps.logger(), config.FaultExitAfterAction, "between an action and its journal record")
 	if err != nil {
 		return nil, err
@@ -235,7 +253,39 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		FaultBeforeSend: faultBefore,
 		Routines:        routines,
 		Unlock:          &activities.Unlocker{PIN: cfg.ADB.UnlockPIN},
+		Hooks:           NewHooks(cfg, deps),
+		Memory:          mem,
+		MemoryUser:      cfg.Memory.User,
 	}, nil
+}
+
+// NewHooks is the worker's hook set (docs/design.md §29): deps' Go hooks
+// and gates, and the hooks.url webhook of cfg (a gate too with
+// hooks.block), bounded by hooks.timeout, a silent gate taking
+// hooks.default. Nil when there are none.
+func NewHooks(cfg config.Config, deps Deps) *hooks.Set {
+	s := &hooks.Set{Hooks: slices.Clone(deps.Hooks), Gates: slices.Clone(deps.Gates), Timeout: cfg.Hooks.Timeout,
+		DenyByDefault: cfg.Hooks.Default == config.HookDeny, Logger: deps.logger()}
+	if cfg.Hooks.URL != "" {
+		w := &hooks.Webhook{URL: cfg.Hooks.URL, Token: cfg.Hooks.Token}
+		var kinds []hooks.Kind
+		for _, e := range cfg.Hooks.Events {
+			kinds = append(kinds, hooks.Kind(e)) // config validated the names
+		}
+		if cfg.Hooks.Block {
+			// A blocking webhook hears before_action once, as the gate.
+			s.Gates = append(s.Gates, w)
+			if len(kinds) == 0 {
+				kinds = hooks.Kinds
+			}
+			kinds = slices.DeleteFunc(slices.Clone(kinds), func(k hooks.Kind) bool { return k == hooks.BeforeAction })
+		}
+		s.Hooks = append(s.Hooks, hooks.Only(w, kinds...))
+	}
+	if !s.Active() {
+		return nil
+	}
+	return s
 }
 
 // faultHook is one of the crash drills' faults (config.FaultExitAfterActionEnv,

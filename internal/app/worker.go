@@ -16,6 +16,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/blob"
 	"github.com/phoneflow/phoneflow/internal/device"
@@ -77,6 +78,10 @@ type WorkerOptions struct {
 	// ("…@phone=R58M123ABC"), so other workers can tell which phone it
 	// serves (docs/design.md §24).
 	Identity string
+	// Hooks and Gates join Deps' (docs/design.md §29): Go code told every
+	// event of this worker's goals, and asked before every device action.
+	Hooks []hooks.Hook
+	Gates []hooks.Gate
 }
 
 // Worker serves the shared task queue and one task queue per allowed phone.
@@ -123,6 +128,8 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	if err := EnsureSearchAttributes(ctx, c.OperatorService(), cfg.Temporal.Namespace, log); err != nil {
 		return nil, err
 	}
+	deps.Hooks = append(slices.Clone(deps.Hooks), o.Hooks...)
+	deps.Gates = append(slices.Clone(deps.Gates), o.Gates...)
 	acts, err := NewActivities(ctx, cfg, deps)
 	if err != nil {
 		return nil, err

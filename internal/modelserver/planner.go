@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,7 +21,9 @@ type planContext struct {
 	Feedback     []string     `json:"feedback"`
 	Answers      []answerPair `json:"answers"`
 	UserMessages []string     `json:"user_messages"`
-	replan       bool
+	// Memory is what earlier goals on the phone taught (docs/design.md §30).
+	Memory []string `json:"memory"`
+	replan bool
 }
 
 type doneTodo struct {
@@ -214,7 +217,7 @@ func planGoal(pc planContext) planAnswer {
 	}
 	var items []planItem
 	for _, t := range todos {
-		t = answered(t, pc.Answers)
+		t = remembered(answered(t, pc.Answers), pc.Memory)
 		if t.Ask != "" {
 			return planAnswer{Status: "ask_user", Question: t.Ask}
 		}
@@ -245,6 +248,33 @@ func answered(t planned, answers []answerPair) planned {
 		return again[0]
 	}
 	return planned{Todo: capitalise(strings.TrimSpace(t.Clause + ": " + a.Answer))}
+}
+
+// rememberedRe is a remembered answer (memory.FromAnswer's text).
+var rememberedRe = regexp.MustCompile(`^Answer to ("(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*")$`)
+
+// remembered answers a question about who someone is ("Who should I send
+// the message "hi" to?", "Whose phone number should I read?") from the
+// person's answer to the same question in an earlier goal, as memory
+// shows it: the person is not asked again what they already said. Other
+// questions (what to write, which time) are asked again: last time's
+// answer need not fit this goal.
+func remembered(t planned, memory []string) planned {
+	if t.Ask == "" || !(strings.HasPrefix(t.Ask, "Who ") || strings.HasPrefix(t.Ask, "Whose ")) {
+		return t
+	}
+	for _, m := range memory {
+		g := rememberedRe.FindStringSubmatch(m)
+		if g == nil {
+			continue
+		}
+		q, err1 := strconv.Unquote(g[1])
+		a, err2 := strconv.Unquote(g[2])
+		if err1 == nil && err2 == nil && q == t.Ask {
+			return answered(t, []answerPair{{Question: q, Answer: a}})
+		}
+	}
+	return t
 }
 
 // replanGoal answers a replan request with the documented rules (see doc.go).
@@ -316,7 +346,7 @@ func replanGoal(pc planContext) planAnswer {
 	}
 	items := withExpect(keep)
 	for i, r := range keep {
-		t := answered(readOne(r), pc.Answers)
+		t := remembered(answered(readOne(r), pc.Answers), pc.Memory)
 		if t.Ask != "" {
 			return planAnswer{Status: "ask_user", Question: t.Ask}
 		}

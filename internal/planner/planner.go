@@ -42,6 +42,9 @@ type PlanContext struct {
 	Answers      []QA       `json:"answers"`
 	UserMessages []string   `json:"user_messages"`
 	Situation    *Situation `json:"situation,omitempty"`
+	// Memory is what earlier goals on this phone taught (docs/design.md
+	// §30): facts from verified todos and the person's answers.
+	Memory []string `json:"memory,omitempty"`
 }
 
 // Situation is what the planner is always told besides the goal: the time
@@ -85,6 +88,8 @@ type ReplanContext struct {
 	// verdict, its step cap or the stuck guard stopped it.
 	LastActions []string   `json:"last_actions,omitempty"`
 	Situation   *Situation `json:"situation,omitempty"`
+	// Memory: see PlanContext.Memory.
+	Memory []string `json:"memory,omitempty"`
 }
 
 // Decision is a validated planner answer. Only the fields its Status uses
@@ -180,7 +185,7 @@ Each todo:
 When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点…", "20分钟后…"), put a todo that only waits first: "Wait until 21:00" or "Wait 20 minutes" (write the time as the user did; the system waits with a timer, without the phone).
 When the goal says to act once something happens on the phone ("when Alice Chen sends a message, reply …", "wait for the bank's SMS code and enter it", "李四发来消息后…"), put a todo that only waits for it first: "Wait for a message from Alice Chen" or "Wait for the SMS code from Bank" (the system checks the phone's notifications without a model, and the message's text or the code becomes that todo's result for the next todo).
 
-The context's situation gives the current time in the user's time zone and the step budget: the steps left for the whole goal and the steps one todo may take. Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account.
+The context's situation gives the current time in the user's time zone and the step budget: the steps left for the whole goal and the steps one todo may take. Use as few todos as the goal allows (usually 1 to 5). If the goal lacks something you cannot guess — who to message, what to write, which time — ask the user instead of planning. Take the user's answers and messages in the context into account. The context's memory, when present, lists what earlier goals on this phone learned (todos verified done, the user's earlier answers): use it instead of asking again (a contact's exact name, a preference), but the goal and the user's new answers win when they differ.
 
 Each todo may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
 ` + expectChecks + `
@@ -202,7 +207,7 @@ An empty plan is not allowed: when nothing remains, answer done.
 
 
 Each todo of a replanned plan may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
-` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. A todo marked "repeated" failed twice the same way and changed nothing on the phone: it will not be run again as written, so plan a different way round what its evidence names, or answer done and say what was not done. Questions the executor asked the user, with the answers, are among the answers.
+` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. A todo marked "repeated" failed twice the same way and changed nothing on the phone: it will not be run again as written, so plan a different way round what its evidence names, or answer done and say what was not done. Questions the executor asked the user, with the answers, are among the answers. The context's memory, when present, lists what earlier goals on this phone learned: use it, but the goal and the user's new answers win.
 
 Answer with only one JSON object, no other text:
 {"status":"replanned","plan":["next todo","later todo"]}

@@ -1,0 +1,35 @@
+package modelserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/memory"
+)
+
+// TestRememberedWhoIsNotAskedAgain: a "who" question the person answered
+// in an earlier goal, as memory shows it, is not asked again; any other
+// question is.
+func TestRememberedWhoIsNotAskedAgain(t *testing.T) {
+	goal := `Send the message "running late"`
+	first := planGoal(planContext{Goal: goal})
+	if first.Status != "ask_user" || !strings.HasPrefix(first.Question, "Who ") {
+		t.Fatalf("without memory: %+v, want a who question", first)
+	}
+	f, ok := memory.FromAnswer(memory.PhoneScope("p"), first.Question, "Mom")
+	if !ok {
+		t.Fatal("the answer was not kept")
+	}
+	got := planGoal(planContext{Goal: goal, Memory: []string{"Done before on this phone: \"x\"", f.Text}})
+	if got.Status != "planned" || len(got.Plan) == 0 || !strings.Contains(got.Plan[0].Todo, "Mom") {
+		t.Fatalf("with memory: %+v, want a plan that messages Mom", got)
+	}
+	what := planGoal(planContext{Goal: "Send Mom a message"})
+	if what.Status != "ask_user" {
+		t.Fatalf("%+v", what)
+	}
+	g, _ := memory.FromAnswer(memory.PhoneScope("p"), what.Question, "hello")
+	if again := planGoal(planContext{Goal: "Send Mom a message", Memory: []string{g.Text}}); again.Status != "ask_user" {
+		t.Errorf("what to write was taken from memory: %+v", again)
+	}
+}
