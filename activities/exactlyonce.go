@@ -114,7 +114,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		// Asked once per action, before its intent: a veto is recorded as
 		// the action's result (docs/design.md §29).
 		if v := a.vetoed(ctx, in); v != nil {
-			return *v, a.record(p, id, *v)
+			return *v, a.record(ctx, p, id, *v)
 		}
 	}
 	w, h := in.Width, in.Height
