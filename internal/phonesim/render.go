@@ -84,10 +84,15 @@ func (r *renderer) face(bold bool, size int) font.Face {
 	if bold {
 		f = fs[1]
 	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
+	primary, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		panic(fmt.Sprintf("phonesim: font face %d px: %v", size, err))
 	}
+	set, err := cjkGlyphs()
+	if err != nil {
+		panic(err.Error())
+	}
+	face := &withCJK{primary: primary, cjk: &cjkFace{set: set, size: size, bold: bold, cache: map[rune]*image.Alpha{}}}
 	r.faces[k] = face
 	return face
 }
