@@ -57,6 +57,13 @@ type Sim struct {
 	// PIN gives the simulated phones a PIN lock screen with this PIN;
 	// empty = a keyguard a swipe up dismisses.
 	PIN string `key:"pin" secret:"true"`
+	// Width and Height are the screen's size in pixels and Density its
+	// dots per inch (`wm size`, `wm density`); 0 = 1080, 2400 and 420.
+	// Apps lay out in density-independent units, so 720, 1600 and 320 is
+	// a smaller phone that shows the same screens.
+	Width   int `key:"width"`
+	Height  int `key:"height"`
+	Density int `key:"density"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -312,6 +313,9 @@ func (c Config) Validate() error {
 	if c.Sim.PIN != "" && !device.ValidPIN(c.Sim.PIN) || strings.Trim(c.Sim.PIN, "0123456789") != "" {
 		bad("sim.pin", "4 to 16 digits; empty = a keyguard a swipe up dismisses")
 	}
+	if err := SimScreenError(c.Sim.Width, c.Sim.Height, c.Sim.Density); err != "" {
+		bad("sim.width, sim.height and sim.density", err)
+	}
 	if c.Sim.Seed < 0 {
 		bad("sim.seed", "0 or a positive integer")
 	}
@@ -349,4 +353,22 @@ func urlHost(s string) string {
 		return ""
 	}
 	return u.Host
+}
+
+// SimScreenError says what is wrong with a simulated screen's size and
+// density ("" when nothing is; 0 takes the default). The simulator lays
+// its apps out in 420-dpi units and needs at least 1000×2000 of them:
+// width×420/density and height×420/density.
+func SimScreenError(width, height, density int) string {
+	if width < 0 || height < 0 || density < 0 {
+		return "0 (the default: 1080, 2400, 420) or more"
+	}
+	if density != 0 && (density < 120 || density > 640) {
+		return "a density from 120 to 640 dpi, like 320 or 420"
+	}
+	w, h, d := cmp.Or(width, 1080), cmp.Or(height, 2400), cmp.Or(density, 420)
+	if lw, lh := w*420/d, h*420/d; lw < 900 || lh < 1800 {
+		return fmt.Sprintf("a screen the apps fit: %dx%d at %d dpi is %dx%d at 420 dpi, under 900x1800; use a larger size or a lower density (like 720x1600 at 320)", w, h, d, lw, lh)
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
 
@@ -18,6 +19,7 @@ func newSimCmd() *cobra.Command {
 	var addr string
 	var phones int
 	var life phonesim.Life
+	var width, height, density int
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Run simulated Android phones that adb can connect to",
@@ -30,12 +32,14 @@ take the focus, the clock ticks and the screen locks (a swipe up unlocks;
 with --pin the keyguard then asks for that PIN, with --pattern for a
 pattern nothing typed passes). "simctl receive NAME TEXT" delivers a
 message at once; "simctl lock" and "simctl unlock" lock the phone and
-unlock it as its owner does.
+unlock it as its owner does. --width, --height and --density give the
+phones another screen (default 1080x2400 at 420 dpi), like 720x1600 at 320.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
   starter sim --messages 45s --dialogs 3m --screen-timeout 2m --seed 7
   starter sim --screen-timeout 2m --pin 4827
+  starter sim --width 720 --height 1600 --density 320
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,7 +54,10 @@ Stop with Ctrl-C.`,
 			if life.PIN != "" && (len(life.PIN) < 4 || len(life.PIN) > 16 || strings.Trim(life.PIN, "0123456789") != "") {
 				return usageError{fmt.Errorf("--pin takes 4 to 16 digits, like 4827")}
 			}
-			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life})
+			if msg := config.SimScreenError(width, height, density); msg != "" {
+				return usageError{fmt.Errorf("--width, --height and --density: %s", msg)}
+			}
+			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life, Width: width, Height: height, Density: density})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:5555", "address of the first phone (host:port)")
@@ -60,6 +67,9 @@ Stop with Ctrl-C.`,
 	cmd.Flags().DurationVar(&life.Dialogs, "dialogs", 0, "mean time between system dialogs that take the focus; 0 = none")
 	cmd.Flags().DurationVar(&life.ScreenTimeout, "screen-timeout", 0, "turn the screen off and lock it after this long without input; 0 = never")
 	cmd.Flags().StringVar(&life.PIN, "pin", "", "the keyguard asks for this PIN after the swipe up; empty = a swipe unlocks")
+	cmd.Flags().IntVar(&width, "width", 0, "screen width in pixels; 0 = 1080")
+	cmd.Flags().IntVar(&height, "height", 0, "screen height in pixels; 0 = 2400")
+	cmd.Flags().IntVar(&density, "density", 0, "screen density in dpi; 0 = 420")
 	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }

@@ -89,3 +89,16 @@ func TestSimRejectsBadFlags(t *testing.T) {
 		t.Fatalf("--phones 0: err %v, exit %d, want usage error", err, exitCode(err))
 	}
 }
+
+// TestSimRejectsAScreenTheAppsDoNotFit: 720×1600 at 420 dpi is too small
+// a layout; the usage error names the flags and a size that works.
+func TestSimRejectsAScreenTheAppsDoNotFit(t *testing.T) {
+	cmd := newSimCmd()
+	cmd.SetArgs([]string{"--width", "720", "--height", "1600", "--density", "420"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--density") || !strings.Contains(err.Error(), "720x1600 at 320") {
+		t.Fatalf("a screen too small: err %v, exit %d, want a usage error naming the flags and a size that works", err, exitCode(err))
+	}
+}

@@ -22,10 +22,11 @@ const (
 	MeasureSettle     = "settle"
 	MeasureRobustness = "robustness"
 	MeasureCost       = "cost"
+	MeasurePhoneWait  = "phone-wait"
 )
 
 // Measurements lists every measurement in the order the report shows them.
-var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost}
+var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost, MeasurePhoneWait}
 
 // Options configure Run.
 type Options struct {
@@ -92,6 +93,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		{MeasureSettle, r.settle},
 		{MeasureRobustness, r.robustness},
 		{MeasureCost, r.cost},
+		{MeasurePhoneWait, r.phoneWait},
 	}
 	for _, s := range steps {
 		if o.Only != "" && o.Only != s.name {

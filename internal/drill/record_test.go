@@ -22,6 +22,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
@@ -219,6 +220,27 @@ func (r *recorder) until(t *testing.T, id, what string, ok func(workflows.Status
 		t.Fatalf("%s never reached %s; last status %+v", id, what, st)
 	}
 	return st
+}
+
+// untilChecked waits until the goal has run a CheckPhone to its end.
+func (r *recorder) untilChecked(t *testing.T, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		evs, err := drill.History(context.Background(), r.s.Client, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checks := map[int64]bool{}
+		for _, ev := range evs {
+			if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == activities.NameCheckPhone {
+				checks[ev.EventId] = true
+			}
+			if c := ev.GetActivityTaskCompletedEventAttributes(); c != nil && checks[c.GetScheduledEventId()] {
+				return
+			}
+		}
+	}
+	t.Fatalf("%s ran no phone check", id)
 }
 
 // send sends a steering name (as an update unless asSignal) and fails on
@@ -681,6 +703,43 @@ func recordings() []recording {
 			ids := r.finish(t, id)
 			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone {
 				t.Fatalf("the CLI goal ended %+v", res)
+			}
+			return ids
+		}},
+		{"phone-wait", func(t *testing.T, r *recorder, i int) []string {
+			// A todo that waits for a message (docs/design.md §23, change
+			// ID phone-wait): CheckPhone on a backoff with the phone given
+			// back. The recorder's phones have no life of their own, so
+			// the recorder is the one who writes: after the first check
+			// has set aside what already showed, Alice's message arrives
+			// and the reply is sent.
+			id := r.start(t, i, "When Alice Chen sends a message, reply 'got it'", workflows.GoalOptions{})
+			r.until(t, id, "the wait for the phone", func(st workflows.Status) bool { return st.Phase == workflows.GoalWaitingPhone })
+			r.untilChecked(t, id)
+			r.s.Phones[i].Receive("Alice Chen", "Are you there?")
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone || res.Todos[0].Result != "Are you there?" {
+				t.Fatalf("the waiting goal ended %+v", res)
+			}
+			return ids
+		}},
+		{"locked-phone-asks", func(t *testing.T, r *recorder, i int) []string {
+			// A phone with a pattern lock, dark and locked: the worker
+			// wakes it but cannot pass the pattern, so the todo asks the
+			// person (docs/design.md §28, change ID locked-phone-asks); the
+			// owner unlocks it at the phone, answers, and the same step
+			// runs again.
+			phone := r.s.Phones[i]
+			phone.SetScreenLock("", true)
+			defer phone.SetScreenLock("", false)
+			phone.Lock()
+			id := r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}})
+			r.until(t, id, "the unlock question", asking)
+			phone.Unlock()
+			r.send(t, id, workflows.SignalClarify, "unlocked it", false)
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalDone || !phone.State().Toggles.WiFi {
+				t.Fatalf("the goal on the locked phone ended %+v", res)
 			}
 			return ids
 		}},

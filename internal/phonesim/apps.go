@@ -171,7 +171,8 @@ type widget struct {
 
 // screen is a complete description of what the display shows.
 type screen struct {
-	w, h     int
+	w, h     int // in layout units
+	density  int // the screen's: the tree's bounds and the image scale by density/DefaultDensity
 	pkg      string
 	widgets  []widget
 	keyboard string // label of the keyboard hint; "" when no field is focused
@@ -260,7 +261,7 @@ func (b *builder) endList(idx int) {
 // layout describes the current screen. It may clamp the top view's scroll.
 func (p *Phone) layout() *screen {
 	v := p.top()
-	s := &screen{w: p.cfg.Width, h: p.cfg.Height, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText()}
+	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText()}
 	b := &builder{p: p, v: v, s: s}
 	full := uitree.Bounds{X2: s.w, Y2: s.h}
 	if p.life.locked {
@@ -615,12 +616,21 @@ func (p *Phone) layoutNotes(b *builder) {
 		tap:  func() { p.push(newView(pkgNotes, pageEditor, "")) }})
 }
 
+// pixels converts bounds in layout units to screen pixels.
+func (s *screen) pixels(b uitree.Bounds) uitree.Bounds {
+	if s.density == 0 || s.density == DefaultDensity {
+		return b
+	}
+	px := func(v int) int { return toPixels(v, s.density) }
+	return uitree.Bounds{X1: px(b.X1), Y1: px(b.Y1), X2: px(b.X2), Y2: px(b.Y2)}
+}
+
 // elements converts a screen to its uiautomator tree.
 func (s *screen) elements() []uitree.Element {
 	out := make([]uitree.Element, 0, len(s.widgets))
 	for _, w := range s.widgets[s.treeFrom:] {
 		out = append(out, uitree.Element{
-			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: w.bounds,
+			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: s.pixels(w.bounds),
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
 			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth,
 		})

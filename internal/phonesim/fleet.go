@@ -13,6 +13,8 @@ type FleetConfig struct {
 	Phones int    // number of phones; default 1
 	Width  int    // screen size for every phone; 0 takes the default
 	Height int
+	// Density is every phone's screen density in dpi; 0 takes the default.
+	Density int
 	// Life is what the phones do by themselves; phone i draws from
 	// Seed+i.
 	Life Life
@@ -58,7 +60,7 @@ func StartFleet(ctx context.Context, cfg FleetConfig) ([]*Phone, []string, error
 	for i, ln := range lns {
 		life := cfg.Life
 		life.Seed += uint64(i)
-		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Life: life})
+		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Density: cfg.Density, Life: life})
 		go func() { _ = phones[i].Serve(ctx, ln) }()
 	}
 	return phones, addrs, nil

@@ -160,6 +160,17 @@ func (p *Phone) Lock() {
 	p.sleepLocked()
 }
 
+// SetScreenLock gives the keyguard a screen lock from now on: a PIN
+// (digits), or a pattern, which no typed input passes. An empty PIN and no
+// pattern is a keyguard a swipe up dismisses, or none while nothing else
+// of Life is on.
+func (p *Phone) SetScreenLock(pin string, pattern bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg.Life.PIN, p.cfg.Life.Pattern = pin, pattern
+	p.life.cfg.PIN, p.life.cfg.Pattern = pin, pattern
+}
+
 // Unlock unlocks the phone as its owner does at the phone, whatever its
 // lock: the screen turns on and the app that was in front shows.
 func (p *Phone) Unlock() {

@@ -106,3 +106,26 @@ func TestKeyguardPattern(t *testing.T) {
 		t.Fatalf("simctl unlock: %q", out)
 	}
 }
+
+// TestSetScreenLock: a phone started without a lock gets a pattern lock
+// later; POWER locks it, the swipe up shows the pattern bouncer, and once
+// the lock is taken away again POWER only darkens the screen.
+func TestSetScreenLock(t *testing.T) {
+	p := New(Config{})
+	p.SetScreenLock("", true)
+	sh(t, p, "input keyevent POWER")
+	if st := p.State(); st.Awake || !st.Locked {
+		t.Fatalf("POWER with a pattern lock set: awake %t locked %t", st.Awake, st.Locked)
+	}
+	sh(t, p, "input keyevent WAKEUP")
+	sh(t, p, "wm dismiss-keyguard")
+	if e := element(t, p, "keyguard_message_area"); e.Text != PromptPattern {
+		t.Fatalf("bouncer prompt %q, want the pattern's", e.Text)
+	}
+	p.Unlock()
+	p.SetScreenLock("", false)
+	sh(t, p, "input keyevent POWER")
+	if st := p.State(); st.Awake || st.Locked {
+		t.Fatalf("POWER with the lock taken away: awake %t locked %t", st.Awake, st.Locked)
+	}
+}

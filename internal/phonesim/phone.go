@@ -20,9 +20,14 @@ type Config struct {
 	// Two phones that share a serial (two hosts each with emulator-5554)
 	// are told apart by it.
 	SerialNo string
-	Width    int    // screen width in pixels; default 1080
-	Height   int    // screen height in pixels; default 2400
-	Model    string // ro.product.model; default "Pixel 7 (phonesim)"
+	Width    int // screen width in pixels; default 1080
+	Height   int // screen height in pixels; default 2400
+	// Density is the screen's density in dots per inch (`wm density`,
+	// ro.sf.lcd_density); default 420. Apps lay out in density-independent
+	// units, as Android's do, so a 720x1600 screen at 320 dpi shows the
+	// screens a narrower, taller phone would.
+	Density int
+	Model   string // ro.product.model; default "Pixel 7 (phonesim)"
 	// Life makes the screens change by themselves (incoming messages,
 	// banners, dialogs, a ticking clock, the keyguard); zero is off.
 	Life Life
@@ -35,7 +40,10 @@ const (
 	DefaultSerial = "phonesim"
 	DefaultWidth  = 1080
 	DefaultHeight = 2400
-	DefaultModel  = "Pixel 7 (phonesim)"
+	// DefaultDensity is also the density the layout's pixel figures are
+	// drawn for: at any other the layout is scaled by Density/420.
+	DefaultDensity = 420
+	DefaultModel   = "Pixel 7 (phonesim)"
 )
 
 // Phone is one simulated Android phone. All methods are safe for
@@ -56,6 +64,9 @@ type Phone struct {
 	life    life
 
 	rend *renderer
+	// lw, lh are the screen's size in layout units (pixels at
+	// DefaultDensity): the layout, taps and swipes work in them.
+	lw, lh int
 
 	tmu        sync.Mutex
 	transports map[*transport]struct{}
@@ -75,6 +86,9 @@ func New(cfg Config) *Phone {
 	if cfg.Height <= 0 {
 		cfg.Height = DefaultHeight
 	}
+	if cfg.Density <= 0 {
+		cfg.Density = DefaultDensity
+	}
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
@@ -83,6 +97,7 @@ func New(cfg Config) *Phone {
 	}
 	p := &Phone{cfg: cfg, log: cfg.Logger.With("phone", cfg.Serial), transports: map[*transport]struct{}{}}
 	p.rend = newRenderer(cfg.Width, cfg.Height)
+	p.lw, p.lh = p.toLayout(cfg.Width), p.toLayout(cfg.Height)
 	p.resetLocked()
 	return p
 }
@@ -296,3 +311,13 @@ func (p *Phone) interactive(s *stream) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// toLayout converts screen pixels to layout units.
+func (p *Phone) toLayout(px int) int {
+	return (px*DefaultDensity + p.cfg.Density/2) / p.cfg.Density
+}
+
+// toPixels converts layout units to screen pixels at density.
+func toPixels(v, density int) int {
+	return (v*density + DefaultDensity/2) / DefaultDensity
+}

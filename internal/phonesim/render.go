@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/image/draw"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
@@ -84,10 +85,15 @@ func (r *renderer) face(bold bool, size int) font.Face {
 	if bold {
 		f = fs[1]
 	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
+	primary, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		panic(fmt.Sprintf("phonesim: font face %d px: %v", size, err))
 	}
+	set, err := cjkGlyphs()
+	if err != nil {
+		panic(err.Error())
+	}
+	face := &withCJK{primary: primary, cjk: &cjkFace{set: set, size: size, bold: bold, cache: map[rune]*image.Alpha{}}}
 	r.faces[k] = face
 	return face
 }
@@ -95,7 +101,7 @@ func (r *renderer) face(bold bool, size int) font.Face {
 // hash identifies everything that affects the pixels of a screen.
 func (s *screen) hash() uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d %d %q %t %+v %q\n", s.w, s.h, s.keyboard, s.asleep, s.status, s.clock)
+	fmt.Fprintf(h, "%d %d %d %q %t %+v %q\n", s.w, s.h, s.density, s.keyboard, s.asleep, s.status, s.clock)
 	for _, w := range s.widgets {
 		fmt.Fprintf(h, "%d %q %q %q %v %v %t %t %q %q %x\n", w.kind, w.text, w.desc, w.id, w.full, w.bounds,
 			w.checked, w.focused, w.value, w.hint, w.color)
@@ -134,8 +140,8 @@ func (r *renderer) Raw(s *screen) []byte {
 	img := r.draw(s)
 	r.mu.Unlock()
 	out := make([]byte, 16, 16+len(img.Pix))
-	binary.LittleEndian.PutUint32(out[0:], uint32(s.w))
-	binary.LittleEndian.PutUint32(out[4:], uint32(s.h))
+	binary.LittleEndian.PutUint32(out[0:], uint32(img.Rect.Dx()))
+	binary.LittleEndian.PutUint32(out[4:], uint32(img.Rect.Dy()))
 	binary.LittleEndian.PutUint32(out[8:], 1)
 	binary.LittleEndian.PutUint32(out[12:], 0)
 	return append(out, img.Pix...)
@@ -251,8 +257,21 @@ func wrap(f font.Face, s string, maxW int) []string {
 	return lines
 }
 
-// draw paints a screen. Callers hold r.mu.
+// draw paints a screen at the renderer's size: laid out in layout units,
+// then scaled to the screen's pixels when its density is not the layout's.
+// Callers hold r.mu.
 func (r *renderer) draw(s *screen) *image.RGBA {
+	img := r.drawLayout(s)
+	if img.Rect.Dx() == r.w && img.Rect.Dy() == r.h {
+		return img
+	}
+	out := image.NewRGBA(image.Rect(0, 0, r.w, r.h))
+	draw.BiLinear.Scale(out, out.Rect, img, img.Rect, draw.Src, nil)
+	return out
+}
+
+// drawLayout paints a screen in layout units.
+func (r *renderer) drawLayout(s *screen) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, s.w, s.h))
 	if s.asleep {
 		fill(img, img.Bounds(), 0)

@@ -193,7 +193,7 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 		}
 		p.logInput("tap", args[1:3]...)
 		p.beforeInput()
-		p.tap(v[0], v[1])
+		p.tap(p.toLayout(v[0]), p.toLayout(v[1]))
 	case "swipe", "draganddrop":
 		if len(args) != 5 && len(args) != 6 {
 			e.err("Error: swipe needs <x1> <y1> <x2> <y2> [duration(ms)]\n%s", inputUsage)
@@ -206,7 +206,7 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 		}
 		p.logInput("swipe", args[1:]...)
 		p.beforeInput()
-		p.swipe(v[0], v[1], v[2], v[3])
+		p.swipe(p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3]))
 	case "keyevent", "press":
 		keys := args[1:]
 		if args[0] == "press" {
@@ -630,7 +630,7 @@ func (p *Phone) cmdWm(e *cmdEnv) int {
 		p.dismissKeyguard()
 		p.mu.Unlock()
 	case "density":
-		e.out("Physical density: 420\n")
+		e.out("Physical density: %d\n", p.cfg.Density)
 	default:
 		e.err("Error: unknown command '%s'\n", e.args[1])
 		return 1
@@ -835,7 +835,7 @@ func (p *Phone) props() [][2]string {
 		{"ro.product.model", p.cfg.Model},
 		{"ro.product.name", "phonesim"},
 		{"ro.serialno", p.cfg.SerialNo},
-		{"ro.sf.lcd_density", "420"},
+		{"ro.sf.lcd_density", strconv.Itoa(p.cfg.Density)},
 		{"sys.boot_completed", "1"},
 	}
 }

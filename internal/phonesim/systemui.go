@@ -107,7 +107,7 @@ func (p *Phone) openConversation(name string) {
 // fifth of the screen from its lower half unlocks the phone, or shows the
 // bouncer of a secure keyguard.
 func (p *Phone) lockedSwipe(y1, y2 int) {
-	h := p.cfg.Height
+	h := p.lh
 	if y1 >= h/2 && y1-y2 >= h/5 {
 		p.dismissKeyguard()
 	}
@@ -119,7 +119,7 @@ func (p *Phone) bannerSwipe(x1, y1, y2 int) bool {
 	if p.life.banner == nil {
 		return false
 	}
-	if x1 >= 24 && x1 < p.cfg.Width-24 && y1 >= statusBarH && y1 < statusBarH+8+bannerH && y2 < y1 {
+	if x1 >= 24 && x1 < p.lw-24 && y1 >= statusBarH && y1 < statusBarH+8+bannerH && y2 < y1 {
 		p.life.banner = nil
 		return true
 	}

@@ -107,6 +107,7 @@ type Stack struct {
 	modelStop func()
 	srvOpts   devserver.Options
 	life      phonesim.Life
+	screen    config.Sim // its Width, Height and Density shape the phones' screens
 	mu        sync.Mutex
 	server    *devserver.Server
 	stops     []func()
@@ -147,6 +148,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		cfg = *o.Config
 	}
 	s.life = o.Life
+	s.screen = cfg.Sim
 	if s.life == (phonesim.Life{}) {
 		s.life = LifeOf(cfg.Sim)
 	}
@@ -483,7 +485,8 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) (
 		serial := ln.Addr().String()
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own})
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own,
+			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
 		serials = append(serials, serial)

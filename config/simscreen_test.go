@@ -1,0 +1,32 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSimScreen: the default screen and 720×1600 at 320 dpi are fine; a
+// negative value, a density out of range or a screen the apps do not fit
+// is refused naming the keys and a size that works.
+func TestSimScreen(t *testing.T) {
+	for _, ok := range [][3]int{{0, 0, 0}, {720, 1600, 320}, {1080, 2340, 440}, {1440, 3120, 560}} {
+		if err := SimScreenError(ok[0], ok[1], ok[2]); err != "" {
+			t.Errorf("%v: %s", ok, err)
+		}
+	}
+	for _, bad := range []struct {
+		screen [3]int
+		want   string
+	}{
+		{[3]int{-1, 0, 0}, "0 (the default"},
+		{[3]int{720, 1600, 1000}, "from 120 to 640"},
+		{[3]int{720, 1600, 420}, "720x1600 at 320"},
+	} {
+		c := Default()
+		c.Sim.Width, c.Sim.Height, c.Sim.Density = bad.screen[0], bad.screen[1], bad.screen[2]
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), "sim.density") || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%v: %v, want an error naming sim.density and %q", bad.screen, err, bad.want)
+		}
+	}
+}
