@@ -40,26 +40,11 @@ type ActionFault func(serial, actionID string)
 // runs one action at a time.
 func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {
 	act := *in.Act
-	// The journal follows the phone, not the serial it is listed under.
-	key, err := device.IdentityOf(ctx, d)
+	p, unlock, err := a.fenced(ctx, d, in.GoalID, in.LeaseToken)
 	if err != nil {
-		return ActResult{}, deviceError("identity", err)
-	}
-	p := a.Journal.phoneOf(key, d.Serial())
-	unlock, err := p.lock(ctx)
-	if err != nil {
-		return ActResult{}, journalError(err)
-	}
-	defer unlock()
-	// The fence (docs/design.md §24), under the lock the action holds to
-	// its result: a goal granted the phone later has acted here, so this
-	// goal no longer holds it.
-	if err := p.refresh(); err != nil {
-		return ActResult{}, journalError(err)
-	}
-	if err := fence(d.Serial(), in.GoalID, in.LeaseToken, p.token); err != nil {
 		return ActResult{}, err
 	}
+	defer unlock()
 	id := in.ActionID
 	e, ok, err := p.get(id)
 	if err != nil {
@@ -133,6 +118,32 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		a.Fault(d.Serial(), in.ActionID)
 	}
 	return res, a.record(p, id, res)
+}
+
+// fenced locks the phone's journal and checks the fence (docs/design.md
+// §24) under that lock, which the caller holds until its action's result:
+// a goal granted the phone later has acted here, so this goal no longer
+// holds it. The caller runs unlock.
+func (a *Activities) fenced(ctx context.Context, d device.Device, goal string, token int64) (*phoneJournal, func(), error) {
+	// The journal follows the phone, not the serial it is listed under.
+	key, err := device.IdentityOf(ctx, d)
+	if err != nil {
+		return nil, nil, deviceError("identity", err)
+	}
+	p := a.Journal.phoneOf(key, d.Serial())
+	unlock, err := p.lock(ctx)
+	if err != nil {
+		return nil, nil, journalError(err)
+	}
+	if err := p.refresh(); err != nil {
+		unlock()
+		return nil, nil, journalError(err)
+	}
+	if err := fence(d.Serial(), goal, token, p.token); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return p, unlock, nil
 }
 
 // judge decides an action whose input may have reached the phone from a

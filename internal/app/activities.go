@@ -235,6 +235,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		FaultBeforeSend: faultBefore,
 		Routines:        routines,
 		Unlock:          &activities.Unlocker{PIN: cfg.ADB.UnlockPIN},
+		TakeOver:        TypedStore(cfg),
 	}, nil
 }
 
