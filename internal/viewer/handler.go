@@ -271,6 +271,11 @@ func (o Options) stream(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	switch {
+	case err == nil && !started:
+		// An ended goal with nothing after Last-Event-ID: an empty
+		// stream, which a browser's EventSource takes as the end (any
+		// other answer it takes as an error).
+		begin()
 	case err == nil || r.Context().Err() != nil:
 	case !started && errors.Is(err, ErrNotFound):
 		http.Error(w, err.Error(), http.StatusNotFound)
