@@ -52,23 +52,35 @@ func (t takeOver) Asks(ctx context.Context, id string) (string, error) {
 	return "", nil
 }
 
-func (t takeOver) Screen(ctx context.Context, id string) ([]byte, error) {
+func (t takeOver) Screen(ctx context.Context, id string) ([]byte, string, error) {
 	st, err := t.ctl.Status(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	d, err := t.pool.Get(ctx, st.Device)
 	if err != nil {
-		return nil, fmt.Errorf("phone %s is not reachable from this host's ADB server: open the step viewer of the worker the phone is plugged into: %w", st.Device, err)
+		return nil, "", fmt.Errorf("phone %s is not reachable from this host's ADB server: open the step viewer of the worker the phone is plugged into: %w", st.Device, err)
 	}
 	s, err := d.Screenshot(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("screenshot of %s: %w", st.Device, err)
+		return nil, "", fmt.Errorf("screenshot of %s: %w", st.Device, err)
 	}
-	if s.Sensitive {
-		return nil, fmt.Errorf("the app on %s forbids screenshots (a secure screen): act on the phone itself", st.Device)
+	if !s.Sensitive {
+		return s.PNG, "image/png", nil
 	}
-	return s.PNG, nil
+	// A secure screen (a bank's sign-in) cannot be captured, but its
+	// elements can be listed: the person sees where to tap.
+	els, err := d.UITree(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("the app on %s forbids screenshots and its elements cannot be listed (%v): act on the phone itself", st.Device, err)
+	}
+	w, h := s.Width, s.Height
+	if w <= 0 || h <= 0 {
+		if w, h, err = d.ScreenSize(ctx); err != nil {
+			return nil, "", fmt.Errorf("screen size of %s: %w", st.Device, err)
+		}
+	}
+	return viewer.LayoutSVG(els, w, h), "image/svg+xml", nil
 }
 
 func (t takeOver) Act(ctx context.Context, id string, a workflows.PersonAction, text string) (string, error) {

@@ -57,7 +57,7 @@ type Options struct {
 	// TakeOver, when set, lets a person act on the phone of a goal that
 	// waits for them, from the goal's page.
 	TakeOver TakeOver
-	Logger *slog.Logger
+	Logger   *slog.Logger
 }
 
 // Path is where a goal's page is served: Path + goal ID.

@@ -19,8 +19,9 @@ import (
 type TakeOver interface {
 	// Asks says what the goal waits for a person for, "" when nothing.
 	Asks(ctx context.Context, id string) (string, error)
-	// Screen is the phone's screen now, as PNG.
-	Screen(ctx context.Context, id string) ([]byte, error)
+	// Screen is the phone's screen now: a PNG, or for a screen that
+	// forbids screenshots its layout (LayoutSVG); contentType says which.
+	Screen(ctx context.Context, id string) (data []byte, contentType string, err error)
 	// Act runs a on the goal's phone; text is what the person typed (a
 	// "type" action), kept out of the goal's history. It returns what was
 	// done, as history records it.
@@ -65,14 +66,15 @@ func (o Options) takeOverGuard(next http.HandlerFunc) http.Handler {
 func (o Options) screen(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	defer cancel()
-	png, err := o.TakeOver.Screen(ctx, r.PathValue("id"))
+	data, ctype, err := o.TakeOver.Screen(ctx, r.PathValue("id"))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(png)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(data)
 }
 
 func (o Options) act(w http.ResponseWriter, r *http.Request) {
