@@ -21,6 +21,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/metrics"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/routine"
+	"github.com/phoneflow/phoneflow/internal/takeover"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -101,6 +102,9 @@ type Activities struct {
 	// at it (docs/design.md §28); nil leaves a dark screen to the wake
 	// before a look and a keyguard to the executor.
 	Unlock *Unlocker
+	// TakeOver holds the text a person types from the step viewer until
+	// PersonAct types it (docs/design.md §17); nil refuses typed text.
+	TakeOver *takeover.Store
 }
 
 // Error types of the application errors activities return.

@@ -181,6 +181,43 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	return res, a.record(ctx, p, id, res)
 }
 
+// fenced locks the phone's journal and checks the fence (docs/design.md
+// §24) under that lock, which the caller holds until its action's result:
+// a goal granted the phone later has acted here, so this goal no longer
+// holds it. The caller runs unlock.
+func (a *Activities) fenced(ctx context.Context, d device.Device, goal string, token int64) (*phoneJournal, func(), error) {
+	// The journal follows the phone, not the serial it is listed under.
+	key, err := device.IdentityOf(ctx, d)
+	if err != nil {
+		return nil, nil, deviceError("identity", err)
+	}
+	p := a.Journal.phoneOf(key, d.Serial())
+	unlock, err := p.lock(ctx)
+	if err != nil {
+		return nil, nil, journalError(err)
+	}
+	if err := p.refresh(); err != nil {
+		unlock()
+		return nil, nil, journalError(err)
+	}
+	// The phone's highest token counts too: a goal granted the phone
+	// later may have acted on it from another host (docs/design.md §19).
+	pc, _, err := readPhone(ctx, d, nil)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	high := p.token
+	if pc != nil {
+		high = max(high, pc.high)
+	}
+	if err := fence(d.Serial(), goal, token, high); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return p, unlock, nil
+}
+
 // judge decides an action whose input may have reached the phone from a
 // fresh look at the screen and the action's own evidence. send says the
 // action is to be sent (again); otherwise res is its recorded result.

@@ -103,6 +103,9 @@ type goalRun struct {
 	phoneWait phoneWaiting
 	// steer is ordered steering's state (docs/design.md §21).
 	steer steering
+	// person is a person acting on the phone from the step viewer
+	// (docs/design.md §17).
+	person personTakeover
 	// lease is the phone lease this goal holds (shared with acquireDevice
 	// through the context); revocable says the goal asks as a goal that
 	// obeys a revoke, and revokedWhy why the lease last took the phone

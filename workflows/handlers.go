@@ -318,6 +318,7 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		{SignalUserInput, g.onUserInput, func(ctx workflow.Context, s string) error { return validText(SignalUserInput, s) }},
 		{UpdateReset, func(ctx workflow.Context) error { return steered(g.onReset(ctx), ctx) },
 			func(ctx workflow.Context) error { return g.validReset() }},
+		{UpdatePersonAction, g.onPersonAction, func(ctx workflow.Context, a PersonAction) error { return g.validPersonAction(a) }},
 	} {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler,
 			workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {

@@ -256,6 +256,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Hooks:           NewHooks(cfg, deps),
 		Memory:          mem,
 		MemoryUser:      cfg.Memory.User,
+		TakeOver:        TypedStore(cfg),
 	}, nil
 }
 

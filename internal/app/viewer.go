@@ -13,6 +13,8 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/blob"
 	"github.com/phoneflow/phoneflow/internal/codec"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/viewer"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -49,6 +51,14 @@ func ViewerOptions(cfg config.Config, c client.Client, webUI func(string) string
 		Blobs:  blobs,
 		WebUI:  webUI,
 		Logger: log,
+		// Taking over reads the phone through this host's ADB server and
+		// keeps typed text where this host's PersonAct finds it.
+		TakeOver: takeOver{
+			ctl: goalctl.New(c, goalctl.Options{Namespace: cfg.Temporal.Namespace, DataConverter: dc}),
+			pool: device.NewPool(ADBClient(cfg, Deps{}), device.PoolOptions{Allow: cfg.ADB.Allow, Settle: SettlePolicy(cfg.Settle),
+				Device: device.Options{Logger: log}}),
+			typed: TypedStore(cfg),
+		},
 	}
 	if cfg.Encryption.Keys != "" {
 		o.Token = cfg.Encryption.CodecToken

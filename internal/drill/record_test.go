@@ -327,6 +327,17 @@ func recordings() []recording {
 			r.send(t, id, workflows.SignalClarify, "I signed in myself", true)
 			return r.finish(t, id)
 		}},
+		{"person-action", func(t *testing.T, r *recorder, i int) []string {
+			// A person takes over from the step viewer (docs/design.md
+			// §17): the goal asks, the person's taps and key run as
+			// PersonAct activities, then the answer resumes the todo.
+			id := r.start(t, i, "Open the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
+			r.until(t, id, "the executor's question", asking)
+			r.send(t, id, workflows.UpdatePersonAction, workflows.PersonAction{Kind: activities.PersonTap, X: 540, Y: 700}, false)
+			r.send(t, id, workflows.UpdatePersonAction, workflows.PersonAction{Kind: activities.PersonBack}, false)
+			r.send(t, id, workflows.SignalClarify, "I signed in myself", false)
+			return r.finish(t, id)
+		}},
 		{"approval", func(t *testing.T, r *recorder, i int) []string {
 			id := r.start(t, i, "Tap Sign in in the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
 			r.until(t, id, "an approval", func(st workflows.Status) bool { return st.PendingApproval != nil })

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -510,6 +511,20 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 	if asSignal {
 		return wrap(id, name, g.c.SignalWorkflow(ctx, id, "", name, arg))
 	}
+	return g.update(ctx, id, name, arg, nil)
+}
+
+// PersonAction sends a person's action on the goal's phone (the step
+// viewer's take-over, docs/design.md §17) and returns what the phone did.
+func (g *Client) PersonAction(ctx context.Context, id string, a workflows.PersonAction) (activities.PersonActResult, error) {
+	var res activities.PersonActResult
+	err := g.update(ctx, id, workflows.UpdatePersonAction, a, &res)
+	return res, err
+}
+
+// update sends update name and decodes its result into out (nil: none),
+// as Send describes.
+func (g *Client) update(ctx context.Context, id, name string, arg, out any) error {
 	var args []any
 	if arg != nil {
 		args = []any{arg}
@@ -529,7 +544,7 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 			WaitForStage: client.WorkflowUpdateStageCompleted,
 		})
 		if err == nil {
-			err = h.Get(ctx, nil)
+			err = h.Get(ctx, out)
 		}
 		if err == nil || try >= updateTries || !transient(err) {
 			break

@@ -39,6 +39,8 @@ type claim struct {
 
 var (
 	vdReadRe     = regexp.MustCompile(`(?i)^(?:read|check|what|what's|which|when|who|whose|how|tell me|find out|look up|get|show me)\b|[?？]$|^(?:查看|看看|查一下|告诉我|读取|读一下|查询)|(?:是多少|是什么|几点|多少|吗)[?？]?$`)
+	vdSignInRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:sign|log)\s*(?:in|on)(?:to)?\b|^登录`)
+	vdSignedInRe = regexp.MustCompile(`(?i)\b(?:signed|logged)\s+in\b|已登录`)
 	vdHomeRe     = regexp.MustCompile(`(?i)\bhome\s*screen\b|\b(?:go|return|get)\s+(?:back\s+)?home\b|主屏幕|桌面`)
 	vdOpenRe     = regexp.MustCompile(`(?i)^(?:open|launch|start|bring up|go to|switch to|打开|启动|进入)\s*(?:the\s+|my\s+)?(\S+(?:\s\S+)?)(?:\s+app)?\s*$`)
 	vdAppRe      = regexp.MustCompile(`(?i)\b(?:in|on|with|using|open|launch)\s+(?:the\s+|my\s+)?([\w-]+)\s+app\b|\b([\w-]+)\s+app\b`)
@@ -280,6 +282,14 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 		if l := find(func(l uitree.Listed) bool { return !same(l) && len([]rune(l.Text)) >= 3 }); l != nil {
 			return done("%q is no longer on the screen; the final screen (%s) shows %q", c.tap, front, l.Text)
 		}
+	}
+	if len(shown) == 0 && vdSignInRe.MatchString(strings.TrimSpace(task)) {
+		// A sign-in shows as the app saying so (a person may have done it,
+		// taking over): the screen must say signed or logged in.
+		if l := find(func(l uitree.Listed) bool { return l.Class != "EditText" && vdSignedInRe.MatchString(l.Text) }); l != nil {
+			return done("the final screen (%s) shows %q", front, l.Text)
+		}
+		return failed("nothing on the final screen (%s) says it is signed in", front)
 	}
 	if len(shown) == 0 {
 		return failed("nothing the final screen (%s) can show is named in %q, so it is not shown to be done", front, task)

@@ -24,10 +24,7 @@ func TestViewerShowsPostconditionsAndWhichHeld(t *testing.T) {
 	}
 	tpl = tpl.Funcs(map[string]any{"blobURL": func(ref string) string { return ref }})
 	var b strings.Builder
-	if err := tpl.ExecuteTemplate(&b, "body", struct {
-		Goal   Goal
-		WebURL string
-	}{Goal: g}); err != nil {
+	if err := tpl.ExecuteTemplate(&b, "body", pageData{Goal: g}); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

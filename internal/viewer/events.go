@@ -13,8 +13,9 @@ import (
 // Event is one line of the event stream (`starter run --events`): the
 // moments the viewer shows, as JSON objects. Type is one of plan,
 // todo_started, step, question, answer, approval, approved, denied,
-// paused, resumed, inject, say, todo_done, replanned, and last done,
-// failed or cancelled.
+// paused, resumed, inject, say, person (a person's action on the phone from
+// the step viewer, typed text redacted), todo_done, replanned, and last
+// done, failed or cancelled.
 type Event struct {
 	Type   string    `json:"type"`
 	Time   time.Time `json:"time"`

@@ -53,8 +53,11 @@ type Options struct {
 	// for decrypted content served without a token.
 	LoopbackOnly bool
 	// WebUI returns the Temporal Web UI page of a workflow, or "".
-	WebUI  func(id string) string
-	Logger *slog.Logger
+	WebUI func(id string) string
+	// TakeOver, when set, lets a person act on the phone of a goal that
+	// waits for them, from the goal's page.
+	TakeOver TakeOver
+	Logger   *slog.Logger
 }
 
 // Path is where a goal's page is served: Path + goal ID.
@@ -68,7 +71,9 @@ func URL(base, id string) string {
 
 // Handler serves /goals/ (an index of the newest goals), /goals/<id> (the
 // page), /goals/<id>/body (the live part of the page), /goals/<id>/events
-// (the events as JSON lines) and /goals/-/blobs/<ref> (screenshots).
+// (the events as JSON lines) and /goals/-/blobs/<ref> (screenshots); with
+// TakeOver, /goals/<id>/screen (the live screen), /goals/<id>/act and
+// /goals/<id>/continue (a person taking over).
 func Handler(o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -79,6 +84,11 @@ func Handler(o Options) http.Handler {
 	mux.HandleFunc("GET /goals/{id}", o.page)
 	mux.HandleFunc("GET /goals/{id}/body", o.page)
 	mux.HandleFunc("GET /goals/{id}/events", o.events)
+	if o.TakeOver != nil {
+		mux.Handle("GET /goals/{id}/screen", o.takeOverGuard(o.screen))
+		mux.Handle("POST /goals/{id}/act", o.takeOverGuard(o.act))
+		mux.Handle("POST /goals/{id}/continue", o.takeOverGuard(o.resume))
+	}
 	return o.guard(mux)
 }
 
@@ -138,10 +148,14 @@ func (o Options) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	data := struct {
-		Goal   Goal
-		WebURL string
-	}{Goal: g}
+	data := pageData{Goal: g, TakeOver: o.TakeOver != nil}
+	if o.TakeOver != nil && g.Running {
+		if asks, err := o.TakeOver.Asks(r.Context(), g.ID); err != nil {
+			o.Logger.Warn("step viewer: cannot tell whether the goal waits for a person", "goal", g.ID, "error", err)
+		} else {
+			data.Asks = asks
+		}
+	}
 	if o.WebUI != nil {
 		data.WebURL = o.WebUI(g.ID)
 	}
@@ -191,6 +205,16 @@ func (o Options) blob(w http.ResponseWriter, r *http.Request) {
 	// Content-addressed: a reference never changes its bytes.
 	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 	_, _ = w.Write(data)
+}
+
+// pageData is what a goal's page is rendered from.
+type pageData struct {
+	Goal   Goal
+	WebURL string
+	// TakeOver says the page may offer taking over the phone; Asks is what
+	// the goal waits for a person for now ("" when nothing).
+	TakeOver bool
+	Asks     string
 }
 
 // keepAliveEvery is how often an idle event stream sends a comment, so
@@ -247,6 +271,11 @@ func (o Options) stream(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	switch {
+	case err == nil && !started:
+		// An ended goal with nothing after Last-Event-ID: an empty
+		// stream, which a browser's EventSource takes as the end (any
+		// other answer it takes as an error).
+		begin()
 	case err == nil || r.Context().Err() != nil:
 	case !started && errors.Is(err, ErrNotFound):
 		http.Error(w, err.Error(), http.StatusNotFound)

@@ -63,10 +63,7 @@ func TestNotesBetweenSteps(t *testing.T) {
 		t.Fatalf("notes placed: %+v / after %+v", steps, g.Todos[0].NotesAfter)
 	}
 	var b strings.Builder
-	if err := page.ExecuteTemplate(&b, "body", struct {
-		Goal   Goal
-		WebURL string
-	}{Goal: g}); err != nil {
+	if err := page.ExecuteTemplate(&b, "body", pageData{Goal: g}); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

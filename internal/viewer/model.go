@@ -189,14 +189,37 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		}
 	}
 	acts := map[int64]string{} // scheduled event ID → activity type
+	// A person's actions from the step viewer (docs/design.md §17), by
+	// scheduled event ID: shown as the person's, never as a step.
+	person := map[int64]activities.PersonAction{}
 	for _, ev := range evs {
 		at := ev.GetEventTime().AsTime()
 		switch ev.GetEventType() {
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-			acts[ev.GetEventId()] = ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
+			sa := ev.GetActivityTaskScheduledEventAttributes()
+			acts[ev.GetEventId()] = sa.GetActivityType().GetName()
+			if sa.GetActivityType().GetName() == activities.NamePersonAct {
+				var in activities.PersonActInput
+				if dc.FromPayloads(sa.GetInput(), &in) == nil {
+					person[ev.GetEventId()] = in.Action
+				}
+			}
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED:
+			a := ev.GetActivityTaskFailedEventAttributes()
+			if p, ok := person[a.GetScheduledEventId()]; ok {
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "person", Text: "the person " + p.Describe() + ": not done: " + a.GetFailure().GetMessage()})
+			}
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 			a := ev.GetActivityTaskCompletedEventAttributes()
 			name := acts[a.GetScheduledEventId()]
+			if p, ok := person[a.GetScheduledEventId()]; ok {
+				var res activities.PersonActResult
+				if dc.FromPayloads(a.GetResult(), &res) != nil || res.Did == "" {
+					res.Did = p.Describe()
+				}
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "person", Text: "the person " + res.Did})
+				continue
+			}
 			if name != activities.NamePlanOnce && name != activities.NameReplan {
 				continue
 			}

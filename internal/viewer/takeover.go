@@ -1,0 +1,118 @@
+package viewer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// TakeOver lets a person act on the phone of a goal that waits for them
+// (docs/design.md §17, taking over from the browser). The worker's app
+// implements it: the screen is read from the phone, actions go to the goal
+// as updates, and Continue answers the goal the way `starter clarify`,
+// `approve` or `resume` does.
+type TakeOver interface {
+	// Asks says what the goal waits for a person for, "" when nothing.
+	Asks(ctx context.Context, id string) (string, error)
+	// Screen is the phone's screen now: a PNG, or for a screen that
+	// forbids screenshots its layout (LayoutSVG); contentType says which.
+	Screen(ctx context.Context, id string) (data []byte, contentType string, err error)
+	// Act runs a on the goal's phone; text is what the person typed (a
+	// "type" action), kept out of the goal's history. It returns what was
+	// done, as history records it.
+	Act(ctx context.Context, id string, a workflows.PersonAction, text string) (string, error)
+	// Continue answers or resumes the goal and says how.
+	Continue(ctx context.Context, id string) (string, error)
+}
+
+// actRequest is the body of POST /goals/<id>/act: a person's action in the
+// phone's pixels, with the typed text for "type".
+type actRequest struct {
+	Kind string `json:"kind"`
+	X    int    `json:"x"`
+	Y    int    `json:"y"`
+	X2   int    `json:"x2"`
+	Y2   int    `json:"y2"`
+	Text string `json:"text"`
+}
+
+// maxActBody bounds an action request.
+const maxActBody = 8 << 10
+
+// takeOverGuard protects the routes that act on a phone. They are the
+// viewer's own check with one difference: without a token they are served
+// to this host only, whether or not payloads are encrypted, since they
+// drive the phone. A request from a page of another origin is refused too
+// (a browser sends Origin with every cross-site POST).
+func (o Options) takeOverGuard(next http.HandlerFunc) http.Handler {
+	g := o
+	g.LoopbackOnly = o.LoopbackOnly || o.Token == ""
+	return g.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && r.Method != http.MethodGet {
+			if u, err := url.Parse(origin); err != nil || u.Host != r.Host {
+				http.Error(w, "taking over a phone is refused from another site's page: open the step viewer itself", http.StatusForbidden)
+				return
+			}
+		}
+		next(w, r)
+	}))
+}
+
+func (o Options) screen(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	data, ctype, err := o.TakeOver.Screen(ctx, r.PathValue("id"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(data)
+}
+
+func (o Options) act(w http.ResponseWriter, r *http.Request) {
+	var req actRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxActBody)).Decode(&req); err != nil {
+		http.Error(w, "the action is not JSON {kind, x, y, x2, y2, text}: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	a := workflows.PersonAction{Kind: req.Kind, X: req.X, Y: req.Y, X2: req.X2, Y2: req.Y2}
+	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
+	defer cancel()
+	did, err := o.TakeOver.Act(ctx, r.PathValue("id"), a, req.Text)
+	if err != nil {
+		// The error never holds the typed text: it is not in the update.
+		o.Logger.Warn("step viewer: a person's action was not taken", "goal", r.PathValue("id"), "kind", req.Kind, "error", err)
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	}
+	writeJSON(w, map[string]string{"did": did})
+}
+
+func (o Options) resume(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
+	defer cancel()
+	how, err := o.TakeOver.Continue(ctx, r.PathValue("id"))
+	if err != nil {
+		code := http.StatusConflict
+		if errors.Is(err, context.DeadlineExceeded) {
+			code = http.StatusGatewayTimeout
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	writeJSON(w, map[string]string{"continued": how})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(v)
+}
