@@ -25,15 +25,21 @@ type Config struct {
 	PromptMemory bool `key:"prompt_memory"`
 	// Routines learns a routine from every todo verified done and replays
 	// it for later todos of the same task on the same kind of phone
-	// (docs/design.md §22); they live in <data_dir>/routines.
-	Routines   bool       `key:"routines"`
-	Blobs      Blobs      `key:"blobs"`
-	Encryption Encryption `key:"encryption"`
-	Metrics    Metrics    `key:"metrics"`
-	Telemetry  Telemetry  `key:"telemetry"`
-	Notify     Notify     `key:"notify"`
-	Log        Log        `key:"log"`
-	Sim        Sim        `key:"sim"`
+	// (docs/design.md §22); they live in <data_dir>/routines unless
+	// RoutinesStore names a shared store.
+	Routines bool `key:"routines"`
+	// RoutinesStore is a bucket every host of a fleet reaches, holding
+	// the routines they all learn and replay: file:///shared/routines,
+	// s3://bucket?region=eu-west-1 or gs://bucket. Empty = the host's
+	// <data_dir>/routines.
+	RoutinesStore string     `key:"routines_store"`
+	Blobs         Blobs      `key:"blobs"`
+	Encryption    Encryption `key:"encryption"`
+	Metrics       Metrics    `key:"metrics"`
+	Telemetry     Telemetry  `key:"telemetry"`
+	Notify        Notify     `key:"notify"`
+	Log           Log        `key:"log"`
+	Sim           Sim        `key:"sim"`
 }
 
 // Sim shapes the simulated phones a stack starts (`starter demo`, the

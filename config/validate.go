@@ -259,6 +259,9 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.PromptMemoryPath) == "" {
 		bad("prompt_memory_path", "a file path")
 	}
+	if c.RoutinesStore != "" && !validRoutinesStore(c.RoutinesStore) {
+		bad("routines_store", "empty (the host's <data_dir>/routines), file:///absolute/dir, s3://bucket?region=… or gs://bucket")
+	}
 	if c.Blobs.Retention < 0 {
 		bad("blobs.retention", `a duration of 0 (the namespace's retention) or more, like "168h"`)
 	}
@@ -333,4 +336,21 @@ func urlHost(s string) string {
 		return ""
 	}
 	return u.Host
+}
+
+// validRoutinesStore says whether a routine store URL has a scheme the
+// store opens (docs/design.md §22): file with an absolute path, s3 or gs
+// with a bucket name.
+func validRoutinesStore(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "file":
+		return u.Host == "" && strings.HasPrefix(u.Path, "/")
+	case "s3", "gs":
+		return u.Host != ""
+	}
+	return false
 }
