@@ -25,17 +25,23 @@ type Config struct {
 	PromptMemory bool `key:"prompt_memory"`
 	// Routines learns a routine from every todo verified done and replays
 	// it for later todos of the same task on the same kind of phone
-	// (docs/design.md §22); they live in <data_dir>/routines.
-	Routines   bool       `key:"routines"`
-	Blobs      Blobs      `key:"blobs"`
-	Encryption Encryption `key:"encryption"`
-	Metrics    Metrics    `key:"metrics"`
-	Telemetry  Telemetry  `key:"telemetry"`
-	Notify     Notify     `key:"notify"`
-	Hooks      Hooks      `key:"hooks"`
-	Memory     Memory     `key:"memory"`
-	Log        Log        `key:"log"`
-	Sim        Sim        `key:"sim"`
+	// (docs/design.md §22); they live in <data_dir>/routines unless
+	// RoutinesStore names a shared store.
+	Routines bool `key:"routines"`
+	// RoutinesStore is a bucket every host of a fleet reaches, holding
+	// the routines they all learn and replay: file:///shared/routines,
+	// s3://bucket?region=eu-west-1 or gs://bucket. Empty = the host's
+	// <data_dir>/routines.
+	RoutinesStore string     `key:"routines_store"`
+	Blobs         Blobs      `key:"blobs"`
+	Encryption    Encryption `key:"encryption"`
+	Metrics       Metrics    `key:"metrics"`
+	Telemetry     Telemetry  `key:"telemetry"`
+	Notify        Notify     `key:"notify"`
+	Hooks         Hooks      `key:"hooks"`
+	Memory        Memory     `key:"memory"`
+	Log           Log        `key:"log"`
+	Sim           Sim        `key:"sim"`
 }
 
 // Sim shapes the simulated phones a stack starts (`starter demo`, the
@@ -335,7 +341,10 @@ type Screenshot struct {
 
 // Screenshot defaults of the phoneflow profile, and the history budget.
 const (
-	DefaultMaxPixels     = 1_000_000
+	// DefaultMaxPixels is a 1080×2400 screen halved each way (540×1200):
+	// text stays legible and the scale and JPEG encode cost about a third
+	// less CPU than at 1 MP (BENCHMARKS §4).
+	DefaultMaxPixels     = 648_000
 	FullSize             = -1 // screenshot.max_pixels: never downscale
 	DefaultHistoryTokens = 8000
 )

@@ -284,6 +284,8 @@ func TestValidationMessages(t *testing.T) {
 		{map[string]string{"PHONEFLOW_LIMITS_DURABLE_WAIT_AFTER": "0s"}, `limits.durable_wait_after: 0s is not allowed: a duration above zero`},
 		{map[string]string{"PHONEFLOW_LIMITS_RELEASE_PHONE_AFTER": "-5m"}, `limits.release_phone_after: -5m0s is not allowed: a duration above zero, like "5m" (to keep the phone while waiting, set limits.release_phone_during_waits: false)`},
 		{map[string]string{"PHONEFLOW_LIMITS_TIME_ZONE": "Mars/Base"}, `limits.time_zone: "Mars/Base" is not allowed: an IANA time zone such as Asia/Shanghai`},
+		{map[string]string{"PHONEFLOW_ROUTINES_STORE": "shared/routines"}, `routines_store: "shared/routines" is not allowed: empty (the host's <data_dir>/routines), file:///absolute/dir`},
+		{map[string]string{"PHONEFLOW_ROUTINES_STORE": "file://shared/routines"}, `routines_store: "file://shared/routines" is not allowed`},
 		// A model call that cannot fit inside the activity making it.
 		{map[string]string{"PHONEFLOW_EXECUTOR_TIMEOUT": "4m"}, `executor.timeout: 4m0s is not allowed: at most 2m30s: a step makes one executor call`},
 		{map[string]string{"PHONEFLOW_PLANNER_TIMEOUT": "10m"}, `planner.timeout: 10m0s is not allowed: at most 2m30s: the correction activity makes 2 planner calls`},
@@ -291,6 +293,11 @@ func TestValidationMessages(t *testing.T) {
 	for _, ok := range []map[string]string{{"PHONEFLOW_EXECUTOR_TIMEOUT": "2m30s"}, {"PHONEFLOW_PLANNER_TIMEOUT": "2m30s"}} {
 		if _, _, err := load(t, "", ok); err != nil {
 			t.Errorf("%v: %v", ok, err)
+		}
+	}
+	for _, ok := range []string{"file:///shared/routines", "s3://routines?region=eu-west-1", "gs://fleet-routines"} {
+		if _, _, err := load(t, "", map[string]string{"PHONEFLOW_ROUTINES_STORE": ok}); err != nil {
+			t.Errorf("routines_store %q: %v", ok, err)
 		}
 	}
 	for _, ok := range []string{"127.0.0.1:4317", "http://otel.internal:4317", "https://otel.example.com:443"} {

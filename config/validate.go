@@ -261,6 +261,9 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.PromptMemoryPath) == "" {
 		bad("prompt_memory_path", "a file path")
 	}
+	if c.RoutinesStore != "" && !validRoutinesStore(c.RoutinesStore) {
+		bad("routines_store", "empty (the host's <data_dir>/routines), file:///absolute/dir, s3://bucket?region=… or gs://bucket")
+	}
 	if c.Blobs.Retention < 0 {
 		bad("blobs.retention", `a duration of 0 (the namespace's retention) or more, like "168h"`)
 	}
@@ -371,4 +374,21 @@ func SimScreenError(width, height, density int) string {
 		return fmt.Sprintf("a screen the apps fit: %dx%d at %d dpi is %dx%d at 420 dpi, under 900x1800; use a larger size or a lower density (like 720x1600 at 320)", w, h, d, lw, lh)
 	}
 	return ""
+}
+
+// validRoutinesStore says whether a routine store URL has a scheme the
+// store opens (docs/design.md §22): file with an absolute path, s3 or gs
+// with a bucket name.
+func validRoutinesStore(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "file":
+		return u.Host == "" && strings.HasPrefix(u.Path, "/")
+	case "s3", "gs":
+		return u.Host != ""
+	}
+	return false
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,7 +44,7 @@ func openRoutines(cmd *cobra.Command) (*routine.Store, config.Config, error) {
 	if err != nil {
 		return nil, cfg, usageError{err}
 	}
-	s, err := routine.Open(filepath.Join(cfg.DataDir, "routines"))
+	s, err := app.OpenRoutines(cmd.Context(), cfg, nil)
 	return s, cfg, err
 }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/memory"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
-	"github.com/phoneflow/phoneflow/internal/routine"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -155,7 +154,8 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if deps.Activities != nil {
 		return deps.Activities, nil
 	}
-	_ = ctx // nothing here talks to the network; phones and models are reached lazily
+	// Nothing here talks to the network but a routine bucket; phones and
+	// models are reached lazily.
 	pool := deps.Devices
 	if pool == nil {
 		pool = device.NewPool(ADBClient(cfg, deps), device.PoolOptions{
@@ -213,9 +213,9 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	if err != nil {
 		return nil, fmt.Errorf("action journal under data_dir %s: %w", cfg.DataDir, err)
 	}
-	routines, err := routine.Open(filepath.Join(cfg.DataDir, "routines"))
+	routines, err := OpenRoutines(ctx, cfg, deps.logger())
 	if err != nil {
-		return nil, fmt.Errorf("routines under data_dir %s: %w", cfg.DataDir, err)
+		return nil, err
 	}
 	var mem *memory.Store
 	if cfg.Memory.Enabled {

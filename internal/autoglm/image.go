@@ -14,7 +14,7 @@ import (
 
 // Defaults for Config fields left zero.
 const (
-	DefaultMaxPixels   = 1_000_000
+	DefaultMaxPixels   = 648_000 // 540×1200 for a 1080×2400 screen
 	DefaultJPEGQuality = 85
 	// FullSize as MaxPixels never scales the screenshot down.
 	FullSize = -1
@@ -126,7 +126,7 @@ func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, i
 	img := src
 	if cfg.MaxPixels > 0 && w*h > cfg.MaxPixels {
 		nw, nh := ScaledSize(w, h, cfg.MaxPixels)
-		// Bilinear, as legible at the default 1 MP as CatmullRom was and
+		// Bilinear, as legible at 1 MP as CatmullRom was and
 		// a small part of its cost; scaling and encoding are most of a
 		// step's CPU (BENCHMARKS §4).
 		img, w, h = scaleDown(src, nw, nh), nw, nh

@@ -21,7 +21,7 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 	t := Table{
 		Title: "4. Screenshot pipeline",
 		Note: fmt.Sprintf("`device.Screenshot` through the private adb server (`exec:screencap -p` from the simulated phone, 1080×2400), %d captures per screen per run. "+
-			"Sent = the image `autoglm.Encode` puts into an executor request with the default settings (scaled to at most 1 MP, JPEG quality 80); "+
+			"Sent = the image `autoglm.Encode` puts into an executor request with the default settings (scaled to at most 648,000 pixels, 540×1200 for this screen, JPEG quality 80); "+
 			"the request carries it base64-encoded in a data URL. Only the current screenshot goes into a request. "+
 			"Worker CPU per step = the worker's own work on one executor step's screen, each part timed as "+threadCPUNote+": "+
 			"the capture (`screencap -p` read through adb), the app in front, the UI tree dump, its parse and JSON, the blob writes of tree and PNG, the PNG decode with the coarse screen hash (`activities.DecodeScreen`, which scales while it decodes) and the encoding of the image sent; "+

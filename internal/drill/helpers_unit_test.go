@@ -26,6 +26,7 @@ func TestWriteConfigReadsBack(t *testing.T) {
 	cfg.DataDir = t.TempDir()
 	cfg.PromptMemoryPath = filepath.Join(cfg.DataDir, "pm \"quoted\".json")
 	cfg.Metrics.Address = ""
+	cfg.RoutinesStore = "file:///shared/routines"
 	path := filepath.Join(t.TempDir(), "worker.yaml")
 	if err := WriteConfig(path, cfg); err != nil {
 		t.Fatal(err)
@@ -37,7 +38,7 @@ func TestWriteConfigReadsBack(t *testing.T) {
 	if got.Temporal.Address != cfg.Temporal.Address || got.ADB.Address != cfg.ADB.Address ||
 		!slices.Equal(got.ADB.Allow, cfg.ADB.Allow) || got.Planner.BaseURL != cfg.Planner.BaseURL ||
 		got.Executor.BaseURL != cfg.Executor.BaseURL || got.DataDir != cfg.DataDir ||
-		got.PromptMemoryPath != cfg.PromptMemoryPath || got.Metrics.Address != "" {
+		got.PromptMemoryPath != cfg.PromptMemoryPath || got.Metrics.Address != "" || got.RoutinesStore != cfg.RoutinesStore {
 		t.Errorf("read back %+v\nwant the values of %+v", got, cfg)
 	}
 }

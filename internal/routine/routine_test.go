@@ -2,7 +2,6 @@ package routine
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -114,10 +113,12 @@ func TestBuildPlanResolve(t *testing.T) {
 }
 
 func TestStoreRecordsCountsAndDrops(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "routines"))
-	if err != nil {
-		t.Fatal(err)
+	for _, kind := range storeKinds {
+		t.Run(kind.name, func(t *testing.T) { testStoreRecordsCountsAndDrops(t, kind.open(t)()) })
 	}
+}
+
+func testStoreRecordsCountsAndDrops(t *testing.T, s *Store) {
 	todo := `Send Alice a message saying "hi"`
 	task := Task{Template: "send {1} a message saying {2}", Params: []Param{{Kind: KindLabel, Value: "Alice"}, {Kind: KindTyped, Value: "hi"}}}
 	key := Key{Template: task.Template, App: "launcher", Model: "Pixel", Width: w, Height: h}

@@ -1,49 +1,70 @@
 package routine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // ErrNotFound is wrapped when a routine ID names no routine.
 var ErrNotFound = errors.New("no such routine")
 
-// Store is a directory of routines, one JSON file per routine named by its
-// ID. Writes go through a temporary file renamed into place, under a lock
-// file shared by every process on the host, so a reader never sees half a
-// routine and two workers never lose each other's counts. One host only: a
-// fleet shares routines by giving each host the same files (see
-// docs/design.md §22).
+// errConflict is what a backend's conditional write returns when the
+// routine changed since it was read: the caller reads again and retries.
+var errConflict = errors.New("routine changed since it was read")
+
+// backend holds one JSON routine per ID and updates it with a
+// compare-and-swap: a write names the revision it was computed from, and
+// fails with errConflict when another writer got there first
+// (docs/design.md §22). The directory (dirBackend) and a bucket
+// (bucketBackend) are the two.
+type backend interface {
+	// get reads a routine and its revision. A missing routine is
+	// ErrNotFound, with the revision a write must name to create it.
+	get(ctx context.Context, id string) (Routine, string, error)
+	// all reads every routine; the names of objects that do not parse are
+	// returned beside them.
+	all(ctx context.Context) ([]Routine, []string, error)
+	// put writes r over revision rev.
+	put(ctx context.Context, r Routine, rev string) error
+	// remove deletes the routine at revision rev.
+	remove(ctx context.Context, id, rev string) error
+	where() string
+	close() error
+}
+
+// Store is where a host's routines live: a directory of the host (Open,
+// the default) or a bucket every host of a fleet reaches (OpenURL). Every
+// update is a read, a change and a conditional write, retried when another
+// process or host wrote in between, so two workers learning or using the
+// same routine at once never lose each other's runs.
 type Store struct {
-	dir string
+	b backend
 }
 
-// Open returns the store in dir, creating the directory.
-func Open(dir string) (*Store, error) {
-	if strings.TrimSpace(dir) == "" {
-		return nil, errors.New("routine store: empty directory: set data_dir in the config")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("routine store: create %s: %w", dir, err)
-	}
-	return &Store{dir: dir}, nil
+// opTimeout bounds one store operation, so an unreachable bucket costs a
+// todo its replay rather than its time.
+const opTimeout = 30 * time.Second
+
+// maxAttempts bounds the retries of one update under contention.
+const maxAttempts = 20
+
+func (s *Store) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), opTimeout)
 }
 
-// Dir is the store's directory.
-func (s *Store) Dir() string { return s.dir }
+// Dir is where the store is: its directory or its bucket URL.
+func (s *Store) Dir() string { return s.b.where() }
 
-func (s *Store) path(id string) string { return filepath.Join(s.dir, id+".json") }
+// Close releases a bucket's connections.
+func (s *Store) Close() error { return s.b.close() }
 
 // validID keeps IDs to the shape Key.ID writes, so a name typed on the
-// command line cannot reach outside the directory.
+// command line cannot reach outside the store.
 func validID(id string) bool {
 	if !strings.HasPrefix(id, "r-") || len(id) < 3 || len(id) > 40 {
 		return false
@@ -61,40 +82,20 @@ func (s *Store) Get(id string) (Routine, error) {
 	if !validID(id) {
 		return Routine{}, fmt.Errorf("%w %q: routine IDs look like r-0123456789ab (see `starter routines list`)", ErrNotFound, id)
 	}
-	data, err := os.ReadFile(s.path(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return Routine{}, fmt.Errorf("%w %q in %s (see `starter routines list`)", ErrNotFound, id, s.dir)
-	}
-	if err != nil {
-		return Routine{}, fmt.Errorf("routine store: %w", err)
-	}
-	var r Routine
-	if err := json.Unmarshal(data, &r); err != nil {
-		return Routine{}, fmt.Errorf("routine store: %s is not a routine (%v): delete it with `starter routines delete %s`", s.path(id), err, id)
-	}
-	return r, nil
+	ctx, cancel := s.ctx()
+	defer cancel()
+	r, _, err := s.b.get(ctx, id)
+	return r, err
 }
 
-// List returns every routine, by template then ID. Files that do not parse
-// are skipped and named in the error, with the routines that did.
+// List returns every routine, by template then ID. Objects that do not
+// parse are skipped and named in the error, with the routines that did.
 func (s *Store) List() ([]Routine, error) {
-	ents, err := os.ReadDir(s.dir)
+	ctx, cancel := s.ctx()
+	defer cancel()
+	out, bad, err := s.b.all(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("routine store: %w", err)
-	}
-	var out []Routine
-	var bad []string
-	for _, e := range ents {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !validID(id) {
-			continue
-		}
-		r, err := s.Get(id)
-		if err != nil {
-			bad = append(bad, e.Name())
-			continue
-		}
-		out = append(out, r)
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Key.Template != out[j].Key.Template {
@@ -103,28 +104,28 @@ func (s *Store) List() ([]Routine, error) {
 		return out[i].ID < out[j].ID
 	})
 	if len(bad) > 0 {
-		return out, fmt.Errorf("routine store: unreadable files in %s: %s", s.dir, strings.Join(bad, ", "))
+		return out, fmt.Errorf("routine store: unreadable routines in %s: %s", s.b.where(), strings.Join(bad, ", "))
 	}
 	return out, nil
 }
 
 // Delete removes a routine.
 func (s *Store) Delete(id string) error {
-	if _, err := s.Get(id); err != nil && errors.Is(err, ErrNotFound) {
-		return err
+	if !validID(id) {
+		return fmt.Errorf("%w %q: routine IDs look like r-0123456789ab (see `starter routines list`)", ErrNotFound, id)
 	}
-	unlock, err := s.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := os.Remove(s.path(id)); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w %q in %s", ErrNotFound, id, s.dir)
+	ctx, cancel := s.ctx()
+	defer cancel()
+	for range maxAttempts {
+		_, rev, err := s.b.get(ctx, id)
+		if err != nil {
+			return err
 		}
-		return fmt.Errorf("routine store: %w", err)
+		if err := s.b.remove(ctx, id, rev); !errors.Is(err, errConflict) {
+			return err
+		}
 	}
-	return nil
+	return fmt.Errorf("routine store: %s changed %d times while it was being deleted: try again", id, maxAttempts)
 }
 
 // Match finds the routine a todo replays on a phone: among the routines
@@ -186,24 +187,41 @@ type Recorded struct {
 // it or replaces its steps with the todo's trace (which includes any steps
 // the model took after a fallback) and counts a success; a failure after
 // replaying counts against it, and the MaxFailures-th failure in a row
-// drops it.
+// drops it. When another worker updated the routine in between, the
+// outcome is folded into its version instead.
 func (s *Store) Record(o Outcome, now time.Time) (Recorded, error) {
-	unlock, err := s.lock()
-	if err != nil {
-		return Recorded{}, err
-	}
-	defer unlock()
+	ctx, cancel := s.ctx()
+	defer cancel()
 	id := o.Key.ID()
-	r, err := s.Get(id)
-	exists := err == nil
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return Recorded{}, err
+	for range maxAttempts {
+		r, rev, err := s.b.get(ctx, id)
+		exists := err == nil
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return Recorded{}, err
+		}
+		out, drop, write := fold(&r, exists, o, id, now)
+		switch {
+		case !write:
+			return out, nil
+		case drop:
+			err = s.b.remove(ctx, id, rev)
+		default:
+			err = s.b.put(ctx, r, rev)
+		}
+		if !errors.Is(err, errConflict) {
+			return out, err
+		}
 	}
-	var out Recorded
+	return Recorded{}, fmt.Errorf("routine store: %s changed %d times while this outcome was recorded: it is lost; the next run records again", id, maxAttempts)
+}
+
+// fold applies an outcome to the routine read (r, when exists): what
+// Record reports, and whether to drop or write it.
+func fold(r *Routine, exists bool, o Outcome, id string, now time.Time) (out Recorded, drop, write bool) {
 	switch {
 	case o.Success:
 		if !exists {
-			r = Routine{ID: id, Key: o.Key, Created: now}
+			*r = Routine{ID: id, Key: o.Key, Created: now}
 			out.Created = true
 		} else {
 			out.Updated = !sameSteps(r.Steps, o.Steps)
@@ -218,17 +236,14 @@ func (s *Store) Record(o Outcome, now time.Time) (Recorded, error) {
 		r.Failures++
 		r.LastFailure = o.Why
 		if r.Failures >= MaxFailures {
-			if err := os.Remove(s.path(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return Recorded{}, fmt.Errorf("routine store: %w", err)
-			}
-			return Recorded{Routine: r, Dropped: true}, nil
+			return Recorded{Routine: *r, Dropped: true}, true, true
 		}
 	default:
-		return Recorded{Routine: r, Ignored: true}, nil
+		return Recorded{Routine: *r, Ignored: true}, false, false
 	}
 	r.Updated = now
-	out.Routine = r
-	return out, s.write(r)
+	out.Routine = *r
+	return out, false, true
 }
 
 func sameSteps(a, b []Step) bool {
@@ -237,45 +252,16 @@ func sameSteps(a, b []Step) bool {
 	return string(x) == string(y)
 }
 
-func (s *Store) write(r Routine) error {
+func encode(r Routine) ([]byte, error) {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-"+r.ID+"-*")
-	if err != nil {
-		return fmt.Errorf("routine store: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("routine store: write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("routine store: sync %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("routine store: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.path(r.ID)); err != nil {
-		return fmt.Errorf("routine store: %w", err)
-	}
-	return nil
+	return append(data, '\n'), nil
 }
 
-// lock takes the store's lock file, shared by every process on the host.
-func (s *Store) lock() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(s.dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("routine store: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("routine store: lock %s: %w", f.Name(), err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+func decodeRoutine(data []byte) (Routine, error) {
+	var r Routine
+	err := json.Unmarshal(data, &r)
+	return r, err
 }

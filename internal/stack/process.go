@@ -58,13 +58,14 @@ executor:
   model: %s
 data_dir: %s
 prompt_memory_path: %s
+routines_store: %s
 metrics:
   address: ""
 log:
   level: info
 `, q(cfg.Temporal.Address), q(cfg.Temporal.Namespace), q(cfg.ADB.Address), strings.Join(allow, ", "),
 		q(cfg.Planner.BaseURL), q(cfg.Planner.Model), q(cfg.Executor.BaseURL), q(cfg.Executor.Model),
-		q(cfg.DataDir), q(cfg.PromptMemoryPath))
+		q(cfg.DataDir), q(cfg.PromptMemoryPath), q(cfg.RoutinesStore))
 	return os.WriteFile(path, []byte(y), 0o600)
 }
 
