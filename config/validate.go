@@ -259,6 +259,15 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.PromptMemoryPath) == "" {
 		bad("prompt_memory_path", "a file path")
 	}
+	if c.PromptRewrite.Failures < 1 {
+		bad("prompt_rewrite.failures", "an integer of 1 or more (failed runs in a row before the guidance is rewritten)")
+	}
+	if c.PromptRewrite.Every < 1 {
+		bad("prompt_rewrite.every", "an integer of 1 or more (runs of one guidance version before it is rewritten)")
+	}
+	if c.PromptRewrite.TrialRuns < 1 {
+		bad("prompt_rewrite.trial_runs", "an integer of 1 or more (runs a rewritten guidance is tried before it is kept or rolled back)")
+	}
 	if c.Blobs.Retention < 0 {
 		bad("blobs.retention", `a duration of 0 (the namespace's retention) or more, like "168h"`)
 	}

@@ -429,6 +429,9 @@ type TodoRunState struct {
 	// Commits is what the todo committed, for the look before
 	// committing again (docs/design.md §26).
 	Commits commitLog `json:"commits,omitzero"`
+	// Guidance is the executor guidance version the todo uses
+	// (docs/design.md §2 Guards).
+	Guidance guidancePin `json:"guidance,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -478,6 +481,9 @@ type TodoResult struct {
 	Screen string `json:"screen,omitempty"`
 	// CommitKeys key the commits it applied, for a later run's Prior.
 	CommitKeys []string `json:"commit_keys,omitempty"`
+	// Guidance is the version of its todo type's executor guidance the
+	// todo ran with; 0 when no think carried one (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 	// Recent are the todo's last device actions with their results, for
 	// the replanner (docs/design.md §4).
 	Recent []string `json:"recent,omitempty"`
