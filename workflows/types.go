@@ -202,6 +202,9 @@ type TodoState struct {
 	// (docs/design.md §13).
 	Verified bool   `json:"verified,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
+	// Guidance is the executor guidance version its last run used
+	// (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 	// Dropped is the planner's reason for leaving the todo out on purpose.
 	Dropped string `json:"dropped,omitempty"`
 	// Expect are the postconditions the planner wrote for the todo and
