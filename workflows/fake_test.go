@@ -101,10 +101,10 @@ type fakeWorld struct {
 	guidance  int
 	rewriteAt int
 	rewrites  []activities.RewriteInput
-	notified     []activities.NotifyInput
-	log          []string
-	screen       int
-	stepBytes    int
+	notified  []activities.NotifyInput
+	log       []string
+	screen    int
+	stepBytes int
 }
 
 type stepCall struct {
