@@ -330,3 +330,19 @@ func (m *Memory) updateGuidance(todoType string, fn func(*Guidance, time.Time) e
 	f.TodoTypes[todoType] = g
 	return m.write(f)
 }
+
+// Forget removes todoType's guidance and its counts, for a measurement that
+// starts each arm from nothing.
+func (m *Memory) Forget(todoType string) error {
+	unlock, err := m.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	f, err := m.load()
+	if err != nil {
+		return err
+	}
+	delete(f.TodoTypes, todoType)
+	return m.write(f)
+}
