@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -35,9 +36,10 @@ type PromptOptArm struct {
 	TodosDone int
 	// Thirds are the goals achieved in each third of the runs.
 	Thirds [3]int
-	// Guidance is the todo type's guidance at the end of the arm.
-	Guidance promptmem.Guidance
-	TodoType string
+	// Guidance is each todo type's guidance at the end of the arm: the
+	// planner may phrase the todos of one template in more than one type.
+	Guidance map[string]promptmem.Guidance
+	TodoType string // the type of the tasks' own text
 }
 
 // PromptOpt runs the same tasks twice, one at a time on one phone, with
@@ -61,8 +63,16 @@ func PromptOpt(ctx context.Context, st *bench.Stack, o PromptOptOptions) ([]Prom
 	todoType := activities.TodoType(tasks[0].Goal)
 	var arms []PromptOptArm
 	for _, on := range []bool{false, true} {
-		if err := mem.Forget(todoType); err != nil {
+		// Every arm starts with no guidance at all: the executor reads
+		// the guidance in force whether or not the goal records runs.
+		all, err := mem.AllGuidance()
+		if err != nil {
 			return nil, err
+		}
+		for k := range all {
+			if err := mem.Forget(k); err != nil {
+				return nil, err
+			}
 		}
 		sum, err := Run(ctx, st, Options{Tasks: tasks, Seed: o.Seed, WrongTaps: o.WrongTaps, Naive: o.Naive, Batch: 1,
 			PromptOpt: &on, Progress: o.Progress})
@@ -77,7 +87,7 @@ func PromptOpt(ctx context.Context, st *bench.Stack, o PromptOptOptions) ([]Prom
 				arm.Thirds[min(3*i/len(sum.Outcomes), 2)]++
 			}
 		}
-		if arm.Guidance, _, err = mem.Guidance(todoType); err != nil {
+		if arm.Guidance, err = mem.AllGuidance(); err != nil {
 			return arms, err
 		}
 		arms = append(arms, arm)
@@ -121,8 +131,13 @@ func WritePromptOpt(w io.Writer, o PromptOptOptions, arms []PromptOptArm) {
 			name = "on"
 		}
 		versions := "none"
-		if len(a.Guidance.Versions) > 0 {
-			versions = fmt.Sprintf("%d (v%d)", len(a.Guidance.Versions), a.Guidance.InForce)
+		var parts []string
+		for _, k := range sortedKeys(a.Guidance) {
+			g := a.Guidance[k]
+			parts = append(parts, fmt.Sprintf("%q: %d (v%d)", k, len(g.Versions), g.InForce))
+		}
+		if len(parts) > 0 {
+			versions = strings.Join(parts, "; ")
 		}
 		s := a.Summary
 		fmt.Fprintf(w, "| %s | %d/%d (%.0f%%) | %d | %d | %d | %d/%d (%.0f%%) | %d | %s |\n", name, s.Achieved, s.Goals, pct(s.Achieved, s.Goals),
@@ -132,13 +147,24 @@ func WritePromptOpt(w io.Writer, o PromptOptOptions, arms []PromptOptArm) {
 		if !a.On {
 			continue
 		}
-		for _, v := range a.Guidance.Versions {
-			text := strings.ReplaceAll(v.Text, "\n", " / ")
-			if text == "" {
-				text = "(none)"
+		for _, k := range sortedKeys(a.Guidance) {
+			fmt.Fprintf(w, "\nTodo type %q:\n", k)
+			for _, v := range a.Guidance[k].Versions {
+				text := strings.ReplaceAll(v.Text, "\n", " / ")
+				if text == "" {
+					text = "(none)"
+				}
+				fmt.Fprintf(w, "- v%d %s, %d/%d done: %s\n", v.N, v.Status, v.Successes, v.Runs, text)
 			}
-			fmt.Fprintf(w, "\n- v%d %s, %d/%d done: %s", v.N, v.Status, v.Successes, v.Runs, text)
 		}
-		fmt.Fprintln(w)
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
