@@ -42,10 +42,14 @@ type BlobStore interface {
 	Get(ctx context.Context, ref string) ([]byte, error)
 }
 
-// PromptMemory stores the executor's prompt per task type.
+// PromptMemory stores the run counts per goal task type and the
+// executor's versioned guidance per todo type (docs/design.md §2 Guards).
 type PromptMemory interface {
 	Get(taskType string) (promptmem.Entry, bool, error)
 	Record(taskType string, success bool, prompt string) error
+	Guidance(todoType string) (promptmem.Guidance, bool, error)
+	RecordRun(todoType string, o promptmem.Outcome, p promptmem.Policy) (bool, string, error)
+	Propose(todoType string, from int, text, why string) (promptmem.Version, error)
 }
 
 // Activities holds what phoneflow's activities need. Register it with a
@@ -70,7 +74,10 @@ type Activities struct {
 	VerifierOff bool
 	Blobs       BlobStore
 	Prompts     PromptMemory // nil disables prompt memory
-	Exec        autoglm.Config
+	// PromptPolicy says when a todo type's guidance is rewritten and how
+	// long a rewrite is tried; zero fields take promptmem.DefaultPolicy.
+	PromptPolicy promptmem.Policy
+	Exec         autoglm.Config
 	// Now is the clock for the executor's system prompt date; nil means time.Now.
 	Now func() time.Time
 	// MaxWait caps a Wait action; 0 means 10 seconds.
@@ -395,6 +402,8 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if err != nil {
 		return ThinkResult{}, err
 	}
+	var version int
+	si.TaskPrompt, version = a.executorGuidance(ctx, in)
 	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
 	if err != nil {
 		return ThinkResult{}, temporal.NewNonRetryableApplicationError("executor request: "+err.Error(), ErrTypeConfig, nil)
@@ -404,6 +413,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		return ThinkResult{}, modelError("executor", err)
 	}
 	res := a.turn(si)
+	res.Guidance = version
 	res.Model, res.TotalMS, res.Usage = ans.Model, ans.Total.Milliseconds(), ans.Usage()
 	resp, err := autoglm.Parse(ans.Text)
 	if err != nil {
@@ -459,7 +469,6 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 		Screenshot: s.png, Decoded: s.img, Sensitive: s.obs.Sensitive || len(s.png) == 0, SensitiveReason: s.obs.SensitiveReason,
 		Width: s.obs.Width, Height: s.obs.Height, Elements: s.elems,
 		PreviousAction: in.PreviousAction, PreviousResult: in.PreviousResult, Notes: in.Notes,
-		TaskPrompt: a.taskPrompt(ctx, in.TaskType),
 	}
 	if si.Sensitive && si.SensitiveReason == "" {
 		si.SensitiveReason = "secure screen"
@@ -488,21 +497,6 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 	}
 	si.History = autoglm.KeepHistory(turns, a.Exec.HistoryTokens)
 	return si, hist, nil
-}
-
-func (a *Activities) taskPrompt(ctx context.Context, taskType string) string {
-	if a.Prompts == nil || taskType == "" {
-		return ""
-	}
-	e, ok, err := a.Prompts.Get(taskType)
-	if err != nil {
-		a.logger(ctx).Warn("prompt memory unreadable; using the default prompt", "task_type", taskType, "error", err)
-		return ""
-	}
-	if !ok {
-		return ""
-	}
-	return e.SystemPrompt
 }
 
 // clip shortens s to at most n bytes on a rune boundary.
@@ -841,7 +835,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	th, err := a.think(ctx, ThinkInput{
 		Task: in.Task, TaskType: in.TaskType, Screen: s.obs,
 		PreviousAction: prevAction, PreviousResult: prevResult,
-		Notes: in.Notes, HistoryRef: in.HistoryRef,
+		Notes: in.Notes, HistoryRef: in.HistoryRef, Guidance: in.Guidance,
 	}, s)
 	if err != nil {
 		return res, err // what was applied and seen, for handBackOutage

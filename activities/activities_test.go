@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -267,42 +266,6 @@ func TestPlanAndReplan(t *testing.T) {
 	req := m.last()
 	if len(req) != 4 || req[2].Role != llm.RoleAssistant || req[3].Text != in.Invalid || !strings.Contains(req[1].Text, `"done":[`) {
 		t.Fatalf("retry request = %+v", req)
-	}
-}
-
-func TestOptimizePrompt(t *testing.T) {
-	a, _, _ := newActivities(t)
-	mem, err := promptmem.Open(t.TempDir() + "/prompts.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Prompts = mem
-	ctx := context.Background()
-	if err := a.OptimizePrompt(ctx, OptimizeInput{TaskType: "chat", Success: false, Lessons: []string{"Tap [1,1] failed: app not found"}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.OptimizePrompt(ctx, OptimizeInput{TaskType: "chat", Success: true, Lessons: []string{"Tap [1,1] failed: app not found"}}); err != nil {
-		t.Fatal(err)
-	}
-	e, ok, err := mem.Get("chat")
-	if err != nil || !ok {
-		t.Fatal(ok, err)
-	}
-	if e.Runs != 2 || e.SuccessRate != 0.5 || strings.Count(e.SystemPrompt, "app not found") != 1 {
-		t.Fatalf("entry = %+v", e)
-	}
-}
-
-func TestImprovePromptBounded(t *testing.T) {
-	p := "Be careful."
-	for i := range 50 {
-		p = ImprovePrompt(p, []string{fmt.Sprintf("lesson %d %s", i, strings.Repeat("x", 150))})
-	}
-	if len(p) > maxPromptBytes || !strings.HasPrefix(p, "Be careful.\n\n"+lessonsHeader) || !strings.Contains(p, "lesson 49") || strings.Contains(p, "lesson 40 ") {
-		t.Fatalf("prompt (%d bytes) = %q", len(p), p)
-	}
-	if got := ImprovePrompt("Base", nil); got != "Base" {
-		t.Fatalf("no lessons = %q", got)
 	}
 }
 

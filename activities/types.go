@@ -189,6 +189,9 @@ type ThinkInput struct {
 	// []Turn); History is used instead when it is empty.
 	HistoryRef string `json:"history_ref,omitempty"`
 	History    []Turn `json:"history,omitempty"`
+	// Guidance is the todo type's guidance version the todo uses (its
+	// first think's); 0 means the version in force (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 }
 
 // ThinkResult is the executor's decision. A reply that does not parse is a
@@ -208,6 +211,9 @@ type ThinkResult struct {
 	TotalMS    int64  `json:"total_ms,omitempty"`
 	// Usage is the executor call's tokens and latency.
 	Usage llm.Usage `json:"usage,omitzero"`
+	// Guidance is the guidance version the request carried; 0 when none
+	// (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 	// Replayed is set when the decision came from the todo's routine, not
 	// from the model (no call, no usage); ReplayMiss says why the model
 	// decided although the step asked for a replay (docs/design.md §22).
@@ -313,6 +319,8 @@ type StepInput struct {
 	// the todo's 1-based index and the todo's steps before this one.
 	Todo   int `json:"todo,omitempty"`
 	StepNo int `json:"step_no,omitempty"`
+	// Guidance: see ThinkInput.Guidance.
+	Guidance int `json:"guidance,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does
@@ -339,8 +347,36 @@ type StepResult struct {
 
 // OptimizeInput is the input of OptimizePrompt.
 type OptimizeInput struct {
-	TaskType string   `json:"task_type"`
+	TaskType string   `json:"task_type"` // the goal's; may be empty
 	Todo     string   `json:"todo"`
 	Success  bool     `json:"success"`
 	Lessons  []string `json:"lessons,omitempty"` // short lessons from failures and corrections
+	// Reason is why the todo was not done (the verdict, the guard), or
+	// what it did; Guidance the guidance version it used (0: none seen).
+	Reason   string `json:"reason,omitempty"`
+	Guidance int    `json:"guidance,omitempty"`
+}
+
+// OptimizeResult says whether the todo type's guidance is due for a
+// rewrite (docs/design.md §2 Guards); zero in histories from before it.
+type OptimizeResult struct {
+	Rewrite  *RewriteInput `json:"rewrite,omitempty"`
+	TodoType string        `json:"todo_type,omitempty"`
+	Note     string        `json:"note,omitempty"` // a trial kept or rolled back
+}
+
+// RewriteInput asks the planner to rewrite a todo type's guidance.
+type RewriteInput struct {
+	TodoType string `json:"todo_type"`
+	From     int    `json:"from"` // the version in force when it was asked
+	Why      string `json:"why"`
+	// HandBackOutages: see StepInput.HandBackOutages.
+	HandBackOutages bool `json:"hand_back_outages,omitempty"`
+}
+
+// RewriteResult is the new version on trial, or why there is none.
+type RewriteResult struct {
+	Version int       `json:"version,omitempty"`
+	Invalid string    `json:"invalid,omitempty"`
+	Usage   llm.Usage `json:"usage,omitzero"`
 }

@@ -23,6 +23,9 @@ type Config struct {
 	// PromptMemory records every todo's outcome and lessons in prompt
 	// memory for its task type, so later runs of that type start from them.
 	PromptMemory bool `key:"prompt_memory"`
+	// PromptRewrite says when the planner rewrites a todo type's executor
+	// guidance and how long a rewrite is tried (docs/design.md §2 Guards).
+	PromptRewrite PromptRewrite `key:"prompt_rewrite"`
 	// Routines learns a routine from every todo verified done and replays
 	// it for later todos of the same task on the same kind of phone
 	// (docs/design.md §22); they live in <data_dir>/routines unless
@@ -356,6 +359,16 @@ const (
 )
 
 // Limits are the step budget and the guards of the agent loop.
+// PromptRewrite: a todo type's guidance is rewritten after Failures
+// failed runs in a row or Every runs of one version; a rewrite is kept
+// only when its success rate over its first TrialRuns runs is not worse
+// than the version before it.
+type PromptRewrite struct {
+	Failures  int `key:"failures"`
+	Every     int `key:"every"`
+	TrialRuns int `key:"trial_runs"`
+}
+
 type Limits struct {
 	// Mode is how goals run unless started otherwise: "layered" (the
 	// planner plans todos, the executor runs each) or "single" (the
@@ -563,14 +576,15 @@ func Default() Config {
 			MaxExecutorFeedbackHistory: 2,
 			UITree:                     true,
 		},
-		DataDir:      "./.phoneflow",
-		PromptMemory: true,
-		Routines:     true,
-		Blobs:        Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
-		Metrics:      Metrics{Address: "127.0.0.1:9464"},
-		Hooks:        Hooks{Timeout: 5 * time.Second, Default: HookAllow},
-		Memory:       Memory{Enabled: true},
-		Log:          Log{Level: "info", Format: "text"},
+		DataDir:       "./.phoneflow",
+		PromptMemory:  true,
+		PromptRewrite: PromptRewrite{Failures: 3, Every: 10, TrialRuns: 5},
+		Routines:      true,
+		Blobs:         Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
+		Metrics:       Metrics{Address: "127.0.0.1:9464"},
+		Hooks:         Hooks{Timeout: 5 * time.Second, Default: HookAllow},
+		Memory:        Memory{Enabled: true},
+		Log:           Log{Level: "info", Format: "text"},
 	}
 }
 

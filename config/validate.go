@@ -264,6 +264,15 @@ func (c Config) Validate() error {
 	if c.RoutinesStore != "" && !validRoutinesStore(c.RoutinesStore) {
 		bad("routines_store", "empty (the host's <data_dir>/routines), file:///absolute/dir, s3://bucket?region=… or gs://bucket")
 	}
+	if c.PromptRewrite.Failures < 1 {
+		bad("prompt_rewrite.failures", "an integer of 1 or more (failed runs in a row before the guidance is rewritten)")
+	}
+	if c.PromptRewrite.Every < 1 {
+		bad("prompt_rewrite.every", "an integer of 1 or more (runs of one guidance version before it is rewritten)")
+	}
+	if c.PromptRewrite.TrialRuns < 1 {
+		bad("prompt_rewrite.trial_runs", "an integer of 1 or more (runs a rewritten guidance is tried before it is kept or rolled back)")
+	}
 	if c.Blobs.Retention < 0 {
 		bad("blobs.retention", `a duration of 0 (the namespace's retention) or more, like "168h"`)
 	}

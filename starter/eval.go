@@ -32,6 +32,7 @@ type evalFlags struct {
 	batch     int
 	adbPath   string
 	suite     string
+	armRuns   int
 	runs      int
 	perTmpl   int
 	faults    []string
@@ -76,6 +77,14 @@ message sent, a note saved, an alarm created or switched) on a target the task
 never named counts as a WRONG COMMIT. --runs N repeats it for seeds seed..seed+N-1.
 --misread and --fault pass offline executor faults to the model server by name.
 
+--suite prompt-opt measures prompt optimisation (docs/design.md §2 Guards):
+--arm-runs tasks of one template (--only, default messages.send, in its first
+phrasing, so one todo type) run one at a time on one phone, first with prompt
+optimisation off, then on, each arm starting with no guidance and with
+routines off; it prints goals achieved (per third of the runs), todo runs
+verified done and the guidance versions the planner wrote. Use it with
+--naive --wrong-taps 0.3 to see whether guidance teaches a weak executor.
+
 Every run of each goal and of its todos is then replayed against this build's
 workflow code, as a worker does after losing its cache; a run that does not
 replay (nondeterministic code) is listed with the error.
@@ -87,7 +96,8 @@ done, no wrong commit and every run replayed), 1 otherwise.`,
   starter eval --naive --wrong-taps 0.2 --mode all --seed 1
   starter eval --set my-goals.jsonl --only msg-comma,bt-on
   starter eval --suite generated --seed 1 --runs 3 --batch 8
-  starter eval --suite generated --misread 0.2 --only messages.send,clock.create`,
+  starter eval --suite generated --misread 0.2 --only messages.send,clock.create
+  starter eval --suite prompt-opt --naive --wrong-taps 0.3 --runs 3`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
@@ -102,7 +112,8 @@ done, no wrong commit and every run replayed), 1 otherwise.`,
 	fs.BoolVar(&f.naive, "naive", false, "the offline executor does not repair its own mistakes")
 	fs.IntVar(&f.batch, "batch", 8, "goals run at once, each on its own phone")
 	fs.StringVar(&f.adbPath, "adb", "", "adb binary (default: adb on PATH)")
-	fs.StringVar(&f.suite, "suite", "fixed", "fixed (the goal set, see --set) or generated (task templates drawn from --seed)")
+	fs.StringVar(&f.suite, "suite", "fixed", "fixed (the goal set, see --set), generated (task templates drawn from --seed) or prompt-opt (one task type with prompt optimisation off and on)")
+	fs.IntVar(&f.armRuns, "arm-runs", 30, "prompt-opt suite: tasks per arm")
 	fs.IntVar(&f.runs, "runs", 1, "runs, each with the next seed (seed, seed+1, ...)")
 	fs.IntVar(&f.perTmpl, "per-template", eval.DefaultPerTemplate, "generated suite: tasks drawn from each template per seed")
 	fs.StringArrayVar(&f.faults, "fault", nil, "offline model fault NAME=RATE passed to the model server, repeatable (e.g. wrong-tap=0.2)")
@@ -131,11 +142,14 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if f.runs < 1 {
 		return fmt.Errorf("--runs %d: give at least 1", f.runs)
 	}
+	if f.suite == "prompt-opt" {
+		return runPromptOpt(cmd, f)
+	}
 	if f.suite == "generated" {
 		return runSuite(cmd, f, modes, faults)
 	}
 	if f.suite != "fixed" {
-		return fmt.Errorf("--suite %q: use fixed or generated", f.suite)
+		return fmt.Errorf("--suite %q: use fixed, generated or prompt-opt", f.suite)
 	}
 	cases := eval.Default()
 	if f.set != "" {

@@ -97,10 +97,16 @@ type fakeWorld struct {
 	replanInputs []activities.ReplanInput
 	steps        []stepCall
 	optimized    []activities.OptimizeInput
-	notified     []activities.NotifyInput
-	log          []string
-	screen       int
-	stepBytes    int
+	// guidance is the version in force a think reports when the step
+	// pinned none; rewriteAt makes the optimize call of that number (1-based)
+	// ask for a guidance rewrite, and rewrites records the asks.
+	guidance  int
+	rewriteAt int
+	rewrites  []activities.RewriteInput
+	notified  []activities.NotifyInput
+	log       []string
+	screen    int
+	stepBytes int
 }
 
 type stepCall struct {
@@ -270,6 +276,11 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 				Action: actionKey(a), Turn: turn, Model: "fake", HistoryRef: histRef}
 		}
 		res.Think.Usage = fakeThinkUsage
+		if in.Guidance > 0 {
+			res.Think.Guidance = in.Guidance
+		} else {
+			res.Think.Guidance = f.guidance
+		}
 		if in.Replay != nil {
 			res.Think.ReplayMiss = fmt.Sprintf("the screen before step %d differs", in.Replay.Index)
 		}
@@ -342,11 +353,23 @@ func (f *fakeWorld) Correct(_ context.Context, in activities.CorrectInput) (acti
 	return activities.CorrectResult{Correction: fakeCorrection, Usage: fakePlanUsage}, nil
 }
 
-func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) error {
+func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) (activities.OptimizeResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.optimized = append(f.optimized, in)
-	return nil
+	res := activities.OptimizeResult{TodoType: activities.TodoType(in.Todo)}
+	if len(f.optimized) == f.rewriteAt {
+		res.Rewrite = &activities.RewriteInput{TodoType: res.TodoType, From: in.Guidance, Why: "3 failures in a row"}
+	}
+	return res, nil
+}
+
+func (f *fakeWorld) RewritePrompt(_ context.Context, in activities.RewriteInput) (activities.RewriteResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rewrites = append(f.rewrites, in)
+	f.guidance = in.From + 1
+	return activities.RewriteResult{Version: in.From + 1}, nil
 }
 
 // acts returns the actions the phone received, in order.
@@ -369,6 +392,7 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Replan, activity.RegisterOptions{Name: activities.NameReplan})
 	env.RegisterActivityWithOptions(f.Step, activity.RegisterOptions{Name: activities.NameStep})
 	env.RegisterActivityWithOptions(f.OptimizePrompt, activity.RegisterOptions{Name: activities.NameOptimizePrompt})
+	env.RegisterActivityWithOptions(f.RewritePrompt, activity.RegisterOptions{Name: activities.NameRewritePrompt})
 	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
 	env.RegisterActivityWithOptions(f.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})

@@ -541,6 +541,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	g.st.Usage = g.st.Usage.Add(tr.Usage)
 	t.Result = tr.Result
 	t.Verified, t.Evidence = tr.Verified, tr.Evidence
+	t.Guidance = tr.Guidance
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)

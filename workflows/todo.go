@@ -154,25 +154,6 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	return res, nil
 }
 
-// optimize records the todo in prompt memory on the phone's host, whose
-// Think reads that memory. A todo on the phone's queue does it as a local
-// activity (one history event instead of six). A failure never fails the todo: prompt
-// memory is an aid, not the job.
-func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
-	if !t.in.OptimizePrompt || t.in.TaskType == "" || res.Status == TodoOutOfBudget {
-		return
-	}
-	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons}
-	err := t.onPhoneHost(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-		Summary:             truncate(fmt.Sprintf("Update the %s prompt after todo %d", t.in.TaskType, t.in.Index), 380),
-	}, activities.NameOptimizePrompt, in, nil)
-	if err != nil {
-		workflow.GetLogger(ctx).Warn("prompt memory not updated", "task_type", t.in.TaskType, "error", err)
-	}
-}
-
 // withDefaults fills unset limits, for a todo started on its own (the goal
 // always sets them).
 func (in TodoInput) withDefaults() TodoInput {
@@ -199,7 +180,8 @@ func (t *todoRun) result(status, text string) TodoResult {
 	return TodoResult{Status: status, Result: text, Steps: t.st.Steps, Lessons: t.st.Lessons, Usage: t.st.Usage,
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
 		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
-		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...), Turns: t.st.Turns}
+		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...), Turns: t.st.Turns,
+		Guidance: t.st.Guidance.Version}
 }
 
 // setHandlers listens to the steering signals. The goal forwards them here;
@@ -749,6 +731,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages, Expect: t.in.Expect,
 		// For hooks (docs/design.md §29): payload only, no command changes.
 		GoalID: t.in.GoalID, Todo: t.in.Index, StepNo: t.st.Steps,
+		Guidance: t.st.Guidance.Version,
 	}
 	switch {
 	case act != nil:
@@ -776,6 +759,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
 	if err == nil && res.Think != nil {
 		t.st.Usage.Executor = t.st.Usage.Executor.Add(res.Think.Usage)
+		t.st.Guidance.use(res.Think.Guidance)
 		t.replayed(in.Replay != nil, res.Think)
 	}
 	return res, err

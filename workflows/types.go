@@ -202,6 +202,9 @@ type TodoState struct {
 	// (docs/design.md §13).
 	Verified bool   `json:"verified,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
+	// Guidance is the executor guidance version its last run used
+	// (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 	// Dropped is the planner's reason for leaving the todo out on purpose.
 	Dropped string `json:"dropped,omitempty"`
 	// Expect are the postconditions the planner wrote for the todo and
@@ -429,6 +432,9 @@ type TodoRunState struct {
 	// Commits is what the todo committed, for the look before
 	// committing again (docs/design.md §26).
 	Commits commitLog `json:"commits,omitzero"`
+	// Guidance is the executor guidance version the todo uses
+	// (docs/design.md §2 Guards).
+	Guidance guidancePin `json:"guidance,omitzero"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -478,6 +484,9 @@ type TodoResult struct {
 	Screen string `json:"screen,omitempty"`
 	// CommitKeys key the commits it applied, for a later run's Prior.
 	CommitKeys []string `json:"commit_keys,omitempty"`
+	// Guidance is the version of its todo type's executor guidance the
+	// todo ran with; 0 when no think carried one (docs/design.md §2 Guards).
+	Guidance int `json:"guidance,omitempty"`
 	// Recent are the todo's last device actions with their results, for
 	// the replanner (docs/design.md §4).
 	Recent []string `json:"recent,omitempty"`

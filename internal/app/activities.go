@@ -246,6 +246,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		VerifierOff:     verifier == nil,
 		Blobs:           blobs,
 		Prompts:         prompts,
+		PromptPolicy:    promptmem.Policy{FailureStreak: cfg.PromptRewrite.Failures, Every: cfg.PromptRewrite.Every, TrialRuns: cfg.PromptRewrite.TrialRuns},
 		Exec:            exec,
 		Notifier:        NewNotifier(cfg),
 		Journal:         journal,

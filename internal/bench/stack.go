@@ -166,3 +166,7 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	}
 	return e, nil
 }
+
+// PromptMemoryPath is the prompt memory file every worker of the stack
+// shares.
+func (s *Stack) PromptMemoryPath() string { return s.baseConfig().PromptMemoryPath }

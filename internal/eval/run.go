@@ -34,8 +34,13 @@ type Options struct {
 	Batch int
 	// AskWait is how long a question nobody will answer stays pending
 	// before the goal is cancelled and the task counted as asked; 0 = 20s.
-	AskWait  time.Duration
-	Progress func(string) // nil = silent
+	AskWait time.Duration
+	// PromptOpt, when set, runs every goal with resolved options:
+	// prompt optimisation on or off as it says and routines off, so a
+	// comparison measures the guidance alone. Nil leaves the options to
+	// the worker's defaults.
+	PromptOpt *bool
+	Progress  func(string) // nil = silent
 }
 
 // Outcome is one task's result.
@@ -59,6 +64,10 @@ type Outcome struct {
 	// every run replayed.
 	Replayed    int
 	NotReplayed string
+	// TodoRuns counts the goal's todo runs and TodosDone those verified
+	// done; Guidance lists the guidance version each todo ran with.
+	TodoRuns, TodosDone int
+	Guidance            []int
 }
 
 // Summary totals a run.
@@ -130,7 +139,7 @@ func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
 			defer wg.Done()
 			for j := range next {
 				env.Phones[i].Reset()
-				outs[j] = runTask(ctx, st.Client, env, i, tasks[j], o.Mode, o.AskWait)
+				outs[j] = runTask(ctx, st.Client, env, i, tasks[j], o.goalOptions(), o.AskWait)
 				if n := done.Add(1); o.Progress != nil && (n%10 == 0 || int(n) == len(tasks)) {
 					o.Progress(fmt.Sprintf("%s seed %d: %d of %d tasks run", o.Mode, o.Seed, n, len(tasks)))
 				}
@@ -190,7 +199,17 @@ const (
 	cancelWait  = 2 * time.Minute
 )
 
-func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task, mode string, askWait time.Duration) Outcome {
+// goalOptions are the options every goal of the run starts with.
+func (o Options) goalOptions() workflows.GoalOptions {
+	g := workflows.GoalOptions{Mode: o.Mode, AutoApprove: true}
+	if o.PromptOpt != nil {
+		g.OptimizePrompt, g.Resolved = *o.PromptOpt, true
+	}
+	return g
+}
+
+func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task, opts workflows.GoalOptions, askWait time.Duration) Outcome {
+	mode := opts.Mode
 	out := Outcome{Task: t}
 	phone := env.Phones[i]
 	before := phone.State()
@@ -199,7 +218,7 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	// not answer is sent again, not taken for the goal's end.
 	goals := goalctl.New(c, goalctl.Options{})
 	_, err := goals.StartGoal(ctx, goalctl.StartOptions(id, t.Goal, env.Serials[i]),
-		workflows.GoalInput{Goal: t.Goal, Device: env.Serials[i], Options: workflows.GoalOptions{Mode: mode, AutoApprove: true}})
+		workflows.GoalInput{Goal: t.Goal, Device: env.Serials[i], Options: opts})
 	var r workflows.GoalResult
 	if err == nil {
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
@@ -216,6 +235,13 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 		}
 	}
 	out.Status, out.Steps, out.Response, out.Reason = r.Status, r.Steps, r.Response, r.Reason
+	for _, td := range r.Todos {
+		out.TodoRuns += max(td.Attempts, 1)
+		if td.Status == workflows.TodoDone {
+			out.TodosDone++
+		}
+		out.Guidance = append(out.Guidance, td.Guidance)
+	}
 	holds, why := true, ""
 	if t.Check != nil {
 		holds, why = t.Check(after, r)

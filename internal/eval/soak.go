@@ -232,7 +232,7 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 		if kind.Targets != nil {
 			task.Targets = kind.Targets(k)
 		}
-		out := runTask(ctx, st.Client, env, 0, task, workflows.ModeLayered, 20*time.Second)
+		out := runTask(ctx, st.Client, env, 0, task, Options{Mode: workflows.ModeLayered}.goalOptions(), 20*time.Second)
 		rep := SoakRep{Rep: k, Goal: c.Goal, Status: out.Status, Steps: out.Steps, Effects: -1,
 			ModelCalls: env.Model.Stats().Completions - before, Why: out.Why}
 		if kind.Like != nil {

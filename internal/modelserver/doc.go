@@ -26,8 +26,11 @@
 // with "You are the planner"/"You are the replanner" (or whose last message
 // carries a JSON context with a "goal") is a planner request. Before all
 // of these, a system prompt starting "You are the verifier" makes a
-// verifier request and one starting "You are the correction writer" a
-// stuck correction request (docs/design.md §13, §18), whatever the model id.
+// verifier request, one starting "You are the correction writer" a
+// stuck correction request (docs/design.md §13, §18), and one starting
+// "You are the guidance writer" a guidance rewrite (docs/design.md §2
+// Guards), whatever the model id. A naive executor whose system prompt
+// carries the guidance line to check each tap repairs its missed taps.
 //
 // # Planner rules
 //

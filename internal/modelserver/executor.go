@@ -1246,7 +1246,8 @@ func (s *Server) executorAnswer(msgs []message, f faults) string {
 			return task
 		}
 	}
-	st := decideMisreading(msgs, s.cfg.Naive, mis)
+	// A naive persona told by its guidance to check each tap does.
+	st := decideMisreading(msgs, s.cfg.Naive && !heedsTapCheck(msgs), mis)
 	answer := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
 	if f.wrongTap {
 		p := f.tap

@@ -23,6 +23,9 @@ func roleFor(model string, msgs []message) roleName {
 	if isCorrector(msgs) {
 		return roleCorrector
 	}
+	if isGuidanceWriter(msgs) {
+		return roleGuidance
+	}
 	m := strings.ToLower(model)
 	switch {
 	case strings.Contains(m, "planner"):

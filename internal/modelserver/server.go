@@ -102,6 +102,7 @@ type Stats struct {
 	Executor     int64 `json:"executor"`     // answered in the executor role
 	Verifier     int64 `json:"verifier"`     // answered in the verifier role
 	Corrector    int64 `json:"corrector"`    // stuck corrections written in the planner's name
+	Guidance     int64 `json:"guidance"`     // executor guidance rewritten in the planner's name
 	Faults429    int64 `json:"faults_429"`   // injected 429 answers
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
@@ -359,6 +360,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case roleCorrector:
 		content = s.correctAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Corrector++ })
+	case roleGuidance:
+		content = s.guidanceAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Guidance++ })
 	default:
 		content = s.executorAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Executor++ })

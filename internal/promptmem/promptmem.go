@@ -21,9 +21,13 @@ type Entry struct {
 	Runs         int       `json:"runs"`
 }
 
-// File is the on-disk shape: {"task_types": {"<type>": Entry}}.
+// File is the on-disk shape: {"task_types": {"<type>": Entry},
+// "todo_types": {"<todo type>": Guidance}}.
 type File struct {
 	TaskTypes map[string]Entry `json:"task_types"`
+	// TodoTypes holds the versioned executor guidance per todo type
+	// (docs/design.md §2 Guards).
+	TodoTypes map[string]Guidance `json:"todo_types,omitempty"`
 }
 
 // ErrCorrupt is wrapped when the file exists but cannot be understood.
@@ -92,6 +96,7 @@ func decode(path string, data []byte) (File, error) {
 		var probe map[string]json.RawMessage
 		err := json.Unmarshal(data, &probe)
 		delete(probe, "task_types")
+		delete(probe, "todo_types")
 		if err != nil || len(probe) != 0 {
 			return File{}, fmt.Errorf("%w: %s: want an object with a \"task_types\" key (fix or move the file away)", ErrCorrupt, path)
 		}
