@@ -205,10 +205,10 @@ func (s *Store) Record(o Outcome, now time.Time) (Recorded, error) {
 		if !exists {
 			r = Routine{ID: id, Key: o.Key, Created: now}
 			out.Created = true
-		} else {
-			out.Updated = !sameSteps(r.Steps, o.Steps)
 		}
-		r.Example, r.Params, r.Steps = o.Example, o.Task.Params, o.Steps
+		steps, changed := MergeSteps(r.Steps, o.Steps)
+		out.Updated = exists && changed
+		r.Example, r.Params, r.Steps = o.Example, o.Task.Params, steps
 		r.Version = Version
 		r.Successes++
 		r.Runs++
