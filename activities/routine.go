@@ -178,6 +178,18 @@ func (a *Activities) replay(ctx context.Context, in StepInput, s screen) (ThinkR
 		return ThinkResult{}, fmt.Sprintf("step %d/%d is the model's: %s", r.Index, r.Total, r.Model), nil
 	}
 	fp := routine.Fingerprint(s.obs.AppPackage, s.elems, s.obs.Width, s.obs.Height, s.obs.Hash)
+	if fp != "" && fp != r.Screen && r.Optional && r.Skip != nil && fp == r.Skip.Screen {
+		// The screen an optional step handled (a pop-up) is not there
+		// this time; the next required step's is.
+		next := *r.Skip
+		rin := in
+		rin.Replay = &next
+		res, why, err := a.replay(ctx, rin, s)
+		if why == "" && err == nil {
+			res.ReplaySkipped = next.Index - r.Index
+		}
+		return res, why, err
+	}
 	if fp == "" || fp != r.Screen {
 		app := s.obs.App
 		if app == "" {

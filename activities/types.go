@@ -219,6 +219,9 @@ type ThinkResult struct {
 	// decided although the step asked for a replay (docs/design.md §22).
 	Replayed   bool   `json:"replayed,omitempty"`
 	ReplayMiss string `json:"replay_miss,omitempty"`
+	// ReplaySkipped counts the optional routine steps passed over
+	// because the screen they handled was not there.
+	ReplaySkipped int `json:"replay_skipped,omitempty"`
 }
 
 // ActInput is the input of Act.

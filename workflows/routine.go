@@ -27,6 +27,9 @@ type RoutineState struct {
 	// Next is the index in Found.Steps of the next step to replay.
 	Next     int `json:"next"`
 	Replayed int `json:"replayed,omitempty"`
+	// Skipped counts optional steps passed over (the pop-up they
+	// handled was not there).
+	Skipped int `json:"skipped,omitempty"`
 	// Off says why the replay stopped before the routine's end: the model
 	// decides from there.
 	Off string `json:"off,omitempty"`
@@ -43,6 +46,14 @@ func (r *RoutineState) replaying() *routine.ReplayStep {
 		return nil
 	}
 	s := r.Found.Steps[r.Next]
+	if s.Optional {
+		for _, n := range r.Found.Steps[r.Next+1:] {
+			if !n.Optional {
+				s.Skip = &n
+				break
+			}
+		}
+	}
 	return &s
 }
 
@@ -131,7 +142,8 @@ func (t *todoRun) replayed(asked bool, th *activities.ThinkResult) {
 		return
 	}
 	if th.Replayed {
-		r.Next++
+		r.Next += 1 + th.ReplaySkipped
+		r.Skipped += th.ReplaySkipped
 		r.Replayed++
 		t.st.Usage.ReplayedSteps++
 		return
@@ -159,6 +171,8 @@ func (t *todoRun) routineLine() string {
 	case f.ID == "":
 	case r.Off != "":
 		parts = append(parts, fmt.Sprintf("replayed %d/%d steps of %s, then the model: %s", r.Replayed, len(f.Steps), name, r.Off))
+	case r.Replayed > 0 && r.Skipped > 0:
+		parts = append(parts, fmt.Sprintf("replayed step %d/%d of %s (%d optional skipped)", r.Replayed+r.Skipped, len(f.Steps), name, r.Skipped))
 	case r.Replayed > 0:
 		parts = append(parts, fmt.Sprintf("replayed step %d/%d of %s", r.Replayed, len(f.Steps), name))
 	default:

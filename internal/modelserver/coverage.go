@@ -43,7 +43,10 @@ saying says say said that's content contents body text texts containing contain 
 var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": cvLabel, "label": cvLabel, "labelled": cvLabel,
 	"labeled": cvLabel, "titled": cvLabel, "title": cvLabel, "mum": {"mom"}, "mother": {"mom"}, "mommy": {"mom"}, "wake": {"alarm"},
 	"first": {"first", "1"}, "1st": {"first", "1"}, "second": {"second", "2"}, "2nd": {"second", "2"}, "third": {"third", "3"},
-	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"}}
+	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"},
+	// What someone last wrote is read as their latest message.
+	"last": {"last", "latest"}, "newest": {"latest"}, "recent": {"latest"}, "most": {"latest"},
+	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"}}
 
 var cvLabel = []string{"label", "titled", "called", "named", "name"}
 

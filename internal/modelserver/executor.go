@@ -1018,6 +1018,8 @@ func (c *solver) read(in intent) step {
 				fmt.Sprintf("Every contact is listed and %s is not among them.", in.Contact))
 		}
 		return c.scroll(true, in.Contact)
+	case "latest message":
+		return c.readLatestMessage(in.Contact)
 	case "brightness":
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")
@@ -1045,6 +1047,38 @@ func (c *solver) read(in intent) step {
 		return c.scroll(true, in.What)
 	}
 	return finish(fmt.Sprintf("Could not find %s", in.What), "Nothing on the screen matches what I should read.")
+}
+
+// readLatestMessage opens the conversation with who and answers with the
+// newest message they sent (the last bubble marked Received).
+func (c *solver) readLatestMessage(who string) step {
+	compose := c.byID("compose_message_text")
+	if compose == nil {
+		compose = c.byClass("EditText")
+	}
+	if compose != nil {
+		if c.person(who, false) == nil {
+			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", who))
+		}
+		var last *uitree.Listed
+		for i, l := range c.obs.Elems {
+			if l.Desc == "Received" && l.Text != "" {
+				last = &c.obs.Elems[i]
+			}
+		}
+		if last == nil {
+			return finish(fmt.Sprintf("%s has sent no messages in this conversation", who), "The conversation shows no received message.")
+		}
+		return finish(last.Text, fmt.Sprintf("The newest message from %s reads %q.", who, last.Text))
+	}
+	if row := c.person(who, true); row != nil {
+		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
+	}
+	if c.byText("New conversation") != nil && c.allListed() {
+		return finish(fmt.Sprintf("Cannot read the message: there is no conversation with %s on this phone", who),
+			fmt.Sprintf("Every conversation is listed and none is with %s.", who))
+	}
+	return c.scroll(true, who)
 }
 
 // bankPasswordRe and bankCodeRe read a bank task that brings its own

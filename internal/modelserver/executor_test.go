@@ -173,6 +173,18 @@ func TestPersonaSteps(t *testing.T) {
 		{"take over answered", screen("Sign in to the bank", "Bank", `do(action="Take_over", message="Please sign in to the bank app yourself")`, "user answered: done",
 			el("Button", "Sign in", 500, 600, "clickable")), nil, `finish(message="The user took over the bank app")`},
 		{"no task", "Current app: Launcher (com.android.launcher3)", nil, `finish(message="No task given")`},
+		{"latest message: open the conversation", screen("Read the latest message from Bob Li in Messages", "Messages", "", "",
+			el("TextView", "Messages", 500, 60), el("TextView", "Alice Chen", 500, 142, "clickable"), el("TextView", "Bob Li", 500, 242, "clickable")),
+			nil, `do(action="Tap", element=[500,242])`},
+		{"latest message: the newest received bubble, not the newest bubble", screen("Read the latest message from Bob Li in Messages", "Messages", "", "",
+			el("TextView", "Bob Li", 500, 60), el("TextView", "Lunch?", 300, 300, "desc=Received"), el("TextView", "Sent you the slides.", 300, 400, "desc=Received"),
+			el("TextView", "thanks", 700, 500, "desc=Sent"),
+			el("EditText", "", 390, 883, "clickable", "id=compose_message_text", "desc=Text message")),
+			nil, `finish(message="Sent you the slides.")`},
+		{"latest message: another conversation is open", screen("What was Alice's last message", "Messages", "", "",
+			el("TextView", "Bob Li", 500, 60), el("TextView", "Lunch?", 300, 300, "desc=Received"),
+			el("EditText", "", 390, 883, "clickable", "id=compose_message_text", "desc=Text message")),
+			nil, `do(action="Back")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := autoglm.FormatAction(answer(t, c.text, c.earlier...))

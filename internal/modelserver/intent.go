@@ -80,7 +80,7 @@ var (
 	timeRe      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:[:.：](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?:\b|$)`)
 	percentRe   = regexp.MustCompile(`(\d{1,3})\s*%`)
 	labelRe     = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label)\s+(.+)$`)
-	readVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:read|check|look up|find out|find|get|what is|what's|tell me|show me)\b|查看|读取|看看|告诉我)`)
+	readVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:read|check|look up|find out|find|get|what is|what's|what was|tell me|show me)\b|查看|读取|看看|告诉我)`)
 	sendVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:send|text|message|tell|reply|write to)\b|给|告诉|发)`)
 	openVerbRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:open|launch|start|go to|switch to|打开|启动|进入)\s*(?:the\s+)?(.+?)(?:\s+app)?$`)
 	tapVerbRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:tap|click|press|点击)\s+(?:on\s+)?(?:the\s+)?(.+?)(?:\s+button)?$`)
@@ -218,6 +218,8 @@ func parseRead(t, lower string, in *intent) {
 				in.Contact = strings.TrimSpace(m[1])
 			}
 		}
+	case msgReadRe.MatchString(t) && messageSender(t) != "":
+		in.What, in.App, in.Contact = "latest message", "Messages", messageSender(t)
 	case strings.Contains(lower, "brightness") || strings.Contains(t, "亮度"):
 		in.What, in.App = "brightness", "Settings"
 	case settingOf(lower) != "":
@@ -226,6 +228,33 @@ func parseRead(t, lower string, in *intent) {
 		in.What = strings.TrimSpace(readVerbRe.ReplaceAllString(t, ""))
 		in.What = strings.TrimPrefix(strings.TrimPrefix(in.What, "the "), "The ")
 	}
+}
+
+// msgReadRe tells a read of what someone wrote: "Bob's latest text", "the
+// last message from Alice", "what Mom last texted me", "李四发给我的最后一条消息".
+var msgReadRe = regexp.MustCompile(`(?i)\b(?:messages?|texts?|texted|sms|wrote|written|write|writes)\b|消息|短信|信息`)
+
+var (
+	msgFromRe   = regexp.MustCompile(`(?i)\bfrom\s+(.+?)(?:\s+(?:in|on|and|then)\b|[?.!,]|$)`)
+	msgWhoDidRe = regexp.MustCompile(`(?i)\bwhat\s+(.+?)\s+(?:last\s+|most recently\s+)?(?:texted|wrote|sent|messaged)\b`)
+	msgOfRe     = regexp.MustCompile(`(?i)(?:^|\s)(?:read|check|get|find|what is|what's|what was|tell me|show me|see)?\s*([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)'s\s+(?:last|latest|newest|most recent|recent)\b`)
+)
+
+// messageSender is whose message a read is about: a known contact named
+// in the text, else the name after "from", before "'s last", or in "what X
+// texted"; "" when none is named.
+func messageSender(t string) string {
+	if c := findContact(t); c != "" {
+		return c
+	}
+	for _, re := range []*regexp.Regexp{msgOfRe, msgFromRe, msgWhoDidRe} {
+		if m := re.FindStringSubmatch(t); m != nil {
+			if who := strings.TrimSpace(m[1]); who != "" && !strings.EqualFold(who, "me") {
+				return who
+			}
+		}
+	}
+	return ""
 }
 
 // findContact returns the known contact named in text (longest match), or "".

@@ -31,4 +31,16 @@ func TestReadGoalWaitsForThePhone(t *testing.T) {
 	if got := substitute("Enter the code in the Bank app with what was read", "482913"); got != "Enter the code in the Bank app: 482913" {
 		t.Errorf("substitute: %q", got)
 	}
+	// A read value that ends a sentence keeps its punctuation as a
+	// quoted text, so the message sent is the value read.
+	for v, want := range map[string]string{
+		"Sent you the slides.": `Send Alice a message: "Sent you the slides."`,
+		`He said "ok".`:        `Send Alice a message: “He said "ok".”`,
+		"明天见。":                 `Send Alice a message: "明天见。"`,
+		"07:00":                `Send Alice a message: 07:00`,
+	} {
+		if got := substitute("Send Alice a message with what was read", v); got != want {
+			t.Errorf("substitute(%q) = %s, want %s", v, got, want)
+		}
+	}
 }

@@ -484,9 +484,22 @@ func hasPlaceholder(todo string) bool { return placeholderRe.MatchString(todo) }
 // "Send Alice a message with what was read" → "Send Alice a message: 07:00".
 func substitute(todo, result string) string {
 	if loc := withPlaceholderRe.FindStringIndex(todo); loc != nil {
-		return todo[:loc[0]] + ": " + result + todo[loc[1]:]
+		return todo[:loc[0]] + ": " + quoteValue(result) + todo[loc[1]:]
 	}
 	return placeholderRe.ReplaceAllLiteralString(todo, result)
+}
+
+// quoteValue quotes a read value that ends in punctuation ("Sent you the
+// slides."), which an unquoted message text would lose as the end of the
+// todo's sentence; other values go in as they are.
+func quoteValue(v string) string {
+	if r, _ := utf8.DecodeLastRuneInString(v); !strings.ContainsRune(".!?。！？…", r) {
+		return v
+	}
+	if strings.Contains(v, `"`) {
+		return "“" + v + "”"
+	}
+	return `"` + v + `"`
 }
 
 var withPlaceholderRe = regexp.MustCompile(`(?i) with (\{result\}|the time read|what was read)`)

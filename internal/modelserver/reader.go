@@ -503,6 +503,10 @@ func readValue(c string) planned {
 		return planned{Todo: todo, Reads: true, Expect: []postcond.Check{ch}}
 	}
 	switch {
+	case rdMsgWordRe.MatchString(c) && !rdNotMsgReadRe.MatchString(c) && messageFrom(c) != "":
+		// What someone wrote: their newest message, not the last row
+		// of a list (a conversation ends with what was sent to them).
+		return answer(fmt.Sprintf("Read the latest message from %s in Messages", messageFrom(c)), postcond.TypeLabel, 0)
 	case strings.Contains(lower, "number") && !strings.Contains(lower, "build") || strings.Contains(c, "电话") || strings.Contains(c, "号码"):
 		who := personIn(c)
 		if who == "" {
@@ -546,6 +550,26 @@ func readValue(c string) planned {
 	// A read the reader has no answer type for: the label check keeps a
 	// made-up or app-name answer from passing.
 	return answer(capitalise(c), postcond.TypeLabel, ordinal(c))
+}
+
+var (
+	// rdMsgWordRe: a read about what someone wrote.
+	rdMsgWordRe = regexp.MustCompile(`(?i)\b(?:messages?|texts?|texted|sms|wrote|written|messaged)\b|消息|短信|信息`)
+	// rdNotMsgReadRe: reads of other things that use the same words.
+	rdNotMsgReadRe = regexp.MustCompile(`(?i)\b(?:number|note|alarm)\b|电话|号码|笔记|备忘|闹钟`)
+	rdFromRe       = regexp.MustCompile(`(?i)\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|([\p{Han}]{2,4}?)(?:发给我|发来|给我发)`)
+)
+
+// messageFrom is whose message a read is about: a person the text names
+// (by name, "X's", "from X", "X发来"), or "".
+func messageFrom(c string) string {
+	if who := personIn(c); who != "" {
+		return who
+	}
+	if m := rdFromRe.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(firstNonEmpty(m[1], m[2]))
+	}
+	return ""
 }
 
 // rdStateWordRe asks whether something is on or off.

@@ -35,6 +35,13 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"设置一个早上7点半的闹钟", `Create an alarm at 07:30 ⟨"07:30" is shown⟩`},
 		{"Set an alarm for 6:45 pm labelled Gym, then open Notes", `Create an alarm at 18:45 labelled Gym ⟨row "18:45" shows "Gym"⟩ | Open Notes ⟨Notes is in front⟩`},
 		{"Create a note titled Groceries saying milk and eggs", `Create a note titled "Groceries" saying "milk and eggs" ⟨Notes is in front, "Groceries" is shown⟩`},
+		// What someone wrote is their latest message, whatever the
+		// words: never the last row of a list.
+		{"What was Alice's last message?", `Read the latest message from Alice in Messages ⟨the answer is a label seen on a screen⟩`},
+		{"Could you check what Mom last texted me?", `Read the latest message from Mom in Messages ⟨the answer is a label seen on a screen⟩`},
+		{"Read me the newest text from Dana Park", `Read the latest message from Dana Park in Messages ⟨the answer is a label seen on a screen⟩`},
+		{"李四发给我的最后一条消息是什么？", `Read the latest message from 李四 in Messages ⟨the answer is a label seen on a screen⟩`},
+		{"Read Bob Li's latest text and then send it to Alice Chen", `Read the latest message from Bob Li in Messages ⟨the answer is a label seen on a screen⟩ | Send Alice Chen a message with what was read ⟨⟩`},
 	} {
 		var got []string
 		for _, p := range readGoal(c.goal) {

@@ -47,6 +47,11 @@ type Step struct {
 	// Model, when set, says why this decision is left to the executor
 	// model: replay stops here.
 	Model string `json:"model,omitempty"`
+	// Optional marks a step a later run added between the routine's
+	// steps (dismissing a pop-up the app showed that time): a replay
+	// skips it when the screen it was recorded on is not there and the
+	// next required step's is (docs/design.md §22).
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Target is the element a tap aimed at.
@@ -154,6 +159,11 @@ type ReplayStep struct {
 	Action  autoglm.Action `json:"action"`
 	Target  *Target        `json:"target,omitempty"`
 	Model   string         `json:"model,omitempty"`
+	// Optional is the step's Optional; Skip, on an optional step, is the
+	// next required step, replayed instead when its screen is the one
+	// in front.
+	Optional bool        `json:"optional,omitempty"`
+	Skip     *ReplayStep `json:"skip,omitempty"`
 }
 
 // Plan fills a routine's steps with a todo's parameters. A step whose
@@ -161,7 +171,7 @@ type ReplayStep struct {
 func Plan(r Routine, task Task) []ReplayStep {
 	out := make([]ReplayStep, 0, len(r.Steps))
 	for i, s := range r.Steps {
-		p := ReplayStep{Routine: r.ID, Index: i + 1, Total: len(r.Steps), Screen: s.Screen, Action: s.Action, Model: s.Model}
+		p := ReplayStep{Routine: r.ID, Index: i + 1, Total: len(r.Steps), Screen: s.Screen, Action: s.Action, Model: s.Model, Optional: s.Optional}
 		a := &p.Action
 		ok := true
 		fill := func(v *string) {

@@ -223,10 +223,10 @@ func fold(r *Routine, exists bool, o Outcome, id string, now time.Time) (out Rec
 		if !exists {
 			*r = Routine{ID: id, Key: o.Key, Created: now}
 			out.Created = true
-		} else {
-			out.Updated = !sameSteps(r.Steps, o.Steps)
 		}
-		r.Example, r.Params, r.Steps = o.Example, o.Task.Params, o.Steps
+		steps, changed := MergeSteps(r.Steps, o.Steps)
+		out.Updated = exists && changed
+		r.Example, r.Params, r.Steps = o.Example, o.Task.Params, steps
 		r.Version = Version
 		r.Successes++
 		r.Runs++
