@@ -310,39 +310,25 @@ func (m *Memory) updateGuidance(todoType string, fn func(*Guidance, time.Time) e
 	if strings.TrimSpace(todoType) == "" {
 		return errors.New("promptmem: empty todo type")
 	}
-	unlock, err := m.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	f, err := m.load()
-	if err != nil {
-		return err
-	}
-	now := m.now().UTC()
-	g := f.TodoTypes[todoType].base(now)
-	if err := fn(&g, now); err != nil {
-		return err
-	}
-	if f.TodoTypes == nil {
-		f.TodoTypes = map[string]Guidance{}
-	}
-	f.TodoTypes[todoType] = g
-	return m.write(f)
+	return m.change(func(f *File) error {
+		now := m.now().UTC()
+		g := f.TodoTypes[todoType].base(now)
+		if err := fn(&g, now); err != nil {
+			return err
+		}
+		if f.TodoTypes == nil {
+			f.TodoTypes = map[string]Guidance{}
+		}
+		f.TodoTypes[todoType] = g
+		return nil
+	})
 }
 
 // Forget removes todoType's guidance and its counts, for a measurement that
 // starts each arm from nothing.
 func (m *Memory) Forget(todoType string) error {
-	unlock, err := m.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	f, err := m.load()
-	if err != nil {
-		return err
-	}
-	delete(f.TodoTypes, todoType)
-	return m.write(f)
+	return m.change(func(f *File) error {
+		delete(f.TodoTypes, todoType)
+		return nil
+	})
 }

@@ -140,26 +140,36 @@ func (m *Memory) Update(taskType string, fn func(*Entry)) error {
 	if fn == nil {
 		return errors.New("promptmem: Update needs a function that changes the entry")
 	}
+	return m.change(func(f *File) error {
+		e := f.TaskTypes[taskType]
+		before := e.LastUpdated
+		fn(&e)
+		if e.LastUpdated.Equal(before) {
+			e.LastUpdated = m.now().UTC()
+		}
+		if e.Runs < 0 || e.SuccessRate < 0 || e.SuccessRate > 1 {
+			return fmt.Errorf("promptmem: refusing to store task type %q with runs=%d success_rate=%v", taskType, e.Runs, e.SuccessRate)
+		}
+		f.TaskTypes[taskType] = e
+		return nil
+	})
+}
+
+// change applies fn to the file under its lock and writes it; nothing is
+// written when fn fails.
+func (m *Memory) change(fn func(*File) error) error {
 	unlock, err := m.lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
-
 	f, err := m.load()
 	if err != nil {
 		return err
 	}
-	e := f.TaskTypes[taskType]
-	before := e.LastUpdated
-	fn(&e)
-	if e.LastUpdated.Equal(before) {
-		e.LastUpdated = m.now().UTC()
+	if err := fn(&f); err != nil {
+		return err
 	}
-	if e.Runs < 0 || e.SuccessRate < 0 || e.SuccessRate > 1 {
-		return fmt.Errorf("promptmem: refusing to store task type %q with runs=%d success_rate=%v", taskType, e.Runs, e.SuccessRate)
-	}
-	f.TaskTypes[taskType] = e
 	return m.write(f)
 }
 
