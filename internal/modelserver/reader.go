@@ -624,6 +624,7 @@ var (
 	rdSendToRe   = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
 	rdTextThatRe = regexp.MustCompile(`(?i)^(?:text|message|sms)\s+(.+?)\s+that\s+(.+)$`)
 	rdSendXtoYRe = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
+	rdLetKnowRe  = regexp.MustCompile(`(?i)^let\s+(.+?)\s+know\b[\s,:]*(?:that\s+)?(.+)$`)
 	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
 	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
 	rdZhSendRe   = regexp.MustCompile(`^给(.+?)发(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说|[，,：:])?\s*(.*)$`)
@@ -667,9 +668,18 @@ func sendTodos(c string, prev planned) []planned {
 	case rdSendXtoYRe.MatchString(c):
 		m = rdSendXtoYRe.FindStringSubmatch(c)
 		text, to = m[1], m[2]
+	case rdLetKnowRe.MatchString(c):
+		// "Let Bob Li know I'll be late": the name is all before "know".
+		m = rdLetKnowRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
 	case rdTellRe.MatchString(c):
 		m = rdTellRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
+		if n := nameRun(to + " " + text); len(n) > len(to) {
+			// "Tell Dana Park I'm outside": a name this reader does not
+			// know is the capitalised words, not the first one alone.
+			to, text = n, strings.TrimSpace((to + " " + text)[len(n):])
+		}
 	case rdTextXYRe.MatchString(c):
 		m = rdTextXYRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
@@ -792,6 +802,37 @@ func splitPeople(to string) []string {
 // longestContact moves into the person the rest of a contact's name that
 // a short match left at the start of the text ("Tell Alice Chen the time":
 // to "Alice", text "Chen the time"), and drops a "that" left before it.
+// nameRun is the run of capitalised words a text starts with ("Dana Park
+// I'm outside" → "Dana Park"), at most three, when its first word is no
+// contact's this reader knows (their names are matched whole elsewhere).
+func nameRun(s string) string {
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return ""
+	}
+	for k := range rdContacts {
+		if f := strings.Fields(k); len(f) > 0 && strings.EqualFold(f[0], words[0]) {
+			return ""
+		}
+	}
+	n := 0
+	for _, w := range words {
+		if n == 3 || !nameWordRe.MatchString(w) || pronounIRe.MatchString(w) {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return strings.Join(words[:n], " ")
+}
+
+var (
+	nameWordRe = regexp.MustCompile(`^\p{Lu}[\p{L}'-]*$`)
+	pronounIRe = regexp.MustCompile(`^I(?:['’](?:m|ll|d|ve))?$`)
+)
+
 func longestContact(to, text string) (string, string) {
 	if to == "" || text == "" {
 		return to, text

@@ -35,6 +35,12 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"设置一个早上7点半的闹钟", `Create an alarm at 07:30 ⟨"07:30" is shown⟩`},
 		{"Set an alarm for 6:45 pm labelled Gym, then open Notes", `Create an alarm at 18:45 labelled Gym ⟨row "18:45" shows "Gym"⟩ | Open Notes ⟨Notes is in front⟩`},
 		{"Create a note titled Groceries saying milk and eggs", `Create a note titled "Groceries" saying "milk and eggs" ⟨Notes is in front, "Groceries" is shown⟩`},
+		// "Let X know …": the whole name before "know", the rest is the text.
+		{"Let Bob Li know I'll be 10 minutes late", `Send Bob Li a message: I'll be 10 minutes late ⟨last message sent to "Bob Li" contains "I'll be 10 minutes late"⟩`},
+		{"let Zhang San know that the train is delayed", `Send Zhang San a message: the train is delayed ⟨last message sent to "Zhang San" contains "the train is delayed"⟩`},
+		{"Tell Dana Park I'm outside", `Send Dana Park a message: I'm outside ⟨last message sent to "Dana Park" contains "I'm outside"⟩`},
+		{"Tell Bob Li I'm running late", `Send Bob Li a message: I'm running late ⟨last message sent to "Bob Li" contains "I'm running late"⟩`},
+		{"Let Dana Park know I'm outside", `Send Dana Park a message: I'm outside ⟨last message sent to "Dana Park" contains "I'm outside"⟩`},
 		// What someone wrote is their latest message, whatever the
 		// words: never the last row of a list.
 		{"What was Alice's last message?", `Read the latest message from Alice in Messages ⟨the answer is a label seen on a screen⟩`},
