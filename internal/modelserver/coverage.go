@@ -28,6 +28,7 @@ var (
 // and the words the reader turns into a todo's own wording (verbs that
 // create, send, switch or read; the names of apps, switches and screens).
 var cvSkip = set(`a an the my me i you your it its this that these those to of in on off at for from with by into onto about as
+he she him her his hers they them their theirs we us our ours
 is are be been was were am do does did can could would will should shall may might must please kindly pls just also too now
 currently right away thanks thank there here what's what which when who whose how if whether or and then afterwards again
 some any via using through way help like ring rings ringing return head navigate back want need wanna go ahead sure ok okay quick quickly real really

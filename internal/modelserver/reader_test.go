@@ -44,6 +44,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		// What someone wrote is their latest message, whatever the
 		// words: never the last row of a list.
 		{"What was Alice's last message?", `Read the latest message from Alice in Messages ⟨the answer is a label seen on a screen⟩`},
+		{"What did Alice Chen say in her last text?", `Read the latest message from Alice Chen in Messages ⟨the answer is a label seen on a screen⟩`},
 		{"Could you check what Mom last texted me?", `Read the latest message from Mom in Messages ⟨the answer is a label seen on a screen⟩`},
 		{"Read me the newest text from Dana Park", `Read the latest message from Dana Park in Messages ⟨the answer is a label seen on a screen⟩`},
 		{"李四发给我的最后一条消息是什么？", `Read the latest message from 李四 in Messages ⟨the answer is a label seen on a screen⟩`},
