@@ -333,16 +333,23 @@ func decideTouch(act autoglm.Action, before, now Evidence) (Verdict, string) {
 	return Unknown, fmt.Sprintf("the screen changed, but nothing specific to %q tells whether the %s took effect", bt.Label, strings.ToLower(act.Name))
 }
 
-// decideLaunch: a launch brings an app to the front; the system's own
-// windows (the keyguard, a system dialog) coming up do not count.
+// decideLaunch: a launch brings an app to the front. The system's own
+// windows (the keyguard, a system dialog) are no app a launch starts, and
+// one in front hides the app under it: one in front now, or just before
+// the input, leaves the app in front unknown, so neither its change nor
+// its staying the same tells whether the launch took effect.
 func decideLaunch(before, now Evidence) (Verdict, string) {
 	switch {
-	case now.App != "" && now.App != before.App && !systemPackage(now.App):
+	case now.App == "" || systemPackage(now.App):
+		return Unknown, "the phone's own windows are in front: nothing tells whether the app started"
+	case before.App == "":
+		return Unknown, "the app in front just before the launch is not known: nothing tells whether the launch brought " + now.App
+	case systemPackage(before.App):
+		return Unknown, fmt.Sprintf("the phone's own window (%s) was in front just before the launch and hid the app under it: nothing tells whether the launch brought %s", before.App, now.App)
+	case now.App != before.App:
 		return Applied, fmt.Sprintf("the app in front changed from %s to %s", before.App, now.App)
-	case now.App != "" && now.App == before.App:
-		return NotApplied, "the app in front is the one before the launch: launched again"
 	}
-	return Unknown, "the phone's own windows are in front: nothing tells whether the app started"
+	return NotApplied, "the app in front is the one before the launch: launched again"
 }
 
 // systemPackage reports whether a package is the system's own UI rather

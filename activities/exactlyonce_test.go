@@ -335,6 +335,12 @@ func TestDecide(t *testing.T) {
 		{"launch brought an app to the front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "m", Tree: "u"}, Applied},
 		{"launch: the same app in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "u"}, NotApplied},
 		{"launch: the keyguard in front", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "com.android.systemui", Tree: "u"}, Unknown},
+		// A system dialog over the app before the input and still at the
+		// retry: the launch happened under it or not at all.
+		{"launch: a system dialog in front before and now", launch, Evidence{App: "android", Tree: "t"}, Evidence{App: "android", Tree: "t"}, Unknown},
+		{"launch: the keyguard before and now", launch, Evidence{App: "com.android.systemui", Tree: "t"}, Evidence{App: "com.android.systemui", Tree: "u"}, Unknown},
+		{"launch: a dialog in front before, an app now", launch, Evidence{App: "com.android.systemui", Tree: "t"}, Evidence{App: "l", Tree: "u"}, Unknown},
+		{"launch: no app read before", launch, Evidence{Tree: "t"}, Evidence{App: "m", Tree: "u"}, Unknown},
 		{"nothing kept of the screen", back, Evidence{}, Evidence{Tree: "t"}, Unknown},
 	}
 	for _, c := range cases {
@@ -495,5 +501,29 @@ func TestJournalRefusesAnIntentUnderARecordedResult(t *testing.T) {
 	j2, _ := OpenJournal(dir)
 	if e, ok, err := j2.Lookup(ctx, "s", "x"); err != nil || !ok || e.Applied != nil || e.Intent.Action.Name != autoglm.ActionHome {
 		t.Fatalf("older journal read as %+v %v %v; want Home's intent without Back's result", e, ok, err)
+	}
+}
+
+// TestActOnceLaunchOfTheAppInFrontIsSentAgain: a Launch whose try may
+// have reached the phone, of the app that was in front before it, leaves
+// nothing to tell whether it did; it changes nothing when sent twice, so
+// the retry sends it again (docs/design.md §19) rather than claim it or
+// ask, and the journal then holds its result.
+func TestActOnceLaunchOfTheAppInFrontIsSentAgain(t *testing.T) {
+	a, p := newJournalled(t)
+	before := observeTree(t, a) // Settings is in front
+	launch := autoglm.Action{Name: autoglm.ActionLaunch, App: "Settings"}
+	if _, _, crashed := stepAct(t, a, launch, "g/t/r/2", before, true); !crashed {
+		t.Fatal("the fault hook did not run")
+	}
+	res, err, _ := stepAct(t, a, launch, "g/t/r/2", before, false)
+	if err != nil || res.Act.Result != "ok" || res.Act.Recovered != "" {
+		t.Fatalf("re-run = %+v, %v", res.Act, err)
+	}
+	if got := p.got(); !slices.Equal(got, []string{"launch Settings", "launch Settings"}) {
+		t.Fatalf("inputs = %v, want the launch sent again once", got)
+	}
+	if _, err, _ := stepAct(t, a, launch, "g/t/r/2", before, false); err != nil || len(p.got()) != 2 {
+		t.Fatalf("a later retry: %v, inputs %v", err, p.got())
 	}
 }
