@@ -1,8 +1,10 @@
 package drill
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -40,6 +42,15 @@ func TestWriteConfigReadsBack(t *testing.T) {
 		got.Executor.BaseURL != cfg.Executor.BaseURL || got.DataDir != cfg.DataDir ||
 		got.PromptMemoryPath != cfg.PromptMemoryPath || got.Metrics.Address != "" || got.RoutinesStore != cfg.RoutinesStore {
 		t.Errorf("read back %+v\nwant the values of %+v", got, cfg)
+	}
+	// Unset keys stay out of the file: the deploy drill gives it to the
+	// previous release's worker, whose config refuses keys it does not know.
+	cfg.RoutinesStore = ""
+	if err := WriteConfig(path, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path); err != nil || strings.Contains(string(data), "routines_store") {
+		t.Errorf("a config without a routine store still names the key (%v):\n%s", err, data)
 	}
 }
 

@@ -58,14 +58,18 @@ executor:
   model: %s
 data_dir: %s
 prompt_memory_path: %s
-routines_store: %s
 metrics:
   address: ""
 log:
   level: info
 `, q(cfg.Temporal.Address), q(cfg.Temporal.Namespace), q(cfg.ADB.Address), strings.Join(allow, ", "),
 		q(cfg.Planner.BaseURL), q(cfg.Planner.Model), q(cfg.Executor.BaseURL), q(cfg.Executor.Model),
-		q(cfg.DataDir), q(cfg.PromptMemoryPath), q(cfg.RoutinesStore))
+		q(cfg.DataDir), q(cfg.PromptMemoryPath))
+	if cfg.RoutinesStore != "" {
+		// Only when set: the deploy drill gives this file to the previous
+		// release's worker, whose config refuses keys it does not know.
+		y += "routines_store: " + q(cfg.RoutinesStore) + "\n"
+	}
 	return os.WriteFile(path, []byte(y), 0o600)
 }
 
