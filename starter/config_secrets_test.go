@@ -24,8 +24,11 @@ func secretValue(key string) string {
 	case "sim.pin": // digits only
 		return "90417733"
 	}
-	if key == "notify.url" {
+	switch key {
+	case "notify.url":
 		return "https://hooks.example.com/phoneflow?token=s3cr3t-notify-url-Zq81"
+	case "hooks.url":
+		return "https://hooks.example.com/events?token=s3cr3t-hooks-url-Zq81"
 	}
 	return "s3cr3t-" + strings.NewReplacer(".", "-", "_", "-").Replace(key) + "-Zq81"
 }
