@@ -51,6 +51,17 @@ func openMemory(cmd *cobra.Command) (*memory.Store, error) {
 	return memory.Open(dir)
 }
 
+// openScope opens the store and reads the scope the flags name, checking
+// the flags first.
+func openScope(cmd *cobra.Command, serial, user string) (*memory.Store, string, error) {
+	scope, err := scopeOf(serial, user)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := openMemory(cmd)
+	return s, scope, err
+}
+
 // scopeOf is the scope a --device or --user flag names ("" = every scope).
 func scopeOf(serial, user string) (string, error) {
 	switch {
@@ -72,11 +83,7 @@ func newMemoryListCmd() *cobra.Command {
 		Short: "List the remembered facts, newest first",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openMemory(cmd)
-			if err != nil {
-				return err
-			}
-			scope, err := scopeOf(serial, user)
+			s, scope, err := openScope(cmd, serial, user)
 			if err != nil {
 				return err
 			}
@@ -174,11 +181,7 @@ func newMemoryClearCmd() *cobra.Command {
 		Short: "Forget every fact, or those of one phone (--device) or person (--user)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openMemory(cmd)
-			if err != nil {
-				return err
-			}
-			scope, err := scopeOf(serial, user)
+			s, scope, err := openScope(cmd, serial, user)
 			if err != nil {
 				return err
 			}
