@@ -225,6 +225,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		ttyIn:       isTTY(cmd.InOrStdin()),
 		tty:         isTTY(out),
 		json:        f.json,
+		errOut:      cmd.ErrOrStderr(),
 		interrupted: fmt.Sprintf("stopped the demo; goal %s stays unfinished in %s (the next demo ends it)", id, env.DataDir),
 	})
 	if err != nil {

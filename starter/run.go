@@ -238,6 +238,9 @@ type followIO struct {
 	ttyIn bool // answers are typed on a terminal
 	tty   bool // out is a terminal: redraw in place
 	json  bool // print no view, only the caller's final object
+	// errOut, with json, gets each new question or approval and how to
+	// answer it, so a goal waiting on a person is never silent.
+	errOut io.Writer
 	// interrupted replaces the message printed on Ctrl-C.
 	interrupted string
 	// conn holds the flags the printed commands need for this cluster.
@@ -291,11 +294,17 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 		OnUpdate: func(s progress.Snapshot) {
 			_ = view.Update(s)
 			key := s.Question + "\x00" + s.Approval
-			if key == "\x00" || key == prompted || fio.json {
+			if key == "\x00" || key == prompted {
 				prompted = key
 				return
 			}
 			prompted = key
+			if fio.json {
+				if fio.errOut != nil {
+					printWaiting(fio.errOut, s, fio.conn)
+				}
+				return
+			}
 			if fio.ttyIn {
 				if s.Question != "" {
 					_ = view.Print("? " + s.Question + "\n  type your answer and press Enter (or answer from another terminal: " + withConn("starter clarify "+id+" \"…\"", fio.conn) + ")")
@@ -334,6 +343,19 @@ func watch(ctx context.Context, goals *goalctl.Client, id, goal string, fio foll
 	// on a terminal so it is printed once.
 	_ = view.Clear()
 	return res, nil
+}
+
+// printWaiting tells a person, on w, what the goal waits for and how to
+// answer from another terminal.
+func printWaiting(w io.Writer, s progress.Snapshot, c progress.Conn) {
+	if s.Question != "" {
+		fmt.Fprintf(w, "? %s\n", s.Question)
+	} else {
+		fmt.Fprintf(w, "? approve %s\n", s.Approval)
+	}
+	for _, l := range progress.AnswerHintsFor(s, c) {
+		fmt.Fprintln(w, l)
+	}
 }
 
 func readLines(r io.Reader, out chan<- string) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -255,5 +256,22 @@ func TestUIAddress(t *testing.T) {
 	}
 	if got := temporalAddress(config.Default()); got != "127.0.0.1:7233" {
 		t.Errorf("embedded address = %s", got)
+	}
+}
+
+// A goal followed with --json still says, on stderr, what it waits for.
+func TestPrintWaitingNamesTheAnswer(t *testing.T) {
+	var b bytes.Buffer
+	printWaiting(&b, progress.Snapshot{GoalID: "goal-j1", Question: "Which alarm?"}, progress.Conn{})
+	printWaiting(&b, progress.Snapshot{GoalID: "goal-j1", Approval: "Send to Bob Li"}, progress.Conn{})
+	for _, want := range []string{
+		"? Which alarm?",
+		`starter clarify goal-j1 "<your answer>"`,
+		"? approve Send to Bob Li",
+		"starter approve goal-j1",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
 	}
 }
