@@ -30,6 +30,8 @@ var OtherEnv = []string{
 	"PHONEFLOW_KEEP_CLUSTER_LOGS",
 	"PHONEFLOW_CLUSTER_BENCH_RUNS",
 	"PHONEFLOW_CLUSTER_TEST",
+	"PHONEFLOW_TEMPORAL_CLI",
+	"PHONEFLOW_REQUIRE_TEMPORAL_CLI",
 }
 
 // checkEnvNames reports each PHONEFLOW_ variable of environ that names no

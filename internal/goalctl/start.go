@@ -1,0 +1,224 @@
+package goalctl
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/workflows"
+)
+
+// NewGoalID returns a fresh goal workflow ID, "goal-" and 8 hex digits.
+func NewGoalID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "goal-" + hex.EncodeToString(b[:])
+}
+
+// StartRequest describes a goal to start.
+type StartRequest struct {
+	ID      string // workflow ID; empty = NewGoalID()
+	Goal    string
+	Device  string
+	Options workflows.GoalOptions
+}
+
+// Validate checks the request before anything is sent.
+func (r StartRequest) Validate() error {
+	if strings.TrimSpace(r.Goal) == "" {
+		return errors.New("the goal is empty: say what the phone should do, e.g. `starter run \"turn on Wi-Fi\"`")
+	}
+	if strings.TrimSpace(r.Device) == "" {
+		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`)")
+	}
+	if r.ID != "" {
+		if err := CheckGoalID(r.ID); err != nil {
+			return err
+		}
+	}
+	switch r.Options.Mode {
+	case "", workflows.ModeLayered, workflows.ModeSingle:
+	default:
+		return fmt.Errorf("mode %q is not known: use %q or %q", r.Options.Mode, workflows.ModeLayered, workflows.ModeSingle)
+	}
+	return nil
+}
+
+// CheckGoalText refuses a goal text longer than max bytes
+// (limits.max_goal_text), before anything is started: a planner would spend
+// its attempts reading it and the goal would sit in planning out of sight.
+func CheckGoalText(goal string, max int) error {
+	if max <= 0 || len(goal) <= max {
+		return nil
+	}
+	return fmt.Errorf("the goal is %d bytes, over the limit of %d (limits.max_goal_text): say in a few sentences what the phone should do, "+
+		"or raise the limit with PHONEFLOW_LIMITS_MAX_GOAL_TEXT=%d or limits.max_goal_text in phoneflow.yaml", len(goal), max, len(goal))
+}
+
+// goalID is what a goal ID given by a person may hold: no spaces, and no
+// '/', which separates a goal's ID from its todos' (`<goal id>/todo-<n>`).
+var goalID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$`)
+
+// CheckGoalID checks a goal ID chosen by a person (`run --id`).
+func CheckGoalID(id string) error {
+	if goalID.MatchString(id) {
+		return nil
+	}
+	why := "use letters, digits, '.', '_' or '-' (up to 200), starting with a letter or digit"
+	switch {
+	case strings.Contains(id, "/"):
+		why = "'/' separates a goal's ID from its todos' IDs; " + why
+	case strings.ContainsFunc(id, unicode.IsSpace):
+		why = "it holds a space; " + why
+	}
+	return fmt.Errorf("goal id %q: %s, e.g. goal-morning", id, why)
+}
+
+// IDTakenError says a goal ID has been used: goal IDs are never reused, so
+// a goal's history and result stay its own.
+type IDTakenError struct {
+	ID      string
+	Running bool
+	Status  string // the finished goal's status: done, failed, cancelled, …
+}
+
+func (e *IDTakenError) Error() string {
+	if e.Running {
+		return fmt.Sprintf("a goal with id %s is already running: pick another --id (or leave it out for a fresh one), or watch it with `starter status -f %s`", e.ID, e.ID)
+	}
+	return fmt.Sprintf("a goal with id %s already ran (%s) and goal IDs are not reused: pick another --id (or leave it out for a fresh one); its outcome: `starter status %s`", e.ID, e.Status, e.ID)
+}
+
+// StartOptions returns the Temporal start options of a goal: its ID, the
+// goal task queue, the goal text as the Web UI summary and memo, and the
+// search attributes `list` filters on.
+func StartOptions(id, goal, device string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID:            id,
+		TaskQueue:     workflows.TaskQueue,
+		StaticSummary: summary(goal),
+		Memo:          map[string]any{MemoGoal: goal},
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			statusKey.ValueSet(workflows.GoalPlanning),
+			deviceKey.ValueSet(device),
+		),
+	}
+}
+
+// summary bounds the Web UI summary (the server limits it to 400 bytes).
+func summary(s string) string {
+	if len(s) <= 400 {
+		return s
+	}
+	cut := 397
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Start starts a goal and returns its workflow ID and run ID.
+func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string, err error) {
+	if err := req.Validate(); err != nil {
+		return "", "", err
+	}
+	id = req.ID
+	if id == "" {
+		id = NewGoalID()
+	}
+	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, Options: req.Options}
+	so := StartOptions(id, req.Goal, req.Device)
+	// A finished goal's ID is not silently taken over by a new goal: its
+	// history, result and step viewer page stay its own.
+	so.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	runID, err = g.StartGoal(ctx, so, in)
+	if err != nil {
+		return "", "", err
+	}
+	return id, runID, nil
+}
+
+// StartGoal starts the goal in under the start options so (whose ID must be
+// set) and returns its run ID; a goal already started under that ID by
+// someone else is an *IDTakenError.
+func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, in workflows.GoalInput) (runID string, err error) {
+	id := so.ID
+	// The caller built these options (from its config, or as a test or
+	// benchmark wants them): the worker adds no defaults of its own
+	// (docs/design.md §2).
+	in.Options.Resolved = true
+	// A start the server did not answer may still have started the goal,
+	// so it is sent again with the same ID: a goal already running under
+	// that ID with this text on this phone is the one started before
+	// (docs/design.md §12).
+	began, wait, unanswered := time.Now(), busyRetryFirst, false
+	for {
+		run, err := g.c.ExecuteWorkflow(ctx, so, GoalWorkflowName, in)
+		if err == nil {
+			return run.GetRunID(), nil
+		}
+		startUnanswered := serverBusy(ctx, err)
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			info, derr := g.Describe(ctx, id)
+			if derr == nil && unanswered && info.Goal == in.Goal && info.Device == in.Device && !info.Start.Before(began.Add(-time.Minute)) {
+				return info.RunID, nil
+			}
+			if derr == nil || !serverBusy(ctx, derr) {
+				taken := &IDTakenError{ID: id, Running: true}
+				if derr == nil && info.State != "running" {
+					taken.Running, taken.Status = false, info.Status
+				}
+				return "", taken
+			}
+			err = derr
+		}
+		if !serverBusy(ctx, err) || time.Since(began) > startBusyFor {
+			return "", fmt.Errorf("start goal %s: %w", id, err)
+		}
+		unanswered = unanswered || startUnanswered
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("start goal %s: %w", id, err)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, busyRetryMax)
+	}
+}
+
+// How StartGoal and Result try again while the server does not answer:
+// first after busyRetryFirst, doubling up to busyRetryMax; StartGoal gives
+// up after startBusyFor, Result only when its context ends (a goal may run
+// for hours).
+const (
+	busyRetryFirst = 500 * time.Millisecond
+	busyRetryMax   = 5 * time.Second
+	startBusyFor   = 2 * time.Minute
+)
+
+// serverBusy reports a call the server did not answer, or refused while
+// too busy, with ctx itself still live: the call says nothing about the
+// goal and may be sent again. A loaded server also answers "namespace not
+// found" when it cannot read its namespace store in time (a namespace that
+// is really missing fails the checks before a goal starts, such as
+// CheckDevice, at once).
+func serverBusy(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	var nf *serviceerror.NamespaceNotFound
+	return transient(err) || errors.As(err, &nf) || errors.Is(err, context.DeadlineExceeded)
+}
