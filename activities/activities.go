@@ -336,6 +336,7 @@ func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (
 	}
 	if !shot.Sensitive {
 		sc, err := PrepareScreen(shot, a.Exec)
+		device.Release(shot)
 		if err != nil {
 			return s, temporal.NewApplicationError("screenshot: not a readable image: "+err.Error(), ErrTypeDevice)
 		}

@@ -452,7 +452,9 @@ func (a *Activities) evidenceNow(ctx context.Context, d device.Device, withTree 
 		}
 		obs.Sensitive = shot.Sensitive
 		if !shot.Sensitive {
-			if obs.Hash, err = shotHash(shot); err != nil {
+			obs.Hash, err = shotHash(shot)
+			device.Release(shot)
+			if err != nil {
 				return Evidence{}, temporal.NewApplicationError("screenshot: "+err.Error(), ErrTypeDevice)
 			}
 		}

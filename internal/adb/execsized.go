@@ -6,12 +6,12 @@ import (
 	"io"
 )
 
-// ExecSized is Exec for output of about sizeHint bytes (a raw screencap is
-// 4 bytes a pixel, 10 MB at 1080×2400): the buffer is allocated once at
-// that size instead of growing from a few hundred bytes, which copies the
-// output several times over. Output longer than the hint still arrives
-// whole.
-func (c *Client) ExecSized(ctx context.Context, serial, cmd string, sizeHint int) ([]byte, error) {
+// ExecInto is Exec for large output (a raw screencap is 4 bytes a pixel,
+// 10 MB at 1080×2400), read into buf's capacity from its start: a buffer
+// reused from the last capture costs no allocation, no zeroing and no
+// copying as it grows. Output longer than buf still arrives whole, in a
+// larger buffer.
+func (c *Client) ExecInto(ctx context.Context, serial, cmd string, buf []byte) ([]byte, error) {
 	service := "exec:" + cmd
 	nc, err := c.OpenService(ctx, serial, service)
 	if err != nil {
@@ -19,9 +19,7 @@ func (c *Client) ExecSized(ctx context.Context, serial, cmd string, sizeHint int
 	}
 	cn := nc.(*conn)
 	defer cn.Close()
-	// Room past the hint, so that output of the hint's size meets EOF
-	// without a reallocation.
-	buf := make([]byte, 0, max(sizeHint, 0)+512)
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

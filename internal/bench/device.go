@@ -97,6 +97,7 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 // the Step activity prepares it and autoglm.BuildMessages encodes it.
 func sentImage(shot device.Screenshot, cfg autoglm.Config) (llm.Image, int, int, error) {
 	sc, err := activities.PrepareScreen(shot, cfg)
+	device.Release(shot)
 	if err != nil {
 		return llm.Image{}, 0, 0, err
 	}
@@ -201,6 +202,7 @@ func (c *stepCPU) measure(ctx context.Context, d device.Device, blobs activities
 	}
 	t2 := threadCPU()
 	sc, err := activities.PrepareScreen(shot, cfg) // the hash is taken here
+	device.Release(shot)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,8 @@ type Screenshot struct {
 	// Pixels is the screen as raw pixels, opaque, at full size: set
 	// instead of PNG by a raw capture (PixelCapturer), nil otherwise.
 	Pixels *image.RGBA
+	// raw is the capture's buffer that Pixels lies in (Release).
+	raw    []byte
 	Width  int
 	Height int
 	// Sensitive is set when the screen could not be captured because the app

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"sync"
 )
 
 // PixelCapturer is a device that can capture the screen as raw pixels
@@ -19,6 +20,29 @@ type PixelCapturer interface {
 }
 
 var _ PixelCapturer = (*adbDevice)(nil)
+
+// rawBuffers keeps the buffers of raw captures given back by Release.
+var rawBuffers sync.Pool
+
+// rawBuffer is a buffer of at least n bytes' capacity, from rawBuffers
+// when one fits.
+func rawBuffer(n int) []byte {
+	if b, ok := rawBuffers.Get().(*[]byte); ok && cap(*b) >= n {
+		return *b
+	}
+	return make([]byte, 0, n+512)
+}
+
+// Release gives the buffer of a raw capture back for the next capture to
+// reuse (a 10 MB allocation and its zeroing on every step otherwise): call
+// it once, when nothing reads shot.Pixels any more. Any other screenshot
+// is left alone.
+func Release(shot Screenshot) {
+	if shot.raw != nil {
+		b := shot.raw
+		rawBuffers.Put(&b)
+	}
+}
 
 // Raw screencap pixel formats (Android's PixelFormat values).
 const (
@@ -38,13 +62,19 @@ func (d *adbDevice) ScreenPixels(ctx context.Context) (Screenshot, error) {
 	}
 	var reason string
 	for attempt := 0; attempt < 2; attempt++ {
-		out, err := d.c.ExecSized(ctx, d.serial, "screencap", hint)
+		out, err := d.c.ExecInto(ctx, d.serial, "screencap", rawBuffer(hint))
 		if err != nil {
+			rawBuffers.Put(&out)
 			return Screenshot{}, fmt.Errorf("device %s: screencap: %w", d.serial, err)
 		}
 		var shot Screenshot
 		var readable bool
 		shot, reason, readable = parseRaw(out)
+		if shot.Pixels != nil {
+			shot.raw = out
+		} else {
+			rawBuffers.Put(&out)
+		}
 		if !readable {
 			// A pixel format this reader does not know (a wide-gamut
 			// or HDR buffer): PNG from now on.
