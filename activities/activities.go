@@ -300,7 +300,7 @@ func (a *Activities) wake(ctx context.Context, d device.Device) bool {
 // the UI tree.
 func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (screen, error) {
 	var s screen
-	shot, err := d.Screenshot(ctx)
+	shot, err := CaptureScreen(ctx, d, a.Exec)
 	if err != nil {
 		return s, deviceError("screenshot", err)
 	}
@@ -335,13 +335,14 @@ func (a *Activities) look(ctx context.Context, d device.Device, withTree bool) (
 		}
 	}
 	if !shot.Sensitive {
-		s.png = shot.PNG
-		if s.obs.ScreenRef, err = a.put(ctx, shot.PNG, "image/png"); err != nil {
-			return s, err
-		}
-		s.img, s.obs.Hash, err = DecodeScreen(shot.PNG, a.Exec)
+		sc, err := PrepareScreen(shot, a.Exec)
+		device.Release(shot)
 		if err != nil {
-			return s, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
+			return s, temporal.NewApplicationError("screenshot: not a readable image: "+err.Error(), ErrTypeDevice)
+		}
+		s.png, s.img, s.obs.Hash = sc.Stored, sc.Decoded, sc.Hash
+		if s.obs.ScreenRef, err = a.put(ctx, sc.Stored, sc.MIME); err != nil {
+			return s, err
 		}
 	} else {
 		s.obs.Hash = sensitiveHash(s.obs.AppPackage, s.elems)

@@ -1,14 +1,12 @@
 package activities
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/png"
 	"strings"
 
 	"go.temporal.io/sdk/temporal"
@@ -448,17 +446,17 @@ func (a *Activities) evidenceNow(ctx context.Context, d device.Device, withTree 
 		obs.AppPackage = app.Package
 	}
 	if !hasTree {
-		shot, err := d.Screenshot(ctx)
+		shot, err := CaptureScreen(ctx, d, autoglm.Config{})
 		if err != nil {
 			return Evidence{}, deviceError("screenshot", err)
 		}
 		obs.Sensitive = shot.Sensitive
 		if !shot.Sensitive {
-			img, err := png.Decode(bytes.NewReader(shot.PNG))
+			obs.Hash, err = shotHash(shot)
+			device.Release(shot)
 			if err != nil {
-				return Evidence{}, temporal.NewApplicationError("screenshot: not a readable PNG: "+err.Error(), ErrTypeDevice)
+				return Evidence{}, temporal.NewApplicationError("screenshot: "+err.Error(), ErrTypeDevice)
 			}
-			obs.Hash = HashImage(img)
 		}
 	}
 	return evidenceOf(obs, elems, hasTree, act), nil

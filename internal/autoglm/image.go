@@ -104,7 +104,21 @@ func (c Config) Validate() error {
 // cfg.Format. It returns the image and its new size. Coordinates need no
 // mapping back: the protocol's 0-999 grid is relative to the whole screen,
 // whatever the image size (see ToPixel).
+//
+// An image that already is what cfg sends (the JPEG a raw capture was
+// stored as, EncodePixels) goes out unchanged, and a JPEG that is not is
+// decoded and encoded again.
 func Encode(pngData []byte, cfg Config) (llm.Image, int, int, error) {
+	if img, w, h, ok := asIs(pngData, cfg); ok {
+		return img, w, h, nil
+	}
+	if isJPEG(pngData) {
+		src, err := jpeg.Decode(bytes.NewReader(pngData))
+		if err != nil {
+			return llm.Image{}, 0, 0, fmt.Errorf("autoglm: screenshot is not a readable JPEG: %w", err)
+		}
+		return EncodeImage(src, nil, cfg)
+	}
 	src, _, _, err := DecodeScaled(pngData, cfg, nil)
 	if err != nil {
 		return llm.Image{}, 0, 0, err

@@ -11,6 +11,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
 // capturesPerRun is how many screenshots one screenshot-pipeline run takes
@@ -20,14 +21,16 @@ const capturesPerRun = 5
 func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 	t := Table{
 		Title: "4. Screenshot pipeline",
-		Note: fmt.Sprintf("`device.Screenshot` through the private adb server (`exec:screencap -p` from the simulated phone, 1080×2400), %d captures per screen per run. "+
-			"Sent = the image `autoglm.Encode` puts into an executor request with the default settings (scaled to at most 648,000 pixels, 540×1200 for this screen, JPEG quality 80); "+
-			"the request carries it base64-encoded in a data URL. Only the current screenshot goes into a request. "+
+		Note: fmt.Sprintf("The simulated phone (1080×2400) through the private adb server, %d captures per screen per run. "+
+			"Full PNG = what `screencap -p` returns (`device.Screenshot`), the reference for the bytes sent. "+
+			"Sent = the image an executor request carries with the default settings (at most 648,000 pixels, 540×1200 for this screen, JPEG quality 80), "+
+			"made as the Step activity makes it: the raw capture (`screencap` without -p, `activities.CaptureScreen`) hashed, box-scaled and encoded (`activities.PrepareScreen`); "+
+			"the request carries it base64-encoded in a data URL, and the blob store keeps it as the step's screen. Only the current screenshot goes into a request. "+
 			"Worker CPU per step = the worker's own work on one executor step's screen, each part timed as "+threadCPUNote+": "+
-			"the capture (`screencap -p` read through adb), the app in front, the UI tree dump, its parse and JSON, the blob writes of tree and PNG, the PNG decode with the coarse screen hash (`activities.DecodeScreen`, which scales while it decodes) and the encoding of the image sent; "+
+			"the capture (read through adb), the app in front, the UI tree dump and its parse, the screen hash, scaling and encoding of the image sent, and the blob writes of UI tree (JSON) and image; "+
 			"waiting (the phone drawing, the model answering) is not CPU and not counted; one unmeasured step per screen comes first.", capturesPerRun),
-		Header: []string{"screen", "full PNG bytes", "sent image bytes", "sent base64 bytes", "sent / full PNG", "capture ms", "encode ms",
-			"worker CPU ms per step", "CPU: capture", "app, UI tree, blobs", "decode, hash (and scale)", "encode (and scale)", "sent size"},
+		Header: []string{"screen", "full PNG bytes", "sent image bytes", "sent base64 bytes", "sent / full PNG", "capture ms", "prepare ms",
+			"worker CPU ms per step", "CPU: capture", "app, UI tree", "hash, scale, encode", "blob writes", "sent size"},
 	}
 	env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1, NoWorker: true})
 	if err != nil {
@@ -51,7 +54,7 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 		if err := sc.setup(); err != nil {
 			return []Table{t}, fmt.Errorf("%s: %w", sc.name, err)
 		}
-		var full, sent, b64, share, capMs, encMs Sample
+		var full, sent, b64, share, capMs, prepMs Sample
 		var cpu, warm stepCPU
 		// One step's work unmeasured first: the CPU figures are the steady
 		// state, not the first step after the stack started.
@@ -60,30 +63,48 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 		}
 		size := ""
 		for range r.o.Runs * capturesPerRun {
+			ref, err := d.Screenshot(ctx)
+			if err != nil {
+				return []Table{t}, fmt.Errorf("screenshot of %s: %w", sc.name, err)
+			}
 			began := time.Now()
-			shot, err := d.Screenshot(ctx)
+			shot, err := activities.CaptureScreen(ctx, d, cfg)
 			if err != nil {
 				return []Table{t}, fmt.Errorf("screenshot of %s: %w", sc.name, err)
 			}
 			capMs = append(capMs, Ms(time.Since(began)))
 			began = time.Now()
-			img, w, h, err := autoglm.Encode(shot.PNG, cfg)
+			img, w, h, err := sentImage(shot, cfg)
 			if err != nil {
 				return []Table{t}, err
 			}
-			encMs = append(encMs, Ms(time.Since(began)))
-			full, sent = append(full, float64(len(shot.PNG))), append(sent, float64(len(img.Data)))
+			prepMs = append(prepMs, Ms(time.Since(began)))
+			full, sent = append(full, float64(len(ref.PNG))), append(sent, float64(len(img.Data)))
 			b64 = append(b64, float64(len(img.DataURL())))
-			share = append(share, float64(len(img.Data))/float64(len(shot.PNG)))
+			share = append(share, float64(len(img.Data))/float64(len(ref.PNG)))
 			size = fmt.Sprintf("%d×%d %s", w, h, img.MIME)
 			if err := cpu.measure(ctx, d, env.Acts.Blobs, cfg); err != nil {
 				return []Table{t}, fmt.Errorf("worker CPU on %s: %w", sc.name, err)
 			}
 		}
-		t.Rows = append(t.Rows, []string{sc.name, full.Summary(0), sent.Summary(0), b64.Summary(0), share.Summary(2), capMs.Summary(1), encMs.Summary(1),
-			cpu.total.Summary(1), cpu.capture.Summary(1), cpu.tree.Summary(1), cpu.decode.Summary(1), cpu.encode.Summary(1), size})
+		t.Rows = append(t.Rows, []string{sc.name, full.Summary(0), sent.Summary(0), b64.Summary(0), share.Summary(2), capMs.Summary(1), prepMs.Summary(1),
+			cpu.total.Summary(1), cpu.capture.Summary(1), cpu.tree.Summary(1), cpu.prepare.Summary(1), cpu.blobs.Summary(1), size})
 	}
 	return []Table{t}, nil
+}
+
+// sentImage is the image an executor request carries for a capture, as
+// the Step activity prepares it and autoglm.BuildMessages encodes it.
+func sentImage(shot device.Screenshot, cfg autoglm.Config) (llm.Image, int, int, error) {
+	sc, err := activities.PrepareScreen(shot, cfg)
+	device.Release(shot)
+	if err != nil {
+		return llm.Image{}, 0, 0, err
+	}
+	if sc.Decoded != nil {
+		return autoglm.EncodeImage(sc.Decoded, sc.Stored, cfg)
+	}
+	return autoglm.Encode(sc.Stored, cfg)
 }
 
 // settleActions is how many inputs one settle run sends.
@@ -153,17 +174,17 @@ func (r *runner) settle(ctx context.Context) ([]Table, error) {
 
 // stepCPU collects the worker's CPU time per step, by part.
 type stepCPU struct {
-	total, capture, tree, decode, encode Sample
+	total, capture, tree, prepare, blobs Sample
 }
 
 // measure does a step's screen work once on this goroutine's own OS thread
-// and adds its CPU time: capture, UI tree, decode, hash, scale and encode,
-// as the Step activity does them (docs/design.md §9).
+// and adds its CPU time: capture, UI tree, hash, scale and encode, blob
+// writes, as the Step activity does them (docs/design.md §9).
 func (c *stepCPU) measure(ctx context.Context, d device.Device, blobs activities.BlobStore, cfg autoglm.Config) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	t0 := threadCPU()
-	shot, err := d.Screenshot(ctx)
+	shot, err := activities.CaptureScreen(ctx, d, cfg)
 	if err != nil {
 		return err
 	}
@@ -179,27 +200,32 @@ func (c *stepCPU) measure(ctx context.Context, d device.Device, blobs activities
 	if err != nil {
 		return err
 	}
-	if _, err := blobs.Put(ctx, tree, "application/json"); err != nil {
-		return err
-	}
-	if _, err := blobs.Put(ctx, shot.PNG, "image/png"); err != nil {
-		return err
-	}
 	t2 := threadCPU()
-	img, _, err := activities.DecodeScreen(shot.PNG, cfg) // the hash is taken during the decode
+	sc, err := activities.PrepareScreen(shot, cfg) // the hash is taken here
+	device.Release(shot)
 	if err != nil {
 		return err
 	}
+	if sc.Decoded != nil {
+		if _, _, _, err := autoglm.EncodeImage(sc.Decoded, sc.Stored, cfg); err != nil {
+			return err
+		}
+	} else if _, _, _, err := autoglm.Encode(sc.Stored, cfg); err != nil {
+		return err
+	}
 	t3 := threadCPU()
-	if _, _, _, err := autoglm.EncodeImage(img, shot.PNG, cfg); err != nil {
+	if _, err := blobs.Put(ctx, tree, "application/json"); err != nil {
+		return err
+	}
+	if _, err := blobs.Put(ctx, sc.Stored, sc.MIME); err != nil {
 		return err
 	}
 	t4 := threadCPU()
 	ms := func(d time.Duration) float64 { return Ms(d) }
 	c.capture = append(c.capture, ms(t1-t0))
 	c.tree = append(c.tree, ms(t2-t1))
-	c.decode = append(c.decode, ms(t3-t2))
-	c.encode = append(c.encode, ms(t4-t3))
+	c.prepare = append(c.prepare, ms(t3-t2))
+	c.blobs = append(c.blobs, ms(t4-t3))
 	c.total = append(c.total, ms(t4-t0))
 	return nil
 }

@@ -49,6 +49,8 @@ type adbDevice struct {
 	mu        sync.Mutex
 	lastProbe uint64 // hash of the last settle capture; 0 = none
 	probeRaw  int    // settle capture: 0 not chosen yet, 1 raw screencap, -1 screencap -p
+	rawOff    bool   // ScreenPixels: the raw form is unreadable, capture PNG
+	rawSize   int    // bytes of the last raw capture, the next one's buffer size
 	last      SettleStats
 	imeOK     bool
 	pkgs      []string

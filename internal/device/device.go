@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"image"
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -9,7 +10,12 @@ import (
 
 // Screenshot is one capture of the screen.
 type Screenshot struct {
-	PNG    []byte // PNG bytes; nil when Sensitive
+	PNG []byte // PNG bytes; nil when Sensitive or when Pixels is set
+	// Pixels is the screen as raw pixels, opaque, at full size: set
+	// instead of PNG by a raw capture (PixelCapturer), nil otherwise.
+	Pixels *image.RGBA
+	// raw is the capture's buffer that Pixels lies in (Release).
+	raw    []byte
 	Width  int
 	Height int
 	// Sensitive is set when the screen could not be captured because the app

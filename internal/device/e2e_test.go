@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"net"
 	"os"
 	"os/exec"
@@ -160,6 +162,28 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("raw screenshot is the PNG's pixels", func(t *testing.T) {
+		want, _, _ := s.phone.Screenshot()
+		img, err := png.Decode(bytes.NewReader(want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second capture reuses the first one's buffer
+			shot, err := d.(PixelCapturer).ScreenPixels(ctx)
+			if err != nil || shot.Sensitive || shot.Pixels == nil || shot.Width != 1080 || shot.Height != 2400 {
+				t.Fatalf("ScreenPixels = %dx%d sensitive=%v %q, %v", shot.Width, shot.Height, shot.Sensitive, shot.Reason, err)
+			}
+			for _, p := range []image.Point{{0, 0}, {540, 1200}, {1079, 2399}, {100, 2000}} {
+				r, g, b, _ := img.At(p.X, p.Y).RGBA()
+				c := shot.Pixels.RGBAAt(p.X, p.Y)
+				if uint8(r>>8) != c.R || uint8(g>>8) != c.G || uint8(b>>8) != c.B || c.A != 0xff {
+					t.Fatalf("raw pixel %v = %v, the PNG has %d,%d,%d", p, c, r>>8, g>>8, b>>8)
+				}
+			}
+			Release(shot)
+		}
+	})
+
 	t.Run("current app and ui tree", func(t *testing.T) {
 		app, err := d.CurrentApp(ctx)
 		if err != nil || app.Package != "com.android.launcher3" || app.Name != "Launcher" {
@@ -308,6 +332,9 @@ func TestEndToEnd(t *testing.T) {
 		shot, err := d.Screenshot(ctx)
 		if err != nil || !shot.Sensitive || shot.PNG != nil || !strings.Contains(shot.Reason, "secure screen") || shot.Width != 1080 {
 			t.Fatalf("Screenshot on the bank = %+v, %v; want a sensitive screen", shot, err)
+		}
+		if raw, err := d.(PixelCapturer).ScreenPixels(ctx); err != nil || !raw.Sensitive || raw.Pixels != nil {
+			t.Fatalf("ScreenPixels on the bank = sensitive %v, pixels %v, %v; want a sensitive screen", raw.Sensitive, raw.Pixels != nil, err)
 		}
 		if !hasText(t, d, "Sign in") {
 			t.Error("UI tree of the secure screen lacks Sign in")

@@ -64,6 +64,11 @@ type renderer struct {
 	faces map[faceKey]font.Face
 	cache map[uint64][]byte
 	order []uint64
+	// The last raw capture and its screen's hash: a phone is captured
+	// again and again on the same screen, and drawing it is most of a
+	// raw capture's cost.
+	rawKey uint64
+	raw    []byte
 }
 
 const renderCacheSize = 48
@@ -132,19 +137,26 @@ func (r *renderer) PNG(s *screen) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Raw returns what `screencap` without -p writes: a 16-byte header (width,
-// height, pixel format 1 = RGBA_8888, colour space 0 = sRGB, little-endian
-// u32s) followed by the RGBA pixels.
+// Raw returns what `screencap` without -p writes on Android 9 and later: a
+// 16-byte header (width, height, pixel format 1 = RGBA_8888, colour space
+// 1 = sRGB, little-endian u32s) followed by the RGBA pixels, rows without
+// padding.
 func (r *renderer) Raw(s *screen) []byte {
+	key := s.hash()
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.raw != nil && r.rawKey == key {
+		return r.raw
+	}
 	img := r.draw(s)
-	r.mu.Unlock()
 	out := make([]byte, 16, 16+len(img.Pix))
 	binary.LittleEndian.PutUint32(out[0:], uint32(img.Rect.Dx()))
 	binary.LittleEndian.PutUint32(out[4:], uint32(img.Rect.Dy()))
 	binary.LittleEndian.PutUint32(out[8:], 1)
-	binary.LittleEndian.PutUint32(out[12:], 0)
-	return append(out, img.Pix...)
+	binary.LittleEndian.PutUint32(out[12:], 1)
+	out = append(out, img.Pix...)
+	r.rawKey, r.raw = key, out
+	return out
 }
 
 func fill(dst *image.RGBA, r image.Rectangle, c uint32) {
