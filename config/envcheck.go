@@ -29,7 +29,6 @@ var OtherEnv = []string{
 	"PHONEFLOW_POSTGRES_BIN",
 	"PHONEFLOW_KEEP_CLUSTER_LOGS",
 	"PHONEFLOW_CLUSTER_BENCH_RUNS",
-	"PHONEFLOW_CLUSTER_TEST",
 }
 
 // checkEnvNames reports each PHONEFLOW_ variable of environ that names no
