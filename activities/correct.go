@@ -43,6 +43,7 @@ type CorrectResult struct {
 // answer that breaks the contract is fed back once; a second bad answer is
 // a result with Invalid set, not an error.
 func (a *Activities) Correct(ctx context.Context, in CorrectInput) (CorrectResult, error) {
+	defer keepAlive(ctx, StepHeartbeat)()
 	if a.Planner == nil {
 		return CorrectResult{}, temporal.NewNonRetryableApplicationError("no planner model configured", ErrTypeConfig, nil)
 	}

@@ -22,6 +22,7 @@ const maxRejectedKept = 2000
 // breaks the contract is a result with Invalid set (the workflow asks
 // again with the feedback), not an error.
 func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, error) {
+	defer keepAlive(ctx, StepHeartbeat)()
 	a.learn(ctx, in.Device, in.Answers, nil)
 	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 		Situation: plannerSituation(in.Situation), Memory: a.recall(ctx, in.Device)}
@@ -39,6 +40,7 @@ func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, 
 
 // Replan asks the planner what comes next after a todo.
 func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, error) {
+	defer keepAlive(ctx, StepHeartbeat)()
 	rc := planner.ReplanContext{
 		Goal: in.Goal, Remaining: in.Remaining, Feedback: in.Feedback,
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,

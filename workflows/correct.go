@@ -49,7 +49,7 @@ func (t *todoRun) correct(ctx workflow.Context, why string) error {
 	in := activities.CorrectInput{Task: t.in.Task, Why: why, Recent: t.st.Recent, Screen: t.st.Screen,
 		Corrections: t.st.Corrections - 1}
 	summary := truncate(fmt.Sprintf("Correct todo %d: %s", t.in.Index, why), 380)
-	opts := correctionActivityOptions(summary)
+	opts := withModelHeartbeat(ctx, correctionActivityOptions(summary))
 	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
 	if waitOut {
 		// Enough attempts for the activity to hand a lasting outage back.

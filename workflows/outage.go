@@ -93,7 +93,7 @@ func (w *outageWait) wait(ctx workflow.Context, o activities.ModelOutage, limit 
 // model outage when this run does (changeModelOutageWait). in points at the
 // activity's input, handBack at its HandBackOutages field.
 func (g *goalRun) callPlanner(ctx workflow.Context, summary, name string, in any, handBack *bool, d *activities.PlanDecision) error {
-	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(summary))
+	actx := workflow.WithActivityOptions(ctx, withModelHeartbeat(ctx, modelActivityOptions(summary)))
 	if !waitsOutModels(ctx) {
 		return workflow.ExecuteActivity(actx, name, in).Get(ctx, d)
 	}

@@ -176,12 +176,21 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 		return nil, err
 	}
 	c.FrontendAddr = front
-	for _, name := range Services {
+	for i, name := range Services {
 		s := &Service{Name: name, bin: o.Server, conf: conf, logFile: filepath.Join(dir, name+".log")}
 		if err := s.Start(); err != nil {
 			return nil, err
 		}
 		c.procs[name] = s
+		if i == 0 {
+			// Every service writes the cluster's metadata row at start
+			// when the database has none, and a service that loses that
+			// race exits (a duplicate key): the first one writes it
+			// before the others start (docs/design.md §27).
+			if err := waitListening(ctx, s, ports[0], 2*time.Minute); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := c.WaitHealthy(ctx, 3*time.Minute); err != nil {
 		return nil, err
@@ -191,6 +200,28 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	log.Info("Temporal cluster up", "frontend", front, "dir", dir)
 	return c, nil
+}
+
+// waitListening waits up to d until s accepts connections on its gRPC
+// port (past its start-up, which writes the cluster's metadata).
+func waitListening(ctx context.Context, s *Service, port int, d time.Duration) error {
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	for end := time.Now().Add(d); ; {
+		if s.Exited() {
+			return fmt.Errorf("cluster: the %s service exited; the end of its log:\n%s", s.Name, s.Tail(5))
+		}
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			return conn.Close()
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("cluster: the %s service does not listen on %s after %s (log: %s)", s.Name, addr, d, s.LogFile())
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // WaitHealthy waits until the frontend answers and reaches the history

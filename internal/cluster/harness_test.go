@@ -129,6 +129,7 @@ func startFleetOn(t *testing.T, phones int, embedded bool) *fleet {
 			for _, name := range cluster.Services {
 				t.Logf("%s service log (end):\n%s", name, f.cl.Service(name).Tail(15))
 			}
+			t.Logf("PostgreSQL log (end):\n%s", f.pg.Tail(30))
 		}
 		f.cl.Stop()
 	})

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/phoneflow/phoneflow/internal/loopback"
 )
 
 // ErrNoPostgres means no PostgreSQL server binaries were found.
@@ -82,6 +80,9 @@ func (p *Postgres) Dir() string { return p.dir }
 // LogFile is the server's log.
 func (p *Postgres) LogFile() string { return filepath.Join(p.dir, "postgresql.log") }
 
+// Tail is the last n lines of the server's log.
+func (p *Postgres) Tail(n int) string { return tail(p.LogFile(), n) }
+
 // StartPostgres creates a database cluster with the DBUser role in a new
 // temporary directory and starts it. bin is FindPostgres's answer.
 func StartPostgres(ctx context.Context, bin string) (_ *Postgres, err error) {
@@ -141,11 +142,14 @@ func (p *Postgres) start(ctx context.Context, newPort bool) error {
 	var last error
 	for try := 0; try < 30; try++ {
 		if newPort {
-			port, err := loopback.FreePort()
+			// Below the kernel's ephemeral range, as the services' ports:
+			// while the server is down after Crash, no outgoing
+			// connection can be given its port (docs/design.md §27).
+			ports, err := freePorts(1)
 			if err != nil {
 				return err
 			}
-			p.Port = port
+			p.Port = ports[0]
 		}
 		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -c unix_socket_directories=%s", p.Port, p.dir)
 		_, last = p.run(ctx, "pg_ctl", "start", "-w", "-t", "60", "-D", p.dataDir(), "-l", p.LogFile(), "-o", opts)

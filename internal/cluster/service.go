@@ -97,8 +97,11 @@ func (s *Service) Exited() bool {
 }
 
 // Tail is the end of the service's log, for a failure message.
-func (s *Service) Tail(n int) string {
-	b, err := os.ReadFile(s.logFile)
+func (s *Service) Tail(n int) string { return tail(s.logFile, n) }
+
+// tail is the last n lines of a log file, or why it cannot be read.
+func tail(file string, n int) string {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return err.Error()
 	}
