@@ -15,10 +15,11 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 )
 
-var update = flag.Bool("update", false, "rewrite the configuration table in ../README.md from the code")
+var update = flag.Bool("update", false, "rewrite the configuration table in configuration.md from the code")
 
 const (
 	readmePath = "../README.md"
+	configPath = "configuration.md" // the page with the configuration reference table
 	tableBegin = "<!-- config-table:begin -->"
 	tableEnd   = "<!-- config-table:end -->"
 	tableHead  = "| key | environment | default | meaning |\n|---|---|---|---|\n"
@@ -36,6 +37,15 @@ func readReadme(t *testing.T) string {
 	b, err := os.ReadFile(readmePath)
 	if err != nil {
 		t.Fatalf("read the README: %v", err)
+	}
+	return string(b)
+}
+
+func readConfigPage(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(configPath)
+	if err != nil {
+		t.Fatalf("read the configuration page: %v", err)
 	}
 	return string(b)
 }
@@ -127,15 +137,15 @@ func wantRows(t *testing.T, have map[string]row) []row {
 	return rows
 }
 
-// tableRows parses the rows between the table markers of readme.
-func tableRows(t *testing.T, readme string) (before, after string, rows []row) {
+// tableRows parses the rows between the table markers of page.
+func tableRows(t *testing.T, page string) (before, after string, rows []row) {
 	t.Helper()
-	i := strings.Index(readme, tableBegin)
-	j := strings.Index(readme, tableEnd)
+	i := strings.Index(page, tableBegin)
+	j := strings.Index(page, tableEnd)
 	if i < 0 || j < i {
-		t.Fatalf("the README lacks the %s … %s markers around the configuration table", tableBegin, tableEnd)
+		t.Fatalf("docs/%s lacks the %s … %s markers around the configuration table", configPath, tableBegin, tableEnd)
 	}
-	before, body, after := readme[:i+len(tableBegin)], readme[i+len(tableBegin):j], readme[j:]
+	before, body, after := page[:i+len(tableBegin)], page[i+len(tableBegin):j], page[j:]
 	for _, line := range strings.Split(body, "\n") {
 		if !strings.HasPrefix(line, "| `") {
 			continue
@@ -150,8 +160,7 @@ func tableRows(t *testing.T, readme string) (before, after string, rows []row) {
 }
 
 func TestConfigTable(t *testing.T) {
-	readme := readReadme(t)
-	before, after, rows := tableRows(t, readme)
+	before, after, rows := tableRows(t, readConfigPage(t))
 	have := map[string]row{}
 	for _, r := range rows {
 		have[r.key] = r
@@ -163,7 +172,7 @@ func TestConfigTable(t *testing.T) {
 		for _, r := range want {
 			b.WriteString(r.String() + "\n")
 		}
-		if err := os.WriteFile(readmePath, []byte(before+b.String()+after), 0o644); err != nil {
+		if err := os.WriteFile(configPath, []byte(before+b.String()+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -173,7 +182,7 @@ func TestConfigTable(t *testing.T) {
 	}
 }
 
-// tableDiff lists how the README's rows differ from the rows the code gives.
+// tableDiff lists how the page's rows differ from the rows the code gives.
 func tableDiff(rows, want []row) []string {
 	var out []string
 	const fix = "run go test ./docs -run TestConfigTable -update"
@@ -193,15 +202,14 @@ func tableDiff(rows, want []row) []string {
 
 // TestTableDiffCaught makes sure a stale default or a missing key fails.
 func TestTableDiffCaught(t *testing.T) {
-	readme := readReadme(t)
-	_, _, rows := tableRows(t, readme)
+	_, _, rows := tableRows(t, readConfigPage(t))
 	have := map[string]row{}
 	for _, r := range rows {
 		have[r.key] = r
 	}
 	want := wantRows(t, have)
 	if d := tableDiff(rows, want); len(d) != 0 {
-		t.Fatalf("the README's table is stale: %v", d)
+		t.Fatalf("the table of docs/%s is stale: %v", configPath, d)
 	}
 	stale := slices.Clone(rows)
 	stale[0].def = "`somewhere:1`"
@@ -285,10 +293,10 @@ func starterCommands(t *testing.T) map[string]bool {
 	return out
 }
 
-// codeText returns the README's fenced blocks and inline code spans.
-func codeText(readme string) []string {
+// codeText returns the fenced blocks and inline code spans of a page.
+func codeText(page string) []string {
 	var out []string
-	parts := strings.Split(readme, "```")
+	parts := strings.Split(page, "```")
 	for i, p := range parts {
 		if i%2 == 1 {
 			out = append(out, p)
@@ -302,10 +310,10 @@ func codeText(readme string) []string {
 }
 
 // unknownCommands returns every `starter X` (and `starter schedule X`) in
-// the code of readme that is not one of cmds, and how many it checked.
-func unknownCommands(readme string, cmds map[string]bool) (bad []string, seen int) {
+// the code of page that is not one of cmds, and how many it checked.
+func unknownCommands(page string, cmds map[string]bool) (bad []string, seen int) {
 	ref := regexp.MustCompile(`\bstarter ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
-	for _, code := range codeText(readme) {
+	for _, code := range codeText(page) {
 		for _, m := range ref.FindAllStringSubmatch(code, -1) {
 			seen++
 			if !cmds[m[1]] {
@@ -319,15 +327,20 @@ func unknownCommands(readme string, cmds map[string]bool) (bad []string, seen in
 	return bad, seen
 }
 
-// TestCommandsExist checks that every `starter X` the README shows names a
-// real subcommand.
+// TestCommandsExist checks that every `starter X` the README and the docs
+// pages show names a real subcommand.
 func TestCommandsExist(t *testing.T) {
-	bad, seen := unknownCommands(readReadme(t), starterCommands(t))
-	for _, b := range bad {
-		t.Errorf("the README shows `%s`, which is not a starter command", b)
+	cmds := starterCommands(t)
+	total := 0
+	for _, page := range pages(t) {
+		bad, seen := unknownCommands(readPage(t, page), cmds)
+		total += seen
+		for _, b := range bad {
+			t.Errorf("%s shows `%s`, which is not a starter command", page, b)
+		}
 	}
-	if seen < 10 {
-		t.Errorf("found only %d starter commands in the README; the pattern is broken", seen)
+	if total < 10 {
+		t.Errorf("found only %d starter commands in the README and docs/; the pattern is broken", total)
 	}
 }
 

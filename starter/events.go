@@ -18,7 +18,7 @@ import (
 const eventsHelp = "print one JSON object per line for each event (plan, todo_started, step, question, answer, …, done/failed) instead of the live view"
 
 // followEvents prints the goal's events as JSON lines until it ends (the
-// schema is in the README): from the live stream of the goal's step viewer
+// schema is in docs/observability.md): from the live stream of the goal's step viewer
 // when its address is known, else (or when the stream cannot be read) by
 // reading the goal's history every half second. It returns exitError{1}
 // unless the goal is done.

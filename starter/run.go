@@ -60,8 +60,9 @@ worker serves is refused (exit status 3) unless --no-device-check is given.
 --events prints, instead of the live view, one JSON object per line for each
 event of the goal (plan, todo_started, step, question, answer, approval,
 approved, denied, paused, resumed, todo_done, replanned, and last done, failed
-or cancelled); the README documents the fields. The step viewer link (the
-worker's metrics address, /goals/ID) shows each step with its screenshot.
+or cancelled); docs/observability.md documents the fields. The step viewer
+link (the worker's metrics address, /goals/ID) shows each step with its
+screenshot.
 
 Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 		Example: `  starter run "Turn on Wi-Fi"

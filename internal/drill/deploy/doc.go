@@ -12,6 +12,6 @@
 //	go test ./internal/drill/deploy                  # one goal of each kind
 //	go test -tags drills ./internal/drill/deploy     # two of each kind
 //
-// See README.md ("Deploying a change to workflow code") and
+// See docs/deploying.md ("Deploying a change to workflow code") and
 // docs/design.md §12.
 package deploy
