@@ -576,6 +576,9 @@ func (c *solver) solve(task string) step {
 		}
 		task = rest
 	}
+	if s, ok := c.contactsTask(task); ok {
+		return s
+	}
 	in := parseIntent(task)
 	var s step
 	switch in.Kind {

@@ -272,6 +272,9 @@ func readClause(c string, prev planned) []planned {
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
 	}
+	if p, ok := contactsClause(c); ok {
+		return []planned{p}
+	}
 	switch {
 	case rdHomeRe.MatchString(c):
 		return []planned{{Todo: "Go to the home screen"}}
