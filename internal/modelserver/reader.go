@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/waits"
@@ -197,13 +199,38 @@ func keepMark(goal string, p planned) planned {
 
 var rdMarkRe = regexp.MustCompile(`^[?!？！]+`)
 
-// tidy drops politeness around a clause.
+// tidy drops politeness around a clause. After a colon everything is the
+// message, so a closing "thanks" or "谢谢" there is words to send, not
+// politeness to the agent: only the final marks go, and keepMark gives a
+// "?" or "!" back to the message (docs/design.md §13).
 func tidy(c string) string {
 	c = strings.TrimSpace(c)
 	for range 3 {
-		c = strings.TrimSpace(tailRe.ReplaceAllString(politeRe.ReplaceAllString(c, ""), ""))
+		c = politeRe.ReplaceAllString(c, "")
+		if i := messageColon(c); i >= 0 {
+			c = strings.TrimSpace(c[:i] + strings.TrimRight(c[i:], "。.?？!！ "))
+			continue
+		}
+		c = strings.TrimSpace(tailRe.ReplaceAllString(c, ""))
 	}
 	return c
+}
+
+// messageColon is the index of the first colon of c that introduces words
+// (not one inside a time such as 7:30) with text after it, or -1.
+func messageColon(c string) int {
+	rs := []rune(c)
+	off := 0
+	for i, r := range rs {
+		if r == ':' || r == '：' {
+			digits := i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])
+			if !digits && strings.TrimSpace(string(rs[i+1:])) != "" {
+				return off
+			}
+		}
+		off += utf8.RuneLen(r)
+	}
+	return -1
 }
 
 // splitClauses splits at strong separators always and at weak ones only

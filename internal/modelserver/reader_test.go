@@ -114,3 +114,26 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		}
 	}
 }
+
+// After a colon the whole rest of the clause is the message: closing thanks
+// or a particle are sent, not taken for politeness to the agent, and the
+// check is written from the whole text.
+func TestMessageAfterColonKeepsItsEnd(t *testing.T) {
+	for goal, want := range map[string]string{
+		"text Bob: 收到，谢谢":                                       "收到，谢谢",
+		"给Bob发消息：好的，谢谢。":                                        "好的，谢谢",
+		"Text Bob Li: on my way, thanks!":                       "on my way, thanks!",
+		"Text Bob: are you there?":                              "are you there?",
+		"text Bob: 收到，谢谢，然后打开蓝牙":                                "收到，谢谢",
+		"Message Alice Chen: thank you. Then turn on Bluetooth": "thank you",
+	} {
+		ps := readGoal(goal)
+		if len(ps) == 0 || len(ps[0].Expect) != 1 || ps[0].Expect[0].Contains != want {
+			t.Errorf("%q: read %+v, want the message %q", goal, ps, want)
+			continue
+		}
+		if !strings.HasSuffix(ps[0].Todo, ": "+want) {
+			t.Errorf("%q: todo %q does not end with the message %q", goal, ps[0].Todo, want)
+		}
+	}
+}
