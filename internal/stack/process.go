@@ -85,6 +85,21 @@ type Process struct {
 	env    []string
 }
 
+// workerEnv is environ without its PHONEFLOW_ variables. The worker's
+// configuration is its file; the test runner's switches (PHONEFLOW_REQUIRE_ADB
+// and the like) and a developer's own settings must not reach it, least of
+// all a worker built from an earlier release, which refuses PHONEFLOW_ names
+// it does not know (docs/configuration.md). SetEnv adds what a run needs.
+func workerEnv(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "PHONEFLOW_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // SetEnv sets extra environment variables ("NAME=value") for the next
 // starts of the worker; SetEnv() clears them.
 func (p *Process) SetEnv(env ...string) {
@@ -121,7 +136,7 @@ func (p *Process) Start() error {
 	fmt.Fprintf(logf, "=== stack: worker start %d at %s %s\n", p.starts, time.Now().UTC().Format(time.RFC3339Nano), strings.Join(p.env, " "))
 	cmd := exec.Command(p.bin, "--config", p.configFile)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Env = append(workerEnv(os.Environ()), p.env...)
 	if err := cmd.Start(); err != nil {
 		_ = logf.Close()
 		return fmt.Errorf("stack: start the worker: %w", err)
