@@ -37,7 +37,7 @@ write save jot down note notes alarm alarms messages sms app apps settings setti
 home screen page brightness bright brighter dimmer dim darker lower higher raise reduce increase decrease wifi wi-fi wireless
 network networks internet wlan bluetooth airplane aeroplane flight mode on off up max maximum min minimum full highest lowest
 brightest darkest half halfway all the enabled enable disable disabled activate deactivate status state currently turned
-saying says say said that's content contents body text texts containing contain new one phone number numbers mobile cell time value reading am pm o'clock`)
+mind whatever enough saying says say said that's content contents body text texts containing contain new one phone number numbers mobile cell time value reading am pm o'clock`)
 
 // cvAlias are words a todo writes differently: the clause word is
 // covered when the todos hold any of the aliases.
@@ -47,7 +47,17 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"},
 	// What someone last wrote is read as their latest message.
 	"last": {"last", "latest"}, "newest": {"latest"}, "recent": {"latest"}, "most": {"latest"},
-	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"}}
+	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"},
+	"remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
+	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
+	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
+
+// cvZhAlias are the English words a todo writes for a Chinese operation
+// or offset word of its clause.
+var cvZhAlias = map[string][]string{"分钟": {"minute"}, "小时": {"hour", "minute"}, "之后": {"after"}, "以后": {"after"},
+	"之前": {"before"}, "以前": {"before"}, "提前": {"before"}, "推迟": {"after"}, "晚": {"after"}, "早": {"before"},
+	"删除": {"delete"}, "删掉": {"delete"}, "去掉": {"delete"}, "改名": {"rename"}, "重命名": {"rename"}, "改成": {"rename", "to "},
+	"改为": {"rename", "to "}, "追加": {"add "}, "加上": {"add "}, "添加到": {"add "}}
 
 var cvLabel = []string{"label", "titled", "called", "named", "name"}
 
@@ -94,7 +104,7 @@ func uncovered(c string, ps []planned) []string {
 		out = append(out, w)
 	}
 	for _, op := range cvZhOpRe.FindAllString(c, -1) {
-		if !strings.Contains(todos, op) {
+		if !strings.Contains(todos, op) && !anyIn(todos, cvZhAlias[strings.TrimRight(op, "0123456789")]) {
 			out = append(out, op)
 		}
 	}
