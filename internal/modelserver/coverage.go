@@ -37,7 +37,7 @@ write save jot down note notes alarm alarms messages sms app apps settings setti
 home screen page brightness bright brighter dimmer dim darker lower higher raise reduce increase decrease wifi wi-fi wireless
 network networks internet wlan bluetooth airplane aeroplane flight mode on off up max maximum min minimum full highest lowest
 brightest darkest half halfway all the enabled enable disable disabled activate deactivate status state currently turned
-saying says say said that's content contents body text texts containing contain new one phone number numbers mobile cell time value reading am pm o'clock`)
+mind whatever enough saying says say said that's content contents body text texts containing contain new one phone number numbers mobile cell time value reading am pm o'clock`)
 
 // cvAlias are words a todo writes differently: the clause word is
 // covered when the todos hold any of the aliases.
@@ -51,7 +51,17 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	// A contact looked up by number or by place, and what a screen shows.
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
-	"launcher": {"home screen"}}
+	"launcher": {"home screen"},
+	"remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
+	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
+	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
+
+// cvZhAlias are the English words a todo writes for a Chinese operation
+// or offset word of its clause.
+var cvZhAlias = map[string][]string{"分钟": {"minute"}, "小时": {"hour", "minute"}, "之后": {"after"}, "以后": {"after"},
+	"之前": {"before"}, "以前": {"before"}, "提前": {"before"}, "推迟": {"after"}, "晚": {"after"}, "早": {"before"},
+	"删除": {"delete"}, "删掉": {"delete"}, "去掉": {"delete"}, "改名": {"rename"}, "重命名": {"rename"}, "改成": {"rename", "to "},
+	"改为": {"rename", "to "}, "追加": {"add "}, "加上": {"add "}, "添加到": {"add "}}
 
 var cvLabel = []string{"label", "titled", "called", "named", "name"}
 
@@ -98,7 +108,7 @@ func uncovered(c string, ps []planned) []string {
 		out = append(out, w)
 	}
 	for _, op := range cvZhOpRe.FindAllString(c, -1) {
-		if !strings.Contains(todos, op) {
+		if !strings.Contains(todos, op) && !anyIn(todos, cvZhAlias[strings.TrimRight(op, "0123456789")]) {
 			out = append(out, op)
 		}
 	}

@@ -594,6 +594,12 @@ func (c *solver) solve(task string) step {
 		s = c.alarm(in)
 	case kindNote:
 		s = c.note(in)
+	case kindAlarmSwitch:
+		s = c.alarmSwitch(in)
+	case kindNoteRename:
+		s = c.renameNote(in)
+	case kindNoteOpen:
+		s = c.openNote(in)
 	case kindRead:
 		s = c.read(in)
 	case kindBank:
@@ -989,6 +995,10 @@ func (c *solver) read(in intent) step {
 			return back("This page does not show " + in.What + "; I go back to the Settings list.")
 		}
 		return c.scroll(true, "About phone")
+	case "alarm time", "alarm label":
+		return c.readAlarm(in)
+	case "note body", "note title":
+		return c.readNote(in)
 	case "first alarm":
 		if c.byID("alarm_time") != nil {
 			return back("This is the new alarm page; the alarms are on the list.")

@@ -42,6 +42,9 @@ type intent struct {
 	Edit   bool   // note: change an existing note
 	Append bool   // note: add Body to the existing body
 
+	Ord      int    // alarm or note: its place in the list (1 first, -1 last), 0 when named otherwise
+	NewTitle string // note rename: the title it gets
+
 	What    string // read: "Android version", "Build number", "Model", "first alarm", "phone", "brightness", or a setting name
 	Contact string // read phone: whose number
 
@@ -157,11 +160,12 @@ func parseIntent(task string) intent {
 		in.Kind, in.App = kindMessage, "Messages"
 		in.To, in.Text = parseMessage(t)
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(t, "闹钟"):
-		in.Kind, in.App = kindAlarm, "Clock"
-		in.Time, in.Label = parseAlarm(t)
+		parseAlarmTodo(t, &in)
 	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘"):
 		in.Kind, in.App = kindNote, "Notes"
-		parseNote(t, &in)
+		if !parseNoteTodo(t, &in) {
+			parseNote(t, &in)
+		}
 	case strings.Contains(lower, "brightness") || strings.Contains(t, "亮度"):
 		in.Kind, in.App = kindBrightness, "Settings"
 		if m := percentRe.FindStringSubmatch(t); m != nil {
@@ -207,7 +211,9 @@ func parseRead(t, lower string, in *intent) {
 	case strings.Contains(lower, "model") || strings.Contains(t, "型号"):
 		in.What, in.App = "Model", "Settings"
 	case strings.Contains(lower, "alarm") || strings.Contains(t, "闹钟"):
-		in.What, in.App = "first alarm", "Clock"
+		parseAlarmRead(t, in)
+	case strings.Contains(lower, "note") || strings.Contains(t, "笔记"):
+		parseNoteRead(t, in)
 	case strings.Contains(lower, "phone number") || strings.Contains(lower, "number") || strings.Contains(t, "电话"):
 		in.What, in.App = "phone", "Contacts"
 		in.Contact = findContact(t)

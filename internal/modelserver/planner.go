@@ -352,6 +352,9 @@ func replanGoal(pc planContext) planAnswer {
 		}
 		if t.Todo != "" && len(t.Expect) > 0 {
 			items[i] = planItem{Todo: r, Expect: t.Expect}
+			if t.Rewrite {
+				items[i].Todo = t.Todo
+			}
 		}
 	}
 	return planAnswer{Status: "replanned", Plan: items}

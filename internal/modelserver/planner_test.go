@@ -165,7 +165,7 @@ func TestParseIntent(t *testing.T) {
 		{"Add eggs to the note Shopping", intent{Kind: kindNote, App: "Notes", Title: "Shopping", Body: "eggs", Edit: true, Append: true, Target: -1}},
 		{"Edit the note Shopping to say bread", intent{Kind: kindNote, App: "Notes", Title: "Shopping", Body: "bread", Edit: true, Target: -1}},
 		{"Read the Android version", intent{Kind: kindRead, App: "Settings", What: "Android version", Target: -1}},
-		{"Read the time of the first alarm in Clock", intent{Kind: kindRead, App: "Clock", What: "first alarm", Target: -1}},
+		{"Read the time of the first alarm in Clock", intent{Kind: kindRead, App: "Clock", What: "alarm time", Ord: 1, Target: -1}},
 		{"Read Alice's phone number", intent{Kind: kindRead, App: "Contacts", What: "phone", Contact: "Alice", Target: -1}},
 		{"Set brightness to 78%", intent{Kind: kindBrightness, App: "Settings", Target: 80}},
 		{"Decrease the brightness", intent{Kind: kindBrightness, App: "Settings", Step: -1, Target: -1}},

@@ -25,6 +25,10 @@ type planned struct {
 	Expect []postcond.Check
 	Ask    string // a question for the user when something needed is missing
 	Reads  bool   // the todo reads a value the goal uses later
+	// Rewrite: once a value read before is in it, the todo goes to the
+	// executor in the words the planner reads it into ("Create an alarm
+	// at 07:30"), not as written with the value put in.
+	Rewrite bool
 }
 
 var (
@@ -305,6 +309,12 @@ func readClause(c string, prev planned) []planned {
 	switch {
 	case rdHomeRe.MatchString(c):
 		return []planned{{Todo: "Go to the home screen"}}
+	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")):
+		ps, _ := alarmClauseTodos(c)
+		return ps
+	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘")):
+		ps, _ := noteClauseTodos(c)
+		return ps
 	case isReadClause(c):
 		return []planned{readValue(c)}
 	case rdSendRe.MatchString(c) && !strings.Contains(lower, "note") && !strings.Contains(c, "笔记") && !strings.Contains(c, "备忘"):
@@ -312,9 +322,21 @@ func readClause(c string, prev planned) []planned {
 	case openedApp(c) != "":
 		app := openedApp(c)
 		return []planned{{Todo: "Open " + app, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: app}}}}
+	case settingsClause(c):
+		ps, _ := settingsClauseTodos(c)
+		return ps
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(c, "闹钟"):
+		if rdBareNewAlarmRe.MatchString(c) && hhmm(c) == "" && strings.HasPrefix(prev.Todo, "Create an alarm") {
+			return nil // "比07:00的闹钟晚30分钟，再设一个闹钟": said by the clause before
+		}
+		if ps, ok := alarmClauseTodos(c); ok {
+			return ps
+		}
 		return []planned{alarmTodo(c)}
 	case strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘"):
+		if ps, ok := noteClauseTodos(c); ok {
+			return ps
+		}
 		return []planned{noteTodo(c)}
 	case strings.Contains(lower, "brightness") || strings.Contains(lower, "brighter") || strings.Contains(lower, "dimmer") || strings.Contains(c, "亮度"):
 		return []planned{brightnessTodo(c)}
@@ -543,27 +565,10 @@ func readValue(c string) planned {
 			return planned{Ask: "Whose phone number should I read?"}
 		}
 		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
-	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdStateWordRe.MatchString(c):
-		// "Is my Wake up alarm on?": a state, never answered by a time.
-		// The vocabulary has no check for an on/off answer, so the
-		// verifier judges it against the alarm's switch.
-		return alarmState(c)
-	case (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")) && rdLabelWordRe.MatchString(c):
-		n := ordinal(c)
-		if n == 0 || hhmm(c) != "" {
-			return planned{Ask: "Which alarm's label should I read: the first, the second, … or the last in the list?"}
-		}
-		which := map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n]
-		return answer(fmt.Sprintf("Read the label of the %s alarm in Clock", which), postcond.TypeLabel, n)
 	case strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟"):
-		n := ordinal(c)
-		switch n {
-		case 0, 1:
-			return answer("Read the time of the first alarm in Clock", postcond.TypeTime, 1)
-		case -1:
-			return answer("Read the time of the last alarm in Clock", postcond.TypeTime, postcond.Last)
-		}
-		return answer(fmt.Sprintf("Read the time of alarm number %d in Clock", n), postcond.TypeTime, n)
+		return alarmReadTodo(c)
+	case (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘")) && !strings.Contains(lower, "build"):
+		return noteReadTodo(c)
 	case strings.Contains(lower, "build"):
 		return answer("Read the build number in Settings", postcond.TypeLabel, 0)
 	case strings.Contains(lower, "version") || strings.Contains(c, "版本"):

@@ -31,11 +31,6 @@ var (
 	rdCardRe = regexp.MustCompile(`(?i)\b(?:contact\s+(?:card|page|details?|entry|info)|card)\b|联系人(?:页面|详情|资料|卡片|信息)?$|^contact\s+\S|^(?:show|display|bring up|pull up|open|find)\b.+\b(?:in|from)\s+(?:my\s+)?contacts$`)
 )
 
-// ordinalWord names an ordinal for a todo: 1 "first", -1 "last".
-func ordinalWord(n int) string {
-	return map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n]
-}
-
 // contactsClause reads a clause about Contacts or the home screen's clock;
 // ok is false for any other clause.
 func contactsClause(c string) (planned, bool) {

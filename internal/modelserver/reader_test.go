@@ -22,7 +22,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"把张三的电话号码发给妈妈", `Read Zhang San's phone number in Contacts ⟨the answer is a phone seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
 		{"给妈妈发短信说我晚点到", `Send Mom a message: 我晚点到 ⟨last message sent to "Mom" contains "我晚点到"⟩`},
 		{"Please text Bob saying running late", `Send Bob a message: running late ⟨last message sent to "Bob" contains "running late"⟩`},
-		{"Tell Alice Chen the second alarm's time", `Read the time of alarm number 2 in Clock ⟨the answer is time #2 seen on a screen⟩ | Send Alice Chen a message with what was read ⟨⟩`},
+		{"Tell Alice Chen the second alarm's time", `Read the time of the second alarm in Clock ⟨the answer is time #2 seen on a screen⟩ | Send Alice Chen a message with what was read ⟨⟩`},
 		{"Could you text Bob Li that the meeting moved to 3pm", `Send Bob Li a message: the meeting moved to 3pm ⟨last message sent to "Bob Li" contains "the meeting moved to 3pm"⟩`},
 		{"Send in Messages Alice Chen a message: on my way", `Send Alice Chen a message: on my way ⟨last message sent to "Alice Chen" contains "on my way"⟩`},
 		{"给李四发消息：晚上好，记得带伞", `Send 李四 a message: 晚上好，记得带伞 ⟨last message sent to "李四" contains "晚上好，记得带伞"⟩`},
@@ -30,7 +30,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"Read the time of the first alarm in Clock, send it to Alice in Messages and then turn on Bluetooth", `Read the time of the first alarm in Clock ⟨the answer is time #1 seen on a screen⟩ | Send Alice a message with what was read ⟨⟩ | Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
 		{"Set brightness to 35%", `Set brightness to 35% ⟨field "Brightness" holds "35%"⟩`},
 		{"把亮度调到40%", `Set brightness to 40% ⟨field "Brightness" holds "40%"⟩`},
-		{"What time is the second alarm?", `Read the time of alarm number 2 in Clock ⟨the answer is time #2 seen on a screen⟩`},
+		{"What time is the second alarm?", `Read the time of the second alarm in Clock ⟨the answer is time #2 seen on a screen⟩`},
 		{"Disable the 7am alarm", `Turn off the existing 07:00 alarm ⟨switch "07:00" is off⟩`},
 		{"设置一个早上7点半的闹钟", `Create an alarm at 07:30 ⟨"07:30" is shown⟩`},
 		{"Set an alarm for 6:45 pm labelled Gym, then open Notes", `Create an alarm at 18:45 labelled Gym ⟨row "18:45" shows "Gym"⟩ | Open Notes ⟨Notes is in front⟩`},
@@ -76,13 +76,13 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		goal string
 		want string // the todos, or "ask" when the reader asks
 	}{
-		{"Could you make the screen dimmer? 30 points less than now is enough.", "ask"},
-		{"create a new alarm 45 minutes before the 08:30 one", "ask"},
-		{"remove alarm 07:00", "ask"},
-		{"删除08:30的闹钟", "ask"},
-		{"Could you get rid of my 07:00 alarm entirely, please?", "ask"},
-		{"Rename my Shopping list note to Groceries", "ask"},
-		{"在Shopping list笔记里加上coffee", "ask"},
+		{"Could you make the screen dimmer? 30 points less than now is enough.", "Read the brightness in Settings ⟨the answer is a number seen on a screen⟩ | Set brightness 30 points below what was read (30 points less than now) ⟨⟩"},
+		{"create a new alarm 45 minutes before the 08:30 one", `Create an alarm at 07:45 (45 minutes before 08:30) ⟨"07:45" is shown⟩`},
+		{"remove alarm 07:00", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
+		{"删除08:30的闹钟", `Delete the 08:30 alarm in Clock ⟨Clock is in front, "08:30" is not shown⟩`},
+		{"Could you get rid of my 07:00 alarm entirely, please?", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
+		{"Rename my Shopping list note to Groceries", `Rename the note "Shopping list" to "Groceries" ⟨Notes is in front, "New note" is shown, "Groceries" is shown, "Shopping list" is not shown⟩`},
+		{"在Shopping list笔记里加上coffee", `Add "coffee" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | Open the note "Shopping list" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "coffee"⟩`},
 		{"Forward Alice's last message to Bob", "Forward Alice's last message to Bob ⟨⟩"}, // no check: the verifier decides
 		{"Please add a 3:10pm alarm and name it Call Mom", `Create an alarm at 15:10 labelled Call Mom ⟨row "15:10" shows "Call Mom"⟩`},
 		{`alarm 11:40am "Pick up kids"`, `Create an alarm at 11:40 labelled Pick up kids ⟨row "11:40" shows "Pick up kids"⟩`},

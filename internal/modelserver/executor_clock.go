@@ -1,0 +1,212 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The executor persona's work on alarms that already exist: reading one
+// alarm's time, label or state, and switching one on or off. An alarm is
+// named by its place in the list ("the second alarm", "alarm number 2",
+// "第二个"), its time, or its label (docs/design.md §13: the planner's
+// postconditions check the result, not this parse).
+
+// Kinds of todo on an existing alarm or note.
+const (
+	kindAlarmSwitch = "alarm-switch"
+	kindNoteRename  = "note-rename"
+	kindNoteOpen    = "note-open"
+)
+
+var (
+	exOrdRe         = regexp.MustCompile(`(?i)\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b|\b(?:alarm|note)\s+(?:number|no\.?|#)\s*(\d)\b|第\s*([一二三四五1-5])|最后`)
+	exAlarmLabel    = regexp.MustCompile(`(?i)\balarm\s+(?:labell?ed|called|named)\s+["“']?(.+?)["”']?(?:\s+(?:is|in|on|off|to)\b.*)?$`)
+	exLabelWordRe   = regexp.MustCompile(`(?i)\b(?:label|called|name|named)\b|标签|名字|叫什么`)
+	exExistingRe    = regexp.MustCompile(`(?i)^(?:please\s+)?(?:turn|switch|disable|enable|deactivate|activate)\b|^(?:关闭|关掉|打开|开启|禁用|启用)`)
+	exNewAlarmRe    = regexp.MustCompile(`(?i)\b(?:new|create|add|set)\b|新建|创建|添加|设置|设一个`)
+	exNoTimeRe      = regexp.MustCompile(`(?i)\b(\d{1,2}[:：]\d{2})\b`)
+	exNoTimeOfDayRe = regexp.MustCompile(`(?i)\bno time of day\b`)
+	exDeleteRe      = regexp.MustCompile(`(?i)^(?:please\s+)?(?:delete|remove|trash|erase|get rid of)\b|^(?:删除|删掉|去掉)`)
+)
+
+// exOrdinal reads the place an ordinal names: 1 for first, -1 for last,
+// 0 for none.
+func exOrdinal(t string) int {
+	m := exOrdRe.FindStringSubmatch(t)
+	if m == nil {
+		return 0
+	}
+	switch w := strings.ToLower(m[1] + m[2] + m[3]); w {
+	case "first", "1st", "1", "一":
+		return 1
+	case "second", "2nd", "2", "二":
+		return 2
+	case "third", "3rd", "3", "三":
+		return 3
+	case "fourth", "4th", "4", "四":
+		return 4
+	case "fifth", "5th", "5", "五":
+		return 5
+	}
+	return -1
+}
+
+// parseAlarmRead fills a read of one alarm: its time or label, and
+// which alarm.
+func parseAlarmRead(t string, in *intent) {
+	in.App = "Clock"
+	switch {
+	case exLabelWordRe.MatchString(t) && !exAlarmLabel.MatchString(t):
+		in.What = "alarm label"
+	default:
+		in.What = "alarm time"
+	}
+	alarmWhich(t, in)
+	if in.What == "alarm time" && in.Ord == 0 && in.Time == "" && in.Label == "" {
+		in.Ord = 1
+	}
+}
+
+// alarmWhich fills which alarm a todo names.
+func alarmWhich(t string, in *intent) {
+	if m := exAlarmLabel.FindStringSubmatch(t); m != nil {
+		in.Label = unquote(strings.TrimSpace(m[1]))
+	}
+	if m := exNoTimeRe.FindStringSubmatch(t); m != nil {
+		in.Time, _ = parseAlarm("at " + m[1])
+	} else if in.Label == "" {
+		in.Ord = exOrdinal(t)
+	}
+}
+
+// parseAlarmTodo reads a todo about alarms: switching an existing one, or
+// creating one (the alarm intent of before).
+func parseAlarmTodo(t string, in *intent) {
+	in.Kind, in.App = kindAlarm, "Clock"
+	if exDeleteRe.MatchString(t) {
+		in.Kind = kindGeneral
+		return
+	}
+	if exExistingRe.MatchString(t) && !exNewAlarmRe.MatchString(t) {
+		in.Kind = kindAlarmSwitch
+		in.On = !toggleOffRe.MatchString(t)
+		alarmWhich(t, in)
+		return
+	}
+	if exNoTimeOfDayRe.MatchString(t) {
+		return // "Create an alarm at 25:30, which is no time of day": no time to type
+	}
+	in.Time, in.Label = parseAlarm(t)
+}
+
+// alarmSwitches are the alarm list's switches, in list order; on a
+// screen whose alarm rows have no switch, the rows (their state unknown).
+func (c *solver) alarmSwitches() []*uitree.Listed {
+	var out, rows []*uitree.Listed
+	for i, l := range c.obs.Elems {
+		switch {
+		case l.Checkable && clockRe.MatchString(l.Desc):
+			out = append(out, &c.obs.Elems[i])
+		case !l.Checkable && clockRe.MatchString(l.Text):
+			rows = append(rows, &c.obs.Elems[i])
+		}
+	}
+	if len(out) == 0 {
+		return rows
+	}
+	return out
+}
+
+// alarmText is what an alarm's switch or row says: "07:00 Wake up".
+func alarmText(l *uitree.Listed) string { return firstNonEmpty(l.Desc, l.Text) }
+
+// namedAlarm finds the switch of the alarm a todo names, and how to say it.
+func (c *solver) namedAlarm(in intent) (*uitree.Listed, string) {
+	sws := c.alarmSwitches()
+	switch {
+	case in.Time != "":
+		for _, s := range sws {
+			if alarmText(s) == in.Time || strings.HasPrefix(alarmText(s), in.Time+" ") {
+				return s, "the " + in.Time + " alarm"
+			}
+		}
+		return nil, "the " + in.Time + " alarm"
+	case in.Label != "":
+		for _, s := range sws {
+			if _, label, _ := strings.Cut(alarmText(s), " "); strings.EqualFold(strings.TrimSpace(label), in.Label) {
+				return s, "the alarm labelled " + in.Label
+			}
+		}
+		return nil, "the alarm labelled " + in.Label
+	case in.Ord == -1:
+		if len(sws) > 0 {
+			return sws[len(sws)-1], "the last alarm"
+		}
+		return nil, "the last alarm"
+	case in.Ord > 0:
+		name := "alarm number " + strconv.Itoa(in.Ord)
+		if in.Ord <= len(sws) {
+			return sws[in.Ord-1], name
+		}
+		return nil, name
+	}
+	return nil, "the alarm"
+}
+
+// alarmListStep is the step towards the alarm list when it is not shown,
+// or ok=false on the list.
+func (c *solver) alarmListStep() (step, bool) {
+	if st, ok := c.ensureApp("Clock"); ok {
+		return st, true
+	}
+	if c.byID("alarm_time") != nil {
+		return back("This is the new alarm page; the alarms are on the list."), true
+	}
+	return step{}, false
+}
+
+// missingAlarm scrolls for an alarm not on screen, and says it is not on
+// the phone once the whole list is seen.
+func (c *solver) missingAlarm(name string) step {
+	if c.allListed() || c.count("Swipe") >= maxScrolls {
+		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The alarm list does not have it.")
+	}
+	return c.scroll(true, name)
+}
+
+func (c *solver) readAlarm(in intent) step {
+	if st, ok := c.alarmListStep(); ok {
+		return st
+	}
+	sw, name := c.namedAlarm(in)
+	if sw == nil {
+		return c.missingAlarm(name)
+	}
+	at, label, _ := strings.Cut(alarmText(sw), " ")
+	switch in.What {
+	case "alarm label":
+		if label = strings.TrimSpace(label); label == "" {
+			return finish(fmt.Sprintf("The %s alarm has no label", at), fmt.Sprintf("The row of %s shows only its time.", name))
+		}
+		return finish(label, fmt.Sprintf("The row of %s reads %q.", name, alarmText(sw)))
+	}
+	return finish(at, fmt.Sprintf("The row of %s reads %q.", name, alarmText(sw)))
+}
+
+func (c *solver) alarmSwitch(in intent) step {
+	if st, ok := c.alarmListStep(); ok {
+		return st
+	}
+	sw, name := c.namedAlarm(in)
+	if sw == nil || !sw.Checkable {
+		return c.missingAlarm(name)
+	}
+	if sw.Checked == in.On {
+		return finish(fmt.Sprintf("The %s alarm is %s", sw.Desc, onOff(in.On)), fmt.Sprintf("The switch of %s is %s, as asked.", name, onOff(in.On)))
+	}
+	return tapAt(*sw, fmt.Sprintf("The switch of %s is %s; I tap it to turn the alarm %s.", name, onOff(sw.Checked), onOff(in.On)))
+}

@@ -1,0 +1,183 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The executor persona's work on notes that already exist: renaming one,
+// and reading a note's title (by its place in the list) or its body.
+
+var (
+	exRenameRe    = regexp.MustCompile(`(?i)^(?:please\s+)?(?:rename|retitle)\s+(?:the\s+|my\s+)?note\s+["“']?(.+?)["”']?\s+(?:to|as|into)\s+["“']?(.+?)["”']?(?:,?\s+and\s+keep\s+its\s+\w+)?$`)
+	exNoteTitleRe = regexp.MustCompile(`(?i)\bnote\s+(?:titled\s+|called\s+|named\s+)?["“']?(.+?)["”']?(?:\s+in\s+(?:the\s+)?Notes(?:\s+app)?)?$`)
+	exOpenNoteRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:open|show)\s+(?:me\s+)?(?:the\s+|my\s+)?note\s+["“']?(.+?)["”']?(?:\s+in\s+(?:the\s+)?Notes(?:\s+app)?)?$`)
+	exTitleWordRe = regexp.MustCompile(`(?i)\b(?:title|called|named|name)\b|标题|名字`)
+)
+
+// parseNoteTodo reads a rename; false leaves the todo to parseNote.
+func parseNoteTodo(t string, in *intent) bool {
+	if m := exOpenNoteRe.FindStringSubmatch(t); m != nil {
+		in.Kind, in.App, in.Title = kindNoteOpen, "Notes", unquote(m[1])
+		return true
+	}
+	m := exRenameRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	in.Kind, in.App, in.Title, in.NewTitle = kindNoteRename, "Notes", unquote(m[1]), unquote(m[2])
+	return true
+}
+
+// parseNoteRead fills a read of a note's title or body: the note named by
+// its title, or by its place in the list.
+func parseNoteRead(t string, in *intent) {
+	in.App, in.What = "Notes", "note body"
+	if exTitleWordRe.MatchString(t) && !strings.Contains(strings.ToLower(t), "body") {
+		in.What = "note title"
+	}
+	if in.Ord = exOrdinal(t); in.Ord == 0 && in.What == "note body" {
+		if m := exNoteTitleRe.FindStringSubmatch(t); m != nil {
+			in.Title = unquote(strings.TrimSpace(m[1]))
+		}
+	}
+	if in.Ord == 0 && in.Title == "" {
+		in.Ord = 1
+	}
+}
+
+// noteRows are the rows of the notes list, in list order.
+func (c *solver) noteRows() []*uitree.Listed {
+	var out []*uitree.Listed
+	for i, l := range c.obs.Elems {
+		if l.Clickable && l.ID == "" && l.Text != "" && !strings.Contains(l.Class, "Button") && !strings.Contains(l.Class, "EditText") {
+			out = append(out, &c.obs.Elems[i])
+		}
+	}
+	return out
+}
+
+// namedNote finds the list row of the note a todo names.
+func (c *solver) namedNote(in intent) (*uitree.Listed, string) {
+	rows := c.noteRows()
+	switch {
+	case in.Title != "":
+		for _, r := range rows {
+			if strings.EqualFold(strings.TrimSpace(r.Text), in.Title) {
+				return r, fmt.Sprintf("the note %q", in.Title)
+			}
+		}
+		return nil, fmt.Sprintf("the note %q", in.Title)
+	case in.Ord == -1 && len(rows) > 0:
+		return rows[len(rows)-1], "the last note"
+	case in.Ord > 0 && in.Ord <= len(rows):
+		return rows[in.Ord-1], fmt.Sprintf("note number %d", in.Ord)
+	}
+	return nil, fmt.Sprintf("note number %d", in.Ord)
+}
+
+func (c *solver) readNote(in intent) step {
+	if st, ok := c.ensureApp("Notes"); ok {
+		return st
+	}
+	titleF, bodyF := c.byID("note_title"), c.byID("note_body")
+	if titleF != nil && bodyF != nil {
+		// The editor of the note opened for the read: its fields say it.
+		opened := c.prevIs("Tap") && c.count("Tap") > 0
+		if in.Title != "" && !strings.EqualFold(value(titleF), in.Title) || in.Title == "" && !opened {
+			return back(fmt.Sprintf("This editor holds %q, not the note I should read; I go back.", value(titleF)))
+		}
+		if in.What == "note title" {
+			return finish(value(titleF), fmt.Sprintf("The note's title field reads %q.", value(titleF)))
+		}
+		if value(bodyF) == "" {
+			return finish(fmt.Sprintf("The note %q is empty", value(titleF)), "The body field is empty.")
+		}
+		return finish(value(bodyF), fmt.Sprintf("The body of the note %q reads %q.", value(titleF), value(bodyF)))
+	}
+	if c.byText("New note") == nil {
+		return back("This is not the notes list; I go back.")
+	}
+	row, name := c.namedNote(in)
+	if row == nil {
+		if c.allListed() || c.count("Swipe") >= maxScrolls {
+			return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The notes list does not have it.")
+		}
+		return c.scroll(true, name)
+	}
+	if in.What == "note title" {
+		return finish(row.Text, fmt.Sprintf("The row of %s reads %q.", name, row.Text))
+	}
+	return tapAt(*row, fmt.Sprintf("I open %s to read it.", name))
+}
+
+// renameNote opens the note, types the new title in place of the old one,
+// keeps the body, and saves.
+func (c *solver) renameNote(in intent) step {
+	if in.Title == "" || in.NewTitle == "" {
+		return finish("Cannot rename the note: the task does not say which note or its new title", "The task lacks a title.")
+	}
+	if st, ok := c.ensureApp("Notes"); ok {
+		return st
+	}
+	titleF := c.byID("note_title")
+	if titleF != nil {
+		save := c.byID("save_button")
+		if save == nil {
+			save = c.byText("Save")
+		}
+		if c.prevTapAt(save) {
+			return finish(fmt.Sprintf("Renamed the note %q to %q", in.Title, in.NewTitle), "The note is saved under its new title.")
+		}
+		title := value(titleF)
+		switch {
+		case c.byText("Edit note") == nil || !strings.EqualFold(title, in.Title) && title != in.NewTitle:
+			return back(fmt.Sprintf("This editor holds %q, not the note I should rename; I go back without changing it.", firstNonEmpty(title, "a new note")))
+		case title != in.NewTitle && c.focused(titleF) && !c.prevIs("Type"):
+			return typeText(in.NewTitle, "The title field has the focus; I type the new title.")
+		case title != in.NewTitle:
+			return tapAt(*titleF, "I tap the title field.")
+		case save != nil:
+			return tapAt(*save, "The note has its new title; I save it.")
+		}
+		return back("The editor has no Save button; I go back.")
+	}
+	if c.byText("New note") == nil {
+		return back("This is not the notes list; I go back.")
+	}
+	if c.typed(in.NewTitle) && c.byText(in.NewTitle) != nil && c.byText(in.Title) == nil {
+		return finish(fmt.Sprintf("Renamed the note %q to %q", in.Title, in.NewTitle), "The list shows the new title.")
+	}
+	if row, name := c.namedNote(in); row != nil {
+		return tapAt(*row, fmt.Sprintf("I open %s.", name))
+	} else if c.allListed() || c.count("Swipe") >= maxScrolls {
+		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The notes list does not have it.")
+	}
+	return c.scroll(true, fmt.Sprintf("the note %q", in.Title))
+}
+
+// openNote opens a note and leaves its editor on the screen, so what it
+// holds can be seen.
+func (c *solver) openNote(in intent) step {
+	if st, ok := c.ensureApp("Notes"); ok {
+		return st
+	}
+	if titleF := c.byID("note_title"); titleF != nil {
+		if c.byText("Edit note") != nil && strings.EqualFold(value(titleF), in.Title) {
+			return finish(fmt.Sprintf("The note %q is open", value(titleF)), "Its editor shows the title and body.")
+		}
+		return back(fmt.Sprintf("This editor holds %q, not the note I should open; I go back.", value(titleF)))
+	}
+	if c.byText("New note") == nil {
+		return back("This is not the notes list; I go back.")
+	}
+	if row, name := c.namedNote(in); row != nil {
+		return tapAt(*row, fmt.Sprintf("I open %s.", name))
+	} else if c.allListed() || c.count("Swipe") >= maxScrolls {
+		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The notes list does not have it.")
+	}
+	return c.scroll(true, fmt.Sprintf("the note %q", in.Title))
+}

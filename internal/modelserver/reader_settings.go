@@ -1,0 +1,91 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/postcond"
+)
+
+// The planner persona's reading of Settings goals that depend on how the
+// phone is now (docs/design.md §13): a switch flipped to the other state,
+// brightness moved by an amount. The planner cannot know the state before
+// the phone shows it, so a todo reads it first, and the todo that changes
+// it is written again, with its check on the exact end state, once the
+// value is read.
+
+var (
+	rdFlipRe = regexp.MustCompile(`(?i)\b(?:flip|flips|flipping|toggle|toggles|toggling|reverse|invert)\b|\bopposite\b|\bother\s+way\b|相反|切换|反过来`)
+	// rdOppositeOfRe is a flip written again with the state read: "Turn
+	// Wi-Fi to the opposite of Wi-Fi is on".
+	rdOppositeOfRe = regexp.MustCompile(`(?i)^turn\s+(.+?)\s+to\s+the\s+opposite\s+of\s+(.+)$`)
+	// rdPointsRe is an amount of brightness: "by 30 percentage points",
+	// "20 points less than now", "30个百分点".
+	rdPointsRe   = regexp.MustCompile(`(?i)(?:\bby\s+)?(\d{1,3})\s*(?:个)?\s*(percentage\s+points?|points?|百分点|%|percent)(?:\s+(?:more|less|higher|lower|brighter|dimmer|darker)(?:\s+than\s+(?:now|it\s+is(?:\s+now)?|before))?)?`)
+	rdBrightUpRe = regexp.MustCompile(`(?i)\b(?:up|raise|increase|brighter|more|higher)\b|调高|提高|增加|调亮|加`)
+	rdBrightDnRe = regexp.MustCompile(`(?i)\b(?:down|lower|decrease|reduce|dim|dimmer|darker|less)\b|调低|降低|减少|调暗|减`)
+	// rdPointsDoneRe is a relative change written again with the value
+	// read: "Set brightness 30 points below 50%".
+	rdPointsDoneRe = regexp.MustCompile(`(?i)^set brightness (\d{1,3}) points (above|below) (?:brightness\s*:?\s*)?(\d{1,3})\s*%`)
+	rdToPctRe      = regexp.MustCompile(`(?i)\bto\s+\d{1,3}\s*(?:%|percent)|调到|设为|设置为`)
+)
+
+// settingsClauseTodos reads the Settings clauses this file handles; ok is
+// false for one it leaves to switchTodo and brightnessTodo.
+func settingsClauseTodos(c string) ([]planned, bool) {
+	if m := rdOppositeOfRe.FindStringSubmatch(c); m != nil && switchName(m[1]) != "" {
+		name, was, _ := strings.Cut(m[2], " (")
+		name, was = switchName(m[1]), strings.TrimSpace(name)
+		var state bool
+		switch {
+		case rdOffRe.MatchString(was):
+			state = true
+		case rdOnRe.MatchString(was):
+			state = false
+		default:
+			return []planned{{Ask: fmt.Sprintf("I could not tell whether %s is on or off now (%q); should it be on or off?", name, was)}}, true
+		}
+		return []planned{{Todo: fmt.Sprintf("Turn %s %s", onOff(state), name), Rewrite: true,
+			Expect: []postcond.Check{{Kind: postcond.Switch, Label: name, On: on(state)}}}}, true
+	}
+	if name := switchName(c); name != "" && rdFlipRe.MatchString(c) && !rdAskStateRe.MatchString(c) {
+		return []planned{{Todo: fmt.Sprintf("Read the state of the %s switch", name), Reads: true},
+			{Todo: fmt.Sprintf("Turn %s to the opposite of what was read", name)}}, true
+	}
+	if m := rdPointsDoneRe.FindStringSubmatch(c); m != nil {
+		d, _ := strconv.Atoi(m[1])
+		was, _ := strconv.Atoi(m[3])
+		if strings.EqualFold(m[2], "below") {
+			d = -d
+		}
+		v := was + d
+		if v < 0 || v > 100 {
+			return []planned{{Ask: fmt.Sprintf("Brightness is %d%%, so %+d points would be %d%%, outside 0–100%%; which value do you want?", was, d, v)}}, true
+		}
+		return []planned{{Todo: fmt.Sprintf("Set brightness to %d%%", v), Rewrite: true,
+			Expect: []postcond.Check{{Kind: postcond.FieldHolds, Field: "Brightness", Value: fmt.Sprintf("%d%%", v)}}}}, true
+	}
+	lower := strings.ToLower(c)
+	if !(strings.Contains(lower, "bright") || strings.Contains(lower, "dimmer") || strings.Contains(lower, "screen") || strings.Contains(c, "亮度")) {
+		return nil, false
+	}
+	m := rdPointsRe.FindStringSubmatch(c)
+	if m == nil || rdToPctRe.MatchString(c) {
+		return nil, false
+	}
+	up, down := rdBrightUpRe.MatchString(c), rdBrightDnRe.MatchString(c)
+	if up == down {
+		return []planned{{Ask: fmt.Sprintf("Should brightness go up or down by %s points?", m[1])}}, true
+	}
+	dir := map[bool]string{true: "above", false: "below"}[up]
+	return []planned{{Todo: "Read the brightness in Settings", Reads: true, Expect: []postcond.Check{{Kind: postcond.AnswerSeen, Type: postcond.TypeNumber}}},
+		{Todo: fmt.Sprintf("Set brightness %s points %s what was read (%s)", m[1], dir, strings.TrimSpace(m[0]))}}, true
+}
+
+// settingsClause reports a clause settingsClauseTodos reads.
+func settingsClause(c string) bool {
+	_, ok := settingsClauseTodos(c)
+	return ok
+}
