@@ -159,6 +159,7 @@ func parseIntent(task string) intent {
 	case sendVerbRe.MatchString(t) && !strings.Contains(lower, "note"):
 		in.Kind, in.App = kindMessage, "Messages"
 		in.To, in.Text = parseMessage(t)
+		in.Text = withClosingMark(task, t, in.Text)
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(t, "闹钟"):
 		parseAlarmTodo(t, &in)
 	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘"):
@@ -357,6 +358,21 @@ func startsComma(s string) bool {
 
 // parseMessage extracts recipient and text from a message todo. Either may
 // come back empty when the todo does not say.
+// withClosingMark gives a message's text back the "!" or "！" that closes
+// the todo: trimming the todo's own full stop took it off, but a todo
+// whose text ends the message ends with the message's marks, and a message
+// sent without them is not the one asked for (docs/design.md §13).
+func withClosingMark(task, trimmed, text string) string {
+	task = strings.TrimSpace(task)
+	if text == "" || !strings.HasSuffix(trimmed, text) || len(task) <= len(trimmed) {
+		return text
+	}
+	if mark := strings.TrimRight(task[len(trimmed):], ".。"); strings.Trim(mark, "!！") == "" {
+		return text + mark
+	}
+	return text
+}
+
 func parseMessage(t string) (to, text string) {
 	// Quoted text wins wherever it is, unless the quote only opens the
 	// text after a marker and the text goes on after a comma

@@ -366,7 +366,9 @@ func readOne(todo string) planned {
 	if len(ps) != 1 {
 		return planned{Todo: todo}
 	}
-	return ps[0]
+	// A replan reads its todos again: the message's closing "!" or "?"
+	// stays in what it checks, as it did in the first plan.
+	return keepMark(todo, ps[0])
 }
 
 // withExpect writes each todo with the postconditions the planner reads in
