@@ -51,8 +51,7 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	// A contact looked up by number or by place, and what a screen shows.
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
-	"launcher": {"home screen"},
-	"remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
+	"launcher": {"home screen"}, "remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
 	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
 	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 
