@@ -35,3 +35,45 @@ func TestAMessagesClosingMarkIsKept(t *testing.T) {
 		}
 	}
 }
+
+// A message's words are planned whole, whatever verb sends them: its
+// sentences after a colon or "saying" stay in one message, its name is
+// all before the colon, and a clause that starts a todo after it is the
+// next todo. Each is checked by the last message sent.
+func TestAMessageIsPlannedWhole(t *testing.T) {
+	for _, c := range []struct {
+		goal, to, text string
+		then           string // the next todo, if any
+	}{
+		{"text Bob Li: 收到。谢谢", "Bob Li", "收到。谢谢", ""},
+		{"给张三发消息说：我到了。你在哪？", "Zhang San", "我到了。你在哪？", ""},
+		{"Tell Bob Li: see you. Bring the keys", "Bob Li", "see you. Bring the keys", ""},
+		{"Text Bob Li: see you soon. Then turn on Bluetooth", "Bob Li", "see you soon", "Turn on Bluetooth"},
+		{"reply Bob Li: ok", "Bob Li", "ok", ""},
+		{"reply to Bob Li saying I'm on my way!", "Bob Li", "I'm on my way!", ""},
+		{"Respond to Alice Chen: sure", "Alice Chen", "sure", ""},
+		{"write back to Bob Li: ok", "Bob Li", "ok", ""},
+		{"回复Bob Li：好的！", "Bob Li", "好的！", ""},
+		{"Tell Zhang San: 明天见！", "Zhang San", "明天见！", ""},
+		{"给张三发消息说：好的。然后打开蓝牙", "Zhang San", "好的", "Turn on Bluetooth"},
+	} {
+		ps := readGoal(c.goal)
+		want := 1
+		if c.then != "" {
+			want = 2
+		}
+		if len(ps) != want || len(ps[0].Expect) != 1 || ps[0].Expect[0].Kind != postcond.LastSent {
+			t.Errorf("%q: planned %+v, want %d todos, the first checked by the last message sent", c.goal, ps, want)
+			continue
+		}
+		if e := ps[0].Expect[0]; e.Conversation != c.to || e.Contains != c.text {
+			t.Errorf("%q: checks %s, want the last message to %q to be %q", c.goal, e, c.to, c.text)
+		}
+		if in := parseIntent(ps[0].Todo); in.To != c.to || in.Text != c.text {
+			t.Errorf("%q: the executor reads %q as to %q saying %q", c.goal, ps[0].Todo, in.To, in.Text)
+		}
+		if c.then != "" && ps[1].Todo != c.then {
+			t.Errorf("%q: the next todo is %q, want %q", c.goal, ps[1].Todo, c.then)
+		}
+	}
+}

@@ -41,7 +41,7 @@ var (
 	rdOnRe      = regexp.MustCompile(`(?i)\b(?:on|enable|enabled|activate|switch on)\b|打开|开启|启用|开`)
 	rdOffRe     = regexp.MustCompile(`(?i)\b(?:off|disable|disabled|deactivate|stop)\b|关闭|关掉|禁用|关`)
 	rdReadRe    = regexp.MustCompile(`(?i)^(?:(?:read|check|what|what's|which|when|whose|tell me|find out|find|look up|show me|get|how)\b|查看|看看|看一下|查一下|告诉我|读取|读一下|查询)|(?:是多少|是什么|几点|多少)$`)
-	rdSendRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|tell|reply to|write to|let)\b|^(?:给|告诉|发)|^把.+(?:发给|发送给|告诉)`)
+	rdSendRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|tell|reply|respond|write back|write to|let)\b|^(?:给|告诉|发|回复)|^把.+(?:发给|发送给|告诉)`)
 	rdOpenRe    = regexp.MustCompile(`(?i)^(?:open|launch|start|go to|switch to|bring up|打开|启动|进入)\s*(?:the\s+|my\s+)?(.+?)(?:\s+app)?$`)
 	rdHomeRe    = regexp.MustCompile(`(?i)^(?:go|return|get|head|navigate)\s+(?:back\s+)?(?:to\s+)?(?:the\s+)?home(?:\s*screen)?$|^(?:回到|返回)(?:主屏幕|桌面|主页)$`)
 	rdPctRe     = regexp.MustCompile(`(\d{1,3})\s*(?:%|percent|％)`)
@@ -241,7 +241,7 @@ func messageColon(c string) int {
 // before a new clause (a verb, or a switch's name after a switch clause).
 func splitClauses(goal string) []string {
 	var out []string
-	for _, p := range splitOutsideQuotes(tidy(goal), planStrong) {
+	for _, p := range messageWhole(tidy(goal)) {
 		pieces := splitOutsideQuotes(p, planWeak)
 		// A piece that starts no todo goes back with the separator it had
 		// ("晚上好，记得带伞" stays one text), never with another one.
@@ -261,6 +261,48 @@ func splitClauses(goal string) []string {
 		out = append(out, tidy(cur))
 	}
 	return out
+}
+
+// messageWhole splits a goal at its strong separators, but a message's
+// text after a colon or "saying" keeps its own sentences: a piece that
+// starts no todo after such a piece is more of the message ("text Bob:
+// 收到。谢谢"), while one that does ("…: see you. Then turn on Bluetooth")
+// is the next clause (docs/design.md §13).
+func messageWhole(t string) []string {
+	pieces := splitOutsideQuotes(t, planStrong)
+	if len(pieces) < 2 {
+		return pieces
+	}
+	var out []string
+	cur := pieces[0]
+	from := max(strings.Index(t, cur), 0)
+	end := from + len(cur)
+	for _, next := range pieces[1:] {
+		j := strings.Index(t[end:], next)
+		if j >= 0 && opensMessage(cur) && !startsTodo(tidy(next), cur) {
+			cur = t[from : end+j+len(next)]
+		} else {
+			out = append(out, cur)
+			cur = next
+			if j >= 0 {
+				from = end + j
+			} else {
+				from = max(strings.Index(t, next), 0)
+			}
+		}
+		end = from + len(cur)
+	}
+	return append(out, cur)
+}
+
+// rdSayingRe introduces a message's words within a clause.
+var rdSayingRe = regexp.MustCompile(`(?i)\b(?:saying|that says|to say|with the text)\b|说\s*[：:，,]?`)
+
+// opensMessage reports whether a clause sends a message whose words
+// follow a colon or "saying".
+func opensMessage(c string) bool {
+	c = tidy(c)
+	return rdSendRe.MatchString(c) && (messageColon(c) >= 0 || rdSayingRe.MatchString(c))
 }
 
 var rdVerbRe = regexp.MustCompile(`(?i)^(?:turn|switch|enable|disable|activate|deactivate|open|launch|start|send|text|message|tell|create|set|add|make|write|read|check|what|tell|find|show|get|go|return|delete|remove|put|raise|lower|increase|decrease|dim|wake)\b|^(?:打开|关闭|关掉|开启|启用|禁用|发|给|告诉|创建|新建|设置|设|查看|看看|读取|添加|删除|回到|返回|把|调)`)
@@ -656,22 +698,28 @@ func personIn(c string) string {
 }
 
 var (
-	rdSendToRe   = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
+	rdSendToRe   = regexp.MustCompile(`(?i)^(?:send|text|message|sms|write(?:\s+back)?)\s+(?:(?:a|an|the)\s+)?(?:message|text|sms|msg)?\s*(?:to\s+)?(.+?)\s*(?:saying|that says|which says|with the text|to say|[:：,，])\s*(.+)$`)
 	rdTextThatRe = regexp.MustCompile(`(?i)^(?:text|message|sms)\s+(.+?)\s+that\s+(.+)$`)
 	rdSendXtoYRe = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
 	rdLetKnowRe  = regexp.MustCompile(`(?i)^let\s+(.+?)\s+know\b[\s,:]*(?:that\s+)?(.+)$`)
 	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
 	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
-	rdZhSendRe   = regexp.MustCompile(`^给(.+?)发(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说|[，,：:])?\s*(.*)$`)
-	rdZhTellRe   = regexp.MustCompile(`^告诉(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdZhSendRe   = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
+	rdZhTellRe   = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:说\s*[，,：:]?|[，,：:])\s*(.+)$`)
+	// rdReplyRe is a reply or a "tell" whose text follows a colon or
+	// "saying": "reply Bob Li: ok", "Tell Bob Li: see you", "respond to
+	// Mom saying yes". The name is everything before the colon.
+	rdReplyRe = regexp.MustCompile(`(?i)^(?:tell|reply|respond|answer|write\s+back)\s+(?:to\s+)?(.+?)\s*(?:[:：]|\s(?:saying|that says|to say|with the text|with)\s)\s*(.+)$`)
+	// rdReplyObjRe is a reply's object that is a message, not a person.
+	rdReplyObjRe = regexp.MustCompile(`(?i)^(?:the|my|a|an|this|that|his|her|their|latest|last|newest|most|recent|every|all)\b`)
 	rdZhPutToRe  = regexp.MustCompile(`^把(.+?)(?:发给|发送给|告诉)(.+?)$`)
-	rdZhSendToRe = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说|[，,：:])\s*(.+)$`)
+	rdZhSendToRe = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说\s*[，,：:]?|[，,：:])\s*(.+)$`)
 	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
 	// rdViaAppRe is the app a message goes through, said after the
 	// person: "Alice in Messages", "Bob via SMS".
 	rdAppFirstRe  = regexp.MustCompile(`(?i)^(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?\s+`)
 	rdViaAppRe    = regexp.MustCompile(`(?i)\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?$`)
-	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
+	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write(?:\s+back)?)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
 	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
 	rdQuotedFirst = regexp.MustCompile(`["“「]([^"”」]+)["”」]`)
 )
@@ -703,6 +751,9 @@ func sendTodos(c string, prev planned) []planned {
 	case rdSendXtoYRe.MatchString(c):
 		m = rdSendXtoYRe.FindStringSubmatch(c)
 		text, to = m[1], m[2]
+	case rdReplyRe.MatchString(c) && !rdReplyObjRe.MatchString(rdReplyRe.FindStringSubmatch(c)[1]):
+		m = rdReplyRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
 	case rdLetKnowRe.MatchString(c):
 		// "Let Bob Li know I'll be late": the name is all before "know".
 		m = rdLetKnowRe.FindStringSubmatch(c)
