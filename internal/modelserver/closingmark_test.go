@@ -56,6 +56,11 @@ func TestAMessageIsPlannedWhole(t *testing.T) {
 		{"回复Bob Li：好的！", "Bob Li", "好的！", ""},
 		{"Tell Zhang San: 明天见！", "Zhang San", "明天见！", ""},
 		{"给张三发消息说：好的。然后打开蓝牙", "Zhang San", "好的", "Turn on Bluetooth"},
+		{"发个短信给妈妈，说我晚点回家", "Mom", "我晚点回家", ""},
+		{"给Bob Li发消息，说：明天见", "Bob Li", "明天见", ""},
+		{"Send Zhang San the text: Meeting at 3. Don't be late!", "Zhang San", "Meeting at 3. Don't be late!", ""},
+		{"Could you ping Alice Chen and say lunch is ready?", "Alice Chen", "lunch is ready", ""},
+		{"DM Bob Li: running late", "Bob Li", "running late", ""},
 	} {
 		ps := readGoal(c.goal)
 		want := 1

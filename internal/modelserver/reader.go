@@ -41,7 +41,7 @@ var (
 	rdOnRe      = regexp.MustCompile(`(?i)\b(?:on|enable|enabled|activate|switch on)\b|打开|开启|启用|开`)
 	rdOffRe     = regexp.MustCompile(`(?i)\b(?:off|disable|disabled|deactivate|stop)\b|关闭|关掉|禁用|关`)
 	rdReadRe    = regexp.MustCompile(`(?i)^(?:(?:read|check|what|what's|which|when|whose|tell me|find out|find|look up|show me|get|how)\b|查看|看看|看一下|查一下|告诉我|读取|读一下|查询)|(?:是多少|是什么|几点|多少)$`)
-	rdSendRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|tell|reply|respond|write back|write to|let)\b|^(?:给|告诉|发|回复)|^把.+(?:发给|发送给|告诉)`)
+	rdSendRe    = regexp.MustCompile(`(?i)^(?:send|text|message|sms|tell|reply|respond|write back|write to|let|ping|dm)\b|^(?:给|告诉|发|回复)|^把.+(?:发给|发送给|告诉)`)
 	rdOpenRe    = regexp.MustCompile(`(?i)^(?:open|launch|start|go to|switch to|bring up|打开|启动|进入)\s*(?:the\s+|my\s+)?(.+?)(?:\s+app)?$`)
 	rdHomeRe    = regexp.MustCompile(`(?i)^(?:go|return|get|head|navigate)\s+(?:back\s+)?(?:to\s+)?(?:the\s+)?home(?:\s*screen)?$|^(?:回到|返回)(?:主屏幕|桌面|主页)$`)
 	rdPctRe     = regexp.MustCompile(`(\d{1,3})\s*(?:%|percent|％)`)
@@ -195,6 +195,10 @@ func keepMark(goal string, p planned) planned {
 	if mark == "" {
 		return p
 	}
+	if strings.ContainsAny(mark, "?？") && rdRequestQRe.MatchString(goal) && messageColon(goal) < 0 && !rdQuotedFirst.MatchString(goal) {
+		// "Could you tell Bob I'm late?": the question is the request's.
+		return p
+	}
 	p.Expect = []postcond.Check{p.Expect[0]}
 	p.Expect[0].Contains = text + mark
 	p.Todo = strings.TrimSuffix(p.Todo, text) + text + mark
@@ -202,6 +206,9 @@ func keepMark(goal string, p planned) planned {
 }
 
 var rdMarkRe = regexp.MustCompile(`^[?!？！]+`)
+
+// rdRequestQRe is a request asked as a question: "Could you …?", "能不能…？".
+var rdRequestQRe = regexp.MustCompile(`(?i)^(?:please\s+)?(?:could|can|would|will)\s+you\b|^(?:请问)?(?:能不能|可不可以|可以|能|麻烦)`)
 
 // tidy drops politeness around a clause. After a colon everything is the
 // message, so a closing "thanks" or "谢谢" there is words to send, not
@@ -704,17 +711,17 @@ var (
 	rdLetKnowRe  = regexp.MustCompile(`(?i)^let\s+(.+?)\s+know\b[\s,:]*(?:that\s+)?(.+)$`)
 	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
 	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
-	rdZhSendRe   = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
-	rdZhTellRe   = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:说\s*[，,：:]?|[，,：:])\s*(.+)$`)
+	rdZhSendRe   = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
+	rdZhTellRe   = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
 	// rdReplyRe is a reply or a "tell" whose text follows a colon or
 	// "saying": "reply Bob Li: ok", "Tell Bob Li: see you", "respond to
 	// Mom saying yes". The name is everything before the colon.
-	rdReplyRe = regexp.MustCompile(`(?i)^(?:tell|reply|respond|answer|write\s+back)\s+(?:to\s+)?(.+?)\s*(?:[:：]|\s(?:saying|that says|to say|with the text|with)\s)\s*(.+)$`)
+	rdReplyRe = regexp.MustCompile(`(?i)^(?:tell|reply|respond|answer|write\s+back|ping|dm)\s+(?:to\s+)?(.+?)\s*(?:[:：]|\s(?:saying|that says|to say|with the text|with|and say|and tell (?:him|her|them))\s)\s*(.+)$`)
 	// rdReplyObjRe is a reply's object that is a message, not a person.
 	rdReplyObjRe = regexp.MustCompile(`(?i)^(?:the|my|a|an|this|that|his|her|their|latest|last|newest|most|recent|every|all)\b`)
 	rdZhPutToRe  = regexp.MustCompile(`^把(.+?)(?:发给|发送给|告诉)(.+?)$`)
-	rdZhSendToRe = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:说\s*[，,：:]?|[，,：:])\s*(.+)$`)
-	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:an?\s+)?(?:message|text|sms|msg)$`)
+	rdZhSendToRe = regexp.MustCompile(`^发(?:一条|个|条)?(?:短信|消息|信息)?给(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
+	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:(?:an?|the|this|that|following)\s+)*(?:message|text|sms|msg)$`)
 	// rdViaAppRe is the app a message goes through, said after the
 	// person: "Alice in Messages", "Bob via SMS".
 	rdAppFirstRe  = regexp.MustCompile(`(?i)^(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?\s+`)
