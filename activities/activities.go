@@ -64,7 +64,7 @@ type Activities struct {
 	Verifier Model
 	// CommitLabels are the labels of commit controls whose taps are
 	// checked against the todo first; empty means
-	// postcond.DefaultCommitLabels (docs/design.md §13).
+	// postcond.DefaultCommitLabels (docs/design.md §9).
 	CommitLabels []string
 	// VerifierText sends the verifier the element list without the
 	// screenshot (a text model such as the planner's).
@@ -86,7 +86,7 @@ type Activities struct {
 	// registered as its own activity (NameNotify), not as a method here.
 	Notifier *Notifier
 	// Journal records device actions by ID so each is applied at most
-	// once (docs/design.md §19); nil keeps the screen-hash guard only.
+	// once (docs/design.md §4); nil keeps the screen-hash guard only.
 	Journal *Journal
 	// Fault, when set, runs between an action reaching the phone and its
 	// journal record, and FaultBeforeSend between the intent and the
@@ -94,23 +94,23 @@ type Activities struct {
 	Fault           ActionFault
 	FaultBeforeSend ActionFault
 	// Routines is the learned routines of this host's phones
-	// (docs/design.md §22); nil records and replays none.
+	// (docs/design.md §8); nil records and replays none.
 	Routines *routine.Store
 	// Hooks are told a goal's events and asked before each action that
-	// touches the phone (docs/design.md §29); nil tells no one.
+	// touches the phone (docs/design.md §10); nil tells no one.
 	Hooks *hooks.Set
-	// Memory is what goals learned for later goals (docs/design.md §30);
+	// Memory is what goals learned for later goals (docs/design.md §8);
 	// nil learns and shows nothing.
 	Memory *memory.Store
 	// MemoryUser, when set, scopes memory to this person instead of the
 	// goal's phone (memory.user).
 	MemoryUser string
 	// Unlock wakes and unlocks a phone before a Step acts on it or looks
-	// at it (docs/design.md §28); nil leaves a dark screen to the wake
+	// at it (docs/design.md §15); nil leaves a dark screen to the wake
 	// before a look and a keyguard to the executor.
 	Unlock *Unlocker
 	// TakeOver holds the text a person types from the step viewer until
-	// PersonAct types it (docs/design.md §17); nil refuses typed text.
+	// PersonAct types it (docs/design.md §7); nil refuses typed text.
 	TakeOver *takeover.Store
 }
 
@@ -128,7 +128,7 @@ const (
 
 // Keep executor results small: they travel through workflow history. The
 // turns themselves live whole in the blob store, and requests carry as many
-// of them as autoglm.KeepHistory's token budget allows (docs/design.md §9).
+// of them as autoglm.KeepHistory's token budget allows (docs/design.md §3).
 const (
 	maxThinkingKept = 240
 	maxTurnUser     = 600
@@ -279,7 +279,7 @@ type screenSwitch interface {
 // a dark screen shows nothing to decide on, and its UI tree cannot be
 // read. It reports whether it woke the phone. Waking is the same once or
 // twice, so it is not journalled; what the screen then shows (a keyguard,
-// say) is for the executor to get past (docs/design.md §28).
+// say) is for the executor to get past (docs/design.md §15).
 func (a *Activities) wake(ctx context.Context, d device.Device) bool {
 	sw, ok := d.(screenSwitch)
 	if !ok {
@@ -476,7 +476,7 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 	}
 	if a.Exec.Protocol == autoglm.ProtocolAutoGLM {
 		// The app as the model knows it: its own label, System Home for
-		// the launcher (docs/design.md §9).
+		// the launcher (docs/design.md §3).
 		if l := device.ModelLabel(si.AppPackage); l != "" {
 			si.AppName = l
 		}
@@ -720,7 +720,7 @@ func handBackDeviceError(attempt int, err error) error {
 
 // StepHeartbeat is how often a running Step heartbeats. Workflows set a
 // heartbeat timeout a few times longer (15 s for a todo on the shared
-// queue, docs/design.md §24), so a step whose worker died is retried
+// queue, docs/design.md §5), so a step whose worker died is retried
 // within that instead of at the end of its start-to-close timeout, and a
 // cancelled goal reaches the step promptly (the SDK sends at most one
 // heartbeat per 0.8 heartbeat timeouts).
@@ -754,7 +754,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	var res StepResult
 	// A phone that timed out to its lock screen is unlocked before the
 	// action lands; one that cannot be gets the person asked, with
-	// nothing sent and no model called (docs/design.md §28).
+	// nothing sent and no model called (docs/design.md §15).
 	if q, err := a.unlock(ctx, d); err != nil || q != "" {
 		return StepResult{Locked: q}, err
 	}
@@ -763,7 +763,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	if in.Act != nil {
 		var ar ActResult
 		// A commit aimed at a target the todo does not name (docs/design.md
-		// §13), then one whose effect is already on the phone (§26): a
+		// §9), then one whose effect is already on the phone (§9): a
 		// refused commit never reaches the phone or the journal.
 		cc, err := a.wrongTarget(ctx, in)
 		if err != nil {
@@ -787,7 +787,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			}
 		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
 			// The journal keeps a veto as the action's result, so a retry
-			// returns it without asking again (docs/design.md §29).
+			// returns it without asking again (docs/design.md §10).
 			ar, err = a.actOnce(ctx, d, in)
 		default:
 			if v := a.vetoed(ctx, in); v != nil {

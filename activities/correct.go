@@ -14,7 +14,7 @@ import (
 // executor's correction.
 const NameCorrect = "Correct"
 
-// CorrectInput describes a stuck todo (docs/design.md §18).
+// CorrectInput describes a stuck todo (docs/design.md §2).
 type CorrectInput struct {
 	Task string `json:"task"`
 	// Why is what the stuck guard saw.

@@ -11,7 +11,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/routine"
 )
 
-// Names of the routine activities (docs/design.md §22). Both run as local
+// Names of the routine activities (docs/design.md §8). Both run as local
 // activities of the phone's todo, on the host whose data directory holds
 // the routines.
 const (
@@ -42,7 +42,7 @@ type FindRoutineResult struct {
 
 // FindRoutine looks up the routine for a todo on a phone: the one whose
 // template the todo fills, among those learned on the app in front now and
-// the phone's model and resolution (docs/design.md §22).
+// the phone's model and resolution (docs/design.md §8).
 func (a *Activities) FindRoutine(ctx context.Context, in FindRoutineInput) (FindRoutineResult, error) {
 	var out FindRoutineResult
 	d, err := a.device(ctx, in.Serial)

@@ -25,12 +25,12 @@ type VerifyInput struct {
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 	// Expect are the todo's postconditions, written by the planner before
 	// the todo ran; Seen the screens the todo observed, for a read's
-	// answer (docs/design.md §13).
+	// answer (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
 	Seen   []Observation    `json:"seen,omitempty"`
 }
 
-// VerifyResult is the verdict on a finished todo (docs/design.md §13).
+// VerifyResult is the verdict on a finished todo (docs/design.md §9).
 type VerifyResult struct {
 	Status   string `json:"status"`   // done | failed
 	Evidence string `json:"evidence"` // what shows it
@@ -45,10 +45,10 @@ type VerifyResult struct {
 	// shows in the history.
 	Rejected int `json:"rejected,omitempty"`
 	// Probes counts the swipes a read-only probe sent to find the todo's
-	// effect past the final screen (docs/design.md §26).
+	// effect past the final screen (docs/design.md §9).
 	Probes int `json:"probes,omitempty"`
 	// Usage is the verifier model's calls (none for deterministic checks),
-	// counted with the executor's (docs/design.md §10).
+	// counted with the executor's (docs/design.md §9).
 	Usage llm.Usage `json:"usage,omitzero"`
 }
 
@@ -61,7 +61,7 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	// A Verify heartbeats as a Step does, so a task its worker never ran
 	// (a poll the starved server answered too late) or a worker that died
 	// is retried after the heartbeat timeout, not after the whole
-	// start-to-close timeout (docs/design.md §24).
+	// start-to-close timeout (docs/design.md §5).
 	defer keepAlive(ctx, StepHeartbeat)()
 	s := verify.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Width: in.Screen.Width, Height: in.Screen.Height,
 		Sensitive: in.Screen.Sensitive}

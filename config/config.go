@@ -28,7 +28,7 @@ type Config struct {
 	PromptRewrite PromptRewrite `key:"prompt_rewrite"`
 	// Routines learns a routine from every todo verified done and replays
 	// it for later todos of the same task on the same kind of phone
-	// (docs/design.md §22); they live in <data_dir>/routines unless
+	// (docs/design.md §8); they live in <data_dir>/routines unless
 	// RoutinesStore names a shared store.
 	Routines bool `key:"routines"`
 	// RoutinesStore is a bucket every host of a fleet reaches, holding
@@ -49,7 +49,7 @@ type Config struct {
 
 // Sim shapes the simulated phones a stack starts (`starter demo`, the
 // drills): what they do by themselves, without input
-// (docs/design.md §28). All off by default: the demo's phone
+// (docs/design.md §15). All off by default: the demo's phone
 // changes only when driven.
 type Sim struct {
 	// Seed picks who writes, what, which dialog and when.
@@ -129,7 +129,7 @@ type Price struct {
 }
 
 // Executor protocols: the conversation layout of executor requests
-// (docs/design.md §9).
+// (docs/design.md §3).
 const (
 	// ProtocolAutoGLM is the layout AutoGLM-Phone was trained on.
 	ProtocolAutoGLM = "autoglm"
@@ -142,7 +142,7 @@ const (
 type Endpoint = Model
 
 // Executor configures the executor model endpoint and the layout of its
-// requests (docs/design.md §9).
+// requests (docs/design.md §3).
 type Executor struct {
 	Endpoint
 	// Protocol is ProtocolAutoGLM or ProtocolPhoneflow; empty means the
@@ -245,7 +245,7 @@ func (c Config) ScreenshotMaxPixels() int {
 }
 
 // Verifier uses: which model judges a finished todo that no deterministic
-// check covers (docs/design.md §13).
+// check covers (docs/design.md §9).
 const (
 	VerifyByExecutor = "executor" // the executor endpoint, with the screenshot (phoneflow protocol only)
 	VerifyByPlanner  = "planner"  // the planner endpoint, text only: the element list, no screenshot
@@ -311,7 +311,7 @@ type ADB struct {
 	Connect []string `key:"connect"` // host:port of network phones to `adb connect` at start
 	// UnlockPIN is the PIN (or letters-and-digits password) of the phones'
 	// lock screens, typed by the worker to unlock a phone before a todo
-	// acts (docs/design.md §28); empty = a PIN lock is left to a person.
+	// acts (docs/design.md §15); empty = a PIN lock is left to a person.
 	UnlockPIN string `key:"unlock_pin" secret:"true"`
 }
 
@@ -394,13 +394,13 @@ type Limits struct {
 	// model that does not answer (unreachable, 5xx, 429) before it fails.
 	ModelOutageWait time.Duration `key:"model_outage_wait"`
 	// AnswerDeadline is how long a question or an approval waits for a
-	// person before the goal fails (docs/design.md §17).
+	// person before the goal fails (docs/design.md §7).
 	AnswerDeadline time.Duration `key:"answer_deadline"`
 	// DefaultAnswer answers a question nobody answered by the deadline;
 	// empty = the goal fails instead. Approvals never take it.
 	DefaultAnswer string `key:"default_answer"`
 	// DurableWaitAfter: an executor Wait longer than this is a workflow
-	// timer, not a sleep in an activity (docs/design.md §23).
+	// timer, not a sleep in an activity (docs/design.md §7).
 	DurableWaitAfter time.Duration `key:"durable_wait_after"`
 	// ReleasePhoneDuringWaits gives the phone back while a goal waits for
 	// a time, or for a person longer than ReleasePhoneAfter.
@@ -413,7 +413,7 @@ type Limits struct {
 	// BlockedHolderAfter: a goal whose workflow task has kept failing this
 	// long (non-determinism after a bad deploy, a panic), with nothing of
 	// it on the phone, loses its phone to the next goal (docs/design.md
-	// §24). LeaseCheckInterval is how often a phone's lease checks its
+	// §5). LeaseCheckInterval is how often a phone's lease checks its
 	// holder. Both are the worker's, given to the leases it starts.
 	BlockedHolderAfter time.Duration `key:"blocked_holder_after"`
 	LeaseCheckInterval time.Duration `key:"lease_check_interval"`
@@ -431,7 +431,7 @@ type Notify struct {
 }
 
 // Hooks configures the webhook that hears every event of a goal and may
-// veto device actions (docs/design.md §29).
+// veto device actions (docs/design.md §10).
 type Hooks struct {
 	// URL receives a JSON POST per event; empty = none. It may carry a
 	// token, so it is treated as a secret.
@@ -461,7 +461,7 @@ const (
 	HookDeny  = "deny"
 )
 
-// Memory configures what goals remember across goals (docs/design.md §30).
+// Memory configures what goals remember across goals (docs/design.md §8).
 type Memory struct {
 	// Enabled learns facts from verified todos and the person's answers
 	// and shows them to the planner.
@@ -592,7 +592,7 @@ func Default() Config {
 // keys, and reports the profile-dependent ones it set with why.
 func (c *Config) fillDerived() map[string]string {
 	set := map[string]string{}
-	// The data directory holds the action journal (docs/design.md §19): a
+	// The data directory holds the action journal (docs/design.md §4): a
 	// worker started again from another directory must find the same one.
 	if abs, err := filepath.Abs(c.DataDir); err == nil && abs != c.DataDir {
 		c.DataDir = abs

@@ -113,7 +113,7 @@ func (d *adbDevice) input(ctx context.Context, cmd string) error {
 // command ran to its end on the phone. Without shell protocol v2 there is
 // no exit status, and a connection cut before the command ran (a cable
 // pulled, the phone's adbd restarting) ends the stream as quietly as a
-// command that printed nothing (docs/design.md §19).
+// command that printed nothing (docs/design.md §4).
 const inputDone = "phoneflow:input-done"
 
 // runInput runs an input command followed by the inputDone marker and

@@ -12,7 +12,7 @@ import (
 // PixelCapturer is a device that can capture the screen as raw pixels
 // (`screencap` without -p): no PNG is compressed on the phone nor
 // decompressed by the worker, which was half of a step's CPU
-// (docs/design.md §9). ScreenPixels returns a Screenshot with Pixels set,
+// (docs/design.md §3). ScreenPixels returns a Screenshot with Pixels set,
 // or with PNG set when the phone's raw form is one it cannot read, or
 // Sensitive as Screenshot does.
 type PixelCapturer interface {

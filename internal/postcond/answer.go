@@ -179,7 +179,7 @@ func answerable(s Screen) []uitree.Element {
 }
 
 // IsAppName reports whether a text is the name of an app (docs/design.md
-// §13): what a launcher icon or an app's top screen shows, never a value
+// §9): what a launcher icon or an app's top screen shows, never a value
 // a question asks for.
 func IsAppName(text string) bool {
 	_, ok := device.LookupApp(strings.TrimSpace(text))

@@ -11,7 +11,7 @@ import (
 )
 
 // Effect is the item a todo adds to the phone, as the app's list shows it
-// (docs/design.md §26): a note by its title, an alarm by its time and
+// (docs/design.md §9): a note by its title, an alarm by its time and
 // label, a sent message by its text.
 type Effect struct {
 	Kind string // EffectNote, EffectAlarm or EffectMessage
