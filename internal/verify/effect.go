@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/probe"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -142,13 +143,7 @@ func alarmTime(s string) (string, bool) {
 		} else if m[3] == "" {
 			continue // a bare number is not a time
 		}
-		ampm := strings.ToLower(strings.ReplaceAll(m[3], ".", ""))
-		switch {
-		case ampm == "pm" && h < 12:
-			h += 12
-		case ampm == "am" && h == 12:
-			h = 0
-		}
+		h = clocktime.Hour24(h, m[3])
 		if strings.Contains(s, "下午") || strings.Contains(s, "晚上") {
 			if h < 12 {
 				h += 12
