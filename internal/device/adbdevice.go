@@ -124,15 +124,25 @@ func (d *adbDevice) runInput(ctx context.Context, cmd string) (string, error) {
 	return out[:i], nil
 }
 
-// send runs an input command without settling; an error before the
-// command began is a NotSentError.
-func (d *adbDevice) send(ctx context.Context, cmd string) error {
+// runSent runs an input command and returns its output; an error before
+// the command began is a NotSentError.
+func (d *adbDevice) runSent(ctx context.Context, cmd string) (string, error) {
 	out, err := d.runInput(ctx, cmd)
 	if err != nil {
 		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
 		if adb.NotStarted(err) {
-			return notSent(err)
+			return "", notSent(err)
 		}
+		return "", err
+	}
+	return out, nil
+}
+
+// send runs an input command without settling; an error before the
+// command began is a NotSentError.
+func (d *adbDevice) send(ctx context.Context, cmd string) error {
+	out, err := d.runSent(ctx, cmd)
+	if err != nil {
 		return err
 	}
 	if commandFailed(out) {

@@ -129,12 +129,8 @@ func (d *adbDevice) Launch(ctx context.Context, app string) error {
 		return notSent(err)
 	}
 	cmd := "monkey -p " + adb.Quote(pkg) + " -c android.intent.category.LAUNCHER 1"
-	out, err := d.runInput(ctx, cmd)
+	out, err := d.runSent(ctx, cmd)
 	if err != nil {
-		err = fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
-		if adb.NotStarted(err) {
-			return notSent(err)
-		}
 		return err
 	}
 	if strings.Contains(out, "No activities found") || strings.Contains(out, "monkey aborted") {

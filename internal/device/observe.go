@@ -133,9 +133,16 @@ func (d *adbDevice) Screenshot(ctx context.Context) (Screenshot, error) {
 		}
 		d.log.Debug("screencap unusable", "attempt", attempt+1, "reason", reason)
 	}
+	return d.unusableShot(ctx, reason), nil
+}
+
+// unusableShot is the screenshot of a screen no capture could read (a
+// secure screen): no image, the reason, and the screen's size when the
+// phone tells it.
+func (d *adbDevice) unusableShot(ctx context.Context, reason string) Screenshot {
 	shot := Screenshot{Sensitive: true, Reason: reason}
 	if w, h, err := d.ScreenSize(ctx); err == nil {
 		shot.Width, shot.Height = w, h
 	}
-	return shot, nil
+	return shot
 }

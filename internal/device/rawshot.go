@@ -92,11 +92,7 @@ func (d *adbDevice) ScreenPixels(ctx context.Context) (Screenshot, error) {
 		}
 		d.log.Debug("screencap unusable", "attempt", attempt+1, "reason", reason)
 	}
-	shot := Screenshot{Sensitive: true, Reason: reason}
-	if w, h, err := d.ScreenSize(ctx); err == nil {
-		shot.Width, shot.Height = w, h
-	}
-	return shot, nil
+	return d.unusableShot(ctx, reason), nil
 }
 
 // parseRaw reads the output of `screencap` without -p: width, height and
