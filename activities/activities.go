@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/routine"
 	"github.com/phoneflow/phoneflow/internal/takeover"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // DevicePool hands out the phones this worker owns.
@@ -245,4 +247,17 @@ func (a *Activities) get(ctx context.Context, ref string) ([]byte, error) {
 		return nil, temporal.NewApplicationError("blob store: "+err.Error(), ErrTypeBlob)
 	}
 	return data, nil
+}
+
+// tree loads the UI tree the blob store keeps under ref.
+func (a *Activities) tree(ctx context.Context, ref string) ([]uitree.Element, error) {
+	data, err := a.get(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	var es []uitree.Element
+	if err := json.Unmarshal(data, &es); err != nil {
+		return nil, temporal.NewNonRetryableApplicationError("UI tree blob "+ref+" is not valid JSON", ErrTypeBlob, err)
+	}
+	return es, nil
 }

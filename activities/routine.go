@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -135,12 +134,9 @@ func (a *Activities) RecordRoutine(ctx context.Context, in RecordRoutineInput) (
 			o := routine.Observed{AppPackage: t.Screen.AppPackage, ImageHash: t.Screen.Hash,
 				Width: t.Screen.Width, Height: t.Screen.Height, Action: t.Action}
 			if t.Screen.TreeRef != "" {
-				data, err := a.get(ctx, t.Screen.TreeRef)
-				if err != nil {
+				var err error
+				if o.Elems, err = a.tree(ctx, t.Screen.TreeRef); err != nil {
 					return RecordRoutineResult{}, err
-				}
-				if err := json.Unmarshal(data, &o.Elems); err != nil {
-					return RecordRoutineResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+t.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 				}
 			}
 			obs = append(obs, o)

@@ -31,12 +31,8 @@ func (a *Activities) Think(ctx context.Context, in ThinkInput) (ThinkResult, err
 		}
 	}
 	if in.Screen.TreeRef != "" {
-		data, err := a.get(ctx, in.Screen.TreeRef)
-		if err != nil {
+		if s.elems, err = a.tree(ctx, in.Screen.TreeRef); err != nil {
 			return ThinkResult{}, err
-		}
-		if err := json.Unmarshal(data, &s.elems); err != nil {
-			return ThinkResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 		}
 	}
 	return a.think(ctx, in, s)

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -66,12 +65,9 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	s := verify.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Width: in.Screen.Width, Height: in.Screen.Height,
 		Sensitive: in.Screen.Sensitive}
 	if in.Screen.TreeRef != "" {
-		data, err := a.get(ctx, in.Screen.TreeRef)
-		if err != nil {
+		var err error
+		if s.Elements, err = a.tree(ctx, in.Screen.TreeRef); err != nil {
 			return VerifyResult{}, err
-		}
-		if err := json.Unmarshal(data, &s.Elements); err != nil {
-			return VerifyResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 		}
 	} else if in.Serial != "" && a.Devices != nil {
 		// The todo ran without the element list; the verdict still wants it.
@@ -166,13 +162,10 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 			if obs.TreeRef == "" {
 				continue
 			}
-			data, err := a.get(ctx, obs.TreeRef)
-			if err != nil {
-				return VerifyResult{}, err
-			}
 			seen := postcond.Screen{App: obs.App, AppPackage: obs.AppPackage}
-			if err := json.Unmarshal(data, &seen.Elements); err != nil {
-				return VerifyResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+obs.TreeRef+" is not valid JSON", ErrTypeBlob, err)
+			var err error
+			if seen.Elements, err = a.tree(ctx, obs.TreeRef); err != nil {
+				return VerifyResult{}, err
 			}
 			o.Seen = append(o.Seen, seen)
 		}
