@@ -95,7 +95,7 @@ func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepIn
 // system window met right after it (unconfirmedMark) does not count when
 // its content is still in its fields and shows on the screen exactly as
 // often as when it was tapped: whatever it committed would have left the
-// fields or shown once more (docs/design.md §19), so it landed on that
+// fields or shown once more (docs/design.md §4), so it landed on that
 // window, not on the control. Any other trace of it counts.
 func repeats(made []string, c commitTap) bool {
 	for _, k := range made {

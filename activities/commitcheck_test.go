@@ -193,7 +193,7 @@ func TestVerifyFindsTheNoteAtTheEndOfALongList(t *testing.T) {
 }
 
 // dialogNotes is the Notes editor where a system dialog comes to the
-// front as the first tap arrives and takes it (docs/design.md §28): the
+// front as the first tap arrives and takes it (docs/design.md §15): the
 // tap lands on the dialog, not on Save. sent says whether the first tap
 // took effect anyway, shown as the note's title on the screen.
 type dialogNotes struct {

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -14,7 +13,7 @@ import (
 // executor's correction.
 const NameCorrect = "Correct"
 
-// CorrectInput describes a stuck todo (docs/design.md §18).
+// CorrectInput describes a stuck todo (docs/design.md §2).
 type CorrectInput struct {
 	Task string `json:"task"`
 	// Why is what the stuck guard saw.
@@ -51,12 +50,9 @@ func (a *Activities) Correct(ctx context.Context, in CorrectInput) (CorrectResul
 		App: in.Screen.App, AppPackage: in.Screen.AppPackage, Sensitive: in.Screen.Sensitive,
 		Width: in.Screen.Width, Height: in.Screen.Height}
 	if in.Screen.TreeRef != "" {
-		data, err := a.get(ctx, in.Screen.TreeRef)
-		if err != nil {
+		var err error
+		if cc.Elements, err = a.tree(ctx, in.Screen.TreeRef); err != nil {
 			return CorrectResult{}, err
-		}
-		if err := json.Unmarshal(data, &cc.Elements); err != nil {
-			return CorrectResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 		}
 	}
 	msgs := planner.BuildCorrectionMessages(cc)

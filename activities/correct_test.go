@@ -74,7 +74,7 @@ func TestVerifyCountsTheAnswersItFedBack(t *testing.T) {
 	a, _, _ := newActivities(t, `the todo looks done`, `{"status":"done","evidence":"the forecast shows sunny"}`)
 	res, err := a.Verify(context.Background(), in)
 	// The second answer is valid, but its evidence quotes no element of a
-	// final screen (there is none): not done (docs/design.md §13).
+	// final screen (there is none): not done (docs/design.md §9).
 	if err != nil || res.Status != "failed" || res.Invalid != "" || res.Rejected != 1 {
 		t.Fatalf("Verify = %+v, %v (want failed with one rejected answer)", res, err)
 	}

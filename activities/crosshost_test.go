@@ -161,7 +161,7 @@ func (s *sharedPhone) sent() []string {
 // to host 2, whose data directory holds nothing of it. Host 2 finds the
 // intent on the phone: a Send that went out is judged from its own
 // evidence and not sent again, one that never went out is sent once
-// (docs/design.md §19).
+// (docs/design.md §4).
 func TestCrossHostRetryReadsThePhonesJournal(t *testing.T) {
 	for _, c := range []struct {
 		name       string

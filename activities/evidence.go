@@ -15,7 +15,7 @@ import (
 // Evidence is what a screen shows that bears on whether one action took
 // effect: the journal keeps it for the screen just before the input was
 // sent, and a retry whose try may have reached the phone compares it with
-// a fresh one (docs/design.md §19).
+// a fresh one (docs/design.md §4).
 type Evidence struct {
 	App       string `json:"app,omitempty"`  // package in front
 	Hash      string `json:"hash,omitempty"` // coarse screen hash; kept when there is no UI tree

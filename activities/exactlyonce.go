@@ -16,7 +16,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// Act results of the journal (docs/design.md §19).
+// Act results of the journal (docs/design.md §4).
 const (
 	// ActUncertain is the result when an action may have reached the
 	// phone, nothing tells whether it did, and it commits something (or
@@ -34,7 +34,7 @@ const (
 // worker at exactly that point. Nil in production.
 type ActionFault func(serial, actionID string)
 
-// actOnce applies an action at most once per ID (docs/design.md §19). The
+// actOnce applies an action at most once per ID (docs/design.md §4). The
 // phone's journal is locked from the intent to the result, so the phone
 // runs one action at a time.
 func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {
@@ -54,7 +54,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		return ActResult{}, journalError(err)
 	}
 	// The phone's own copy of the journal: what any host wrote of this
-	// action, and the phone's highest lease token (docs/design.md §19).
+	// action, and the phone's highest lease token (docs/design.md §4).
 	id := in.ActionID
 	reused := in.ActionID + "#" + digest(actionKeyOf(act))
 	pc, kept, err := readPhone(ctx, d, []string{id, reused})
@@ -63,7 +63,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	}
 	p.onPhone = pc
 	defer func() { p.onPhone = nil }()
-	// The fence (docs/design.md §24), under the lock the action holds to
+	// The fence (docs/design.md §5), under the lock the action holds to
 	// its result: a goal granted the phone later has acted here, from
 	// this host or another, so this goal no longer holds it.
 	high := p.token
@@ -110,7 +110,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		}
 	case !ok:
 		// Asked once per action, before its intent: a veto is recorded as
-		// the action's result (docs/design.md §29).
+		// the action's result (docs/design.md §10).
 		if v := a.vetoed(ctx, in); v != nil {
 			return *v, a.record(ctx, p, id, *v)
 		}
@@ -180,7 +180,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 }
 
 // fenced locks the phone's journal and checks the fence (docs/design.md
-// §24) under that lock, which the caller holds until its action's result:
+// §5) under that lock, which the caller holds until its action's result:
 // a goal granted the phone later has acted here, so this goal no longer
 // holds it. The caller runs unlock.
 func (a *Activities) fenced(ctx context.Context, d device.Device, goal string, token int64) (*phoneJournal, func(), error) {
@@ -199,7 +199,7 @@ func (a *Activities) fenced(ctx context.Context, d device.Device, goal string, t
 		return nil, nil, journalError(err)
 	}
 	// The phone's highest token counts too: a goal granted the phone
-	// later may have acted on it from another host (docs/design.md §19).
+	// later may have acted on it from another host (docs/design.md §4).
 	pc, _, err := readPhone(ctx, d, nil)
 	if err != nil {
 		unlock()
@@ -259,7 +259,7 @@ func (a *Activities) judge(ctx context.Context, d device.Device, p *phoneJournal
 
 // ActNotSentEarlier opens the result of a commit not sent because the
 // same todo's earlier commit, whose outcome was covered, is now judged to
-// have taken effect (docs/design.md §19).
+// have taken effect (docs/design.md §4).
 const ActNotSentEarlier = "not sent: an earlier commit went out"
 
 // settlePending judges, before a commit is sent, the todo's earlier
@@ -343,11 +343,11 @@ func todoOfAction(id string) string {
 // ActNotSentMoved opens the result of a touch the Step did not send
 // because the screen changed under its point after the executor decided
 // on it (a dialog took the focus, a banner dropped, a list reordered): the
-// touch would land on something else (docs/design.md §19).
+// touch would land on something else (docs/design.md §4).
 const ActNotSentMoved = "not sent: the screen changed before the touch"
 
 // ActNotSentDark is the result of an input the Step did not send because
-// the phone's screen was off just before it (docs/design.md §19, §28).
+// the phone's screen was off just before it (docs/design.md §4, §15).
 const ActNotSentDark = "not sent: the screen went off before the input; look at the screen again"
 
 // needsLitScreen reports whether an action does nothing on a dark screen:
@@ -408,7 +408,7 @@ func (a *Activities) record(ctx context.Context, p *phoneJournal, id string, res
 // does not take is not sent (fail closed: a host that reaches the phone
 // later must find it); any other record the phone does not take is kept
 // here and logged, since its input has already been sent or refused
-// (docs/design.md §19). Called with the journal locked.
+// (docs/design.md §4). Called with the journal locked.
 func (a *Activities) journal(ctx context.Context, p *phoneJournal, rec journalRecord) error {
 	if pc := p.onPhone; pc != nil && rec.ID != "" {
 		if err := pc.put(ctx, p, rec); err != nil {

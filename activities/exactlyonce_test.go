@@ -507,7 +507,7 @@ func TestJournalRefusesAnIntentUnderARecordedResult(t *testing.T) {
 // TestActOnceLaunchOfTheAppInFrontIsSentAgain: a Launch whose try may
 // have reached the phone, of the app that was in front before it, leaves
 // nothing to tell whether it did; it changes nothing when sent twice, so
-// the retry sends it again (docs/design.md §19) rather than claim it or
+// the retry sends it again (docs/design.md §4) rather than claim it or
 // ask, and the journal then holds its result.
 func TestActOnceLaunchOfTheAppInFrontIsSentAgain(t *testing.T) {
 	a, p := newJournalled(t)

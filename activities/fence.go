@@ -9,7 +9,7 @@ import (
 // ErrTypePhoneLeaseLost is the error type of a device action refused because
 // its goal no longer holds the phone: the phone's journal has recorded a
 // newer lease grant's fencing token than the one the action carries
-// (docs/design.md §24). It is not retryable: the todo asks its goal for the
+// (docs/design.md §5). It is not retryable: the todo asks its goal for the
 // phone again first, and runs the step under the new grant's token.
 const ErrTypePhoneLeaseLost = "PhoneLeaseLost"
 

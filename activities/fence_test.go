@@ -32,7 +32,7 @@ func wantLeaseLost(t *testing.T, err error, says ...string) {
 }
 
 // A goal's action under an older grant's token is refused once a goal
-// granted the phone later has acted on it (docs/design.md §24): nothing
+// granted the phone later has acted on it (docs/design.md §5): nothing
 // reaches the phone, the error names both tokens, and it is not retried.
 // The refusal survives a worker restart (a journal opened again) and
 // compaction; a newer grant acts.

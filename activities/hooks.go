@@ -11,7 +11,7 @@ import (
 )
 
 // NameEmitHook is the local activity that tells hooks of a goal's and a
-// todo's start and end (docs/design.md §29).
+// todo's start and end (docs/design.md §10).
 const NameEmitHook = "EmitHook"
 
 // ActVetoed opens the result of an action a before-action hook vetoed: it

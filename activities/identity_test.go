@@ -27,7 +27,7 @@ func (f namedPool) List(context.Context) ([]device.Info, error) {
 }
 
 // The journal follows the phone's identity, not its serial
-// (docs/design.md §19): an action whose result was recorded while the
+// (docs/design.md §4): an action whose result was recorded while the
 // phone was listed as emulator-5554 is not sent again when it is retried
 // under another serial, and another phone listed as emulator-5554 (another
 // identity) has a journal of its own, so the same action ID is new there.

@@ -18,7 +18,7 @@ import (
 )
 
 // Journal is the per-phone record of device actions on the worker's host
-// (docs/design.md §19): for each action ID, the intent written before the
+// (docs/design.md §4): for each action ID, the intent written before the
 // action touches the phone and the result written after it. Both writes
 // are fsynced. One live worker serves a phone at a time, so the journal
 // lives beside it.
@@ -43,7 +43,7 @@ type Journal struct {
 
 // DefaultJournalKeep is how many actions a phone's journal remembers: an
 // action retried after this many later actions on the same phone is not
-// recognised (docs/design.md §19).
+// recognised (docs/design.md §4).
 const DefaultJournalKeep = 4096
 
 // OpenJournal opens (creating) the journal directory.
@@ -68,11 +68,11 @@ type JournalEntry struct {
 	// Pending says the result recorded is not the decision yet: the
 	// phone's own window (the keyguard, a system dialog) covered the
 	// screen the action's evidence is on, and the action is judged again
-	// before the todo's next commit (docs/design.md §19).
+	// before the todo's next commit (docs/design.md §4).
 	Pending bool `json:"pending,omitempty"`
 	// Try names the intent's try (a new one per intent) and Token the
 	// lease token it carried: the phone's copy of the entry is merged by
-	// them (docs/design.md §19).
+	// them (docs/design.md §4).
 	Try   string `json:"try,omitempty"`
 	Token int64  `json:"token,omitempty"`
 }

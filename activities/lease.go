@@ -56,7 +56,7 @@ type LeaseRequest struct {
 	GoalID    string `json:"goal_id"`
 	Wait      bool   `json:"wait"`
 	RequestID string `json:"request_id,omitempty"`
-	// Revocable says the goal obeys a revoke (docs/design.md §24): its
+	// Revocable says the goal obeys a revoke (docs/design.md §5): its
 	// todo checks the lease before each device action and it asks for the
 	// phone again after one. Only such a holder is taken off a phone when
 	// its workflow task keeps failing.
@@ -83,7 +83,7 @@ type LeaseGrant struct {
 	GoalID    string `json:"goal_id"`
 	RequestID string `json:"request_id,omitempty"`
 	// Token is the grant's fencing token: larger than every token the
-	// lease granted before (docs/design.md §24). The goal's device actions
+	// lease granted before (docs/design.md §5). The goal's device actions
 	// carry it, and the phone's journal refuses one lower than the highest
 	// it has recorded. Zero in grants from before fencing tokens.
 	Token int64 `json:"token,omitempty"`
@@ -355,7 +355,7 @@ func firstLine(s string) string {
 // LeaseQueryClaim is the query a goal answers with its LeaseClaim while it
 // asks for or holds a phone. The Web UI lists a workflow's queries by name
 // and preselects the first, so this internal one is named to sort after the
-// person's `status` (docs/design.md §24).
+// person's `status` (docs/design.md §5).
 const LeaseQueryClaim = "x_lease_claim"
 
 // leaseQueryClaimBefore is the claim query's name on workers from before
@@ -407,7 +407,7 @@ var _ claimsClient = client.Client(nil)
 const claimQueryTimeout = 10 * time.Second
 
 // FindLeaseClaims lists the running goals on a phone and asks each whether
-// it holds the phone or waits for it (docs/design.md §24). A goal that
+// it holds the phone or waits for it (docs/design.md §5). A goal that
 // answers the query with "unknown query type" has not asked for the phone
 // yet (it is planning) and claims nothing; a goal whose query gets no
 // answer at all is listed as unknown.

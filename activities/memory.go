@@ -12,7 +12,7 @@ import (
 const RecallLimit = 20
 
 // learn keeps what answers and todos verified done teach later goals on
-// device's phone (docs/design.md §30). The planner activities call it:
+// device's phone (docs/design.md §8). The planner activities call it:
 // the workflow never reads the store, so its replays do not depend on it.
 // Failures are logged; memory never fails a plan.
 func (a *Activities) learn(ctx context.Context, device string, answers []QA, done []DoneTodo) {

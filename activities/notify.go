@@ -14,7 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 )
 
-// NameNotify is the webhook activity (docs/design.md §17).
+// NameNotify is the webhook activity (docs/design.md §7).
 const NameNotify = "Notify"
 
 // Notification kinds.

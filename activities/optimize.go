@@ -16,7 +16,7 @@ const maxLessonsInReason = 3
 
 // TodoType is the key of a todo's guidance: the routine's task key, the
 // todo text with its quoted text, numbers and names abstracted
-// (docs/design.md §22), so "Send Alice a message saying \"hi\"" and "Send
+// (docs/design.md §8), so "Send Alice a message saying \"hi\"" and "Send
 // Bob a message saying \"late\"" share one.
 func TodoType(todo string) string { return routine.Parse(todo).Template }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // NamePersonAct is the activity that performs a person's action on a
-// goal's phone (docs/design.md §17, taking over from the browser).
+// goal's phone (docs/design.md §7, taking over from the browser).
 const NamePersonAct = "PersonAct"
 
 // Kinds of PersonAction.
@@ -87,7 +87,7 @@ func (a PersonAction) Describe() string {
 }
 
 // PersonActInput runs a person's action on Serial for GoalID, under the
-// goal's lease token (docs/design.md §24).
+// goal's lease token (docs/design.md §5).
 type PersonActInput struct {
 	Serial     string       `json:"serial"`
 	GoalID     string       `json:"goal_id"`

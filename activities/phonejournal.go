@@ -15,7 +15,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 )
 
-// The journal's copy on the phone itself (docs/design.md §19): under
+// The journal's copy on the phone itself (docs/design.md §4): under
 // device.NotesDir, one file per action ID in journal/a (named by a digest
 // of the ID) holding the action's entry as one line of JSON, and one
 // empty file per lease token in journal/t (named by the token, zero
@@ -69,7 +69,7 @@ func phoneFile(id string) string { return phoneActions + "/" + digest(id) + dige
 func tokenMark(t int64) string { return fmt.Sprintf("%s/%019d", phoneTokens, t) }
 
 // ErrTypePhoneJournal is the error type of an action not sent because its
-// intent could not be written on the phone (docs/design.md §19).
+// intent could not be written on the phone (docs/design.md §4).
 const ErrTypePhoneJournal = "PhoneJournal"
 
 // readPhone reads what the phone keeps of the action IDs ids and its lease
@@ -226,7 +226,7 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 }
 
 // phoneJournalError is an intent that could not be written on the phone:
-// the action is not sent (docs/design.md §19), retried like a device
+// the action is not sent (docs/design.md §4), retried like a device
 // error, and the message names the fix.
 func phoneJournalError(serial string, err error) error {
 	fix := "the connection to the phone failed; it is tried again"

@@ -20,7 +20,7 @@ import (
 type localOnly struct{ device.Device }
 
 // BenchmarkPhoneJournal is what keeping the journal on the phone costs per
-// action (docs/design.md §19): an action (a tap on the launcher's empty
+// action (docs/design.md §4): an action (a tap on the launcher's empty
 // space, no settle wait) through the journal with the host's copy only
 // and with the phone's copy too, and the three note round trips it adds
 // alone, on the simulator behind the built-in adb server.

@@ -66,7 +66,7 @@ func (m *memNotes) list(dir string) []string {
 // TestPhoneCopyHidesTypedSecrets: text typed into a field that hides its
 // text, or onto a secure screen, is not written on the phone, where the
 // shell user can read it; a host that adopts the entry takes the text
-// from the action it runs (docs/design.md §19).
+// from the action it runs (docs/design.md §4).
 func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 	ctx := context.Background()
 	notes := &memNotes{files: map[string]string{}}
@@ -144,7 +144,7 @@ func (f notedFormPool) List(context.Context) ([]device.Info, error) {
 // TestResultThePhoneMissedIsWrittenBack: a result the phone did not take
 // (its write failed after the tap) is kept on the host, the Step still
 // reports the tap, and the next retry writes it to the phone, where
-// another host then finds it (docs/design.md §19).
+// another host then finds it (docs/design.md §4).
 func TestResultThePhoneMissedIsWrittenBack(t *testing.T) {
 	a, form := newJournalled(t)
 	notes := &memNotes{files: map[string]string{}}

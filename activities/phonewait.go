@@ -16,7 +16,7 @@ import (
 const NameCheckPhone = "CheckPhone"
 
 // CheckPhoneInput asks whether what a goal waits for has happened on the
-// phone (docs/design.md §23).
+// phone (docs/design.md §7).
 type CheckPhoneInput struct {
 	Serial string          `json:"serial"`
 	Wait   waits.PhoneWait `json:"wait"`
@@ -49,7 +49,7 @@ var codeRe = regexp.MustCompile(`(?:^|[^\d])(\d{4,8})(?:[^\d]|$)`)
 
 // CheckPhone reads the phone's notifications once, without touching the
 // screen, the keyguard or any app, and calls no model: it is cheap enough
-// to run on a backoff for hours, and needs no lease (docs/design.md §23).
+// to run on a backoff for hours, and needs no lease (docs/design.md §7).
 // The first check of a message wait only sets the baseline: what already
 // shows is not what the goal waits for. A code wait takes the newest code
 // showing, since the todo before it is what asked for it.

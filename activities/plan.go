@@ -76,7 +76,7 @@ func outageOr(ctx context.Context, handBack bool) func(PlanDecision, error) (Pla
 }
 
 // plannerCall asks for JSON in the best response format the endpoint
-// accepts (docs/design.md §4); the answer is validated the same way in
+// accepts (docs/design.md §3); the answer is validated the same way in
 // every format.
 func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse func(string) (planner.Decision, error)) (PlanDecision, error) {
 	if a.Planner == nil {

@@ -12,7 +12,7 @@ import (
 
 // Probe looks for an element on the phone past the edge of the screen,
 // read-only: it scrolls the screen's longest list and back, and never taps
-// (docs/design.md §26). Verification and the look before a commit call it
+// (docs/design.md §9). Verification and the look before a commit call it
 // from inside their activities; its swipes are not executor steps and are
 // not in the action journal.
 func (a *Activities) Probe(ctx context.Context, serial string, m probe.Match, lim probe.Limits) (probe.Result, error) {
@@ -61,7 +61,7 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 }
 
 // probeMissing looks past the final screen's edge for what an unmet
-// element_exists or row_shows postcondition wants (docs/design.md §26): a row the list
+// element_exists or row_shows postcondition wants (docs/design.md §9): a row the list
 // shows below the screen is on the phone all the same. A found element
 // turns the check into held, with the probe's evidence; anything else is
 // left as it was. It returns the swipes sent.

@@ -9,7 +9,7 @@ import (
 )
 
 // CaptureScreen takes a step's screenshot in the form that costs the
-// worker least for what cfg sends (docs/design.md §9): the device's PNG
+// worker least for what cfg sends (docs/design.md §3): the device's PNG
 // when cfg sends it as it is (full size, PNG: the autoglm profile), so
 // nothing is encoded; the raw pixels otherwise, when the device can
 // capture them, so no PNG is compressed on the phone and decompressed

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -11,7 +10,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/routine"
 )
 
-// Names of the routine activities (docs/design.md §22). Both run as local
+// Names of the routine activities (docs/design.md §8). Both run as local
 // activities of the phone's todo, on the host whose data directory holds
 // the routines.
 const (
@@ -42,7 +41,7 @@ type FindRoutineResult struct {
 
 // FindRoutine looks up the routine for a todo on a phone: the one whose
 // template the todo fills, among those learned on the app in front now and
-// the phone's model and resolution (docs/design.md §22).
+// the phone's model and resolution (docs/design.md §8).
 func (a *Activities) FindRoutine(ctx context.Context, in FindRoutineInput) (FindRoutineResult, error) {
 	var out FindRoutineResult
 	d, err := a.device(ctx, in.Serial)
@@ -135,12 +134,9 @@ func (a *Activities) RecordRoutine(ctx context.Context, in RecordRoutineInput) (
 			o := routine.Observed{AppPackage: t.Screen.AppPackage, ImageHash: t.Screen.Hash,
 				Width: t.Screen.Width, Height: t.Screen.Height, Action: t.Action}
 			if t.Screen.TreeRef != "" {
-				data, err := a.get(ctx, t.Screen.TreeRef)
-				if err != nil {
+				var err error
+				if o.Elems, err = a.tree(ctx, t.Screen.TreeRef); err != nil {
 					return RecordRoutineResult{}, err
-				}
-				if err := json.Unmarshal(data, &o.Elems); err != nil {
-					return RecordRoutineResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+t.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 				}
 			}
 			obs = append(obs, o)

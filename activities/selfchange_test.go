@@ -14,7 +14,7 @@ import (
 // The phone's screen changes by itself between a failed try of an action
 // and its retry (a message arrives): the retry must judge the action from
 // evidence of that action, never from "the screen changed"
-// (docs/design.md §19).
+// (docs/design.md §4).
 
 // errOffline is a transport error before the input began: the phone got
 // nothing.

@@ -40,7 +40,7 @@ type DoneTodo struct {
 	Status string `json:"status"` // done | failed | skipped
 	Result string `json:"result,omitempty"`
 	Steps  int    `json:"steps"`
-	// Evidence is the verification's evidence (docs/design.md §13): what
+	// Evidence is the verification's evidence (docs/design.md §9): what
 	// showed the todo done, or what was missing.
 	Evidence string `json:"evidence,omitempty"`
 	// Committed lists the commit actions the todo applied on the phone
@@ -50,7 +50,7 @@ type DoneTodo struct {
 	// changing the phone, so it is not run again as written.
 	Repeated string `json:"repeated,omitempty"`
 	// Verified says the verification showed the todo done: only such
-	// todos teach later goals (docs/design.md §30).
+	// todos teach later goals (docs/design.md §8).
 	Verified bool `json:"verified,omitempty"`
 }
 
@@ -73,16 +73,16 @@ type PlanInput struct {
 	Rejected string `json:"rejected,omitempty"`
 	// HandBackOutages: see StepInput.HandBackOutages.
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
-	// Situation: the time and the step budget (docs/design.md §4).
+	// Situation: the time and the step budget (docs/design.md §3).
 	Situation Situation `json:"situation,omitzero"`
 	// Device is the goal's phone: the scope of what goals remember
-	// (docs/design.md §30). Empty in inputs recorded before memory.
+	// (docs/design.md §8). Empty in inputs recorded before memory.
 	Device string `json:"device,omitempty"`
 }
 
 // Situation is what the planner is told at every call besides the goal:
 // the current time in the user's zone and the step budget (docs/design.md
-// §4). Zero in inputs recorded before it: nothing is added.
+// §3). Zero in inputs recorded before it: nothing is added.
 type Situation struct {
 	Now          time.Time `json:"now,omitzero"`
 	TimeZone     string    `json:"time_zone,omitempty"`
@@ -106,21 +106,21 @@ type ReplanInput struct {
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 	// Situation: the time and the step budget; LastActions the last device
 	// actions of the todo that just ended, with their results
-	// (docs/design.md §4).
+	// (docs/design.md §3).
 	Situation   Situation `json:"situation,omitzero"`
 	LastActions []string  `json:"last_actions,omitempty"`
 	// Device: see PlanInput.Device.
 	Device string `json:"device,omitempty"`
 }
 
-// PlanDecision is the planner's answer (docs/design.md §4). When the answer could
+// PlanDecision is the planner's answer (docs/design.md §3). When the answer could
 // not be parsed or failed validation, Invalid holds the feedback and the other
 // fields are empty: the workflow counts the attempt and asks again.
 type PlanDecision struct {
 	Status string   `json:"status,omitempty"` // planned | replanned | done | ask_user
 	Plan   []string `json:"plan,omitempty"`
 	// Expect holds each todo's postconditions, aligned with Plan; nil
-	// when the planner wrote none (docs/design.md §13).
+	// when the planner wrote none (docs/design.md §9).
 	Expect   [][]postcond.Check `json:"expect,omitempty"`
 	TaskType string             `json:"task_type,omitempty"`
 	Question string             `json:"question,omitempty"`
@@ -131,7 +131,7 @@ type PlanDecision struct {
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
 	// Memory is what earlier goals taught that the planner was shown
-	// (docs/design.md §30), kept in history as the record of the read.
+	// (docs/design.md §8), kept in history as the record of the read.
 	Memory []string `json:"memory,omitempty"`
 }
 
@@ -172,7 +172,7 @@ type Turn struct {
 	User      string `json:"user"`
 	Assistant string `json:"assistant"`
 	// Info is the turn's screen-info object in the autoglm layout, from
-	// which later requests rebuild the turn (docs/design.md §9).
+	// which later requests rebuild the turn (docs/design.md §3).
 	Info string `json:"info,omitempty"`
 }
 
@@ -216,7 +216,7 @@ type ThinkResult struct {
 	Guidance int `json:"guidance,omitempty"`
 	// Replayed is set when the decision came from the todo's routine, not
 	// from the model (no call, no usage); ReplayMiss says why the model
-	// decided although the step asked for a replay (docs/design.md §22).
+	// decided although the step asked for a replay (docs/design.md §8).
 	Replayed   bool   `json:"replayed,omitempty"`
 	ReplayMiss string `json:"replay_miss,omitempty"`
 	// ReplaySkipped counts the optional routine steps passed over
@@ -245,18 +245,18 @@ type ActResult struct {
 	// can fix (the ADB Keyboard is not installed); it says what to do.
 	NeedsHuman string `json:"needs_human,omitempty"`
 	// Recovered says why an action whose result a crash kept from the
-	// journal was judged applied from the screen (docs/design.md §19).
+	// journal was judged applied from the screen (docs/design.md §4).
 	Recovered string `json:"recovered,omitempty"`
 	// Uncertain is the question for the user when the screen could not
 	// tell whether such an action was applied (Result is ActUncertain).
 	Uncertain string `json:"uncertain,omitempty"`
 	// Refused says why a commit action was not sent: the screen
-	// contradicts the todo (docs/design.md §13) or its effect is already on
-	// the phone (§26). Committed describes a commit action that was sent,
+	// contradicts the todo (docs/design.md §9) or its effect is already on
+	// the phone (§9). Committed describes a commit action that was sent,
 	// for the replanner; Commit keys it for the todo's StepInput.Commits.
 	Refused string `json:"refused,omitempty"`
 	// Vetoed says why a before-action hook kept the action from the
-	// phone (docs/design.md §29).
+	// phone (docs/design.md §10).
 	Vetoed    string `json:"vetoed,omitempty"`
 	Committed string `json:"committed,omitempty"`
 	Commit    string `json:"commit,omitempty"`
@@ -279,7 +279,7 @@ type StepInput struct {
 	Height     int             `json:"height,omitempty"`
 	// ActionID names Act for the phone's action journal: the same ID is
 	// applied at most once, whatever retries and re-runs happen
-	// (docs/design.md §19). Empty in runs from before the journal, which
+	// (docs/design.md §4). Empty in runs from before the journal, which
 	// keep the screen-hash guard.
 	ActionID        string `json:"action_id,omitempty"`
 	ScreenTreeRef   string `json:"screen_tree_ref,omitempty"`
@@ -297,28 +297,28 @@ type StepInput struct {
 	// HandBackOutages asks for a model that keeps failing with a retryable
 	// error to be handed back to the workflow as a ModelUnavailable error
 	// (details: ModelOutage) instead of being retried here, so the
-	// workflow can wait out the outage visibly (docs/design.md §13).
+	// workflow can wait out the outage visibly (docs/design.md §9).
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 	// Replay, when set with Think, is the routine step to replay: its
 	// action is decided without the model when the observed screen matches
-	// the recorded one (docs/design.md §22).
+	// the recorded one (docs/design.md §8).
 	Replay *routine.ReplayStep `json:"replay,omitempty"`
 	// Expect are the todo's postconditions: a commit action whose screen
-	// contradicts them is not sent (docs/design.md §13).
+	// contradicts them is not sent (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
 	// Commits are the commits this todo's earlier steps made
 	// (ActResult.Commit): the same one again is refused unless the task
-	// asks for several (docs/design.md §26).
+	// asks for several (docs/design.md §9).
 	Commits []string `json:"commits,omitempty"`
 	// LeaseToken is the fencing token of the lease grant the goal holds
-	// (docs/design.md §24), and GoalID the goal. The phone's journal,
+	// (docs/design.md §5), and GoalID the goal. The phone's journal,
 	// under the lock the action holds, refuses an action whose token is
 	// lower than the highest it has recorded for the phone: a
 	// PhoneLeaseLost error, and nothing reaches the phone. Zero in todos
 	// of goals granted the phone before fencing tokens.
 	LeaseToken int64  `json:"lease_token,omitempty"`
 	GoalID     string `json:"goal_id,omitempty"`
-	// Todo and StepNo number the step for hooks (docs/design.md §29):
+	// Todo and StepNo number the step for hooks (docs/design.md §10):
 	// the todo's 1-based index and the todo's steps before this one.
 	Todo   int `json:"todo,omitempty"`
 	StepNo int `json:"step_no,omitempty"`
@@ -344,7 +344,7 @@ type StepResult struct {
 	Think  *ThinkResult `json:"think,omitempty"`
 	// Locked is the question for the person when the phone's lock screen
 	// could not be passed: the Step sent nothing, looked at nothing and
-	// called no model (docs/design.md §28). It never holds the PIN.
+	// called no model (docs/design.md §15). It never holds the PIN.
 	Locked string `json:"locked,omitempty"`
 }
 

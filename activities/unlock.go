@@ -9,7 +9,7 @@ import (
 )
 
 // Unlocker gets this host's phones past their lock screens before a todo
-// acts on them (docs/design.md §28): the wake key, the keyguard
+// acts on them (docs/design.md §15): the wake key, the keyguard
 // dismissed, and the configured PIN typed on the bouncer. The PIN lives
 // here, in the worker's memory: it is never an activity's input or
 // result, so it reaches no history, and nothing logs it.

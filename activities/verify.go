@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -25,12 +24,12 @@ type VerifyInput struct {
 	HandBackOutages bool `json:"hand_back_outages,omitempty"`
 	// Expect are the todo's postconditions, written by the planner before
 	// the todo ran; Seen the screens the todo observed, for a read's
-	// answer (docs/design.md §13).
+	// answer (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
 	Seen   []Observation    `json:"seen,omitempty"`
 }
 
-// VerifyResult is the verdict on a finished todo (docs/design.md §13).
+// VerifyResult is the verdict on a finished todo (docs/design.md §9).
 type VerifyResult struct {
 	Status   string `json:"status"`   // done | failed
 	Evidence string `json:"evidence"` // what shows it
@@ -45,10 +44,10 @@ type VerifyResult struct {
 	// shows in the history.
 	Rejected int `json:"rejected,omitempty"`
 	// Probes counts the swipes a read-only probe sent to find the todo's
-	// effect past the final screen (docs/design.md §26).
+	// effect past the final screen (docs/design.md §9).
 	Probes int `json:"probes,omitempty"`
 	// Usage is the verifier model's calls (none for deterministic checks),
-	// counted with the executor's (docs/design.md §10).
+	// counted with the executor's (docs/design.md §9).
 	Usage llm.Usage `json:"usage,omitzero"`
 }
 
@@ -61,17 +60,14 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	// A Verify heartbeats as a Step does, so a task its worker never ran
 	// (a poll the starved server answered too late) or a worker that died
 	// is retried after the heartbeat timeout, not after the whole
-	// start-to-close timeout (docs/design.md §24).
+	// start-to-close timeout (docs/design.md §5).
 	defer keepAlive(ctx, StepHeartbeat)()
 	s := verify.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Width: in.Screen.Width, Height: in.Screen.Height,
 		Sensitive: in.Screen.Sensitive}
 	if in.Screen.TreeRef != "" {
-		data, err := a.get(ctx, in.Screen.TreeRef)
-		if err != nil {
+		var err error
+		if s.Elements, err = a.tree(ctx, in.Screen.TreeRef); err != nil {
 			return VerifyResult{}, err
-		}
-		if err := json.Unmarshal(data, &s.Elements); err != nil {
-			return VerifyResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+in.Screen.TreeRef+" is not valid JSON", ErrTypeBlob, err)
 		}
 	} else if in.Serial != "" && a.Devices != nil {
 		// The todo ran without the element list; the verdict still wants it.
@@ -166,13 +162,10 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 			if obs.TreeRef == "" {
 				continue
 			}
-			data, err := a.get(ctx, obs.TreeRef)
-			if err != nil {
-				return VerifyResult{}, err
-			}
 			seen := postcond.Screen{App: obs.App, AppPackage: obs.AppPackage}
-			if err := json.Unmarshal(data, &seen.Elements); err != nil {
-				return VerifyResult{}, temporal.NewNonRetryableApplicationError("UI tree blob "+obs.TreeRef+" is not valid JSON", ErrTypeBlob, err)
+			var err error
+			if seen.Elements, err = a.tree(ctx, obs.TreeRef); err != nil {
+				return VerifyResult{}, err
 			}
 			o.Seen = append(o.Seen, seen)
 		}

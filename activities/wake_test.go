@@ -69,7 +69,7 @@ func TestObserveWakesADarkScreen(t *testing.T) {
 // executor decided on it. The tap is not sent to the dark screen (where
 // it would do nothing, or be taken by the keyguard, while the todo counted
 // it), nothing is journalled, and the Step's look wakes the phone for the
-// executor to decide again (docs/design.md §19, §28).
+// executor to decide again (docs/design.md §4, §15).
 func TestTouchOnAScreenThatWentOffIsNotSent(t *testing.T) {
 	a, fp, _ := newActivities(t)
 	p := &darkPhone{fakePhone: fp}

@@ -10,8 +10,8 @@ import (
 )
 
 // ActRefused starts the result of a commit action the Step did not send:
-// the screen contradicts the todo (docs/design.md §13), or its effect is
-// already on the phone (§26).
+// the screen contradicts the todo (docs/design.md §9), or its effect is
+// already on the phone (§9).
 const ActRefused = "refused"
 
 // wrongTarget checks a commit action before it is sent: a tap on a commit

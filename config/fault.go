@@ -9,14 +9,14 @@ import (
 // FaultExitAfterActionEnv names the crash drills' fault hook: set to N > 0,
 // the worker process kills itself (SIGKILL) right after its Nth device
 // action reached the phone and before the action journal recorded it
-// (docs/design.md §19). Unset or 0 is off; it is not a configuration key
+// (docs/design.md §4). Unset or 0 is off; it is not a configuration key
 // because no deployment should ever set it.
 const FaultExitAfterActionEnv = "PHONEFLOW_FAULT_EXIT_AFTER_ACTION"
 
 // FaultExitBeforeSendEnv is the other point of the crash drills' fault
 // hook: set to N > 0, the worker kills itself right after its Nth device
 // action's intent is in the journal and before its input is sent
-// (docs/design.md §19).
+// (docs/design.md §4).
 const FaultExitBeforeSendEnv = "PHONEFLOW_FAULT_EXIT_BEFORE_SEND"
 
 // FaultExitAfterAction reads FaultExitAfterActionEnv through env (nil

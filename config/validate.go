@@ -386,7 +386,7 @@ func SimScreenError(width, height, density int) string {
 }
 
 // validRoutinesStore says whether a routine store URL has a scheme the
-// store opens (docs/design.md §22): file with an absolute path, s3 or gs
+// store opens (docs/design.md §8): file with an absolute path, s3 or gs
 // with a bucket name.
 func validRoutinesStore(v string) bool {
 	u, err := url.Parse(v)

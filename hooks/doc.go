@@ -1,5 +1,5 @@
 // Package hooks lets code and web services watch a goal as it runs and veto
-// a device action before it reaches the phone (docs/design.md §29).
+// a device action before it reaches the phone (docs/design.md §10).
 //
 // A worker is built with a Set (app.Deps.Hooks, and the hooks.* keys of the
 // configuration for a webhook). The Set is called from activities only,

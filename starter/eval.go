@@ -67,7 +67,7 @@ executor's word), to measure what those guards add; goals cannot be started in
 that mode outside eval.
 
 --suite generated runs the generated task suite instead (internal/eval,
-docs/design.md §13): task templates over every simulated app, each said in
+docs/design.md §9): task templates over every simulated app, each said in
 several phrasings (terse, polite, Chinese, possessive, ordinal, existing items,
 relative values, two clauses), with parameters drawn from --seed and a check
 written from those parameters on the phone's state. Tasks the phone cannot do

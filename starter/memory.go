@@ -22,7 +22,7 @@ func newMemoryCmd() *cobra.Command {
 		Use:   "memory",
 		Short: "List, show and delete what goals remember for later goals",
 		Long: `memory manages the facts goals learned for later goals on the same phone
-(docs/design.md §30): todos verified done and the person's answers to
+(docs/design.md §8): todos verified done and the person's answers to
 questions, never a password, PIN, code or approval. The planner is shown the
 newest of them in every plan and replan request of a goal on that phone
 (or, with memory.user set on the worker, of that person on any phone).

@@ -25,7 +25,7 @@ func newRoutinesCmd() *cobra.Command {
 		Use:   "routines",
 		Short: "List, show and delete the learned routines of this host's phones",
 		Long: `routines manages the routines the worker learned from todos verified done
-(docs/design.md §22). A routine is kept per task (the todo text with its
+(docs/design.md §8). A routine is kept per task (the todo text with its
 quoted text, numbers and names abstracted), app in front at the start, and
 phone model and resolution; it lives in <data_dir>/routines on the host whose
 worker drives the phone. A later todo of the same task on the same kind of

@@ -15,7 +15,7 @@ import (
 )
 
 // streamEvents reads the live event stream of the step viewer at
-// viewerURL (Server-Sent Events, docs/design.md §15) and calls emit with
+// viewerURL (Server-Sent Events, docs/design.md §11) and calls emit with
 // each event, reconnecting with Last-Event-ID when the stream drops before
 // the goal's last event. It returns the goal's final status, or an error
 // with the IDs of the events it got, so a caller can fall back to polling

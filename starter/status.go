@@ -185,7 +185,7 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl
 		rep.Error = "the goal did not answer its status query (is a worker running?): " + err.Error()
 		if why := goals.RevokedFrom(qctx, info.Device, id); why != "" && info.Device != "" {
 			// A goal whose workflow task keeps failing cannot answer; its
-			// phone's lease says so (docs/design.md §24).
+			// phone's lease says so (docs/design.md §5).
 			rep.Error = "the goal did not answer its status query; " + why + "; it asks for the phone again once a worker can run it"
 		}
 		return rep, nil

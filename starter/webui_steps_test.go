@@ -32,7 +32,7 @@ import (
 // paused, and once it has ended, reads the step count two ways: `starter
 // status` as printed, and the goal's Current Details as the Web UI reads
 // them (its server's metadata query). They must agree, with the running
-// todo's steps counted (docs/design.md §7).
+// todo's steps counted (docs/design.md §2).
 func TestStatusAndWebUIAgreeMidTodo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server; skipped with -short")

@@ -68,7 +68,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// Two workers started on one phone (docs/design.md §24): the second serves
+// Two workers started on one phone (docs/design.md §5): the second serves
 // nothing for it and says which worker does and what to do; it takes the
 // phone over once that worker is gone. A third host whose emulator-5554 is
 // another phone (another ro.serialno) is told so, with the fix.

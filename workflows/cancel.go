@@ -8,7 +8,7 @@ import (
 )
 
 // changeCloseCanceled versions how a cancelled goal or todo closes
-// (docs/design.md §20): as Canceled in Temporal (the Web UI shows
+// (docs/design.md §6): as Canceled in Temporal (the Web UI shows
 // CANCELED), its partial result carried as the cancellation's details.
 // Runs that recorded no marker for it complete with status cancelled in
 // their result, as before.

@@ -136,7 +136,7 @@ func (o *serverCancelOutbound) ExecuteActivity(ctx workflow.Context, typ string,
 
 // TestCancelledGoalReleasesPhoneAfterStepStopped cancels a goal while its
 // todo's Step runs and requires the phone's release to come after the
-// Step stopped (docs/design.md §24): for a Step that returns a while after
+// Step stopped (docs/design.md §5): for a Step that returns a while after
 // it learns of the cancel, and for one whose worker is gone (the attempt
 // ends at its heartbeat timeout). The todo must not try the step again,
 // and the goal closes as Canceled.

@@ -11,7 +11,7 @@ const maxCommitsKept = 16
 
 // commitLog is the commits a todo's actions made (a Save or Send of typed
 // content), sent with each step so the Step refuses the same commit on the
-// same subject a second time (docs/design.md §26). It adds no command: it
+// same subject a second time (docs/design.md §9). It adds no command: it
 // is state carried in step inputs and across continue-as-new.
 type commitLog struct {
 	Made []string `json:"made,omitempty"`
@@ -37,7 +37,7 @@ func (c *commitLog) record(r *activities.ActResult) {
 // priorCommits are the commits earlier runs of a todo with this text
 // applied, in this goal: a todo run again after a failed verification
 // starts from what the phone shows, and the Step refuses the same commit
-// on the same content a second time (docs/design.md §13). Only runs of
+// on the same content a second time (docs/design.md §9). Only runs of
 // the same todo count: the same words sent to another person are another
 // commit.
 func (g *goalRun) priorCommits(text string) []string {

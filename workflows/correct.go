@@ -15,7 +15,7 @@ import (
 // ChangePlannerCorrection: a stuck executor's correction is written by the
 // planner (the Correct activity) from the todo, the recent actions and the
 // screen, with CorrectionNote as the fallback when the planner fails or
-// answers badly (docs/design.md §18). Before it, the correction was always
+// answers badly (docs/design.md §2). Before it, the correction was always
 // CorrectionNote.
 const ChangePlannerCorrection = "planner-correction"
 

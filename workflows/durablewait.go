@@ -12,7 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
-// Change IDs of workflow.GetVersion (docs/design.md §23).
+// Change IDs of workflow.GetVersion (docs/design.md §7).
 const (
 	// ChangeDurableWait: a wait todo ("Wait until 21:00") and an executor
 	// Wait longer than DurableWaitAfter are workflow timers, with the
@@ -106,7 +106,7 @@ func (g *goalRun) runPhoneOps(ctx workflow.Context) {
 		var held any = op.Seq
 		if workflow.GetVersion(ctx, ChangeLeaseToken, workflow.DefaultVersion, 1) >= 1 {
 			// The todo's next steps carry the token of the grant the goal
-			// now holds (docs/design.md §24).
+			// now holds (docs/design.md §5).
 			held = phoneHeld{Seq: op.Seq, Token: g.lease.Token}
 		}
 		if err := workflow.SignalExternalWorkflow(ctx, child, "", SignalPhoneHeld, held).Get(ctx, nil); err != nil {
@@ -210,7 +210,7 @@ func humanDuration(d time.Duration) string {
 	return fmt.Sprintf("%d h %d min", h, m)
 }
 
-// waitTodo runs todo i, a wait (docs/design.md §23): a timer in history, no
+// waitTodo runs todo i, a wait (docs/design.md §7): a timer in history, no
 // child workflow and no activity, the phone given back while it lasts
 // (unless KeepPhoneDuringWaits or the wait is short) and leased again after.
 // A wait that cannot be read or has passed fails the todo with the fix;
@@ -261,7 +261,7 @@ func (t TodoState) RanAsTimer() bool {
 
 // awaitPersonReleasing waits for a person like awaitPerson, giving the goal's
 // phone back once the wait has lasted ReleasePhoneAfter and leasing it
-// again when the answer comes (docs/design.md §23).
+// again when the answer comes (docs/design.md §7).
 func (g *goalRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, cond func() bool) (bool, error) {
 	after := g.opts.ReleasePhoneAfter
 	if g.release == nil || g.opts.KeepPhoneDuringWaits || after <= 0 || (d > 0 && d <= after) ||
@@ -285,7 +285,7 @@ func (g *goalRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, co
 }
 
 // longWait returns how long an executor's Wait action waits when it is to
-// be a workflow timer (docs/design.md §23), or 0 when the Step activity
+// be a workflow timer (docs/design.md §7), or 0 when the Step activity
 // runs it (short, unreadable, or a todo from before durable waits).
 func (t *todoRun) longWait(ctx workflow.Context, a autoglm.Action) time.Duration {
 	if a.Name != autoglm.ActionWait || t.in.DurableWaitAfter <= 0 {

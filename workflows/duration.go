@@ -10,7 +10,7 @@ import (
 // Durations in workflow inputs are written as Go duration text ("2m0s") so
 // the Web UI shows them readably, and read from that text ("30m", "1h",
 // "90s") or from a number of nanoseconds, which inputs recorded before this
-// format carry (docs/design.md §7).
+// format carry (docs/design.md §2).
 
 // durationText is the JSON form of d, or "" for zero (omitted).
 func durationText(d time.Duration) string {

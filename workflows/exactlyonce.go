@@ -10,13 +10,13 @@ import (
 )
 
 // changeActionJournal versions exactly-once device actions
-// (docs/design.md §19): each Step that applies an action names it with an
+// (docs/design.md §4): each Step that applies an action names it with an
 // action ID, and the worker's journal applies an ID at most once. Runs that
 // recorded no marker for it keep the screen-hash guard.
 const changeActionJournal = "action-journal"
 
 // ChangeActionIDPerRun names an action by the run that sent it instead of
-// the first run of the chain (docs/design.md §19): a run that a
+// the first run of the chain (docs/design.md §4): a run that a
 // `temporal workflow reset` starts has a run ID of its own, so the actions
 // it sends again never take the results of the actions the reset undid.
 // Runs without its marker keep the first run's ID.

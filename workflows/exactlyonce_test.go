@@ -12,7 +12,7 @@ import (
 )
 
 // TestUncertainActionAsksTheUser: a Step whose action the journal could
-// not judge (docs/design.md §19) makes the todo ask the user whether it
+// not judge (docs/design.md §4) makes the todo ask the user whether it
 // happened, through the goal's question; the executor is told the answer
 // and the action is not sent again.
 func TestUncertainActionAsksTheUser(t *testing.T) {
@@ -44,7 +44,7 @@ func TestUncertainActionAsksTheUser(t *testing.T) {
 	}
 }
 
-// TestActionIDFormat pins the action ID (docs/design.md §19): the todo's
+// TestActionIDFormat pins the action ID (docs/design.md §4): the todo's
 // workflow ID, the ID of the run that sends the action, and the step it
 // counts as, so the journal tells every action of every run apart.
 func TestActionIDFormat(t *testing.T) {

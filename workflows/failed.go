@@ -8,7 +8,7 @@ import (
 )
 
 // ChangeFailedGoalCloses versions how a goal that ends failed closes
-// (docs/design.md §20): as Failed in Temporal, so the Web UI shows it red
+// (docs/design.md §6): as Failed in Temporal, so the Web UI shows it red
 // and a schedule with pause-on-failure pauses, with its whole GoalResult as
 // the failure's details. Runs that recorded no marker complete with status
 // failed in their result, as before.

@@ -402,7 +402,7 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.EmitHook, activity.RegisterOptions{Name: activities.NameEmitHook})
 }
 
-// EmitHook records the hook events the goal tells (docs/design.md §29).
+// EmitHook records the hook events the goal tells (docs/design.md §10).
 func (f *fakeWorld) EmitHook(_ context.Context, ev hooks.Event) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -7,7 +7,7 @@ import (
 
 // ChangeLeaseToken: the goal's phone_held answer to its todo carries the
 // fencing token of the grant it holds again, so the todo's next steps act
-// under it (docs/design.md §24). Runs without the marker answer with the
+// under it (docs/design.md §5). Runs without the marker answer with the
 // bare request number. Tokens themselves add no command: the lease computes
 // them from its state and workflow time, and they travel in signal and
 // activity inputs.

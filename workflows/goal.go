@@ -86,7 +86,7 @@ type goalRun struct {
 	// lastVerdict is the verification of the last finished todo, for the
 	// status query.
 	lastVerdict string
-	// Durable waits (docs/design.md §23): phoneOps carries the running
+	// Durable waits (docs/design.md §7): phoneOps carries the running
 	// todo's requests to give the phone back and get it again;
 	// phoneReleased says the goal gave it back while waiting; phoneLost is
 	// why it could not get it again. waitUntil and waitLabel are the end of
@@ -98,25 +98,25 @@ type goalRun struct {
 	waitLabel     string
 	// phoneWait is the wait for something on the phone that runs now.
 	phoneWait phoneWaiting
-	// steer is ordered steering's state (docs/design.md §21).
+	// steer is ordered steering's state (docs/design.md §6).
 	steer steering
 	// person is a person acting on the phone from the step viewer
-	// (docs/design.md §17).
+	// (docs/design.md §7).
 	person personTakeover
 	// lease is the phone lease this goal holds (shared with acquireDevice
 	// through the context); revocable says the goal asks as a goal that
 	// obeys a revoke, and revokedWhy why the lease last took the phone
-	// from it, until it holds it again (docs/design.md §24).
+	// from it, until it holds it again (docs/design.md §5).
 	lease      *heldLease
 	revocable  bool
 	revokedWhy string
-	// signals is how this run takes plain signals (docs/design.md §25).
+	// signals is how this run takes plain signals (docs/design.md §6).
 	signals signalOrder
 	// live is the running todo's step count as it last told the goal
-	// (docs/design.md §7).
+	// (docs/design.md §2).
 	live liveSteps
 	// hooks tells the worker's hooks of the goal's boundaries
-	// (docs/design.md §29).
+	// (docs/design.md §10).
 	hooks goalHooks
 }
 

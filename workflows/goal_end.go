@@ -10,7 +10,7 @@ import (
 )
 
 // notDone lists the todos that keep a goal from being done
-// (docs/design.md §13): a failed, skipped or cancelled todo counts unless a
+// (docs/design.md §9): a failed, skipped or cancelled todo counts unless a
 // later todo with the same text was done, or the planner dropped it with a
 // reason (recorded on the todo so the result shows it).
 func (g *goalRun) notDone(dropped []activities.Dropped) []string {

@@ -225,7 +225,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 }
 
 // situation is what the planner is always told: the time in the user's
-// zone, the step budget and what is left of it (docs/design.md §4).
+// zone, the step budget and what is left of it (docs/design.md §3).
 func (g *goalRun) situation(ctx workflow.Context) activities.Situation {
 	return activities.Situation{Now: workflow.Now(ctx), TimeZone: g.opts.TimeZone,
 		StepsUsed: g.st.Steps, MaxSteps: g.opts.MaxSteps, TodoMaxSteps: g.opts.TodoMaxSteps}

@@ -87,7 +87,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 	// From here the todo's result carries its steps. One that ended with
 	// no result (its workflow failed, or it was cancelled before it could
 	// close cleanly) keeps the steps it told: only todos that tell them
-	// (docs/design.md §7) have any here, so older histories replay as
+	// (docs/design.md §2) have any here, so older histories replay as
 	// they ran.
 	res.Steps = max(res.Steps, g.live.end())
 	g.child, g.todoWaiting = "", ""
@@ -129,7 +129,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	g.st.Turns += tr.Turns
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
-		// with the planner's own (docs/design.md §13).
+		// with the planner's own (docs/design.md §9).
 		g.st.Answers = append(g.st.Answers, q)
 	}
 	if len(g.st.Answers) > maxAnswers {

@@ -124,7 +124,7 @@ func (g *goalRun) onUserInput(ctx workflow.Context, s string) error {
 
 func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 	// Any event of a todo that tells its steps carries its count
-	// (docs/design.md §7).
+	// (docs/design.md §2).
 	g.live.heard(ev.From, ev.Steps)
 	if ev.Kind == TodoEventSteps {
 		// Only the count changes. The refresh is what every event of
@@ -163,7 +163,7 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 		if ev.Lost && g.release != nil {
 			// The phone's journal refused the todo's action under this
 			// goal's token: the phone was granted to another goal after
-			// it, even if no revoke signal came (docs/design.md §24).
+			// it, even if no revoke signal came (docs/design.md §5).
 			g.revoked(ctx, ev.Text)
 		}
 		g.phoneOps.SendAsync(phoneOp{Seq: ev.Seq})
@@ -191,7 +191,7 @@ func (g *goalRun) forward(ctx workflow.Context, name string, arg any) error {
 }
 
 // goalSignalOrder lists the signals the goal reads. Runs that take them in
-// arrival order (§25) use it as the set; older runs apply signals waiting
+// arrival order (§6) use it as the set; older runs apply signals waiting
 // together in this fixed order (determinism).
 var goalSignalOrder = []string{SignalTodoEvent, SignalPause, SignalResume, SignalInject, SignalUserInput, SignalApprove, SignalClarify}
 
@@ -327,7 +327,7 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		if g.signals.byArrival() {
-			// In the order they arrived, whatever their names (§25).
+			// In the order they arrived, whatever their names (§6).
 			g.signals.readByArrival(ctx, goalSignalOrder, g.channelOf(ctx), g.applier(ctx))
 			return
 		}
@@ -369,7 +369,7 @@ func (g *goalRun) markdown() string {
 	fmt.Fprintf(&b, " · device `%s`\n\n", g.in.Device)
 	if g.child != "" {
 		// The running todo tells the goal its count whenever it waits
-		// (docs/design.md §7); its page has its latest action.
+		// (docs/design.md §2); its page has its latest action.
 		fmt.Fprintf(&b, "The step count includes the steps the running todo has reported; its page (`%s`) shows what it does now.\n\n", g.child)
 	}
 	if u := viewerLink(g.id); u != "" {

@@ -13,7 +13,7 @@ import (
 
 // ChangeHooks: a goal tells the worker's hooks of its start and end and of
 // each todo's start and end, through the EmitHook local activity
-// (docs/design.md §29). Runs recorded before it tell none; plans, steps
+// (docs/design.md §10). Runs recorded before it tell none; plans, steps
 // and actions are told from the activities that run them, with no command
 // of their own.
 const ChangeHooks = "hooks"

@@ -11,7 +11,7 @@ import (
 // the same final screen, committing nothing, is not run a third time: it
 // is failed without a child workflow and the replanner is asked again; a
 // planner that plans it once more after that ends the goal
-// (docs/design.md §13). Before it, every todo the planner planned ran.
+// (docs/design.md §9). Before it, every todo the planner planned ran.
 const ChangeHopelessTodo = "hopeless-todo"
 
 // maxFailuresKept bounds the failures a goal remembers, one a todo text.
@@ -28,7 +28,7 @@ type failure struct {
 }
 
 // repeats is what the goal remembers of failed todos, to see one that
-// hits the same wall again (docs/design.md §13).
+// hits the same wall again (docs/design.md §9).
 type repeats struct {
 	Failures []failure `json:"failures,omitempty"`
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 )
 
-// Change IDs of workflow.GetVersion (docs/design.md §17).
+// Change IDs of workflow.GetVersion (docs/design.md §7).
 const (
 	// ChangeAnswerDeadline: questions and approvals wait at most the
 	// answer deadline (a timer); before it they waited forever.
@@ -91,7 +91,7 @@ func notifyOptions(summary string) workflow.ActivityOptions {
 	}
 }
 
-// notify runs the Notify activity for the goal (docs/design.md §17). With
+// notify runs the Notify activity for the goal (docs/design.md §7). With
 // wait false it runs beside the goal, which goes on waiting for the
 // person; a failed notification is logged, never returned.
 func (g *goalRun) notify(ctx workflow.Context, in activities.NotifyInput, wait bool) {

@@ -42,7 +42,7 @@ const (
 	DefaultLeaseHistoryLimit = 2000
 	// DefaultBlockedHolderAfter is how long a holder's workflow task may
 	// keep failing before the lease takes the phone from it
-	// (docs/design.md §24).
+	// (docs/design.md §5).
 	DefaultBlockedHolderAfter = 5 * time.Minute
 	// maxRevoked bounds the goals a lease remembers it took the phone from.
 	maxRevoked = 32
@@ -68,11 +68,11 @@ type LeaseState struct {
 	HolderRevocable bool `json:"holder_revocable,omitempty"`
 	// Revoked are the goals the phone was taken from and that have not
 	// held it again since, oldest first: their device actions are refused
-	// (the fence of docs/design.md §24) until they hold it again.
+	// (the fence of docs/design.md §5) until they hold it again.
 	Revoked []RevokedHolder `json:"revoked,omitempty"`
 
 	// Token is the fencing token of the newest grant (docs/design.md
-	// §24): every grant takes the larger of Token+1 and the grant's time in
+	// §5): every grant takes the larger of Token+1 and the grant's time in
 	// Unix nanoseconds, so tokens keep rising across continue-as-new (the
 	// state carries Token) and across a lease started again empty (its
 	// time is later, and it starts above the tokens its goals claim).
@@ -234,7 +234,7 @@ func (l *lease) idle() bool {
 // ChangeLeaseClaims: a lease started empty asks the running goals on its
 // phone whether they hold it or wait for it (the FindLeaseClaims activity
 // and each goal's claim query), and starts from their answers
-// (docs/design.md §24). Before it, a terminated or reset lease forgot its
+// (docs/design.md §5). Before it, a terminated or reset lease forgot its
 // holder and granted the phone to the next goal that asked.
 const ChangeLeaseClaims = "lease-claims"
 

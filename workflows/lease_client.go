@@ -100,7 +100,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	}
 	// The goal answers who it is to the lease, so a lease started again
 	// empty (terminated, reset) re-derives its holder and queue from the
-	// goals themselves (docs/design.md §24). A query adds no command.
+	// goals themselves (docs/design.md §5). A query adds no command.
 	hl, _ := ctx.Value(leaseKey).(*heldLease)
 	revocable := hl != nil && hl.Revocable
 	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true, Revocable: revocable}

@@ -629,7 +629,7 @@ func TestLeaseContinueAsNewCarriesHolderAndQueue(t *testing.T) {
 }
 
 // Every grant carries a fencing token larger than every token before it
-// (docs/design.md §24): a new request of the holder gets a new one, the
+// (docs/design.md §5): a new request of the holder gets a new one, the
 // same request asked again keeps its own, and the tokens keep rising
 // across continue-as-new and in a lease started again empty, which starts
 // above the tokens its goals claim.

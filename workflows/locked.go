@@ -11,7 +11,7 @@ import (
 // ChangeLockedPhoneAsks: a Step that found the phone's lock screen
 // impassable (no PIN configured, the PIN refused, a pattern) sent nothing;
 // the todo asks the person to unlock the phone and runs the same step
-// again (docs/design.md §28). Asked only when a Step says so, which no
+// again (docs/design.md §15). Asked only when a Step says so, which no
 // history from before it holds.
 const ChangeLockedPhoneAsks = "locked-phone-asks"
 

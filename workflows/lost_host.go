@@ -14,14 +14,14 @@ import (
 // task queue, and a todo sends only its phone-bound activities (Step,
 // Verify, Correct, the prompt-memory update) to the phone's queue, each
 // with a schedule-to-start bound, so a phone host that is gone is seen by
-// the todo, told in the goal's status and waited for (docs/design.md §24).
+// the todo, told in the goal's status and waited for (docs/design.md §5).
 // Before it, the whole todo ran on the phone's queue and a dead host froze
 // it silently. The todo learns which mode it runs in from
 // TodoInput.DeviceQueue, set only by goals past this change.
 const ChangeTodoOnSharedQueue = "todo-on-shared-queue"
 
 // Bounds of phone-bound activities sent from a todo on the shared queue
-// (docs/design.md §24). A step whose worker died is retried after
+// (docs/design.md §5). A step whose worker died is retried after
 // deviceHeartbeatTimeout; an attempt no worker takes within
 // deviceScheduleToStart fails (not retried by Temporal) and the todo says
 // "no worker serves phone X" and tries again with backoff. A host killed

@@ -10,7 +10,7 @@ import (
 // Correct) have a heartbeat timeout (15 s on the phone's queue) and
 // heartbeat while they run, as Verify does since ChangeVerifyHeartbeat.
 // Before it, an attempt whose completion the server could not store (its
-// database down at that moment, docs/design.md §27) or whose worker died
+// database down at that moment, docs/design.md §14) or whose worker died
 // stayed started until the 5-minute start-to-close timeout, and the goal
 // made no progress meanwhile.
 const ChangeModelHeartbeat = "model-heartbeat"

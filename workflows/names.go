@@ -5,7 +5,7 @@ import "strings"
 // Task queues. Goal and todo workflows and the planner's activities run on
 // TaskQueue; a todo's phone-bound activities run on the queue of the worker
 // that owns the phone, so a phone is only ever driven from the host it is
-// plugged into (docs/design.md §24; todos started before that change run
+// plugged into (docs/design.md §5; todos started before that change run
 // wholly on the phone's queue).
 const (
 	TaskQueue             = "phoneflow"
@@ -30,7 +30,7 @@ const (
 )
 
 // UpdateReset restarts the running todo with a fresh executor context, as
-// the stuck guard's restart does (docs/design.md §21). An update only: the
+// the stuck guard's restart does (docs/design.md §6). An update only: the
 // caller learns at once when there is nothing to reset.
 const UpdateReset = "reset"
 
@@ -56,7 +56,7 @@ const (
 	// the goal waits it out (status waiting_for says which and since when).
 	GoalWaitingModel = "waiting_model"
 	// GoalWaitingUntil: the goal waits for a time (a wait todo or a long
-	// Wait action, docs/design.md §24); status waiting_for and wait_until
+	// Wait action, docs/design.md §5); status waiting_for and wait_until
 	// say until when.
 	GoalWaitingUntil = "waiting_until"
 	GoalDone         = "done"

@@ -13,7 +13,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 )
 
-// changeModelOutageWait versions the model outage wait (docs/design.md §12):
+// changeModelOutageWait versions the model outage wait (docs/design.md §16):
 // model activities hand a lasting outage back and the workflow waits it
 // out with timers, saying so in the goal's status. Runs that recorded no
 // marker for it keep the earlier behaviour (Temporal's 5 attempts, then

@@ -14,7 +14,7 @@ import (
 // ChangePhoneWait: a todo that only waits for something on the phone ("Wait
 // for a message from Alice Chen", "Wait for the SMS code") runs in the goal
 // as CheckPhone activities on a backoff, with the phone given back
-// meanwhile (docs/design.md §23). Before it such a todo ran as an ordinary
+// meanwhile (docs/design.md §7). Before it such a todo ran as an ordinary
 // todo. Asked only when a todo reads as such a wait.
 const ChangePhoneWait = "phone-wait"
 
@@ -51,7 +51,7 @@ func checkPhoneOptions(device, what string) workflow.ActivityOptions {
 	}
 }
 
-// phoneWaitTodo runs todo i, a wait for the phone (docs/design.md §23): the
+// phoneWaitTodo runs todo i, a wait for the phone (docs/design.md §7): the
 // first check sets what already shows aside, later ones run on a backoff
 // until what the wait is for arrives or the answer deadline passes. The
 // phone is given back for the whole wait (the checks only read

@@ -10,7 +10,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
-// Change IDs of the planner's postconditions (docs/design.md §13).
+// Change IDs of the planner's postconditions (docs/design.md §9).
 const (
 	// ChangePostconditions: Verify gets the todo's postconditions, written
 	// by the planner, and the screens the todo observed; they decide the
@@ -26,7 +26,7 @@ const (
 // maxSeen bounds the screens a todo keeps for checking a read's answer.
 const maxSeen = 24
 
-// todoChecks is what a todo keeps for the checks of docs/design.md §13:
+// todoChecks is what a todo keeps for the checks of docs/design.md §9:
 // the screens it observed (UI tree references only), the commit actions
 // it applied or that were refused, and the questions it asked the person.
 type todoChecks struct {

@@ -118,7 +118,7 @@ func recordedGoalID(h *historypb.History) string {
 }
 
 // TestReplayNeedsSignalOrder replays a run that took its signals in arrival
-// order (docs/design.md §25) on a replayer built without Interceptors(): the
+// order (docs/design.md §6) on a replayer built without Interceptors(): the
 // run must not go on in name order, its workflow task fails naming the
 // change.
 func TestReplayNeedsSignalOrder(t *testing.T) {

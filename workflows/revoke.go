@@ -16,7 +16,7 @@ import (
 // goal once it has failed for LeaseState.BlockedAfter with nothing of it on
 // the phone; its todo's device actions are refused until it holds the
 // phone again, and when it runs again it asks for the phone and goes on
-// (docs/design.md §24). The goal asks for the phone as revocable, sends
+// (docs/design.md §5). The goal asks for the phone as revocable, sends
 // the fence with its todos' steps and hears the revoke; the lease takes
 // the phone only from holders that asked as revocable; a todo whose step
 // was refused asks its goal for the phone and runs the step again.
@@ -102,7 +102,7 @@ type heldLease struct {
 	Held      bool
 	Revocable bool
 	// Token is the fencing token of the grant the goal holds or last held
-	// (docs/design.md §24); zero before its first grant carrying one.
+	// (docs/design.md §5); zero before its first grant carrying one.
 	Token int64
 	// unclaim makes the goal's claim answer say it no longer holds
 	// the phone (a lease started again then does not take it as holder).
@@ -115,7 +115,7 @@ type leaseKeyType struct{}
 var leaseKey leaseKeyType
 
 // watchRevokes hears the lease take the phone from this goal
-// (docs/design.md §24): the goal holds it no more, says so in its status,
+// (docs/design.md §5): the goal holds it no more, says so in its status,
 // and asks for it again before its todo's next device action (the todo
 // asks through need_phone) or before its next todo. A revoke for an
 // earlier request, or to a goal that does not hold the phone, is dropped.

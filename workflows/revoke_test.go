@@ -399,7 +399,7 @@ func TestRevokedGoalAsksAgainBeforeItsNextTodo(t *testing.T) {
 	}
 }
 
-// tokenFence plays the phone journal's fence (docs/design.md §24) in the
+// tokenFence plays the phone journal's fence (docs/design.md §5) in the
 // fake world: an action under a token lower than the highest acted under
 // is refused as PhoneLeaseLost, and each new token is remembered with the
 // goal that first acted under it.

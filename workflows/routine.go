@@ -16,7 +16,7 @@ import (
 // ChangeRoutineReplay: a todo with routines on looks up its learned
 // routine when it starts, replays the routine's steps while the screens
 // match, and records its outcome in the routine when it ends
-// (docs/design.md §22). Runs from before it, and todos with routines off,
+// (docs/design.md §8). Runs from before it, and todos with routines off,
 // run every step with the model and record nothing.
 const ChangeRoutineReplay = "routine-replay"
 

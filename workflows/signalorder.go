@@ -7,7 +7,7 @@ import (
 
 // ChangeSignalArrivalOrder versions how a goal and a todo take plain
 // steering signals of different names that arrive together (docs/design.md
-// §25): in the order they arrived, as the worker's SignalOrder interceptor
+// §6): in the order they arrived, as the worker's SignalOrder interceptor
 // numbered them, instead of in a fixed order of names. A run records
 // version 1 only when its first workflow task ran on a worker with the
 // interceptor; runs without the marker (or with the default version) keep

@@ -9,7 +9,7 @@ import (
 )
 
 // The planner sees the todo it replans after: its last actions with their
-// results, and always the time, the zone and the budget (docs/design.md §4).
+// results, and always the time, the zone and the budget (docs/design.md §3).
 func TestReplannerSeesTheTodosLastActionsAndTheBudget(t *testing.T) {
 	f := &fakeWorld{
 		plans:   []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"open settings", "turn on wifi"}, TaskType: "settings"}},

@@ -5,7 +5,7 @@ import (
 )
 
 // ChangeSteeringOrder versions how a goal passes steering to its running
-// todo (docs/design.md §21): every command gets the goal's next sequence
+// todo (docs/design.md §6): every command gets the goal's next sequence
 // number and goes through one ordered queue, drained by one coroutine that
 // waits for the child's start and signals it with SignalChildWorkflow; the
 // todo applies commands in sequence order and reports the last one it
@@ -30,7 +30,7 @@ const (
 
 // ChangeTodoReset versions the reset update: the running todo takes it
 // from the ordered steering queue and ends "reset" at its next step, and
-// the goal runs it again under a new child ID (docs/design.md §21).
+// the goal runs it again under a new child ID (docs/design.md §6).
 const ChangeTodoReset = "todo-reset"
 
 // Steer is one steering command, numbered by the goal that took it.

@@ -10,14 +10,14 @@ import (
 // step_notice todo event, and the count on its other events) whenever it
 // is held with a count the goal has not heard, and every stepNoticeEvery
 // while it keeps stepping, so the goal's details count the running todo's
-// steps as `starter status` does (docs/design.md §7). Before it the goal
+// steps as `starter status` does (docs/design.md §2). Before it the goal
 // learned a todo's steps only when the todo ended. The goal's side needs
 // no marker: it takes a notice as any todo event (a refresh of its
 // details), and a history from before the change holds none.
 const ChangeTodoStepNotice = "todo-step-notice"
 
 // RunningCount is the one way a running todo's own count joins the goal's
-// (docs/design.md §7): the goal's counter is its steps so far (finished
+// (docs/design.md §2): the goal's counter is its steps so far (finished
 // todos, earlier attempts of this one, replans) plus the running todo's
 // count, and the todo's line is its earlier attempts' steps plus the same.
 // The goal's details and the CLI's status both count with it.
@@ -26,7 +26,7 @@ func RunningCount(goalSteps int, todo TodoState, running int) (goal, todoSteps i
 }
 
 // stepNoticeEvery is how long a todo that keeps stepping goes without
-// telling its goal (docs/design.md §7). Changing it changes when notices
+// telling its goal (docs/design.md §2). Changing it changes when notices
 // are sent: version it.
 const stepNoticeEvery = 15 * time.Second
 

@@ -47,7 +47,7 @@ func stepsIn(t *testing.T, details string, n int) (goal, todo int) {
 }
 
 // While a todo runs, the goal's details count its steps as the CLI does:
-// the goal's own count plus the running todo's (docs/design.md §7), both
+// the goal's own count plus the running todo's (docs/design.md §2), both
 // while the todo waits for an approval and while it is paused; once the
 // goal ends they show its result's count, nothing counted twice.
 func TestGoalDetailsCountTheRunningTodo(t *testing.T) {
@@ -162,7 +162,7 @@ func TestLiveStepsTakesOnlyTheRunningAttemptUpwards(t *testing.T) {
 }
 
 // A todo tells its goal a new count at once when it is held, and while it
-// keeps stepping at most every stepNoticeEvery (docs/design.md §7).
+// keeps stepping at most every stepNoticeEvery (docs/design.md §2).
 func TestStepNoticesDueWhenHeldOrEveryInterval(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	n := stepNotices{from: "g/todo-1", at: t0}

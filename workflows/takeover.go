@@ -13,7 +13,7 @@ import (
 
 // UpdatePersonAction is a person's tap, swipe, key or typed text on the
 // goal's phone, sent from the step viewer while the goal waits for them
-// (docs/design.md §17, taking over from the browser). An update only: the
+// (docs/design.md §7, taking over from the browser). An update only: the
 // person's browser learns at once whether the phone took it.
 const UpdatePersonAction = "person_action"
 
@@ -51,7 +51,7 @@ func (g *goalRun) validPersonAction(a PersonAction) error {
 }
 
 // onPersonAction runs a on the phone under the goal's lease token, like
-// the executor's actions (docs/design.md §24), and returns what it did as
+// the executor's actions (docs/design.md §5), and returns what it did as
 // history records it.
 func (g *goalRun) onPersonAction(ctx workflow.Context, a PersonAction) (activities.PersonActResult, error) {
 	workflow.GetVersion(ctx, ChangePersonAction, workflow.DefaultVersion, 1)

@@ -71,7 +71,7 @@ type todoRun struct {
 	thinking string
 	// ended is the todo's outcome once it has one, for the details.
 	ended *TodoResult
-	// verdict is the verification of the executor's finish (docs/design.md §13).
+	// verdict is the verification of the executor's finish (docs/design.md §9).
 	verdict *activities.VerifyResult
 	// stuck is set by afterStep when the stuck guard asks for a
 	// correction: what it saw. correction is the latest correction given,
@@ -79,14 +79,14 @@ type todoRun struct {
 	stuck      string
 	correction string
 	// phoneSeq numbers the todo's requests for the phone back
-	// (docs/design.md §23).
+	// (docs/design.md §7).
 	phoneSeq int
 	// lostHost is set while the phone's last try found no worker serving
-	// it (docs/design.md §24).
+	// it (docs/design.md §5).
 	lostHost bool
-	// signals is how this run takes plain signals (docs/design.md §25).
+	// signals is how this run takes plain signals (docs/design.md §6).
 	signals signalOrder
-	// notices is what the goal was told of the todo's steps (docs/design.md §7).
+	// notices is what the goal was told of the todo's steps (docs/design.md §2).
 	notices stepNotices
 }
 
@@ -116,7 +116,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	// The result carries the last count: no notice in the closing task.
 	defer t.notices.stop()
 	// A continued run carries its routine state; only the first run looks
-	// the routine up (docs/design.md §22).
+	// the routine up (docs/design.md §8).
 	if in.Routines && in.State == nil && workflow.GetVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {
 		t.findRoutine(ctx)
 		t.details(ctx)

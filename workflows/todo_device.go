@@ -43,7 +43,7 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 			workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return res, err
 		}
-		// The lease took the phone from the goal (docs/design.md §24):
+		// The lease took the phone from the goal (docs/design.md §5):
 		// nothing was sent. Ask the goal for the phone again and run the
 		// same step once it holds it; the step keeps its action ID, so
 		// the journal never applies an action twice.
@@ -57,7 +57,7 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 // not answer or a phone no worker serves. A phone that keeps failing (the
 // Step activity hands such errors back after one Temporal retry), and a
 // phone-bound activity no worker took within its schedule-to-start bound
-// (docs/design.md §24), are waited for here rather than failing the todo:
+// (docs/design.md §5), are waited for here rather than failing the todo:
 // the goal's status says what it waits for, and past DeviceWaitDeadline
 // the user is asked to reconnect the phone or start its worker.
 func (t *todoRun) waitForPhone(ctx workflow.Context, try func() error) error {

@@ -138,7 +138,7 @@ func (t *todoRun) tell(ctx workflow.Context, ev TodoEvent) error {
 	}
 	ev.Todo, ev.Steps = t.in.Index, t.st.Steps
 	if ev.From = t.notices.from; ev.From != "" {
-		t.notices.sent(ev.Steps, workflow.Now(ctx)) // the event tells the count (docs/design.md §7)
+		t.notices.sent(ev.Steps, workflow.Now(ctx)) // the event tells the count (docs/design.md §2)
 	}
 	return workflow.SignalExternalWorkflow(ctx, parent.ID, "", SignalTodoEvent, ev).Get(ctx, nil)
 }

@@ -15,7 +15,7 @@ func (t *todoRun) setHandlers(ctx workflow.Context) error {
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		if t.signals.byArrival() {
-			// In the order they arrived, whatever their names (§25).
+			// In the order they arrived, whatever their names (§6).
 			chs := t.channels(ctx)
 			t.signals.readByArrival(ctx, todoSignalOrder, func(n string) workflow.ReceiveChannel { return chs[n] },
 				func(n string, c workflow.ReceiveChannel) { t.receive(ctx, n, c) })
@@ -66,10 +66,10 @@ func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChan
 }
 
 // todoSignalOrder lists the signals the todo reads: the set it takes in
-// arrival order (docs/design.md §25), and for older runs the fixed order
+// arrival order (docs/design.md §6), and for older runs the fixed order
 // over channels (map order is random and workflow code must be
 // deterministic). SignalSteer carries a goal's
-// numbered commands in order (docs/design.md §21); the others are what a
+// numbered commands in order (docs/design.md §6); the others are what a
 // person signals to a todo directly, and what goals from before ordered
 // steering forward.
 var todoSignalOrder = []string{SignalPause, SignalResume, SignalInject, SignalApprove, SignalClarify, SignalSteer}

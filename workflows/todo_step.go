@@ -24,7 +24,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	in := activities.StepInput{
 		Serial: t.in.Device, Task: t.in.Task, TaskType: t.in.TaskType, UITree: t.in.UITree,
 		Think: think, HistoryRef: t.st.HistoryRef, HandBackOutages: handBackOutages, Expect: t.in.Expect,
-		// For hooks (docs/design.md §29): payload only, no command changes.
+		// For hooks (docs/design.md §10): payload only, no command changes.
 		GoalID: t.in.GoalID, Todo: t.in.Index, StepNo: t.st.Steps,
 		Guidance: t.st.Guidance.Version,
 	}
@@ -46,7 +46,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	}
 	if act != nil && act.TouchesDevice() {
 		// The journal fences the action by the goal's lease token
-		// (docs/design.md §24); a Step that only looks needs none.
+		// (docs/design.md §5); a Step that only looks needs none.
 		in.GoalID, in.LeaseToken = t.in.GoalID, t.in.LeaseToken
 	}
 	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
@@ -61,7 +61,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 }
 
 // stepSummary is the Web UI summary of a Step activity. It numbers the
-// steps it takes the way the budget counts them (docs/design.md §7): the
+// steps it takes the way the budget counts them (docs/design.md §2): the
 // device action (when it touches the phone, it was counted before the
 // step ran) and the think that follows, which will be the next step:
 // "todo 2 · step 5 Tap (540,1200) · step 6 Think".

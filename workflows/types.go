@@ -16,7 +16,7 @@ const (
 	// ModeBare is the single loop without the stuck guard and without
 	// verifying the finish: the plain thought-act-observe loop of the
 	// reference phone agents, kept to measure what the guards add
-	// (`starter eval --mode bare`, docs/design.md §13). Its done is the
+	// (`starter eval --mode bare`, docs/design.md §9). Its done is the
 	// executor's word, so goals cannot be started in it from the CLI.
 	ModeBare = "bare"
 )
@@ -43,7 +43,7 @@ const (
 	// executor model that does not answer before it fails.
 	DefaultModelOutageWait = 6 * time.Hour
 	// DefaultAnswerDeadline is how long a question or an approval waits
-	// for a person before the goal gives up on it (docs/design.md §17).
+	// for a person before the goal gives up on it (docs/design.md §7).
 	DefaultAnswerDeadline = 24 * time.Hour
 	// DefaultDurableWaitAfter: a Wait action longer than this is a
 	// workflow timer instead of a sleep inside the Step activity.
@@ -79,7 +79,7 @@ type GoalOptions struct {
 	OptimizePrompt bool   `json:"optimize_prompt,omitempty"`
 	// Routines replays a todo's learned routine before asking the executor
 	// model, and records routines from todos verified done
-	// (docs/design.md §22).
+	// (docs/design.md §8).
 	Routines bool `json:"routines,omitempty"`
 	// HistoryEventLimit continues a run as new once its history reaches this
 	// many events, even before the server suggests it.
@@ -87,7 +87,7 @@ type GoalOptions struct {
 	// DeviceWaitDeadline is how long a todo keeps retrying a phone that does
 	// not answer (disconnected, offline) before it asks the user to
 	// reconnect it, and how long the goal waits for a worker to serve its
-	// phone before it fails (docs/design.md §24). Zero means
+	// phone before it fails (docs/design.md §5). Zero means
 	// DefaultDeviceWaitDeadline.
 	DeviceWaitDeadline time.Duration `json:"device_wait_deadline,omitempty"`
 	// ModelOutageWait is how long a model that keeps failing with a
@@ -105,7 +105,7 @@ type GoalOptions struct {
 	// timer, not inside an activity. Zero means DefaultDurableWaitAfter.
 	DurableWaitAfter time.Duration `json:"durable_wait_after,omitempty"`
 	// KeepPhoneDuringWaits keeps the phone leased while the goal waits for
-	// a time or a person; by default it is given back (docs/design.md §23).
+	// a time or a person; by default it is given back (docs/design.md §7).
 	KeepPhoneDuringWaits bool `json:"keep_phone_during_waits,omitempty"`
 	// ReleasePhoneAfter is how long a question or approval waits before the
 	// phone is given back. Zero means DefaultReleasePhoneAfter.
@@ -196,10 +196,10 @@ type TodoState struct {
 	Steps    int    `json:"steps"`
 	Result   string `json:"result,omitempty"`
 	Attempts int    `json:"attempts,omitempty"` // child runs started (restarts after being stuck add one)
-	// Usage is the todo's model calls (docs/design.md §10).
+	// Usage is the todo's model calls (docs/design.md §9).
 	Usage llm.RoleUsage `json:"usage,omitzero"`
 	// Verified and Evidence: the verification of the todo's last run
-	// (docs/design.md §13).
+	// (docs/design.md §9).
 	Verified bool   `json:"verified,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
 	// Guidance is the executor guidance version its last run used
@@ -209,13 +209,13 @@ type TodoState struct {
 	Dropped string `json:"dropped,omitempty"`
 	// Expect are the postconditions the planner wrote for the todo and
 	// Checks which of them held at its last verification; Committed the
-	// commit actions it applied (docs/design.md §13).
+	// commit actions it applied (docs/design.md §9).
 	Expect    []postcond.Check  `json:"expect,omitempty"`
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	// Repeated says the todo failed twice in a row the same way without
-	// changing the phone: it is not run again (docs/design.md §13).
+	// changing the phone: it is not run again (docs/design.md §9).
 	Repeated string `json:"repeated,omitempty"`
 	// CommitKeys key the commit actions its runs applied (TodoInput.Prior).
 	CommitKeys []string `json:"commit_keys,omitempty"`
@@ -233,7 +233,7 @@ type GoalResult struct {
 	Usage llm.RoleUsage `json:"usage,omitzero"`
 	// Unused is inject text that was still waiting for a todo when the
 	// goal ended (the step budget ran out, say): shown, never dropped
-	// silently (docs/design.md §21).
+	// silently (docs/design.md §6).
 	Unused []string `json:"unused,omitempty"`
 }
 
@@ -276,21 +276,21 @@ type Status struct {
 	// Verdict is the last verification: "failed (model): no travel app".
 	Verdict string `json:"verdict,omitempty"`
 	// AnswerBy is when the pending question or approval stops waiting
-	// (docs/design.md §17); zero when nothing is pending or no deadline.
+	// (docs/design.md §7); zero when nothing is pending or no deadline.
 	AnswerBy time.Time `json:"answer_by,omitzero"`
 	// WaitUntil is when the goal's wait for a time ends (docs/design.md
-	// §23); zero when it does not wait for one. PhoneReleased says the
+	// §7); zero when it does not wait for one. PhoneReleased says the
 	// phone was given back meanwhile.
 	WaitUntil     time.Time `json:"wait_until,omitzero"`
 	PhoneReleased bool      `json:"phone_released,omitempty"`
 	// WaitLabel is WaitUntil as the user reads it ("21:00 CST").
 	WaitLabel string `json:"wait_label,omitempty"`
 	// SteerSeq is the last steering command taken (a goal) or applied
-	// (its todo), in runs with ordered steering (docs/design.md §21): when
+	// (its todo), in runs with ordered steering (docs/design.md §6): when
 	// the two are equal the todo has every command the goal took.
 	SteerSeq int `json:"steer_seq,omitempty"`
 	// Routine is where a todo's learned routine stands: "replayed step
-	// 4/9 of routine r-… \"send {1} a message: {2}\"" (docs/design.md §22).
+	// 4/9 of routine r-… \"send {1} a message: {2}\"" (docs/design.md §8).
 	Routine string `json:"routine,omitempty"`
 }
 
@@ -311,14 +311,14 @@ type GoalState struct {
 	// Turns are the executor think turns of the goal's todos so far.
 	Turns int `json:"turns,omitempty"`
 	// LastRecent are the last actions of the todo that ended last, with
-	// their results, shown to the replanner (docs/design.md §4).
+	// their results, shown to the replanner (docs/design.md §3).
 	LastRecent []string `json:"last_recent,omitempty"`
 	// SteerSeq is the sequence number of the last steering command the
-	// goal took (docs/design.md §21).
+	// goal took (docs/design.md §6).
 	SteerSeq int           `json:"steer_seq,omitempty"`
 	Usage    llm.RoleUsage `json:"usage,omitzero"`
 	// Repeats are the latest failures of the goal's todos, to see one
-	// that hits the same wall twice (docs/design.md §13).
+	// that hits the same wall twice (docs/design.md §9).
 	Repeats repeats `json:"repeats,omitzero"`
 }
 
@@ -342,16 +342,16 @@ type TodoInput struct {
 	OptimizePrompt bool     `json:"optimize_prompt,omitempty"`
 	Notes          []string `json:"notes,omitempty"`
 	// SteerSeq is the goal's last steering command when the todo started:
-	// Paused and Notes already hold everything up to it (docs/design.md §21).
+	// Paused and Notes already hold everything up to it (docs/design.md §6).
 	SteerSeq int `json:"steer_seq,omitempty"`
 	// Routines: see GoalOptions.Routines.
 	Routines bool `json:"routines,omitempty"`
 	// Expect are the todo's postconditions, written by the planner
-	// (docs/design.md §13).
+	// (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
 	// Prior are the commits (ActResult.Commit) earlier runs of this todo
 	// applied: a run after a failed verification starts from what the
-	// phone shows and does not apply them again (docs/design.md §13).
+	// phone shows and does not apply them again (docs/design.md §9).
 	Prior []string `json:"prior,omitempty"`
 
 	FailureThreshold  int `json:"failure_threshold"`
@@ -381,7 +381,7 @@ type TodoInput struct {
 	// todo runs on the phone's queue and its activities inherit it.
 	DeviceQueue string `json:"device_queue,omitempty"`
 	// LeaseToken is the fencing token of the lease grant the goal holds
-	// (docs/design.md §24), sent with every Step that acts; the goal's phone_held
+	// (docs/design.md §5), sent with every Step that acts; the goal's phone_held
 	// answer brings the token of a grant it got again. A step the phone's
 	// journal refuses (a later grant's token acted there) asks the goal
 	// for the phone again and runs once it holds it. Zero: the goal holds
@@ -415,7 +415,7 @@ type TodoRunState struct {
 	Repeat      repeatRun `json:"repeat,omitzero"`
 	Corrections int       `json:"corrections"`
 	// Recent are the latest device actions with their results, for the
-	// planner's correction (docs/design.md §18).
+	// planner's correction (docs/design.md §2).
 	Recent []string `json:"recent,omitempty"`
 	Paused bool     `json:"paused,omitempty"`
 	// Reset: a person asked to start the todo again (UpdateReset).
@@ -424,13 +424,13 @@ type TodoRunState struct {
 	Usage   llm.RoleUsage `json:"usage,omitzero"`
 	// SteerSeq is the last steering command from the goal applied.
 	SteerSeq int `json:"steer_seq,omitempty"`
-	// Routine is the todo's routine replay and trace (docs/design.md §22).
+	// Routine is the todo's routine replay and trace (docs/design.md §8).
 	Routine *RoutineState `json:"routine,omitempty"`
 	// Checks: screens seen, commits, refusals and questions
-	// (docs/design.md §13).
+	// (docs/design.md §9).
 	Checks todoChecks `json:"checks,omitzero"`
 	// Commits is what the todo committed, for the look before
-	// committing again (docs/design.md §26).
+	// committing again (docs/design.md §9).
 	Commits commitLog `json:"commits,omitzero"`
 	// Guidance is the executor guidance version the todo uses
 	// (docs/design.md §2 Guards).
@@ -456,7 +456,7 @@ type TodoResult struct {
 	Steps   int      `json:"steps"` // steps counted in this todo
 	Lessons []string `json:"lessons,omitempty"`
 	// Verified is true when the executor finished and the verification
-	// (docs/design.md §13) found the todo done; Evidence says what showed
+	// (docs/design.md §9) found the todo done; Evidence says what showed
 	// it, or what was missing, and VerifiedBy who judged (message, ui_tree,
 	// model). A todo that never finished is not verified.
 	Verified   bool   `json:"verified,omitempty"`
@@ -465,7 +465,7 @@ type TodoResult struct {
 	// Notes are inject texts the todo received but never used.
 	Notes []string `json:"notes,omitempty"`
 	// Unanswered is the question or approval nobody answered by the
-	// answer deadline; the goal fails with it (docs/design.md §17).
+	// answer deadline; the goal fails with it (docs/design.md §7).
 	Unanswered string        `json:"unanswered,omitempty"`
 	Usage      llm.RoleUsage `json:"usage,omitzero"`
 	// SteerSeq is the last steering command from the goal the todo
@@ -474,13 +474,13 @@ type TodoResult struct {
 	// Checks are the todo's postconditions and whether each held;
 	// Committed the commit actions it applied and Refused how many it
 	// refused; Asked the questions the executor put to the person, with
-	// the answers, for the replanner (docs/design.md §13).
+	// the answers, for the replanner (docs/design.md §9).
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	Asked     []activities.QA   `json:"asked,omitempty"`
 	// Screen is the hash of the last screen the todo saw, to tell two
-	// failures on the same screen (docs/design.md §13).
+	// failures on the same screen (docs/design.md §9).
 	Screen string `json:"screen,omitempty"`
 	// CommitKeys key the commits it applied, for a later run's Prior.
 	CommitKeys []string `json:"commit_keys,omitempty"`
@@ -488,7 +488,7 @@ type TodoResult struct {
 	// todo ran with; 0 when no think carried one (docs/design.md §2 Guards).
 	Guidance int `json:"guidance,omitempty"`
 	// Recent are the todo's last device actions with their results, for
-	// the replanner (docs/design.md §4).
+	// the replanner (docs/design.md §3).
 	Recent []string `json:"recent,omitempty"`
 	// Turns are the executor think turns the todo took.
 	Turns int `json:"turns,omitempty"`
@@ -510,10 +510,10 @@ type TodoEvent struct {
 	Until time.Time `json:"until,omitzero"`
 	Seq   int       `json:"seq,omitempty"`
 	// Lost marks a TodoEventNeedPhone sent because the lease refused a
-	// device action: the goal no longer holds the phone (docs/design.md §24).
+	// device action: the goal no longer holds the phone (docs/design.md §5).
 	Lost bool `json:"lost,omitempty"`
 	// From is the sending todo's workflow ID, set by todos that tell
-	// their steps (docs/design.md §7): the goal takes Steps as the running
+	// their steps (docs/design.md §2): the goal takes Steps as the running
 	// todo's count only from the attempt it runs now.
 	From string `json:"from,omitempty"`
 }
@@ -524,11 +524,11 @@ const (
 	TodoEventApproval = "approval" // a sensitive tap waits for approve
 	TodoEventResolved = "resolved" // the question or approval was answered
 	TodoEventWaiting  = "waiting"  // the todo waits for something other than a human (Text says what; "" when it no longer does)
-	// Durable waits and phone release (docs/design.md §23).
+	// Durable waits and phone release (docs/design.md §7).
 	TodoEventSleep        = "sleep"         // a long Wait: the todo sleeps until Until (Text says so)
 	TodoEventReleasePhone = "release_phone" // give the phone back: the todo waits without it
 	TodoEventNeedPhone    = "need_phone"    // the todo needs the phone again: answer SignalPhoneHeld with Seq
 	// TodoEventSteps tells the goal the todo's step count (Steps) while it
-	// runs (docs/design.md §7).
+	// runs (docs/design.md §2).
 	TodoEventSteps = "step_notice"
 )

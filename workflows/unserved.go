@@ -14,7 +14,7 @@ import (
 // ChangeWaitForUnservedPhone: a goal whose phone no worker polls when it
 // asks for the phone (its worker is restarting, or not started yet) waits
 // for one, visibly and for at most the goal's device_wait_deadline, instead
-// of failing after the lease request's 15 s look (docs/design.md §24).
+// of failing after the lease request's 15 s look (docs/design.md §5).
 // Goals without its marker fail at once, as before.
 const ChangeWaitForUnservedPhone = "wait-for-unserved-phone"
 

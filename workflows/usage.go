@@ -7,7 +7,7 @@ import (
 )
 
 // usageMarkdown is the Web UI line of a goal's or todo's model calls
-// (docs/design.md §10); empty before the first call.
+// (docs/design.md §9); empty before the first call.
 func usageMarkdown(u llm.RoleUsage) string {
 	if u.IsZero() {
 		return ""

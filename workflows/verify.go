@@ -11,7 +11,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 )
 
-// Change IDs of workflow.GetVersion (docs/design.md §13). Histories recorded
+// Change IDs of workflow.GetVersion (docs/design.md §9). Histories recorded
 // before a change replay on its DefaultVersion branch.
 const (
 	// ChangeVerifyFinish: a todo whose executor says finish runs the
@@ -25,14 +25,14 @@ const (
 	ChangeHonestGoalStatus = "honest-goal-status"
 	// ChangeVerifyOutageWait: Verify and Correct hand a lasting model
 	// outage back and the todo waits it out visibly, as a Step does
-	// (docs/design.md §12), and a finish that could not be verified is
+	// (docs/design.md §16), and a finish that could not be verified is
 	// asked about instead of failing the todo. Before it, Temporal's five
 	// attempts ran out and the todo failed (Verify) or took the fixed
 	// correction (Correct).
 	ChangeVerifyOutageWait = "verify-outage-wait"
 	// ChangeVerifyAtStepCap: a todo that reaches its step cap is verified
 	// on the screen its last step left, as a finish is, and is done when
-	// the verdict is (docs/design.md §13). Before it, the cap failed the
+	// the verdict is (docs/design.md §9). Before it, the cap failed the
 	// todo even when its last action had done the task.
 	ChangeVerifyAtStepCap = "verify-at-step-cap"
 	// ChangeVerifyHeartbeat: Verify has a heartbeat timeout (15 s on the
@@ -90,12 +90,12 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	}
 	if t.in.DeviceQueue != "" {
 		// The screen's blobs are on the phone's host: wait for it as a
-		// step does (docs/design.md §24).
+		// step does (docs/design.md §5).
 		actx = workflow.WithActivityOptions(ctx, t.onPhone(workflow.GetActivityOptions(actx)))
 		once := verify
 		verify = func() error { return t.waitForPhone(ctx, once) }
 	}
-	// The goal hears of the last think with the result (docs/design.md §7).
+	// The goal hears of the last think with the result (docs/design.md §2).
 	err := t.working(verify)
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {

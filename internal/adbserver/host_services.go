@@ -262,15 +262,26 @@ func (s *Server) trackDevices(c net.Conn, long bool) {
 	if okay(c) != nil {
 		return
 	}
-	gone := clientGone(c)
 	last := "\x00"
-	for {
-		ch := s.changes()
+	s.watch(c, func() bool {
 		if text := s.listText(long); text != last {
 			if _, err := c.Write([]byte(hexString(text))); err != nil {
-				return
+				return true
 			}
 			last = text
+		}
+		return false
+	})
+}
+
+// watch calls check now and after every change of the device list until
+// check reports it is done, the client leaves or the server stops.
+func (s *Server) watch(c net.Conn, check func() (done bool)) {
+	gone := clientGone(c)
+	for {
+		ch := s.changes()
+		if check() {
+			return
 		}
 		select {
 		case <-ch:
@@ -303,13 +314,11 @@ func (s *Server) waitFor(c net.Conn, sel selector, cmd string) {
 	if okay(c) != nil {
 		return
 	}
-	gone := clientGone(c)
-	for {
-		ch := s.changes()
+	s.watch(c, func() bool {
 		d, msg := s.find(sel, false)
 		if strings.HasPrefix(msg, "more than one") {
 			_ = fail(c, msg)
-			return
+			return true
 		}
 		var st string
 		if d != nil {
@@ -317,14 +326,8 @@ func (s *Server) waitFor(c net.Conn, sel selector, cmd string) {
 		}
 		if (state == "disconnect" && d == nil) || (d != nil && (st == state || state == "any" && st != stateConnecting)) {
 			_ = okay(c)
-			return
+			return true
 		}
-		select {
-		case <-ch:
-		case <-gone:
-			return
-		case <-s.ctx.Done():
-			return
-		}
-	}
+		return false
+	})
 }

@@ -42,7 +42,7 @@ type Deps struct {
 	Activities *activities.Activities
 	// Hooks are told every event of the worker's goals and Gates asked
 	// before every device action, besides the hooks.url webhook
-	// (docs/design.md §29).
+	// (docs/design.md §10).
 	Hooks []hooks.Hook
 	Gates []hooks.Gate
 }
@@ -89,7 +89,7 @@ func ModelConfig(m config.Model) llm.Config {
 }
 
 // ExecConfig converts the executor profile, screenshot and UI-tree settings
-// into the shape of executor requests (docs/design.md §9). The system
+// into the shape of executor requests (docs/design.md §3). The system
 // prompt file is read by SystemPrompt, not here.
 func ExecConfig(cfg config.Config) autoglm.Config {
 	c := autoglm.DefaultConfig()
@@ -241,7 +241,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Executor: meteredModel{role: "executor", step: "think", m: executor},
 		Verifier: verifyModel,
 		// Only a model that can answer the verifier's contract verifies
-		// (docs/design.md §13); without one, Verify calls no model.
+		// (docs/design.md §9); without one, Verify calls no model.
 		VerifierText:    verifierText,
 		VerifierOff:     verifier == nil,
 		Blobs:           blobs,
@@ -261,7 +261,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	}, nil
 }
 
-// NewHooks is the worker's hook set (docs/design.md §29): deps' Go hooks
+// NewHooks is the worker's hook set (docs/design.md §10): deps' Go hooks
 // and gates, and the hooks.url webhook of cfg (a gate too with
 // hooks.block), bounded by hooks.timeout, a silent gate taking
 // hooks.default. Nil when there are none.
@@ -308,7 +308,7 @@ func faultHook(log *slog.Logger, count func(func(string) (string, bool)) (int, e
 	}, nil
 }
 
-// NewNotifier is the notify.url webhook of cfg (docs/design.md §17); nil
+// NewNotifier is the notify.url webhook of cfg (docs/design.md §7); nil
 // when no URL is set. Its links point at the Web UI of notify.ui_url (or
 // the embedded one) and at the step viewer this worker serves, if any.
 func NewNotifier(cfg config.Config) *activities.Notifier {

@@ -33,7 +33,7 @@ func TemporalAddress(cfg config.Config) string {
 // that it lives (one RecordWorkerHeartbeat call for all its workers, kept
 // in the matching service's memory, never in a workflow's history).
 // `starter devices` calls a phone unserved once its worker's process has
-// been silent for goalctl.HeartbeatMisses of these (docs/design.md §24).
+// been silent for goalctl.HeartbeatMisses of these (docs/design.md §5).
 const WorkerHeartbeatInterval = 5 * time.Second
 
 // ClientOptions builds the Temporal client options of cfg: address,

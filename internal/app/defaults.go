@@ -31,7 +31,7 @@ func GoalDefaults(cfg config.Config, now time.Time) workflows.GoalOptions {
 		ModelOutageWait:    l.ModelOutageWait,
 		AnswerDeadline:     l.AnswerDeadline,
 		DefaultAnswer:      l.DefaultAnswer,
-		// Waits for a time or a person (docs/design.md §23); times of day
+		// Waits for a time or a person (docs/design.md §7); times of day
 		// are read in this machine's zone unless the config names one.
 		DurableWaitAfter:     l.DurableWaitAfter,
 		KeepPhoneDuringWaits: !l.ReleasePhoneDuringWaits,

@@ -152,7 +152,7 @@ func (m meteredDevice) ScreenOn(ctx context.Context) (bool, error) {
 }
 
 // Unlock wakes and unlocks the phone when the device can (docs/design.md
-// §28); the PIN is not traced.
+// §15); the PIN is not traced.
 func (m meteredDevice) Unlock(ctx context.Context, pin string) (bool, error) {
 	u, ok := m.d.(interface {
 		Unlock(context.Context, string) (bool, error)

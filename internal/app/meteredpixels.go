@@ -9,7 +9,7 @@ import (
 var _ device.PixelCapturer = meteredDevice{}
 
 // ScreenPixels captures the raw screen when the phone's driver can, and
-// the PNG otherwise (docs/design.md §9).
+// the PNG otherwise (docs/design.md §3).
 func (m meteredDevice) ScreenPixels(ctx context.Context) (device.Screenshot, error) {
 	pc, ok := m.d.(device.PixelCapturer)
 	if !ok {

@@ -15,7 +15,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/device"
 )
 
-// One live worker serves a phone (docs/design.md §24): its action journal
+// One live worker serves a phone (docs/design.md §5): its action journal
 // is the one its actions are judged by, and a retry on another worker
 // would send again. Before a worker polls a phone's task queue it asks who
 // serves that queue now (goalctl's heartbeat check, the one `starter

@@ -3,7 +3,7 @@ package app
 import "testing"
 
 // A phone worker's identity carries its process, the phone's identity and
-// its journal's directory (docs/design.md §24), and reads back.
+// its journal's directory (docs/design.md §5), and reads back.
 func TestPhoneWorkerIdentityReadsBack(t *testing.T) {
 	id := phoneWorkerIdentity("1234@host-a@", "R58M123ABC", "/var/lib/phoneflow/actions")
 	process, phone, journal := splitIdentity(id)
@@ -22,7 +22,7 @@ func TestPhoneWorkerIdentityReadsBack(t *testing.T) {
 	}
 }
 
-// Which workers of which hosts a phone is shared with (docs/design.md §24).
+// Which workers of which hosts a phone is shared with (docs/design.md §5).
 func TestMayShare(t *testing.T) {
 	_, _, j := splitIdentity(phoneWorkerIdentity("1@h@", "R58", "/data/actions"))
 	_, _, j2 := splitIdentity(phoneWorkerIdentity("1@h@", "R58", "/other/actions"))

@@ -11,7 +11,7 @@ import (
 )
 
 // OpenRoutines opens the routine store the config names
-// (docs/design.md §22): <data_dir>/routines, or the bucket of
+// (docs/design.md §8): <data_dir>/routines, or the bucket of
 // routines_store shared by a fleet. A host that moves to a bucket brings
 // the routines it learned alone into it (routine.Store.Import).
 func OpenRoutines(ctx context.Context, cfg config.Config, log *slog.Logger) (*routine.Store, error) {

@@ -64,7 +64,7 @@ func sortedAttrs() []string {
 // operator service, as `temporal operator search-attribute create` does.
 // Where the cluster does not allow that (a hosted namespace, an
 // authorizer that denies it), the error says exactly what to run
-// (docs/design.md §27).
+// (docs/design.md §14).
 func EnsureSearchAttributes(ctx context.Context, op operatorservice.OperatorServiceClient, namespace string, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -16,7 +16,7 @@ import (
 )
 
 // TypedStore is where this host keeps what a person types from the step
-// viewer until the phone's PersonAct types it (docs/design.md §17): under
+// viewer until the phone's PersonAct types it (docs/design.md §7): under
 // data_dir, like the screenshots the viewer serves.
 func TypedStore(cfg config.Config) *takeover.Store {
 	return &takeover.Store{Dir: filepath.Join(cfg.DataDir, "typed")}

@@ -76,9 +76,9 @@ type WorkerOptions struct {
 	// Identity is the worker process's identity; empty takes the SDK's
 	// default, pid@host@. A phone's worker adds the phone's identity
 	// ("…@phone=R58M123ABC"), so other workers can tell which phone it
-	// serves (docs/design.md §24).
+	// serves (docs/design.md §5).
 	Identity string
-	// Hooks and Gates join Deps' (docs/design.md §29): Go code told every
+	// Hooks and Gates join Deps' (docs/design.md §10): Go code told every
 	// event of this worker's goals, and asked before every device action.
 	Hooks []hooks.Hook
 	Gates []hooks.Gate
@@ -124,7 +124,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	}
 	log := deps.logger()
 	// Goals are started with phoneflow's search attributes: register them
-	// where the cluster allows it, else say what to run (docs/design.md §27).
+	// where the cluster allows it, else say what to run (docs/design.md §14).
 	if err := EnsureSearchAttributes(ctx, c.OperatorService(), cfg.Temporal.Namespace, log); err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,
-		// Every worker takes signals in arrival order (docs/design.md §25).
+		// Every worker takes signals in arrival order (docs/design.md §6).
 		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout, Interceptors: workflows.Interceptors(), Identity: o.Identity},
 		devices: map[string]worker.Worker{}, refused: map[string]string{},
 		cancel: cancel, done: make(chan struct{}),

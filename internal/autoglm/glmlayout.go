@@ -11,7 +11,7 @@ import (
 )
 
 // Executor protocols: the conversation layout of executor requests
-// (docs/design.md §9).
+// (docs/design.md §3).
 const (
 	// ProtocolPhoneflow is phoneflow's own layout (Task, Current app,
 	// Previous action, Screen, Notes, element list), for general vision
@@ -30,7 +30,7 @@ const ScreenInfoHeader = "** Screen Info **"
 
 // Keys of the screen-info object of the autoglm layout. Only current_app is
 // always present; the others appear only when they carry something
-// (docs/design.md §9).
+// (docs/design.md §3).
 const (
 	InfoCurrentApp   = "current_app"
 	InfoActionResult = "last_action_result" // the previous action failed, or the last answer did not parse

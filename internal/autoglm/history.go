@@ -20,7 +20,7 @@ func EstimateTokens(s string) int {
 }
 
 // KeepHistory returns the newest turns whose estimated tokens fit in
-// budget (0 means DefaultHistoryTokens), oldest first (docs/design.md §9).
+// budget (0 means DefaultHistoryTokens), oldest first (docs/design.md §3).
 // Turns are kept whole, thoughts included; the newest turn is kept even
 // when it alone exceeds the budget, so the model always sees its last step.
 func KeepHistory(turns []Turn, budget int) []Turn {

@@ -38,7 +38,7 @@ type Config struct {
 	// Lang of the system prompt: "en" (default) or "zh".
 	Lang string
 	// Protocol is the conversation layout: ProtocolPhoneflow (default) or
-	// ProtocolAutoGLM (docs/design.md §9).
+	// ProtocolAutoGLM (docs/design.md §3).
 	Protocol string
 	// SystemPrompt, when set, replaces phoneflow's system prompt; "{date}"
 	// in it becomes the date written the way Lang writes it.

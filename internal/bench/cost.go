@@ -14,7 +14,7 @@ import (
 var costLatencies = []time.Duration{0, time.Second}
 
 // cost runs the showcase goal and reports what the goal's result says it
-// cost (docs/design.md §10): model calls and tokens per role, the time
+// cost (docs/design.md §9): model calls and tokens per role, the time
 // spent waiting for models, and the goal's wall time.
 func (r *runner) cost(ctx context.Context) ([]Table, error) {
 	t := Table{

@@ -179,7 +179,7 @@ type stepCPU struct {
 
 // measure does a step's screen work once on this goroutine's own OS thread
 // and adds its CPU time: capture, UI tree, hash, scale and encode, blob
-// writes, as the Step activity does them (docs/design.md §9).
+// writes, as the Step activity does them (docs/design.md §3).
 func (c *stepCPU) measure(ctx context.Context, d device.Device, blobs activities.BlobStore, cfg autoglm.Config) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

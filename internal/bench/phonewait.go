@@ -17,7 +17,7 @@ import (
 )
 
 // phoneWaitGoal is the goal the phone-wait measurement runs: a todo that
-// waits for a message, then a reply (docs/design.md §23).
+// waits for a message, then a reply (docs/design.md §7).
 const phoneWaitGoal = "When Alice Chen sends a message, reply 'got it'"
 
 // lockChecks is how many lock checks one run of the lock-check figure
@@ -190,7 +190,7 @@ func (r *runner) checkCPU(ctx context.Context, env *Env) (float64, error) {
 func (r *runner) lockCheck(ctx context.Context, env *Env) (Table, error) {
 	t := Table{
 		Title: "16a. The lock check before each step",
-		Note: fmt.Sprintf("`Unlock` of the ADB device (docs/design.md §28) on a simulated phone that is awake and unlocked, through the private adb server, "+
+		Note: fmt.Sprintf("`Unlock` of the ADB device (docs/design.md §15) on a simulated phone that is awake and unlocked, through the private adb server, "+
 			"%d calls per run after one unmeasured; wall time per call, and CPU per call as %s. It adds no history event (it runs inside the Step activity).", lockChecks, threadCPUNote),
 		Header: []string{"wall ms per check", "CPU ms per check"},
 	}

@@ -1,7 +1,7 @@
 // Package bounds holds the time limits of the activities that call models,
 // in one place for the workflows that set them and for the config check
 // that refuses a model timeout which cannot fit inside them
-// (docs/design.md §10).
+// (docs/design.md §9).
 package bounds
 
 import "time"

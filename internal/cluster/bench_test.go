@@ -18,7 +18,7 @@ import (
 
 // TestClusterBench measures goal throughput and step latency on the
 // PostgreSQL cluster against the embedded server, in the same run on the
-// same machine, alternating the two (docs/design.md §27). Each run starts
+// same machine, alternating the two (docs/design.md §14). Each run starts
 // a fresh fleet (two worker processes, two phones each) and eight message
 // goals, two per phone, at once. It prints a table; it asserts nothing
 // about time.

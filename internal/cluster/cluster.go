@@ -186,7 +186,7 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 			// Every service writes the cluster's metadata row at start
 			// when the database has none, and a service that loses that
 			// race exits (a duplicate key): the first one writes it
-			// before the others start (docs/design.md §27).
+			// before the others start (docs/design.md §14).
 			if err := waitListening(ctx, s, ports[0], 2*time.Minute); err != nil {
 				return nil, err
 			}

@@ -18,7 +18,7 @@ import (
 )
 
 // TestCluster runs phoneflow on a Temporal cluster of separate service
-// processes on PostgreSQL (docs/design.md §27): two worker processes, two
+// processes on PostgreSQL (docs/design.md §14): two worker processes, two
 // phones each. The showcase goal, a goal paused and resumed with updates, a
 // goal answered with a plain signal (as `temporal workflow signal` sends
 // it) and a scheduled run go at once while PostgreSQL crashes and comes

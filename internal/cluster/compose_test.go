@@ -27,7 +27,7 @@ type compose struct {
 // the cluster test runs: the server version (the module this test is built
 // from, go.mod's), PostgreSQL's major version, the schema steps, the shards, the
 // dynamic config file, the database role and the search-attribute step
-// (docs/design.md §27).
+// (docs/design.md §14).
 func TestComposeMatchesCluster(t *testing.T) {
 	raw, err := os.ReadFile("../../docker-compose.yml")
 	if err != nil {

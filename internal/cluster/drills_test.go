@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestClusterDrills is TestCluster's full fault set (docs/design.md §27):
+// TestClusterDrills is TestCluster's full fault set (docs/design.md §14):
 // three phones per host, three goals waiting on a person while the
 // frontend is away for 60 s, besides PostgreSQL's crash and the history
 // service's SIGKILL mid-goal.

@@ -146,7 +146,7 @@ func startFleetOn(t *testing.T, phones int, embedded bool) *fleet {
 
 // addHosts adds two phone hosts with a worker process each, one after the
 // other: the first registers the search attributes on a fresh namespace
-// before the second starts (docs/design.md §27, not covered).
+// before the second starts (docs/design.md §14, not covered).
 func (f *fleet) addHosts(ctx context.Context, t *testing.T, worker string, phones int) {
 	t.Helper()
 	for range 2 {

@@ -144,7 +144,7 @@ func (p *Postgres) start(ctx context.Context, newPort bool) error {
 		if newPort {
 			// Below the kernel's ephemeral range, as the services' ports:
 			// while the server is down after Crash, no outgoing
-			// connection can be given its port (docs/design.md §27).
+			// connection can be given its port (docs/design.md §14).
 			ports, err := freePorts(1)
 			if err != nil {
 				return err

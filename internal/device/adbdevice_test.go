@@ -305,7 +305,7 @@ func TestCurrentAppName(t *testing.T) {
 
 // TestInputSentOrNot: an input that failed before its command began is
 // marked not sent, and one whose settle wait failed after it is marked
-// sent (docs/design.md §19).
+// sent (docs/design.md §4).
 func TestInputSentOrNot(t *testing.T) {
 	f, s, d := setup(t, Options{})
 	s.SetDevices()

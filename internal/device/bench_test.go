@@ -112,7 +112,7 @@ func BenchmarkTenActions(b *testing.B) {
 }
 
 // BenchmarkBeforeInputLook is what the action journal reads from the phone
-// just before each input (docs/design.md §19): the UI tree and the app in
+// just before each input (docs/design.md §4): the UI tree and the app in
 // front. Compare it with BenchmarkActionRoundTrip's cost of the input.
 func BenchmarkBeforeInputLook(b *testing.B) {
 	_, d := benchDevice(b, SettlePolicy{Mode: SettleNone})

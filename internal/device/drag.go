@@ -10,7 +10,7 @@ import (
 // input gets (screen captures until two match): the caller waits for what
 // it needs itself. A read-only probe reads the UI tree until it stops
 // changing, which is cheaper than captures when only the tree is read
-// (docs/design.md §26).
+// (docs/design.md §9).
 type Dragger interface {
 	DragUnsettled(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error
 }

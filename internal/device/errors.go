@@ -48,7 +48,7 @@ func (e *NotAllowedError) Error() string {
 // it failed before the input command began (the ADB server or the phone
 // refused or could not be reached, or a read the input depends on
 // failed). Sending the input again cannot apply it twice
-// (docs/design.md §19).
+// (docs/design.md §4).
 type NotSentError struct{ Err error }
 
 func (e *NotSentError) Error() string { return e.Err.Error() }

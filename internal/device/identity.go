@@ -9,7 +9,7 @@ import (
 // Identifier is a phone that can say who it is, whatever serial its ADB
 // server lists it under: two hosts that both see `emulator-5554`, or one
 // network phone connected from two hosts, are told apart or recognised by
-// it (docs/design.md §19).
+// it (docs/design.md §4).
 type Identifier interface {
 	Identity(ctx context.Context) (string, error)
 }

@@ -4,7 +4,7 @@ package device
 // package (the first name is the label its reference client reports as the
 // current app). They are facts about the model's vocabulary: Launch accepts
 // every one of them, and the autoglm request layout reports the label
-// (docs/design.md §9). Names already in the built-in table keep their entry.
+// (docs/design.md §3). Names already in the built-in table keep their entry.
 var modelApps = []struct {
 	pkg   string
 	names []string

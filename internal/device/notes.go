@@ -10,7 +10,7 @@ import (
 )
 
 // NotesDir is where phoneflow keeps records of its own on a phone, so that
-// any host that reaches the phone reads them (docs/design.md §19):
+// any host that reaches the phone reads them (docs/design.md §4):
 // /data/local/tmp belongs to the shell user on every Android.
 const NotesDir = "/data/local/tmp/phoneflow"
 

@@ -12,7 +12,7 @@ import (
 
 // TestNotesOverRealADB keeps files on the simulated phone through the real
 // adb server: written atomically, read back, marks listed, dropped, and a
-// phone whose /data is full refusing the write (docs/design.md §19).
+// phone whose /data is full refusing the write (docs/design.md §4).
 func TestNotesOverRealADB(t *testing.T) {
 	s := startStack(t)
 	ctx := context.Background()

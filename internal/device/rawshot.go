@@ -12,7 +12,7 @@ import (
 // PixelCapturer is a device that can capture the screen as raw pixels
 // (`screencap` without -p): no PNG is compressed on the phone nor
 // decompressed by the worker, which was half of a step's CPU
-// (docs/design.md §9). ScreenPixels returns a Screenshot with Pixels set,
+// (docs/design.md §3). ScreenPixels returns a Screenshot with Pixels set,
 // or with PNG set when the phone's raw form is one it cannot read, or
 // Sensitive as Screenshot does.
 type PixelCapturer interface {
@@ -92,11 +92,7 @@ func (d *adbDevice) ScreenPixels(ctx context.Context) (Screenshot, error) {
 		}
 		d.log.Debug("screencap unusable", "attempt", attempt+1, "reason", reason)
 	}
-	shot := Screenshot{Sensitive: true, Reason: reason}
-	if w, h, err := d.ScreenSize(ctx); err == nil {
-		shot.Width, shot.Height = w, h
-	}
-	return shot, nil
+	return d.unusableShot(ctx, reason), nil
 }
 
 // parseRaw reads the output of `screencap` without -p: width, height and

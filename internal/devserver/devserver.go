@@ -148,7 +148,7 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	}
 
 	// Every port is bound here before anything starts and held until the
-	// server binds it (docs/design.md §16).
+	// server binds it (docs/design.md §14).
 	uiLn := opts.UIListener
 	var held reservations
 	defer func() {
@@ -270,7 +270,7 @@ func startServer(held reservations, conf *config.Config, hosts map[primitives.Se
 			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
 			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
 			// Worker heartbeats tell `starter devices` within seconds
-			// that an idle phone's worker is gone (docs/design.md §24);
+			// that an idle phone's worker is gone (docs/design.md §5);
 			// on by default in this server version, set so a change of
 			// default cannot turn them off unnoticed.
 			dynamicconfig.WorkerHeartbeatsEnabled.Key(): true,

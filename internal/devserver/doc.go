@@ -12,7 +12,7 @@
 // library's own server would exit the process on a taken port), and the
 // server's ports, which the server library binds itself, are released just
 // before it does, so a taken port is an error, never a panic or an exit
-// (docs/design.md §16).
+// (docs/design.md §14).
 //
 // The server's own logs go to temporal-server.log next to the database at
 // level warn, so they do not drown phoneflow's output.

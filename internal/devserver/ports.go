@@ -10,7 +10,7 @@ import (
 // reservation holds a loopback port for a listener the Temporal server
 // opens itself (it takes a port number, not a listener): the port stays
 // bound here until release, right before the server binds it
-// (docs/design.md §16).
+// (docs/design.md §14).
 type reservation struct {
 	ln   net.Listener
 	port int

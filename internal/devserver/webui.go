@@ -25,7 +25,7 @@ import (
 // The ui-server library's own Server binds its port inside Start and ends
 // the process (log.Fatal) when that fails; here the routes of the same
 // library are mounted on our listener instead, so a taken port is an error
-// Start returns, never an exit (docs/design.md §16).
+// Start returns, never an exit (docs/design.md §14).
 type webUI struct {
 	http *http.Server
 	done chan struct{}

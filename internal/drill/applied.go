@@ -139,7 +139,7 @@ func inputSignatures(st phonesim.State) map[string]int {
 
 // AppliedButNotSent lists the signatures of actions reported applied
 // more often than the phone's input log holds them: a claim the phone
-// contradicts (docs/design.md §19).
+// contradicts (docs/design.md §4).
 func AppliedButNotSent(acts []Reported, st phonesim.State) []string {
 	claimed := map[string]int{}
 	for _, r := range acts {

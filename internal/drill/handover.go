@@ -24,7 +24,7 @@ type PhoneUse struct {
 }
 
 // Handover is what the histories say about one phone passing from goal
-// From to goal To (docs/design.md §24): every phone-bound activity of
+// From to goal To (docs/design.md §5): every phone-bound activity of
 // each, and when the lease took From's release (zero: it never did).
 type Handover struct {
 	From, To string
@@ -126,7 +126,7 @@ func phoneUses(wf string, evs []*historypb.HistoryEvent, queue string) []PhoneUs
 }
 
 // Check says whether the phone was double-booked, with inputs the phone's
-// timestamped input log. The guarantee (docs/design.md §24): To uses the
+// timestamped input log. The guarantee (docs/design.md §5): To uses the
 // phone only after From's last phone-bound activity closed and the lease
 // took From's release, and no input reaches the phone between From's last
 // activity closing and To's first one starting. From's workflow closing is

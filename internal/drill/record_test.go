@@ -312,7 +312,7 @@ func recordings() []recording {
 		}},
 		{"verified", func(t *testing.T, r *recorder, i int) []string {
 			// One todo verified done by the verifier model, one impossible:
-			// the goal ends failed naming what is missing (docs/design.md §13).
+			// the goal ends failed naming what is missing (docs/design.md §9).
 			return r.finish(t, r.start(t, i, "Set brightness to 80% and then book a train ticket in the travel app", workflows.GoalOptions{}))
 		}},
 		{"ask-user-clarify", func(t *testing.T, r *recorder, i int) []string {
@@ -329,7 +329,7 @@ func recordings() []recording {
 		}},
 		{"person-action", func(t *testing.T, r *recorder, i int) []string {
 			// A person takes over from the step viewer (docs/design.md
-			// §17): the goal asks, the person's taps and key run as
+			// §7): the goal asks, the person's taps and key run as
 			// PersonAct activities, then the answer resumes the todo.
 			id := r.start(t, i, "Open the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
 			r.until(t, id, "the executor's question", asking)
@@ -368,7 +368,7 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"steering-order", func(t *testing.T, r *recorder, i int) []string {
-			// Ordered steering (docs/design.md §21): a burst of signals and
+			// Ordered steering (docs/design.md §6): a burst of signals and
 			// updates mid-todo, numbered by the goal and passed to the todo
 			// in one queue; then the goal and the todo agree.
 			goal, _ := drilltest.MessageGoal(i)
@@ -386,7 +386,7 @@ func recordings() []recording {
 		}},
 		{"signal-order", func(t *testing.T, r *recorder, i int) []string {
 			// Plain signals of different names in one workflow task
-			// (docs/design.md §25): the goal paused mid-todo, then resume,
+			// (docs/design.md §6): the goal paused mid-todo, then resume,
 			// inject and pause sent back to back as signals, taken in the
 			// order they arrived, so the goal and its todo end paused (in
 			// name order the pause came first, was dropped as the goal
@@ -426,7 +426,7 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"routine-replay", func(t *testing.T, r *recorder, i int) []string {
-			// Learned routines (docs/design.md §22): the first goal learns
+			// Learned routines (docs/design.md §8): the first goal learns
 			// the routine, the second replays it for another contact and
 			// text, the third falls back to the model where a pop-up
 			// covers the app, and updates the routine.
@@ -441,7 +441,7 @@ func recordings() []recording {
 			return append(ids, r.finish(t, r.start(t, i, `Send Mom a message saying "landed"`, o))...)
 		}},
 		{"durable-wait", func(t *testing.T, r *recorder, i int) []string {
-			// Durable waits (docs/design.md §23): a wait todo gives the phone
+			// Durable waits (docs/design.md §7): a wait todo gives the phone
 			// back for its timer and a second goal uses it meanwhile; then an
 			// executor's own long Wait is a timer in the todo.
 			o := workflows.GoalOptions{DurableWaitAfter: 10 * time.Second}
@@ -524,7 +524,7 @@ func recordings() []recording {
 			// The phone is on a host of its own whose worker stops mid-todo:
 			// the todo (on the shared queue) finds no worker for the phone's
 			// activities, says so, and goes on once the worker is back
-			// (docs/design.md §24).
+			// (docs/design.md §5).
 			ctx := context.Background()
 			h, err := r.s.AddHost(ctx, 1)
 			if err != nil {
@@ -553,7 +553,7 @@ func recordings() []recording {
 		{"unserved-phone", func(t *testing.T, r *recorder, _ int) []string {
 			// The goal starts on a phone whose host's worker is not running
 			// yet: it waits for a worker to serve the phone, says so, and
-			// goes on once the worker polls (docs/design.md §24, change ID
+			// goes on once the worker polls (docs/design.md §5, change ID
 			// wait-for-unserved-phone).
 			ctx := context.Background()
 			h, err := r.s.AddHost(ctx, 1)
@@ -579,7 +579,7 @@ func recordings() []recording {
 		{"lease-restart", func(t *testing.T, r *recorder, i int) []string {
 			// The lease is terminated while the first goal drives the phone;
 			// the second goal's request starts it again, and it learns the
-			// holder from the goals (docs/design.md §24).
+			// holder from the goals (docs/design.md §5).
 			goal, _ := drilltest.MessageGoal(i)
 			first := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, first+"/todo-1", "two steps", midTodo)
@@ -596,7 +596,7 @@ func recordings() []recording {
 			// takes the phone and grants it to the second goal. The fix
 			// comes back, the first goal is resumed, its step is refused
 			// by the lease, it asks for the phone again and ends done
-			// (docs/design.md §24, change ID revoke-blocked-holder).
+			// (docs/design.md §5, change ID revoke-blocked-holder).
 			ctx := context.Background()
 			serial := r.s.Serials[i]
 			if _, err := r.s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
@@ -622,7 +622,7 @@ func recordings() []recording {
 		}},
 		{"step-notice", func(t *testing.T, r *recorder, i int) []string {
 			// The running todo tells its goal its step count whenever it
-			// waits (docs/design.md §7): the goal paused mid-todo has heard
+			// waits (docs/design.md §2): the goal paused mid-todo has heard
 			// the count the todo stopped at; resumed, it ends done.
 			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
@@ -646,7 +646,7 @@ func recordings() []recording {
 		{"hopeless-todo", func(t *testing.T, r *recorder, i int) []string {
 			// The same impossible todo planned three times: it fails twice
 			// the same way on the same screen, and the third is not run
-			// (docs/design.md §13).
+			// (docs/design.md §9).
 			todo := "Book a train ticket in the travel app"
 			id := r.start(t, i, "Book a train ticket", workflows.GoalOptions{Plan: []string{todo, todo, todo}})
 			r.finish(t, id)
@@ -664,7 +664,7 @@ func recordings() []recording {
 		}},
 		{"step-cap", func(t *testing.T, r *recorder, i int) []string {
 			// A todo whose cap (3 steps) comes before it could finish is
-			// verified on the screen its last step left (docs/design.md §13).
+			// verified on the screen its last step left (docs/design.md §9).
 			id := r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}, TodoMaxSteps: 3, MaxSteps: 12})
 			ids := r.finish(t, id)
 			res := drilltest.WaitResult(t, r.s, id, time.Minute)
@@ -687,7 +687,7 @@ func recordings() []recording {
 		}},
 		{"todo-reset", func(t *testing.T, r *recorder, i int) []string {
 			// A todo paused mid-way, reset, resumed: it runs again as
-			// todo-1-r1 with a fresh executor context (docs/design.md §21).
+			// todo-1-r1 with a fresh executor context (docs/design.md §6).
 			goal, _ := drilltest.MessageGoal(i)
 			id := r.start(t, i, goal, workflows.GoalOptions{})
 			r.until(t, id+"/todo-1", "two steps", midTodo)
@@ -718,7 +718,7 @@ func recordings() []recording {
 			return ids
 		}},
 		{"phone-wait", func(t *testing.T, r *recorder, i int) []string {
-			// A todo that waits for a message (docs/design.md §23, change
+			// A todo that waits for a message (docs/design.md §7, change
 			// ID phone-wait): CheckPhone on a backoff with the phone given
 			// back. The recorder's phones have no life of their own, so
 			// the recorder is the one who writes: after the first check
@@ -737,7 +737,7 @@ func recordings() []recording {
 		{"locked-phone-asks", func(t *testing.T, r *recorder, i int) []string {
 			// A phone with a pattern lock, dark and locked: the worker
 			// wakes it but cannot pass the pattern, so the todo asks the
-			// person (docs/design.md §28, change ID locked-phone-asks); the
+			// person (docs/design.md §15, change ID locked-phone-asks); the
 			// owner unlocks it at the phone, answers, and the same step
 			// runs again.
 			phone := r.s.Phones[i]

@@ -159,7 +159,7 @@ func (e *glmEndpoint) next() string {
 // in AutoGLM-Phone's shapes and refuses anything else: the text with
 // Chinese quotes and punctuation reaches the phone whole, the goal ends
 // verified done, and the executor endpoint never got a verifier request
-// (docs/design.md §13: the planner's endpoint verifies for an AutoGLM
+// (docs/design.md §9: the planner's endpoint verifies for an AutoGLM
 // executor).
 func TestAutoGLMEndpointOnly(t *testing.T) {
 	if testing.Short() {

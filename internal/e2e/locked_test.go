@@ -52,7 +52,7 @@ func (l *logBuffer) String() string {
 // showing it. The PIN is then searched for in every history event of the
 // run, every log line the stack wrote (debug included), the goal's status
 // and result, and every file of the data directory (blobs, journal):
-// it is in none of them (docs/design.md §28).
+// it is in none of them (docs/design.md §15).
 func TestScheduledRunOnALockedPhone(t *testing.T) {
 	if _, err := exec.LookPath("adb"); err != nil {
 		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {

@@ -28,7 +28,7 @@ import (
 // bankCodeRe reads the Bank's sign-in SMS.
 var bankCodeRe = regexp.MustCompile(`sign-in code is (\d{4,8})`)
 
-// A person takes over in a real browser (docs/design.md §17): a goal that
+// A person takes over in a real browser (docs/design.md §7): a goal that
 // needs a sign-in asks; on the goal's page the person clicks the Bank's
 // fields on the live screen, types the password and the SMS code, taps the
 // buttons and presses Continue; the goal ends done with the phone signed

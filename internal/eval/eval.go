@@ -6,7 +6,7 @@
 // The generated suite (Templates, Generate) draws tasks from parameterised
 // templates instead, each with a check written from its parameters, and
 // also counts commit actions on targets a task never named. `starter eval`
-// prints the tables; docs/design.md §13 says what a verdict is.
+// prints the tables; docs/design.md §9 says what a verdict is.
 package eval
 
 import (

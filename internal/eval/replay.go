@@ -20,7 +20,7 @@ const maxReplayRuns = 200
 
 // replayGoal replays every run of a finished goal and of each workflow it
 // started against this build's workflow code, as a worker does after it
-// lost its cache (docs/design.md §12): code whose command sequence depends
+// lost its cache (docs/design.md §16): code whose command sequence depends
 // on anything but its history fails here on every task, not only on the
 // rare run whose cache was lost. It returns how many runs replayed and the
 // first failure, "" when all replayed.

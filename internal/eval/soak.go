@@ -15,7 +15,7 @@ import (
 )
 
 // A soak runs one task type again and again on one phone whose data grows
-// (docs/design.md §26): every repetition must end verified done with its
+// (docs/design.md §9): every repetition must end verified done with its
 // effect on the phone exactly once, and the steps a goal takes must not
 // grow with the data.
 

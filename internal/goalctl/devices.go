@@ -22,13 +22,13 @@ import (
 // while a worker still serves it, on a cluster that takes no worker
 // heartbeats: an idle worker's long poll is answered empty after the
 // server's long-poll interval (one minute by default) and polls again at
-// once, so a newer poll always exists while it lives (docs/design.md §24).
+// once, so a newer poll always exists while it lives (docs/design.md §5).
 const PollStale = 75 * time.Second
 
 // HeartbeatMisses is how many heartbeat intervals a worker process may
 // stay silent while it still counts as alive: one late heartbeat is load,
 // a third interval without one is a process that is gone
-// (docs/design.md §24).
+// (docs/design.md §5).
 const HeartbeatMisses = 3
 
 // UnknownHeartbeatInterval is the interval assumed for a worker process
@@ -72,7 +72,7 @@ type DeviceService struct {
 // goal on the phone that says no worker serves it is believed first (its
 // todo found out within a schedule-to-start bound); otherwise the worker
 // heartbeats of the processes that poll the phone's task queue decide
-// (docs/design.md §24), and on a cluster without heartbeats the polls:
+// (docs/design.md §5), and on a cluster without heartbeats the polls:
 // none, or none newer than PollStale, is not served.
 func (g *Client) DeviceService(ctx context.Context, serial string, now time.Time) (DeviceService, error) {
 	s := DeviceService{Serial: serial}
@@ -205,7 +205,7 @@ func heartbeatService(serial string, pollers []*taskqueuepb.PollerInfo, hbs []*w
 		}
 		if hb.GetTaskQueue() == q {
 			// The phone's own worker names the process: its identity
-			// carries the phone's (docs/design.md §24).
+			// carries the phone's (docs/design.md §5).
 			p.identity = hb.GetWorkerIdentity()
 			if hb.GetStatus() == enumspb.WORKER_STATUS_RUNNING {
 				p.running = true

@@ -124,7 +124,7 @@ func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, e
 	var r workflows.GoalResult
 	err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &r)
 	// A wait the server did not answer is not the goal's end: the goal
-	// runs on (docs/design.md §12).
+	// runs on (docs/design.md §16).
 	for wait := busyRetryFirst; serverBusy(ctx, err); wait = min(2*wait, busyRetryMax) {
 		select {
 		case <-ctx.Done():
@@ -136,7 +136,7 @@ func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, e
 	}
 	if err != nil {
 		// A goal that ended failed closes as Failed with its result as
-		// the failure's details (docs/design.md §20).
+		// the failure's details (docs/design.md §6).
 		if workflows.FailedResult(err, &r) {
 			return r, nil
 		}

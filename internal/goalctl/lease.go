@@ -10,7 +10,7 @@ import (
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
-// PhoneLease is the state of the phone's lease (docs/design.md §24); ok is
+// PhoneLease is the state of the phone's lease (docs/design.md §5); ok is
 // false when the lease is not running or does not answer.
 func (g *Client) PhoneLease(ctx context.Context, serial string) (st workflows.LeaseState, ok bool) {
 	resp, err := g.c.QueryWorkflowWithOptions(ctx, &client.QueryWorkflowWithOptionsRequest{

@@ -46,12 +46,12 @@ type ScheduleRequest struct {
 	Paused         bool
 	Note           string
 	// AnswerDeadline is how long a run's question or approval waits for a
-	// person; zero = until the next run is due (docs/design.md §17).
+	// person; zero = until the next run is due (docs/design.md §7).
 	AnswerDeadline time.Duration
 	Options        workflows.GoalOptions
 }
 
-// Schedule policy defaults (docs/design.md §11).
+// Schedule policy defaults (docs/design.md §13).
 const (
 	// DefaultOverlap makes a run that is due while the previous one still
 	// holds the phone wait for it, instead of being skipped unseen.

@@ -163,7 +163,7 @@ func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, 
 	// A start the server did not answer may still have started the goal,
 	// so it is sent again with the same ID: a goal already running under
 	// that ID with this text on this phone is the one started before
-	// (docs/design.md §12).
+	// (docs/design.md §16).
 	began, wait, unanswered := time.Now(), busyRetryFirst, false
 	for {
 		run, err := g.c.ExecuteWorkflow(ctx, so, GoalWorkflowName, in)

@@ -100,7 +100,7 @@ func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status,
 	s := ToSnapshot(id, st, todos)
 	// The goal adds a todo's steps to its own when the todo ends; the
 	// running todo workflow knows them live, and they join the goal's as
-	// in the goal's details (docs/design.md §7).
+	// in the goal's details (docs/design.md §2).
 	if child := runningChild(id, st, todos); child != "" {
 		if ts, err := g.Status(ctx, child); err == nil {
 			s.Steps, s.Todos[st.CurrentTodo-1].Steps = workflows.RunningCount(st.Steps, todos[st.CurrentTodo-1], ts.Steps)
@@ -168,7 +168,7 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 		}
 	}
 	if by := st.AnswerBy; !by.IsZero() {
-		// Past this the goal fails (docs/design.md §17).
+		// Past this the goal fails (docs/design.md §7).
 		suffix := " (answer by " + by.UTC().Format("2006-01-02 15:04 UTC") + ")"
 		if s.Question != "" {
 			s.Question += suffix

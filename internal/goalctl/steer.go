@@ -34,7 +34,7 @@ func (g *Client) Send(ctx context.Context, id, name string, arg any, asSignal bo
 }
 
 // PersonAction sends a person's action on the goal's phone (the step
-// viewer's take-over, docs/design.md §17) and returns what the phone did.
+// viewer's take-over, docs/design.md §7) and returns what the phone did.
 func (g *Client) PersonAction(ctx context.Context, id string, a workflows.PersonAction) (activities.PersonActResult, error) {
 	var res activities.PersonActResult
 	err := g.update(ctx, id, workflows.UpdatePersonAction, a, &res)

@@ -168,7 +168,7 @@ func sameSnapshot(a, b progress.Snapshot) bool {
 // goal adds a todo's steps to its own count only when the todo ends, and
 // reads of the goal and of its todo are not one transaction, so a poll
 // that lands between the two may see fewer steps than the one before;
-// steps are never given back (docs/design.md §7).
+// steps are never given back (docs/design.md §2).
 func keepCounters(prev progress.Snapshot, s *progress.Snapshot) {
 	s.Steps = max(s.Steps, prev.Steps)
 	for i := range s.Todos {

@@ -12,7 +12,7 @@ import (
 )
 
 // Response formats of a request that asks for JSON, best first
-// (docs/design.md §4).
+// (docs/design.md §3).
 const (
 	FormatJSONSchema = "json_schema" // response_format json_schema with the answer's schema
 	FormatJSONObject = "json_object" // response_format json_object: any JSON object

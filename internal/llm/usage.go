@@ -8,7 +8,7 @@ import (
 
 // Usage sums model calls: how many, their tokens and their latency. It is
 // the one usage type of phoneflow: an Answer reports one call as a Usage,
-// and todos, goals and schedules add them up (docs/design.md §10).
+// and todos, goals and schedules add them up (docs/design.md §9).
 type Usage struct {
 	Calls        int `json:"calls"`
 	InputTokens  int `json:"input_tokens"`
@@ -59,14 +59,14 @@ func (a *Answer) Usage() Usage {
 
 // RoleUsage is usage by model role, with the steps replayed without a
 // model call and the commits refused because their effect was already
-// made (docs/design.md §26).
+// made (docs/design.md §9).
 type RoleUsage struct {
 	Planner       Usage `json:"planner"`
 	Executor      Usage `json:"executor"`
 	ReplayedSteps int   `json:"replayed_steps,omitempty"`
 	// RefusedCommits counts commit actions the Step did not send because
 	// the screen contradicted the todo or their effect was already on the
-	// phone (docs/design.md §13, §26).
+	// phone (docs/design.md §9).
 	RefusedCommits int `json:"refused_commits,omitempty"`
 }
 

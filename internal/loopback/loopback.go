@@ -17,7 +17,7 @@ import (
 // The port is left with a connection in TIME_WAIT, closed from the
 // listening side, so for about a minute the kernel does not hand it to
 // anyone asking for any port, while an explicit bind with SO_REUSEADDR
-// still gets it (docs/design.md §16).
+// still gets it (docs/design.md §14).
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -23,7 +23,7 @@ const MaxPerScope = 50
 // Store is a directory of facts, one JSON file per fact named by its ID,
 // written through a temporary file renamed into place so a reader never
 // sees half a fact. One host: a fleet whose planner activities run on
-// several workers gives them the same directory (docs/design.md §30).
+// several workers gives them the same directory (docs/design.md §8).
 type Store struct {
 	dir string
 	mu  sync.Mutex // serialises this process's writes

@@ -14,7 +14,7 @@ import (
 // LabelKeys parses a Prometheus text exposition and returns, per metric
 // family, the distinct label key sets its series carry (each sorted and
 // joined with ","). A family with more than one entry breaks the rule
-// that a metric's labels are fixed (docs/design.md §15).
+// that a metric's labels are fixed (docs/design.md §11).
 func LabelKeys(exposition []byte) (map[string][]string, error) {
 	var p expfmt.TextParser
 	fams, err := p.TextToMetricFamilies(bytes.NewReader(exposition))

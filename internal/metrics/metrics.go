@@ -35,7 +35,7 @@ var (
 )
 
 // phoneflow's instruments. Each is recorded only through the functions
-// below, which always pass the same attribute keys (docs/design.md §15).
+// below, which always pass the same attribute keys (docs/design.md §11).
 var (
 	steps          metric.Int64Counter
 	stepsReplayed  metric.Int64Counter

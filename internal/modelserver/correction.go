@@ -8,7 +8,7 @@ import (
 )
 
 // roleCorrector answers the planner's correction requests for a stuck
-// executor (docs/design.md §18): the system prompt starts with "You are
+// executor (docs/design.md §2): the system prompt starts with "You are
 // the correction writer".
 const roleCorrector roleName = "corrector"
 

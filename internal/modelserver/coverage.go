@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The planner persona writes only what it read (docs/design.md §13): a
+// The planner persona writes only what it read (docs/design.md §9): a
 // todo that leaves words of its clause unaccounted for — an operation it
 // has no todo for (delete, rename, append, forward), an amount or an
 // offset ("30 points less", "60 minutes after"), a name it dropped — is a

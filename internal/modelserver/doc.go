@@ -1,6 +1,6 @@
 // Package modelserver is an offline, deterministic, OpenAI-compatible model
 // server that plays both of phoneflow's models so the whole system runs
-// with no API key: the planner (JSON contracts of docs/design.md §4) and the
+// with no API key: the planner (JSON contracts of docs/design.md §3) and the
 // vision executor (AutoGLM-Phone answers of docs/design.md §3) for the
 // simulator's apps. Tests, the demo and the benchmarks point the model
 // clients at it; fault injection (latency, 429, 500, malformed answers,
@@ -27,7 +27,7 @@
 // carries a JSON context with a "goal") is a planner request. Before all
 // of these, a system prompt starting "You are the verifier" makes a
 // verifier request, one starting "You are the correction writer" a
-// stuck correction request (docs/design.md §13, §18), and one starting
+// stuck correction request (docs/design.md §9, §2), and one starting
 // "You are the guidance writer" a guidance rewrite (docs/design.md §2
 // Guards), whatever the model id. A naive executor whose system prompt
 // carries the guidance line to check each tap repairs its missed taps.

@@ -262,7 +262,7 @@ func sensitiveReason(l uitree.Listed) string {
 }
 
 // refusedPrefix opens an action result the system's look before a commit
-// refused (docs/design.md §26).
+// refused (docs/design.md §9).
 const refusedPrefix = "refused"
 
 // maxScrolls bounds how often the persona swipes looking for an element

@@ -12,7 +12,7 @@ import (
 // The executor persona's work on alarms that already exist: reading one
 // alarm's time, label or state, and switching one on or off. An alarm is
 // named by its place in the list ("the second alarm", "alarm number 2",
-// "第二个"), its time, or its label (docs/design.md §13: the planner's
+// "第二个"), its time, or its label (docs/design.md §9: the planner's
 // postconditions check the result, not this parse).
 
 // Kinds of todo on an existing alarm or note.

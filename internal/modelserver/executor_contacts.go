@@ -10,7 +10,7 @@ import (
 
 // The executor persona on Contacts and the home screen's clock: a contact
 // found by its number, the Nth contact, a contact's card, the launcher's
-// time (docs/design.md §13). Every answer is text on the screen it finishes
+// time (docs/design.md §9). Every answer is text on the screen it finishes
 // on.
 
 var (

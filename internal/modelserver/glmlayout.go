@@ -7,7 +7,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// The autoglm layout (docs/design.md §9): the first user message is the
+// The autoglm layout (docs/design.md §3): the first user message is the
 // task, a blank line and a screen-info JSON object; every later one is
 // glmHeader, a blank line and that object. Earlier turns are text only.
 const glmHeader = "** Screen Info **"
@@ -46,7 +46,7 @@ func splitGLMText(text string) (head string, info screenInfo, ok bool) {
 }
 
 // modelLabels maps the labels the autoglm layout reports for the
-// simulator's apps (AutoGLM-Phone's own names, docs/design.md §9) to the
+// simulator's apps (AutoGLM-Phone's own names, docs/design.md §3) to the
 // persona's names.
 var modelLabels = map[string]string{"System Home": "Launcher", "AndroidSystemSettings": "Settings", "GoogleClock": "Clock"}
 

@@ -12,7 +12,7 @@ import (
 // a todo wrongly on purpose — another recipient, another value, a clause
 // dropped, the opposite of on/off — so a benchmark measures what the
 // postconditions and the commit check catch when the executor is wrong in
-// understanding, not only in tapping (docs/design.md §13). Whether a todo
+// understanding, not only in tapping (docs/design.md §9). Whether a todo
 // is misread depends only on the seed and the todo's text, so every turn of
 // the todo misreads it the same way.
 

@@ -21,7 +21,7 @@ type planContext struct {
 	Feedback     []string     `json:"feedback"`
 	Answers      []answerPair `json:"answers"`
 	UserMessages []string     `json:"user_messages"`
-	// Memory is what earlier goals on the phone taught (docs/design.md §30).
+	// Memory is what earlier goals on the phone taught (docs/design.md §8).
 	Memory []string `json:"memory"`
 	replan bool
 }
@@ -55,7 +55,7 @@ type answerPair struct {
 	Answer   string `json:"answer"`
 }
 
-// planAnswer is a planner answer (docs/design.md §4).
+// planAnswer is a planner answer (docs/design.md §3).
 type planAnswer struct {
 	Status   string     `json:"status"`
 	Plan     []planItem `json:"plan,omitempty"`
@@ -161,7 +161,7 @@ func (s *Server) planAnswer(msgs []message, f faults, format string) string {
 }
 
 // asksExpect reports whether the planner's prompt offers postconditions
-// (docs/design.md §13): the contract names the "expect" field.
+// (docs/design.md §9): the contract names the "expect" field.
 func asksExpect(msgs []message) bool {
 	for _, m := range msgs {
 		if strings.Contains(m.Text, `"expect"`) {
@@ -172,7 +172,7 @@ func asksExpect(msgs []message) bool {
 }
 
 // planItem is one todo of a plan answer: a string, or the todo with its
-// postconditions (docs/design.md §13).
+// postconditions (docs/design.md §9).
 type planItem struct {
 	Todo   string           `json:"todo"`
 	Expect []postcond.Check `json:"expect,omitempty"`
@@ -423,7 +423,7 @@ func placeholderValue(done []doneTodo) string {
 			continue
 		}
 		if _, waited := waits.PhoneTodo(d.Todo); waited || readOne(d.Todo).Reads {
-			// A wait for the phone reads what arrived (docs/design.md §23).
+			// A wait for the phone reads what arrived (docs/design.md §7).
 			return d.Result
 		}
 		if last == "" {
@@ -625,12 +625,12 @@ func SplitGoal(goal string) []string {
 		return nil
 	}
 	// "at 21:00, open Settings", "in 20 minutes …", "20分钟后…": a wait
-	// todo first, which the goal runs as a timer (docs/design.md §23).
+	// todo first, which the goal runs as a timer (docs/design.md §7).
 	if w, rest, ok := waits.Lead(goal); ok {
 		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}
 	// "When Alice Chen sends a message, reply 'got it'": a wait for the
-	// phone first, which the goal runs as checks (docs/design.md §23).
+	// phone first, which the goal runs as checks (docs/design.md §7).
 	if w, rest, ok := waits.PhoneLead(goal); ok {
 		return append([]string{w.TodoText()}, SplitGoal(rest)...)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
-// The planner persona's own reading of a goal (docs/design.md §13). It
+// The planner persona's own reading of a goal (docs/design.md §9). It
 // shares nothing with the executor persona's parse of a todo: the planner
 // writes each todo in plain words for the executor, and the postconditions
 // that will show it done, from what the goal says; when the executor
@@ -99,7 +99,7 @@ func readGoal(goal string) []planned {
 	lastApp := "" // the app the clauses before a code wait name
 	for _, c := range clauses {
 		// "wait for the SMS code and enter it": the goal waits for the
-		// phone, and what arrives is read for the rest (docs/design.md §23).
+		// phone, and what arrives is read for the rest (docs/design.md §7).
 		w, rest, ok := waits.SplitPhoneWait(c)
 		if a := appIn(c); a != "" && !ok {
 			lastApp = a
@@ -213,7 +213,7 @@ var rdRequestQRe = regexp.MustCompile(`(?i)^(?:please\s+)?(?:could|can|would|wil
 // tidy drops politeness around a clause. After a colon everything is the
 // message, so a closing "thanks" or "谢谢" there is words to send, not
 // politeness to the agent: only the final marks go, and keepMark gives a
-// "?" or "!" back to the message (docs/design.md §13).
+// "?" or "!" back to the message (docs/design.md §9).
 func tidy(c string) string {
 	c = strings.TrimSpace(c)
 	for range 3 {
@@ -849,7 +849,7 @@ func sendTodos(c string, prev planned) []planned {
 		}
 		read := readValue(fmt.Sprintf("read %s's phone number", who))
 		// The message's text is known only once the read is done: the
-		// replan writes it and its check (docs/design.md §13).
+		// replan writes it and its check (docs/design.md §9).
 		return []planned{read, {Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
 	}
 	return []planned{{Todo: fmt.Sprintf("Send %s a message: %s", to, text),

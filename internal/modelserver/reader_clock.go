@@ -10,7 +10,7 @@ import (
 )
 
 // The planner persona's reading of goals about alarms that exist already
-// (docs/design.md §13): an alarm named by its place in the list, its time
+// (docs/design.md §9): an alarm named by its place in the list, its time
 // or its label; switching it on or off; a new alarm at an offset from
 // one; reading one alarm's time, label or state. What the planner cannot
 // know before the phone shows it (the time of "my Gym alarm") is read by a

@@ -9,7 +9,7 @@ import (
 )
 
 // The planner persona's reading of goals about people in Contacts and of
-// the home screen's clock (docs/design.md §13): reverse lookups by number,
+// the home screen's clock (docs/design.md §9): reverse lookups by number,
 // the Nth contact, opening a contact's card, the time the launcher shows.
 // Each todo is written in one plain form the executor knows, with the
 // answer type or screen that shows it done.

@@ -9,7 +9,7 @@ import (
 )
 
 // The planner persona's reading of goals about notes that exist already
-// (docs/design.md §13): renaming one, adding to its text, reading its
+// (docs/design.md §9): renaming one, adding to its text, reading its
 // title or body, deleting it. The notes list shows titles only, so a
 // change to a note's text is checked by a last todo that opens the note
 // and leaves its editor on the screen: the check reads the saved body

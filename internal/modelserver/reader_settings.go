@@ -10,7 +10,7 @@ import (
 )
 
 // The planner persona's reading of Settings goals that depend on how the
-// phone is now (docs/design.md §13): a switch flipped to the other state,
+// phone is now (docs/design.md §9): a switch flipped to the other state,
 // brightness moved by an amount. The planner cannot know the state before
 // the phone shows it, so a todo reads it first, and the todo that changes
 // it is written again, with its check on the exact end state, once the

@@ -27,7 +27,7 @@ import (
 // and applied to the phone with the same shell commands the device driver
 // sends, until the persona finishes. The phone's state is then checked.
 
-// adbShell is a minimal host side of the ADB device protocol (docs/design.md §6),
+// adbShell is a minimal host side of the ADB device protocol (docs/design.md §4),
 // enough to run shell commands on the simulated phone.
 type adbShell struct {
 	t    *testing.T

@@ -12,7 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
-// The verifier persona's own reading of a todo (docs/design.md §13). It
+// The verifier persona's own reading of a todo (docs/design.md §9). It
 // shares nothing with the executor persona's parse (intent.go) or the
 // planner's reader (reader.go): from the task's words it takes only what a
 // final screen can show — the app in front, a switch on or off, a
@@ -301,7 +301,7 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 // screen shows, and a switch's state agrees with the switch. Neither an
 // app's name (on every screen of it, on the home screen's icons), nor the
 // name of an app's top screen, nor what the task itself says is a value
-// the task asks for (docs/design.md §13).
+// the task asks for (docs/design.md §9).
 func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 	ans := strings.TrimSpace(msg)
 	if ans == "" {

@@ -9,7 +9,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
-// roleVerifier answers verification requests (docs/design.md §13): the
+// roleVerifier answers verification requests (docs/design.md §9): the
 // system prompt starts with "You are the verifier".
 const roleVerifier roleName = "verifier"
 

@@ -8,7 +8,7 @@ import (
 )
 
 // The Bank's sign-in: a password, then a one-time code the bank sends by
-// SMS, as banks do (docs/design.md §28). The SMS arrives at once, from
+// SMS, as banks do (docs/design.md §15). The SMS arrives at once, from
 // "Bank", as a message with its notification; the code is new at every
 // sign-in and drawn from the phone's seed and input count, so runs repeat.
 

@@ -32,7 +32,7 @@
 // By default nothing the phone shows depends on the wall clock or a random
 // source: the status bar always says 12:00, so the same inputs give the
 // same screens and the same PNG bytes. With Config.Life the phone lives its
-// own life (docs/design.md §28): messages arrive with notifications and
+// own life (docs/design.md §15): messages arrive with notifications and
 // heads-up banners, system dialogs take the focus, the clock ticks and the
 // screen times out to a keyguard that a swipe up dismisses, all drawn from
 // a seed on the phone's own clock, so a seed still gives the same screens.

@@ -7,7 +7,7 @@ import (
 )
 
 // TestShellKeepsFilesAsAPhoneDoes runs the file commands the action
-// journal sends (docs/design.md §19) and checks what a phone's toybox and
+// journal sends (docs/design.md §4) and checks what a phone's toybox and
 // mksh do with them.
 func TestShellKeepsFilesAsAPhoneDoes(t *testing.T) {
 	p := New(Config{Serial: "emulator-5554", Life: Life{Manual: true}})

@@ -6,7 +6,7 @@ import (
 )
 
 // Fill is long app data a phone can start with, so lists are longer than
-// the screen from the first goal on (docs/design.md §26).
+// the screen from the first goal on (docs/design.md §9).
 type Fill struct {
 	Notes  int // notes titled "Note 1" … "Note N"
 	Alarms int // alarms at distinct times, labelled "Alarm 1" … "Alarm N"

@@ -8,7 +8,7 @@ import (
 
 // A keyguard with a screen lock: after the swipe up (or `wm
 // dismiss-keyguard`) the bouncer asks for the PIN, or for a pattern,
-// before the phone unlocks (docs/design.md §28). The bouncer's elements
+// before the phone unlocks (docs/design.md §15). The bouncer's elements
 // carry the system UI's ids, so a tree reads as a real phone's does.
 const (
 	idPINView      = pkgSystemUI + ":id/keyguard_pin_view"

@@ -37,7 +37,7 @@ type State struct {
 	IMEInstalled bool          `json:"ime_installed"` // ADB Keyboard installed
 	Awake        bool          `json:"awake"`
 	InputLog     []InputEvent  `json:"input_log"`
-	// What Life did (docs/design.md §28): the keyguard shows,
+	// What Life did (docs/design.md §15): the keyguard shows,
 	// the system dialog in front, the posted notifications and the phone
 	// clock's time.
 	Locked bool `json:"locked,omitempty"`

@@ -11,7 +11,7 @@ import (
 )
 
 // MaxCorrectionChars bounds a planner-written correction: it rides as a
-// note in the executor's next request (docs/design.md §18).
+// note in the executor's next request (docs/design.md §2).
 const MaxCorrectionChars = 600
 
 // CorrectionSystem opens every correction request; the offline model

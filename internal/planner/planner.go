@@ -9,7 +9,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
-// Decision statuses (docs/design.md §4).
+// Decision statuses (docs/design.md §3).
 const (
 	StatusPlanned   = "planned"   // plan: the todos to run
 	StatusAskUser   = "ask_user"  // plan or replan: a question for the user
@@ -43,12 +43,12 @@ type PlanContext struct {
 	UserMessages []string   `json:"user_messages"`
 	Situation    *Situation `json:"situation,omitempty"`
 	// Memory is what earlier goals on this phone taught (docs/design.md
-	// §30): facts from verified todos and the person's answers.
+	// §8): facts from verified todos and the person's answers.
 	Memory []string `json:"memory,omitempty"`
 }
 
 // Situation is what the planner is always told besides the goal: the time
-// in the user's zone and the step budget (docs/design.md §4).
+// in the user's zone and the step budget (docs/design.md §3).
 type Situation struct {
 	Now          string `json:"now"` // "2026-11-26 20:30 Thursday"
 	TimeZone     string `json:"time_zone"`
@@ -64,7 +64,7 @@ type TodoResult struct {
 	Result string `json:"result"`
 	Steps  int    `json:"steps"`
 	// Evidence is the verification's evidence: what showed the todo done,
-	// or what was missing (docs/design.md §13).
+	// or what was missing (docs/design.md §9).
 	Evidence string `json:"evidence,omitempty"`
 	// Committed lists what the todo already committed on the phone
 	// (messages sent, records saved): never to be planned again.
@@ -228,7 +228,7 @@ var PlanSchema = llm.JSONSchema{Name: "plan", Schema: decisionSchema(StatusPlann
 var ReplanSchema = llm.JSONSchema{Name: "replan", Schema: decisionSchema(StatusReplanned, StatusDone, StatusAskUser)}
 
 // planItemSchema is one todo: its text, or its text with the
-// postconditions that show it done (docs/design.md §13).
+// postconditions that show it done (docs/design.md §9).
 var planItemSchema = map[string]any{"anyOf": []any{
 	map[string]any{"type": "string"},
 	map[string]any{
@@ -281,7 +281,7 @@ func decisionSchema(statuses ...string) map[string]any {
 }
 
 // expectChecks is the postcondition vocabulary both planner prompts offer
-// (docs/design.md §13).
+// (docs/design.md §9).
 const expectChecks = `- {"kind":"app_in_front","app":"Settings"}
 - {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
 - {"kind":"switch","label":"Wi-Fi","on":true}

@@ -144,7 +144,7 @@ func parse(text, phase string) (Decision, error) {
 	return d, nil
 }
 
-// planExpect reads each plan item's postconditions (docs/design.md §13):
+// planExpect reads each plan item's postconditions (docs/design.md §9):
 // an item {"todo":"…","expect":[…]} carries them, a plain string has none.
 // Unknown kinds, fields and placeholders are contract breaches.
 func planExpect(obj map[string]json.RawMessage, probs *[]string) [][]postcond.Check {

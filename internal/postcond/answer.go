@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -23,17 +24,7 @@ func values(typ, text string) []string {
 	switch typ {
 	case TypeTime:
 		for _, m := range timeValRe.FindAllStringSubmatch(text, -1) {
-			h := atoi(m[1])
-			switch strings.ToLower(m[3]) {
-			case "p":
-				if h < 12 {
-					h += 12
-				}
-			case "a":
-				if h == 12 {
-					h = 0
-				}
-			}
+			h := clocktime.Hour24(atoi(m[1]), m[3])
 			out = append(out, fmt.Sprintf("%02d:%s", h, m[2]))
 		}
 	case TypePhone:
@@ -179,7 +170,7 @@ func answerable(s Screen) []uitree.Element {
 }
 
 // IsAppName reports whether a text is the name of an app (docs/design.md
-// §13): what a launcher icon or an app's top screen shows, never a value
+// §9): what a launcher icon or an app's top screen shows, never a value
 // a question asks for.
 func IsAppName(text string) bool {
 	_, ok := device.LookupApp(strings.TrimSpace(text))

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Check kinds: the whole vocabulary (docs/design.md §13).
+// Check kinds: the whole vocabulary (docs/design.md §9).
 const (
 	AppInFront     = "app_in_front"   // app: the app in front
 	ElementExists  = "element_exists" // text: an element whose text or description contains it

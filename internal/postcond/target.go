@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultCommitLabels are the labels of controls that commit something the
-// phone cannot take back (docs/design.md §13): a tap on one is checked
+// phone cannot take back (docs/design.md §9): a tap on one is checked
 // against the todo before it is sent.
 var DefaultCommitLabels = []string{"Send", "Save", "Delete", "Pay", "Confirm", "OK", "Done", "Submit", "Transfer",
 	"发送", "保存", "删除", "支付", "付款", "确认", "确定", "完成", "提交", "转账"}

@@ -1,5 +1,5 @@
 // Package probe looks for an element on a phone past the edge of the
-// screen, read-only (docs/design.md §26): it reads the UI tree and, when
+// screen, read-only (docs/design.md §9): it reads the UI tree and, when
 // the element is not on the screen, scrolls the screen's longest list
 // to its start and then through to its end, a bounded number of swipes,
 // reading the tree after each; then it scrolls back to where the list was.
@@ -57,7 +57,7 @@ func Prefix(p string, also ...string) Match {
 
 // DefaultSwipes bounds a probe's swipes, restoring included, when Limits
 // leaves it zero: half of them search, which is enough for a list of
-// about 190 note rows (docs/design.md §26).
+// about 190 note rows (docs/design.md §9).
 const DefaultSwipes = 100
 
 // Limits bound one probe.

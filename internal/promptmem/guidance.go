@@ -79,7 +79,7 @@ type Outcome struct {
 
 // Guidance is a todo type's executor guidance: its versions, the one in
 // force and the recent outcomes. The todo type is the routine's task key:
-// the todo text with its parameters abstracted (docs/design.md §22).
+// the todo text with its parameters abstracted (docs/design.md §8).
 type Guidance struct {
 	Versions []Version `json:"versions"`
 	InForce  int       `json:"in_force"`

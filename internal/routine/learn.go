@@ -15,7 +15,7 @@ import (
 // Version is the shape of the routines this package learns: 2 takes the
 // parameters from the trajectory (Learn). Routines of an earlier version
 // took them from the todo's wording alone and are never matched; their
-// todos run with the model and learn them again (docs/design.md §22).
+// todos run with the model and learn them again (docs/design.md §8).
 const Version = 2
 
 // Param kinds of version 2: the part a span of the todo played in the

@@ -3,7 +3,7 @@ package routine
 import "encoding/json"
 
 // MergeSteps folds a successful run's steps into a routine's
-// (docs/design.md §22). A run that took the routine's steps, skipping
+// (docs/design.md §8). A run that took the routine's steps, skipping
 // only optional ones, leaves the routine as it is. A run that took every
 // step of the routine plus some in between (a pop-up it had to dismiss)
 // keeps the routine's steps and adds those as optional, so one changed

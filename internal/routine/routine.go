@@ -50,7 +50,7 @@ type Step struct {
 	// Optional marks a step a later run added between the routine's
 	// steps (dismissing a pop-up the app showed that time): a replay
 	// skips it when the screen it was recorded on is not there and the
-	// next required step's is (docs/design.md §22).
+	// next required step's is (docs/design.md §8).
 	Optional bool `json:"optional,omitempty"`
 }
 
@@ -69,7 +69,7 @@ type Target struct {
 // Routine is a learned action trace for a key.
 type Routine struct {
 	// Version is the package's Version when the routine was learned: older
-	// routines are not matched (docs/design.md §22).
+	// routines are not matched (docs/design.md §8).
 	Version int       `json:"version,omitempty"`
 	ID      string    `json:"id"`
 	Key     Key       `json:"key"`

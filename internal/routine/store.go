@@ -20,7 +20,7 @@ var errConflict = errors.New("routine changed since it was read")
 // backend holds one JSON routine per ID and updates it with a
 // compare-and-swap: a write names the revision it was computed from, and
 // fails with errConflict when another writer got there first
-// (docs/design.md §22). The directory (dirBackend) and a bucket
+// (docs/design.md §8). The directory (dirBackend) and a bucket
 // (bucketBackend) are the two.
 type backend interface {
 	// get reads a routine and its revision. A missing routine is

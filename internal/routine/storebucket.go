@@ -27,7 +27,7 @@ import (
 // and the other gets errConflict, reads that version and folds its outcome
 // into the one after. Readers take the highest version; an empty object is
 // a deletion. Versions older than pruneAge are removed, the newest
-// keepVersions always kept (docs/design.md §22).
+// keepVersions always kept (docs/design.md §8).
 type bucketBackend struct {
 	url    string
 	bucket *blob.Bucket

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 )
 
 // Time layouts a trajectory may type a time in. "H:04" is the 24-hour
@@ -106,16 +108,7 @@ func enTime(s string, m []int) (int, bool) {
 	if g := group(s, m, 2); g != "" {
 		mm, _ = strconv.Atoi(g)
 	}
-	switch strings.ToLower(group(s, m, 3)) {
-	case "p":
-		if h < 12 {
-			h += 12
-		}
-	case "a":
-		if h == 12 {
-			h = 0
-		}
-	}
+	h = clocktime.Hour24(h, group(s, m, 3))
 	if h > 23 || mm > 59 {
 		return 0, false
 	}

@@ -8,7 +8,7 @@
 //
 // Every listener is bound here and handed to its server; only the embedded
 // Temporal server and the real adb binary take a port number, and both get
-// one the way docs/design.md §16 describes.
+// one the way docs/design.md §14 describes.
 //
 // This package compiles the whole Temporal server (through devserver): only
 // commands and integration tests import it.

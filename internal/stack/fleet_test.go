@@ -192,7 +192,7 @@ func TestFleet(t *testing.T) {
 
 // checkRanOn fails unless every activity task of the goal's todos (each
 // sent to the phone's task queue; the todos themselves run on the shared
-// queue, docs/design.md §24) was taken by a worker process of host h.
+// queue, docs/design.md §5) was taken by a worker process of host h.
 func checkRanOn(t *testing.T, st *stack.Stack, goalID string, res workflows.GoalResult, h *host) {
 	t.Helper()
 	ids := drill.GoalWorkflowIDs(goalID, res)[1:]

@@ -507,7 +507,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) (
 }
 
 // LifeOf is the simulated phones' own behaviour the sim keys describe
-// (docs/design.md §28).
+// (docs/design.md §15).
 func LifeOf(c config.Sim) phonesim.Life {
 	return phonesim.Life{Seed: uint64(c.Seed), Messages: c.Messages, Dialogs: c.Dialogs, ScreenTimeout: c.ScreenTimeout, PIN: c.PIN}
 }

@@ -1,5 +1,5 @@
 // Package takeover keeps the text a person types on a goal's phone from the
-// step viewer (docs/design.md §17, taking over from the browser) between the
+// step viewer (docs/design.md §7, taking over from the browser) between the
 // viewer that received it and the activity that types it. The text may be a
 // password, so it never travels in a workflow update: the viewer seals it
 // here under a random handle, the update carries the handle and the number

@@ -2,6 +2,6 @@
 // its todo children and their activities (spans from the Temporal SDK's
 // OpenTelemetry contrib interceptor, on the client and the worker), and
 // inside activities a span per model call and per device action
-// (docs/design.md §15). With no telemetry.otlp_endpoint nothing is traced
+// (docs/design.md §11). With no telemetry.otlp_endpoint nothing is traced
 // and the helpers here cost a context lookup.
 package tracing

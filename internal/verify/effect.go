@@ -6,12 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/probe"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // Effect is the item a todo adds to the phone, as the app's list shows it
-// (docs/design.md §26): a note by its title, an alarm by its time and
+// (docs/design.md §9): a note by its title, an alarm by its time and
 // label, a sent message by its text.
 type Effect struct {
 	Kind string // EffectNote, EffectAlarm or EffectMessage
@@ -142,13 +143,7 @@ func alarmTime(s string) (string, bool) {
 		} else if m[3] == "" {
 			continue // a bare number is not a time
 		}
-		ampm := strings.ToLower(strings.ReplaceAll(m[3], ".", ""))
-		switch {
-		case ampm == "pm" && h < 12:
-			h += 12
-		case ampm == "am" && h == 12:
-			h = 0
-		}
+		h = clocktime.Hour24(h, m[3])
 		if strings.Contains(s, "下午") || strings.Contains(s, "晚上") {
 			if h < 12 {
 				h += 12

@@ -1,5 +1,5 @@
 // Package verify decides whether a todo the executor finished is really
-// done (docs/design.md §13). Cheap deterministic checks come first: a finish
+// done (docs/design.md §9). Cheap deterministic checks come first: a finish
 // message that admits failure, and what the UI tree proves on its own (the
 // app in front for "open X" or "go home", a switch's state for "turn X on").
 // Everything else goes to a vision model with a strict JSON contract,
@@ -28,7 +28,7 @@ const (
 	ByMessage = "message" // the finish message admitted failure
 	ByUITree  = "ui_tree" // a deterministic check on the UI tree
 	// ByPostcondition: the planner's postconditions, checked on the UI
-	// tree (docs/design.md §13).
+	// tree (docs/design.md §9).
 	ByPostcondition = "postcondition"
 	ByModel         = "model" // the verifier model
 	ByProbe         = "probe" // a read-only probe found the effect past the screen's edge

@@ -9,7 +9,7 @@ import (
 )
 
 // The step viewer shows each todo's postconditions and which held, as the
-// todo's Web UI details do (docs/design.md §13).
+// todo's Web UI details do (docs/design.md §9).
 func TestViewerShowsPostconditionsAndWhichHeld(t *testing.T) {
 	off := false
 	expect := []postcond.Check{{Kind: postcond.Switch, Label: "Wi-Fi", On: &off}, {Kind: postcond.AppInFront, App: "Settings"}}

@@ -225,7 +225,7 @@ const keepAliveEvery = 15 * time.Second
 // (/goals/<id>/events?follow=1): every event so far, then each new one as
 // it happens, until the goal ends. Each event's id is Event.ID; a client
 // that reconnects with Last-Event-ID (or ?last_event_id=) gets only what
-// came after it (docs/design.md §15).
+// came after it (docs/design.md §11).
 func (o Options) stream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {

@@ -11,7 +11,7 @@ import (
 // LayoutSVG draws a screen that forbids screenshots (FLAG_SECURE, as
 // banking apps set) from its element list: a box per element at its
 // pixels, its text or description inside, tappable ones shaded, so a
-// person taking over still sees where to click (docs/design.md §17). The
+// person taking over still sees where to click (docs/design.md §7). The
 // text of a password field is never drawn.
 func LayoutSVG(els []uitree.Element, w, h int) []byte {
 	var b strings.Builder

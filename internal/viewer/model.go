@@ -28,7 +28,7 @@ type Goal struct {
 	Device   string    `json:"device"`
 	Status   string    `json:"status"` // running, or the result's status once closed
 	Running  bool      `json:"running"`
-	Steps    int       `json:"steps"` // the goal's step count (docs/design.md §7), live
+	Steps    int       `json:"steps"` // the goal's step count (docs/design.md §2), live
 	MaxSteps int       `json:"max_steps"`
 	Plan     []string  `json:"plan,omitempty"`
 	Response string    `json:"response,omitempty"`
@@ -54,7 +54,7 @@ type Todo struct {
 	Notes      []Note    `json:"notes,omitempty"` // questions, answers, approvals, pauses inside the todo
 	// Checks are the planner's postconditions, with ✓/✗ once verified;
 	// Refused counts commit actions the Step did not send
-	// (docs/design.md §13).
+	// (docs/design.md §9).
 	Checks  []string `json:"checks,omitempty"`
 	Refused int      `json:"refused,omitempty"`
 	// NotesAfter are the notes later than the todo's last step, shown
@@ -120,7 +120,7 @@ const (
 	FlagReplayed  = "replayed"  // a retried act found its action already applied
 	FlagApproved  = "approved"  // the decided action waited for and got approval
 	FlagDenied    = "denied"    // … and was refused
-	FlagRefused   = "refused"   // a commit action was not sent: wrong target (docs/design.md §13) or already done (§26)
+	FlagRefused   = "refused"   // a commit action was not sent: wrong target (docs/design.md §9) or already done (§9)
 	FlagCorrected = "corrected" // the think carried a stuck correction
 	FlagParse     = "unparsed"  // the executor's reply did not parse
 )
@@ -189,7 +189,7 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		}
 	}
 	acts := map[int64]string{} // scheduled event ID → activity type
-	// A person's actions from the step viewer (docs/design.md §17), by
+	// A person's actions from the step viewer (docs/design.md §7), by
 	// scheduled event ID: shown as the person's, never as a step.
 	person := map[int64]activities.PersonAction{}
 	for _, ev := range evs {
@@ -280,7 +280,7 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
 			g.Status, g.Running, g.Closed = workflows.GoalFailed, false, at
 			// A goal that ended failed carries its result in the
-			// failure's details (docs/design.md §20).
+			// failure's details (docs/design.md §6).
 			if f := ev.GetWorkflowExecutionFailedEventAttributes().GetFailure(); f.GetApplicationFailureInfo().GetType() == workflows.ErrTypeGoalFailed {
 				var res workflows.GoalResult
 				if dc.FromPayloads(f.GetApplicationFailureInfo().GetDetails(), &res) == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // TakeOver lets a person act on the phone of a goal that waits for them
-// (docs/design.md §17, taking over from the browser). The worker's app
+// (docs/design.md §7, taking over from the browser). The worker's app
 // implements it: the screen is read from the phone, actions go to the goal
 // as updates, and Continue answers the goal the way `starter clarify`,
 // `approve` or `resume` does.

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 )
 
 var (
@@ -65,16 +67,7 @@ func readClockEN(s string) (Wait, int, bool) {
 					return Wait{}, 0, false
 				}
 			}
-			switch suffix {
-			case "am", "a.m.":
-				if h == 12 {
-					h = 0
-				}
-			case "pm", "p.m.":
-				if h < 12 {
-					h += 12
-				}
-			}
+			h = clocktime.Hour24(h, suffix)
 			if day == "tonight" && h < 12 {
 				h += 12
 			}

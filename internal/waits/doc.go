@@ -5,5 +5,5 @@
 // open Settings", "in 20 minutes open Settings", "20分钟后打开设置"). It also
 // turns a time of day into an instant in the user's time zone. Everything
 // here is pure (no clock, no I/O besides time.LoadLocation), so workflow
-// code may call the readers (docs/design.md §23).
+// code may call the readers (docs/design.md §7).
 package waits

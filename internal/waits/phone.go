@@ -13,7 +13,7 @@ const (
 )
 
 // PhoneWait is a wait for something to happen on the phone rather than for
-// a time (docs/design.md §23): a message from someone, a one-time code.
+// a time (docs/design.md §7): a message from someone, a one-time code.
 type PhoneWait struct {
 	Kind string `json:"kind"`
 	// From is who the message or code comes from, as the phone names the

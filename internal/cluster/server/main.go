@@ -1,7 +1,7 @@
 // Command server runs services of the Temporal server, built from the
 // server module and version in go.mod (the same code the embedded server
 // runs), and the server's own SQL schema tool. The cluster test and bench
-// build it once and start one process per service (docs/design.md §27):
+// build it once and start one process per service (docs/design.md §14):
 //
 //	server start --config cluster.yaml --service history
 //	server sql-tool --plugin postgres12 --ep 127.0.0.1 -p 5432 -u temporal --db temporal setup-schema -v 0.0

@@ -1,4 +1,4 @@
-// Package blocked holds the blocked-holder drill (docs/design.md §24): a
+// Package blocked holds the blocked-holder drill (docs/design.md §5): a
 // goal holds the phone, paused, when its worker is replaced by one whose
 // GoalWorkflow fails that goal's workflow task (a deploy that added a
 // command without a version guard). The phone's lease must take the phone

@@ -13,5 +13,5 @@
 //	go test -tags drills ./internal/drill/deploy     # two of each kind
 //
 // See docs/deploying.md ("Deploying a change to workflow code") and
-// docs/design.md §12.
+// docs/design.md §16.
 package deploy

@@ -13,7 +13,7 @@ import (
 
 // PreviousRelease is the commit the previous release's worker is built
 // from: the one that recorded the newest corpus folder,
-// workflows/testdata/v8 (docs/design.md §12). When a release ships, it
+// workflows/testdata/v8 (docs/design.md §16). When a release ships, it
 // moves to the commit that recorded that release's folder.
 const PreviousRelease = "d79b2030d7094fa922da5f3ae3e667052741a760"
 

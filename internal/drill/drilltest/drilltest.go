@@ -222,7 +222,7 @@ func StepTrail(s *drill.Stack, id string) string {
 
 // CheckClaims holds a goal's reports against its phone's input log: no
 // action reported applied that the log lacks, none in the log more often
-// than the todos decided it (docs/design.md §19).
+// than the todos decided it (docs/design.md §4).
 func CheckClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

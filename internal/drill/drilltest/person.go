@@ -15,7 +15,7 @@ import (
 // by looking at the phone (is the message in the conversation?) and
 // answering through the clarify update `starter clarify` sends. The
 // journal asks when it cannot tell whether a Send reached the phone
-// (docs/design.md §19); a drill whose goals would otherwise wait for a
+// (docs/design.md §4); a drill whose goals would otherwise wait for a
 // person until their answer deadline plays that person.
 type Person struct {
 	mu       sync.Mutex

@@ -27,7 +27,7 @@ const killSeed = 6
 // phones live their own lives meanwhile (messages, banners, dialogs, the
 // keyguard). Every goal must complete, every phone must show its message
 // exactly once, no action may be reported applied that the phone's input
-// log lacks, and none may reach the phone twice (docs/design.md §19). The
+// log lacks, and none may reach the phone twice (docs/design.md §4). The
 // phones' owner answers the goals' questions by looking at the phone.
 func TestWorkerKill(t *testing.T) {
 	s := drilltest.StartStack(t, drill.Options{Phones: killGoals, Life: drilltest.Life(killSeed)}, variantDescription)

@@ -22,8 +22,8 @@ import (
 // intent in the journal the phone keeps, decides it from the action's own
 // evidence, and the goal ends done with its message sent once and no
 // action reported applied that the phone's input log lacks
-// (docs/design.md §19). The two hosts share the blob store through a link
-// (blobs do not follow the phone, §24); their journals are apart.
+// (docs/design.md §4). The two hosts share the blob store through a link
+// (blobs do not follow the phone, §5); their journals are apart.
 func TestGoalMovesToAnotherHost(t *testing.T) {
 	s := drilltest.StartStack(t, drill.Options{Phones: 2}, variantDescription)
 	ctx := context.Background()

@@ -25,7 +25,7 @@ const cutSeed = 11
 // phone, while the phones change their screens by themselves (messages
 // every few seconds, banners, dialogs, the keyguard). Nothing may be
 // reported applied that the phone's input log lacks, nothing may reach
-// the phone twice, and every message goes out once (docs/design.md §19).
+// the phone twice, and every message goes out once (docs/design.md §4).
 func TestInputCutWhileScreenChanges(t *testing.T) {
 	life := phonesim.Life{Seed: cutSeed, Messages: 6 * time.Second, Dialogs: 45 * time.Second, ScreenTimeout: 20 * time.Second}
 	s := drilltest.StartStack(t, drill.Options{Phones: cutGoals, Life: life}, variantDescription)
@@ -43,7 +43,7 @@ func TestInputCutWhileScreenChanges(t *testing.T) {
 		ids[i] = drilltest.StartGoal(t, s, goal, s.Serials[i])
 	}
 	// The phones' owner answers what the goals ask by looking at the
-	// phone (docs/design.md §19).
+	// phone (docs/design.md §4).
 	person := drilltest.AnswerQuestions(t, s, ids, s.Phones[:cutGoals], texts)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -21,7 +21,7 @@ import (
 // SIGKILL. The check must say that no worker serves the phone (within
 // idleToldWithin; the time is logged), naming a time no later than the
 // kill, and say it is served again once the worker has started again
-// (docs/design.md §24).
+// (docs/design.md §5).
 func TestIdlePhoneWorkerKilled(t *testing.T) {
 	st, host, bin := hostStack(t)
 	serial := host.Serials[0]

@@ -18,7 +18,7 @@ import (
 // TestLeaseTerminatedMidGoal terminates the phone's lease workflow while
 // goal a drives the phone, then starts goal b on the same phone. The lease
 // b's request starts again must learn from the goals that a holds the
-// phone (docs/design.md §24): b waits ("device busy: held by a") and uses
+// phone (docs/design.md §5): b waits ("device busy: held by a") and uses
 // the phone only after a's last phone activity closed and the lease took
 // a's release; both end done, each message sent once.
 func TestLeaseTerminatedMidGoal(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 // TestGoalWaitsForAWorkerToServeItsPhone starts goals on a phone no worker
 // serves yet, while a worker without phones runs the goals themselves (a
-// phone host restarting, docs/design.md §24). The first goal must say it
+// phone host restarting, docs/design.md §5). The first goal must say it
 // waits for a worker to serve the phone, not fail, and once the phone's
 // worker starts it must end done with its message sent once. A second
 // goal, with a short device_wait_deadline and no phone worker, must fail

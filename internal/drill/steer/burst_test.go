@@ -122,7 +122,7 @@ func TestSteeringBurstDrill(t *testing.T) {
 		inputs, runs, byArrival = append(inputs, in...), runs+n, byArrival+ordered
 	}
 	// The stack's worker is built as every worker is: each run it started
-	// takes plain signals in arrival order (docs/design.md §25).
+	// takes plain signals in arrival order (docs/design.md §6).
 	if byArrival != runs {
 		t.Errorf("%d of %d goal and todo runs recorded %s version 1: a worker was built without workflows.Interceptors()",
 			byArrival, runs, workflows.ChangeSignalArrivalOrder)

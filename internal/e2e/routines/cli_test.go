@@ -98,8 +98,7 @@ func TestGoalsStartedWithTheTemporalCLI(t *testing.T) {
 		return string(out)
 	}
 	input := func(goal string) string {
-		b, _ := json.Marshal(goal)
-		return fmt.Sprintf(`{"goal":%s,"device":%q,"options":{"answer_deadline":"30m"}}`, b, s.Serials[0])
+		return goalInput(goal, s.Serials[0])
 	}
 	start := func(id, goal string) {
 		t.Helper()
@@ -107,26 +106,13 @@ func TestGoalsStartedWithTheTemporalCLI(t *testing.T) {
 		temporal("workflow", "start", "--type", goalctl.GoalWorkflowName, "--task-queue", workflows.TaskQueue,
 			"--workflow-id", id, "--input", input(goal))
 	}
-	result := func(id string) workflows.GoalResult {
-		t.Helper()
-		for {
-			res, err := s.Goals.Result(ctx, id)
-			if err == nil {
-				return res
-			}
-			if ctx.Err() != nil {
-				t.Fatalf("goal %s did not end: %v", id, err)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
 
 	start("tcli-first", `Send Alice a message saying "dinner is at 8"`)
-	checkOne(t, s, result("tcli-first"), "tcli-first", "Alice Chen", "dinner is at 8")
+	checkOne(t, s, goalResult(ctx, t, s, "tcli-first"), "tcli-first", "Alice Chen", "dinner is at 8")
 	checkHistory(ctx, t, s, "tcli-first")
 
 	start("tcli-second", `Send Bob a message saying "on the train"`)
-	second := result("tcli-second")
+	second := goalResult(ctx, t, s, "tcli-second")
 	checkOne(t, s, second, "tcli-second", "Bob Li", "on the train")
 	checkHistory(ctx, t, s, "tcli-second")
 	checkReplayed(ctx, t, s, "tcli-second", second)
@@ -141,22 +127,11 @@ func TestGoalsStartedWithTheTemporalCLI(t *testing.T) {
 	}()
 	temporal("schedule", "trigger", "--schedule-id", "tcli-schedule")
 	h := s.Client.ScheduleClient().GetHandle(ctx, "tcli-schedule")
-	var runID string
-	for runID == "" {
-		d, err := h.Describe(ctx)
-		if err == nil && len(d.Info.RecentActions) > 0 {
-			runID = d.Info.RecentActions[0].StartWorkflowResult.WorkflowID
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the schedule started no goal: %v", err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	runID := scheduledGoal(ctx, t, h)
 	if !strings.HasPrefix(runID, "tcli-scheduled") {
 		t.Fatalf("the schedule started %s, want a run of tcli-scheduled", runID)
 	}
-	third := result(runID)
+	third := goalResult(ctx, t, s, runID)
 	checkOne(t, s, third, runID, "Mom", "home by 6")
 	checkHistory(ctx, t, s, runID)
 	checkReplayed(ctx, t, s, runID, third)

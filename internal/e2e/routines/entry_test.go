@@ -32,8 +32,7 @@ func TestGoalsStartedWithoutPhoneflow(t *testing.T) {
 		t.Fatal("the stack's worker config must have routines and prompt memory on for this test")
 	}
 	input := func(goal string) json.RawMessage {
-		b, _ := json.Marshal(goal)
-		return json.RawMessage(fmt.Sprintf(`{"goal":%s,"device":%q,"options":{"answer_deadline":"30m"}}`, b, s.Serials[0]))
+		return json.RawMessage(goalInput(goal, s.Serials[0]))
 	}
 	startRaw := func(id, goal string) {
 		t.Helper()
@@ -43,27 +42,14 @@ func TestGoalsStartedWithoutPhoneflow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	result := func(id string) workflows.GoalResult {
-		t.Helper()
-		for {
-			res, err := s.Goals.Result(ctx, id)
-			if err == nil {
-				return res
-			}
-			if ctx.Err() != nil {
-				t.Fatalf("goal %s did not end: %v", id, err)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
 
 	startRaw("cli-first", `Send Alice a message saying "see you at 7"`)
-	first := result("cli-first")
+	first := goalResult(ctx, t, s, "cli-first")
 	checkOne(t, s, first, "cli-first", "Alice Chen", "see you at 7")
 	checkHistory(ctx, t, s, "cli-first")
 
 	startRaw("cli-second", `Send Bob a message saying "running late"`)
-	second := result("cli-second")
+	second := goalResult(ctx, t, s, "cli-second")
 	checkOne(t, s, second, "cli-second", "Bob Li", "running late")
 	if second.Usage.ReplayedSteps == 0 {
 		t.Errorf("the second CLI goal replayed no routine step (executor calls %d, first %d)", second.Usage.Executor.Calls, first.Usage.Executor.Calls)
@@ -82,24 +68,51 @@ func TestGoalsStartedWithoutPhoneflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = h.Delete(context.Background()) }()
-	var runID string
-	for runID == "" {
+	runID := scheduledGoal(ctx, t, h)
+	third := goalResult(ctx, t, s, runID)
+	checkOne(t, s, third, runID, "Mom", "landed")
+	if third.Usage.ReplayedSteps == 0 {
+		t.Errorf("the scheduled goal replayed no routine step")
+	}
+	checkHistory(ctx, t, s, runID)
+}
+
+// goalInput is a goal's JSON input as a person writes it for the Temporal
+// CLI or a hand-made schedule: the goal, the phone and a duration as text.
+func goalInput(goal, serial string) string {
+	b, _ := json.Marshal(goal)
+	return fmt.Sprintf(`{"goal":%s,"device":%q,"options":{"answer_deadline":"30m"}}`, b, serial)
+}
+
+// goalResult waits for goal id to end and returns its result.
+func goalResult(ctx context.Context, t *testing.T, s *localstack.Stack, id string) workflows.GoalResult {
+	t.Helper()
+	for {
+		res, err := s.Goals.Result(ctx, id)
+		if err == nil {
+			return res
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("goal %s did not end: %v", id, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// scheduledGoal waits for the schedule's first action and returns the
+// workflow ID of the goal it started.
+func scheduledGoal(ctx context.Context, t *testing.T, h client.ScheduleHandle) string {
+	t.Helper()
+	for {
 		d, err := h.Describe(ctx)
 		if err == nil && len(d.Info.RecentActions) > 0 {
-			runID = d.Info.RecentActions[0].StartWorkflowResult.WorkflowID
-			break
+			return d.Info.RecentActions[0].StartWorkflowResult.WorkflowID
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("the schedule started no goal: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	third := result(runID)
-	checkOne(t, s, third, runID, "Mom", "landed")
-	if third.Usage.ReplayedSteps == 0 {
-		t.Errorf("the scheduled goal replayed no routine step")
-	}
-	checkHistory(ctx, t, s, runID)
 }
 
 // checkOne checks a goal ended done with one message sent.

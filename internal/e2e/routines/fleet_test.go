@@ -25,7 +25,7 @@ import (
 // learned by a goal on host 1 replays on host 2 for another contact and
 // text: host 2's goal makes at most 20% of the first goal's executor
 // calls, and the replay of the shared routine is in its todo's history
-// (docs/design.md §22).
+// (docs/design.md §8).
 func TestFleetSharesRoutines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the worker and runs goals on two worker processes")

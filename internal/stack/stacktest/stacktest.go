@@ -1,4 +1,4 @@
-// Package stacktest starts the local stacks (docs/design.md §16) of the
+// Package stacktest starts the local stacks (docs/design.md §14) of the
 // tests that run on the embedded server: a stack whose logs go to the
 // test's log, with a worker in the test process, both stopped when the
 // test ends.

@@ -11,7 +11,7 @@ import (
 )
 
 // Webhook records the notifications a worker POSTs to notify.url
-// (docs/design.md §17), on a loopback server closed when the test ends.
+// (docs/design.md §7), on a loopback server closed when the test ends.
 type Webhook struct {
 	URL  string // the server's base URL
 	mu   sync.Mutex

@@ -1,0 +1,183 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/hooks"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+)
+
+// Step runs one iteration of a todo: perform the action the workflow
+// already approved (if any; the device settles before returning), observe
+// the new screen, and think the next action (if asked). Doing the three in
+// one activity keeps a step at about six history events; the screenshot
+// stays in memory between observing and thinking.
+func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error) {
+	d, err := a.device(ctx, in.Serial)
+	if err != nil {
+		return StepResult{}, handBackDeviceError(attempt(ctx), err)
+	}
+	defer keepAlive(ctx, StepHeartbeat)()
+	a.Hooks.Emit(ctx, stepEvent(ctx, hooks.StepStart, in))
+	res, err := a.step(ctx, d, attempt(ctx), in)
+	a.Hooks.Emit(ctx, stepEnd(ctx, in, res, err))
+	if err != nil && in.HandBackOutages {
+		var applied *StepResult
+		if res.Act != nil {
+			applied = &StepResult{Act: res.Act, Screen: res.Screen}
+		}
+		err = handBackOutage(attempt(ctx), err, applied)
+	}
+	if err != nil {
+		res = StepResult{}
+	}
+	return res, handBackDeviceError(attempt(ctx), err)
+}
+
+// handBackDeviceError lets Temporal retry a device error once (a passing
+// adb hiccup), then hands a phone that still does not answer back to the
+// workflow as a non-retryable DeviceError: the workflow waits for the phone
+// itself, so the goal can say what it waits for and ask the user to
+// reconnect the phone past its deadline.
+func handBackDeviceError(attempt int, err error) error {
+	var app *temporal.ApplicationError
+	if attempt < 2 || !errors.As(err, &app) || app.Type() != ErrTypeDevice || app.NonRetryable() {
+		return err
+	}
+	return temporal.NewNonRetryableApplicationError(app.Message(), ErrTypeDevice, nil)
+}
+
+// StepHeartbeat is how often a running Step heartbeats. Workflows set a
+// heartbeat timeout a few times longer (15 s for a todo on the shared
+// queue, docs/design.md §5), so a step whose worker died is retried
+// within that instead of at the end of its start-to-close timeout, and a
+// cancelled goal reaches the step promptly (the SDK sends at most one
+// heartbeat per 0.8 heartbeat timeouts).
+const StepHeartbeat = 3 * time.Second
+
+// keepAlive heartbeats every interval until the returned stop func is
+// called. Outside an activity it does nothing.
+func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in StepInput) (StepResult, error) {
+	var res StepResult
+	// A phone that timed out to its lock screen is unlocked before the
+	// action lands; one that cannot be gets the person asked, with
+	// nothing sent and no model called (docs/design.md §15).
+	if q, err := a.unlock(ctx, d); err != nil || q != "" {
+		return StepResult{Locked: q}, err
+	}
+	prevAction, prevResult := in.PreviousAction, in.PreviousResult
+	var commit commitTap // a tap on a commit control, for the todo's log
+	if in.Act != nil {
+		var ar ActResult
+		// A commit aimed at a target the todo does not name (docs/design.md
+		// §9), then one whose effect is already on the phone (§9): a
+		// refused commit never reaches the phone or the journal.
+		cc, err := a.wrongTarget(ctx, in)
+		if err != nil {
+			return StepResult{}, err
+		}
+		var refusal *ActResult
+		if cc.Refused == "" {
+			if refusal, commit, err = a.commitCheck(ctx, d, in); err != nil {
+				return StepResult{}, err
+			}
+		}
+		switch {
+		case cc.Refused != "":
+			// The executor is told why, and the workflow asks the person
+			// when it tries again.
+			ar = ActResult{Result: ActRefused + ": " + cc.Refused, Refused: cc.Refused}
+		case refusal != nil:
+			ar = *refusal
+			if why, ok := strings.CutPrefix(ar.Result, ActRefused+": "); ok {
+				ar.Refused = why
+			}
+		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
+			// The journal keeps a veto as the action's result, so a retry
+			// returns it without asking again (docs/design.md §10).
+			ar, err = a.actOnce(ctx, d, in)
+		default:
+			if v := a.vetoed(ctx, in); v != nil {
+				ar = *v
+				break
+			}
+			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
+		}
+		if err != nil {
+			return StepResult{}, err
+		}
+		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
+			ar.Committed, ar.Commit = cc.Commit, commit.Key
+		}
+		res.Act = &ar
+		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result
+	}
+	s, err := a.observe(ctx, d, in.UITree)
+	if err != nil {
+		return StepResult{}, err
+	}
+	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
+		// A system window took the focus around the commit tap: the todo
+		// remembers what the screen showed, so a tap again on the same
+		// content is refused only if the first one left a trace.
+		res.Act.Commit = commit.Key + unconfirmedMark + commit.Shown
+	}
+	res.Screen = s.obs
+	if !in.Think {
+		return res, nil
+	}
+	var miss string
+	if in.Replay != nil {
+		rin := in
+		rin.PreviousAction, rin.PreviousResult = prevAction, prevResult
+		th, why, err := a.replay(ctx, rin, s)
+		if err != nil {
+			return res, err
+		}
+		if why == "" {
+			res.Think = &th
+			return res, nil
+		}
+		miss = why
+	}
+	th, err := a.think(ctx, ThinkInput{
+		Task: in.Task, TaskType: in.TaskType, Screen: s.obs,
+		PreviousAction: prevAction, PreviousResult: prevResult,
+		Notes: in.Notes, HistoryRef: in.HistoryRef, Guidance: in.Guidance,
+	}, s)
+	if err != nil {
+		return res, err // what was applied and seen, for handBackOutage
+	}
+	th.ReplayMiss = miss
+	res.Think = &th
+	return res, nil
+}
