@@ -361,7 +361,7 @@ func startsComma(s string) bool {
 // withClosingMark gives a message's text back the "!" or "！" that closes
 // the todo: trimming the todo's own full stop took it off, but a todo
 // whose text ends the message ends with the message's marks, and a message
-// sent without them is not the one asked for (docs/design.md §13).
+// sent without them is not the one asked for (docs/design.md §9).
 func withClosingMark(task, trimmed, text string) string {
 	task = strings.TrimSpace(task)
 	if text == "" || !strings.HasSuffix(trimmed, text) || len(task) <= len(trimmed) {

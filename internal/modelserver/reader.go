@@ -274,7 +274,7 @@ func splitClauses(goal string) []string {
 // text after a colon or "saying" keeps its own sentences: a piece that
 // starts no todo after such a piece is more of the message ("text Bob:
 // 收到。谢谢"), while one that does ("…: see you. Then turn on Bluetooth")
-// is the next clause (docs/design.md §13).
+// is the next clause (docs/design.md §9).
 func messageWhole(t string) []string {
 	pieces := splitOutsideQuotes(t, planStrong)
 	if len(pieces) < 2 {
