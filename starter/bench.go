@@ -23,6 +23,7 @@ type benchFlags struct {
 	only    string
 	fleet   int
 	adbPath string
+	cpuProf string
 }
 
 func newBenchCmd() *cobra.Command {
@@ -61,6 +62,7 @@ goes to stderr, the report to stdout or --report FILE.`,
 	fs.BoolVar(&f.quick, "quick", false, "one run, 1 and 5 phones, one seed: a short check that everything works")
 	fs.StringVar(&f.only, "only", "", "run only one measurement: "+strings.Join(bench.Measurements, ", "))
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
+	fs.StringVar(&f.cpuProf, "cpuprofile", "", "write CPU profiles of the overhead measurement's paths to PREFIX-<latency>-<loop|temporal>-<run>.pprof (for go tool pprof)")
 	fs.IntVar(&f.fleet, "fleet", 0, "instead of the suite: goal throughput with N worker processes, each a phone host with its own ADB server and one phone (2 goals per phone, --runs repetitions)")
 	return cmd
 }
@@ -77,7 +79,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 		return runFleet(cmd, f, runs)
 	}
 	opts := bench.Options{
-		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath,
+		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath, CPUProfile: f.cpuProf,
 		Command: benchCommand(f, runs, cmd.Flags().Changed("runs")),
 		Logger:  slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError})),
 		Progress: func(s string) {

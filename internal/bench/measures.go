@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -138,8 +140,11 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 			"(a) as a plain in-process loop calling `Activities.Step` directly, (b) as one `TodoWorkflow` per todo through the embedded Temporal server "+
 			"(task queue of the phone, worker in this process). Both do the same device work and the same model calls: every think, and the verification of each finish (`Activities.Verify`). "+
 			"Steps are counted as the workflow counts them: every think and every device action; model calls are the model server's completions during each path. "+
-			"The ratio is the median of the per-run ratios (b)/(a).", strings.Join(quoteAll(overheadTasks), ", ")),
-		Header: []string{"model latency", "steps (a / b)", "model calls (a / b)", "(a) plain loop ms/step", "(b) Temporal ms/step", "ratio (b)/(a)", "(b) − (a) ms/step"},
+			"The ratio is the median of the per-run ratios (b)/(a). "+
+			"CPU ms/step is the whole process's CPU time (getrusage RUSAGE_SELF) over each path divided by its steps: the worker, the embedded server, the model server and the phone, "+
+			"so (b) − (a) is what the Temporal path costs in CPU, a figure the machine's load does not inflate the way it does wall time.", strings.Join(quoteAll(overheadTasks), ", ")),
+		Header: []string{"model latency", "steps (a / b)", "model calls (a / b)", "(a) plain loop ms/step", "(b) Temporal ms/step", "ratio (b)/(a)", "(b) − (a) ms/step",
+			"(a) CPU ms/step", "(b) CPU ms/step", "(b) − (a) CPU ms/step"},
 	}
 	for _, lat := range []time.Duration{0, 200 * time.Millisecond} {
 		env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1, Model: modelserver.Config{Latency: lat}})
@@ -147,14 +152,19 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 			return []Table{t}, err
 		}
 		serial, phone := env.Serials[0], env.Phones[0]
-		var direct, viaT, ratio, diff Sample
+		var direct, viaT, ratio, diff, cpuStepA, cpuStepB, cpuDiff Sample
 		var stepsA, stepsB, callsA, callsB []int
 		unverified := 0
 		calls := func() int { return int(env.Model.Stats().Completions) }
-		for range r.o.Runs {
+		for run := range r.o.Runs {
 			phone.Reset()
 			c0 := calls()
-			began := time.Now()
+			stopProf, err := r.profile(lat, "loop", run)
+			if err != nil {
+				env.Stop()
+				return []Table{t}, err
+			}
+			began, cpu0 := time.Now(), processCPU()
 			sa := 0
 			for _, task := range overheadTasks {
 				n, _, err := DirectTodo(ctx, env.Acts, serial, task, workflows.DefaultTodoMaxSteps)
@@ -170,11 +180,16 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 				}
 				sa += n
 			}
-			da := time.Since(began)
+			da, cpuA := time.Since(began), processCPU()-cpu0
+			stopProf()
 			ca := calls() - c0
 			phone.Reset()
 			c0 = calls()
-			began = time.Now()
+			if stopProf, err = r.profile(lat, "temporal", run); err != nil {
+				env.Stop()
+				return []Table{t}, err
+			}
+			began, cpu0 = time.Now(), processCPU()
 			sb := 0
 			for _, task := range overheadTasks {
 				res, err := runWorkflow[workflows.TodoResult](ctx, r.st, r.id("todo"), workflows.DeviceTaskQueue(serial), workflows.TodoWorkflow, todoInput(serial, task))
@@ -188,12 +203,15 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 				}
 				sb += res.Steps
 			}
-			db := time.Since(began)
+			db, cpuB := time.Since(began), processCPU()-cpu0
+			stopProf()
 			callsA, callsB = append(callsA, ca), append(callsB, calls()-c0)
 			stepsA, stepsB = append(stepsA, sa), append(stepsB, sb)
 			pa, pb := Ms(da)/float64(sa), Ms(db)/float64(sb)
 			direct, viaT = append(direct, pa), append(viaT, pb)
 			ratio, diff = append(ratio, pb/pa), append(diff, pb-pa)
+			ca1, cb1 := Ms(cpuA)/float64(sa), Ms(cpuB)/float64(sb)
+			cpuStepA, cpuStepB, cpuDiff = append(cpuStepA, ca1), append(cpuStepB, cb1), append(cpuDiff, cb1-ca1)
 			r.o.Progress(fmt.Sprintf("overhead %s: plain %.1f ms/step, temporal %.1f ms/step", lat, pa, pb))
 		}
 		env.Stop()
@@ -202,9 +220,31 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 				lat, unverified, len(overheadTasks)*r.o.Runs))
 		}
 		t.Rows = append(t.Rows, []string{lat.String(), fmt.Sprintf("%s / %s", intsSummary(stepsA), intsSummary(stepsB)),
-			fmt.Sprintf("%s / %s", intsSummary(callsA), intsSummary(callsB)), direct.Summary(1), viaT.Summary(1), ratio.Summary(2), diff.Summary(1)})
+			fmt.Sprintf("%s / %s", intsSummary(callsA), intsSummary(callsB)), direct.Summary(1), viaT.Summary(1), ratio.Summary(2), diff.Summary(1),
+			cpuStepA.Summary(1), cpuStepB.Summary(1), cpuDiff.Summary(1)})
 	}
 	return []Table{t}, nil
+}
+
+// profile starts a CPU profile of one path of one overhead run when
+// Options.CPUProfile asks for them, and returns the function that ends it.
+func (r *runner) profile(lat time.Duration, path string, run int) (func(), error) {
+	if r.o.CPUProfile == "" {
+		return func() {}, nil
+	}
+	name := fmt.Sprintf("%s-%s-%s-%d.pprof", r.o.CPUProfile, lat, path, run+1)
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile %s: %w", name, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func (r *runner) history(ctx context.Context) ([]Table, error) {

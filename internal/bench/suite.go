@@ -36,6 +36,10 @@ type Options struct {
 	ADBPath string // adb binary; empty = adb on PATH
 	Command string // the command line, for the report
 	Logger  *slog.Logger
+	// CPUProfile, when set, is the path prefix of CPU profiles the
+	// overhead measurement writes: one per path, model latency and run
+	// (PREFIX-200ms-temporal-1.pprof), to see where a step's time goes.
+	CPUProfile string
 	// Progress, when set, receives one line per finished piece of work.
 	Progress func(string)
 }
