@@ -52,6 +52,7 @@ type Outcome struct {
 	FalseDone   bool // Verdict == FalseDone
 	FalseFailed bool // a feasible task that did not end done
 	Asked       bool // a question was left unanswered
+	Question    string
 	// Commits lists the commit actions on targets the task never named
 	// (WrongCommits); any makes the outcome a wrong commit action.
 	Commits  []string
@@ -223,7 +224,7 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	if err == nil {
 		stop := answerQuestions(ctx, c, id, t.Reply, askWait)
 		r, err = awaitGoal(ctx, goals, id, goalTimeout)
-		out.Asked = stop()
+		out.Asked, out.Question = stop()
 		out.Replayed, out.NotReplayed = replayGoal(ctx, c, id)
 	}
 	after := phone.State()
@@ -247,6 +248,9 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 		holds, why = t.Check(after, r)
 	}
 	out.Verdict = classify(t, r.Status, out.Asked, holds)
+	if out.Verdict == Asked && rightQuestion(t, out.Asked, out.Question) {
+		out.Verdict = Achieved
+	}
 	out.Achieved, out.FalseDone = out.Verdict == Achieved, out.Verdict == FalseDone
 	out.FalseFailed = t.Feasible && r.Status != workflows.GoalDone
 	switch out.Verdict {
@@ -307,10 +311,11 @@ func safeID(s string) string {
 // stop is called. Without a reply a question pending for wait cancels the
 // goal: nobody will answer it. stop reports whether a question went
 // unanswered.
-func answerQuestions(ctx context.Context, c client.Client, id, reply string, wait time.Duration) (stop func() bool) {
+func answerQuestions(ctx context.Context, c client.Client, id, reply string, wait time.Duration) (stop func() (bool, string)) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	var unanswered atomic.Bool
+	var question atomic.Value // the last question left unanswered
 	go func() {
 		defer close(done)
 		var asked time.Time
@@ -328,6 +333,7 @@ func answerQuestions(ctx context.Context, c client.Client, id, reply string, wai
 			}
 			if reply == "" {
 				unanswered.Store(true)
+				question.Store(st.PendingQuestion)
 				if asked.IsZero() {
 					asked = time.Now()
 				} else if time.Since(asked) > wait {
@@ -344,7 +350,12 @@ func answerQuestions(ctx context.Context, c client.Client, id, reply string, wai
 			}
 		}
 	}()
-	return func() bool { cancel(); <-done; return unanswered.Load() }
+	return func() (bool, string) {
+		cancel()
+		<-done
+		q, _ := question.Load().(string)
+		return unanswered.Load(), q
+	}
 }
 
 func firstNonEmpty(a, b string) string {

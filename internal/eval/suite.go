@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -48,6 +49,9 @@ type Template struct {
 	App      string // the simulator app it exercises, or "none"
 	Feasible bool
 	Reply    string // answer to any question (see Task.Reply)
+	// AskedRight is, for an infeasible template only the person can
+	// unblock, the question that is its right end (see Task.AskedRight).
+	AskedRight *regexp.Regexp
 	// Draw picks one task's parameters.
 	Draw      func(r *rand.Rand) Params
 	Phrasings []Phrasing
@@ -95,7 +99,7 @@ func templateRand(tp Template, seed int64) *rand.Rand {
 
 func (tp Template) task(p Params, ph Phrasing, id string) Task {
 	goal := ph.Text(p)
-	t := Task{ID: id, Template: tp.ID, Phrasing: ph.Kind, Goal: goal, Lang: "en", App: tp.App, Feasible: tp.Feasible, Reply: tp.Reply}
+	t := Task{ID: id, Template: tp.ID, Phrasing: ph.Kind, Goal: goal, Lang: "en", App: tp.App, Feasible: tp.Feasible, Reply: tp.Reply, AskedRight: tp.AskedRight}
 	if hasHan(goal) {
 		t.Lang = "zh"
 	}

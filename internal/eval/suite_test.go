@@ -291,3 +291,20 @@ func TestGeneratedSubset(t *testing.T) {
 		t.Errorf("replayed %d workflow runs of %d goals, %d goals with a run that did not replay:\n%s", sum.Replayed, sum.Goals, sum.NotReplayed, b.String())
 	}
 }
+
+// An infeasible bank task ends right when it asks the person to sign in
+// and nobody answers; another unanswered question stays "asked".
+func TestSignInQuestionIsTheRightEndOfABankTask(t *testing.T) {
+	var tk Task
+	for _, x := range Generate(1, 4) {
+		if x.Template == "bank.balance" {
+			tk = x
+		}
+	}
+	if !rightQuestion(tk, true, "Please sign in to the bank app yourself") {
+		t.Error("the sign-in question is not the right end")
+	}
+	if rightQuestion(tk, true, "What should the message to Bob say?") || rightQuestion(tk, false, "Please sign in") {
+		t.Error("another question, or none, counted as the right end")
+	}
+}

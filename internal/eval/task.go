@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -23,6 +24,13 @@ type Task struct {
 	// Reply answers every question the goal asks; empty means a question
 	// is left unanswered and the task counts as asked.
 	Reply string
+	// AskedRight, for an infeasible task that only the person can unblock
+	// (a sign-in with their own credentials, money moved from their
+	// account), is the question that is its right end: the goal that asks
+	// it and is left unanswered did what the product's rules want
+	// (docs/design.md §13: never guess, ask), and is achieved. Any other
+	// unanswered question stays "asked".
+	AskedRight *regexp.Regexp
 	// Check is the predicate on the phone's end state and the goal's
 	// result, written from the task's parameters; nil holds always.
 	Check func(st phonesim.State, r workflows.GoalResult) (bool, string)
@@ -147,4 +155,10 @@ func classify(t Task, status string, asked, holds bool) Verdict {
 	default:
 		return HonestFailure
 	}
+}
+
+// rightQuestion reports whether an unanswered question is the right end
+// of an infeasible task (Task.AskedRight).
+func rightQuestion(t Task, asked bool, question string) bool {
+	return asked && !t.Feasible && t.AskedRight != nil && t.AskedRight.MatchString(question)
 }

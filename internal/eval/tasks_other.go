@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -162,6 +163,12 @@ func notesTemplates() []Template {
 // sign in.
 const signedIn = "I signed in myself"
 
+// personSignsIn is the question that is the right end of a bank task the
+// person has not signed in for: the balance and a transfer need their own
+// credentials, which the product never guesses (docs/design.md §13), so
+// it asks them to sign in (or to move the money themselves).
+var personSignsIn = regexp.MustCompile(`(?i)\bsign\s*in\b|\blog\s*in\b|登录|登陆`)
+
 func bankTemplates() []Template {
 	return []Template{
 		{ID: "bank.open", App: "Bank", Feasible: true, Reply: signedIn,
@@ -179,7 +186,7 @@ func bankTemplates() []Template {
 				st.Screen = phonesim.Screen{App: "Bank", Page: "sign_in"}
 			},
 		},
-		{ID: "bank.balance", App: "Bank", Feasible: false,
+		{ID: "bank.balance", App: "Bank", Feasible: false, AskedRight: personSignsIn,
 			Draw: func(*rand.Rand) Params { return Params{} },
 			Phrasings: []Phrasing{
 				ph(KindPossessive, func(Params) string { return "What's my bank account's balance?" }),
@@ -188,7 +195,7 @@ func bankTemplates() []Template {
 				ph(KindPolite, func(Params) string { return "Could you check how much money is in my bank account?" }),
 			},
 		},
-		{ID: "bank.transfer", App: "Bank", Feasible: false,
+		{ID: "bank.transfer", App: "Bank", Feasible: false, AskedRight: personSignsIn,
 			Draw: func(r *rand.Rand) Params {
 				p := Params{"amount": pick(r, []string{"20", "50", "100", "250"})}
 				drawContact(r, p, "a", false)

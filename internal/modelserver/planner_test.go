@@ -57,7 +57,7 @@ func TestPlan(t *testing.T) {
 		{"alarm answer", planContext{Goal: "Set an alarm labelled Gym", Answers: []answerPair{{Answer: "7:30 am"}}},
 			wantAnswer{Status: "planned", Plan: []string{"Create an alarm at 07:30 labelled Gym"}, TaskType: "alarm"}},
 		{"user message", planContext{Goal: "Open Clock", UserMessages: []string{"also read the Android version"}},
-			wantAnswer{Status: "planned", Plan: []string{"Open Clock", "Also read the Android version"}, TaskType: "alarm"}},
+			wantAnswer{Status: "planned", Plan: []string{"Open Clock", "Read the Android version in Settings"}, TaskType: "alarm"}},
 		{"reading", planContext{Goal: "Read the time of the first alarm in Clock and then send it to Alice"},
 			wantAnswer{Status: "planned", Plan: []string{"Read the time of the first alarm in Clock", "Send Alice a message with what was read"}, TaskType: "reading"}},
 		{"empty", planContext{Goal: ""}, wantAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}},

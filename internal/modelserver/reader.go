@@ -355,6 +355,9 @@ func readClause(c string, prev planned) []planned {
 	if p, ok := contactsClause(c); ok {
 		return []planned{p}
 	}
+	if ps, ok := aboutClauseTodos(c); ok {
+		return ps
+	}
 	switch {
 	case rdHomeRe.MatchString(c):
 		return []planned{{Todo: "Go to the home screen"}}

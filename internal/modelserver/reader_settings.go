@@ -71,6 +71,15 @@ func settingsClauseTodos(c string) ([]planned, bool) {
 	if !(strings.Contains(lower, "bright") || strings.Contains(lower, "dimmer") || strings.Contains(lower, "screen") || strings.Contains(c, "亮度")) {
 		return nil, false
 	}
+	if pct, ok := absoluteBrightness(c); ok {
+		if pct > 100 {
+			return []planned{{Ask: fmt.Sprintf("Brightness goes from 0%% to 100%%; which value do you want instead of %d%%?", pct)}}, true
+		}
+		// The value asked, exactly: a phone that cannot take it fails the
+		// check rather than passing at a value nobody asked for.
+		return []planned{{Todo: fmt.Sprintf("Set brightness to %d%%", pct),
+			Expect: []postcond.Check{{Kind: postcond.FieldHolds, Field: "Brightness", Value: fmt.Sprintf("%d%%", pct)}}}}, true
+	}
 	m := rdPointsRe.FindStringSubmatch(c)
 	if m == nil || rdToPctRe.MatchString(c) {
 		return nil, false
@@ -88,4 +97,29 @@ func settingsClauseTodos(c string) ([]planned, bool) {
 func settingsClause(c string) bool {
 	_, ok := settingsClauseTodos(c)
 	return ok
+}
+
+var (
+	// rdAbsPctRe is a percentage: "40%", "40 percent", "百分之40".
+	rdAbsPctRe = regexp.MustCompile(`(?i)(\d{1,3})\s*(?:%|％|percent\b|per\s+cent\b)|百分之\s*(\d{1,3})`)
+	// rdRelWordRe says a percentage is an amount to move by, not a level.
+	rdRelWordRe = regexp.MustCompile(`(?i)\bpoints?\b|百分点|\bby\s+\d|\b(?:more|less)\s+than\b`)
+	// rdAtLevelRe puts brightness at a level: "to 40%", "at 40 percent", "调到".
+	rdAtLevelRe = regexp.MustCompile(`(?i)\b(?:to|at)\s+(?:exactly\s+|precisely\s+)?(?:\d{1,3}|百分之)|调到|调成|调至|设为|设成|设置为|设置成|设到|=`)
+)
+
+// absoluteBrightness is the level a brightness clause asks for as a
+// percentage ("brightness 40%", "at 40 percent", "屏幕亮度设为百分之40"),
+// or false when the clause moves it by an amount ("20 points more", "up
+// 20%", "调高20%"), which the relative reading above takes.
+func absoluteBrightness(c string) (int, bool) {
+	m := rdAbsPctRe.FindStringSubmatch(c)
+	if m == nil || rdRelWordRe.MatchString(c) {
+		return 0, false
+	}
+	if (rdBrightUpRe.MatchString(c) || rdBrightDnRe.MatchString(c)) && !rdAtLevelRe.MatchString(c) {
+		return 0, false
+	}
+	v, _ := strconv.Atoi(firstNonEmpty(m[1], m[2]))
+	return v, true
 }

@@ -95,7 +95,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"text Bob: Can you call me back?", `Send Bob a message: Can you call me back? ⟨last message sent to "Bob" contains "Can you call me back?"⟩`},
 		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩`},
 		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
-		{"Please switch WiFi off and afterwards return to the home screen.", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Go to the home screen ⟨⟩`},
+		{"Please switch WiFi off and afterwards return to the home screen.", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Go to the home screen ⟨Launcher is in front⟩`},
 	} {
 		var got []string
 		for _, p := range readGoal(c.goal) {
