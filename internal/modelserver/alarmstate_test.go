@@ -4,15 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // A question whether an alarm is on is read as a state, never as its
-// time, and the verifier judges the answer against that alarm's switch.
+// time, checked against that alarm's own switch; the verifier judges the
+// answer the same way.
 func TestAlarmStateIsReadAsAState(t *testing.T) {
 	for _, g := range []string{"Is my Wake up alarm on?", "Is the first alarm enabled or disabled?", "07:00的闹钟开着吗？", "07:00 alarm on or off?"} {
 		ps := readGoal(g)
-		if len(ps) != 1 || ps[0].Ask != "" || !strings.Contains(ps[0].Todo, "on or off") || len(ps[0].Expect) != 0 {
+		if len(ps) != 1 || ps[0].Ask != "" || !strings.Contains(ps[0].Todo, "Read the state of") || len(ps[0].Expect) != 1 || ps[0].Expect[0].Type != postcond.TypeState {
 			t.Errorf("%q: planned %+v, want one read of the alarm's state", g, ps)
 		}
 	}

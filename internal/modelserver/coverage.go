@@ -21,7 +21,7 @@ var (
 	cvZhOpRe = regexp.MustCompile(`删除|删掉|去掉|改名|重命名|改成|改为|修改|编辑|追加|加上|添加到|转发|之后|以后|之前|以前|提前|推迟|晚\d|早\d|分钟|小时|最后发来|每天|每周`)
 	// cvTimeRe and cvPctRe are values the reader rewrites ("3:10pm" is
 	// written 15:10): they are checked as values, not as words.
-	cvTimeRe = regexp.MustCompile(`(?i)\d{1,2}(?:[:：.]\d{2})?\s*[ap]\.?\s*m\.?\b|\d{1,2}[:：]\d{2}|\d{1,2}\s*点(?:半|\d{1,2}\s*分?)?`)
+	cvTimeRe = regexp.MustCompile(rdWordTimePattern + `|(?i)\d{1,2}(?:[:：.]\d{2})?\s*[ap]\.?\s*m\.?\b|\d{1,2}[:：]\d{2}|\d{1,2}\s*点(?:半|\d{1,2}\s*分?)?`)
 )
 
 // cvSkip are words a todo need not repeat: function words, politeness,
@@ -54,7 +54,7 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
 	"launcher": {"home screen"}, "remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
 	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
-	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
+	"same": {"a message: ", "with what was read"}, "words": {"a message: ", "with what was read"}, "active": {"state"}, "inactive": {"state"}, "flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 
 // cvZhAlias are the English words a todo writes for a Chinese operation
 // or offset word of its clause.

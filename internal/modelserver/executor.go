@@ -995,7 +995,7 @@ func (c *solver) read(in intent) step {
 			return back("This page does not show " + in.What + "; I go back to the Settings list.")
 		}
 		return c.scroll(true, "About phone")
-	case "alarm time", "alarm label":
+	case "alarm time", "alarm label", "alarm state":
 		return c.readAlarm(in)
 	case "note body", "note title":
 		return c.readNote(in)

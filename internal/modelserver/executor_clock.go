@@ -25,6 +25,7 @@ const (
 var (
 	exOrdRe         = regexp.MustCompile(`(?i)\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b|\b(?:alarm|note)\s+(?:number|no\.?|#)\s*(\d)\b|第\s*([一二三四五1-5])|最后`)
 	exAlarmLabel    = regexp.MustCompile(`(?i)\balarm\s+(?:labell?ed|called|named)\s+["“']?(.+?)["”']?(?:\s+(?:is|in|on|off|to)\b.*)?$`)
+	exStateWordRe   = regexp.MustCompile(`(?i)\bwhether\b|\bon or off\b|\b(?:state|status)\s+of\b|状态|\benabled or disabled\b|开着还是关着|是否开`)
 	exLabelWordRe   = regexp.MustCompile(`(?i)\b(?:label|called|name|named)\b|标签|名字|叫什么`)
 	exExistingRe    = regexp.MustCompile(`(?i)^(?:please\s+)?(?:turn|switch|disable|enable|deactivate|activate)\b|^(?:关闭|关掉|打开|开启|禁用|启用)`)
 	exNewAlarmRe    = regexp.MustCompile(`(?i)\b(?:new|create|add|set)\b|新建|创建|添加|设置|设一个`)
@@ -60,13 +61,15 @@ func exOrdinal(t string) int {
 func parseAlarmRead(t string, in *intent) {
 	in.App = "Clock"
 	switch {
+	case exStateWordRe.MatchString(t):
+		in.What = "alarm state"
 	case exLabelWordRe.MatchString(t) && !exAlarmLabel.MatchString(t):
 		in.What = "alarm label"
 	default:
 		in.What = "alarm time"
 	}
 	alarmWhich(t, in)
-	if in.What == "alarm time" && in.Ord == 0 && in.Time == "" && in.Label == "" {
+	if in.What != "alarm label" && in.Ord == 0 && in.Time == "" && in.Label == "" {
 		in.Ord = 1
 	}
 }
@@ -188,6 +191,11 @@ func (c *solver) readAlarm(in intent) step {
 	}
 	at, label, _ := strings.Cut(alarmText(sw), " ")
 	switch in.What {
+	case "alarm state":
+		if !sw.Checkable {
+			return c.missingAlarm(name)
+		}
+		return finish(fmt.Sprintf("The %s alarm is %s", alarmText(sw), onOff(sw.Checked)), fmt.Sprintf("The switch of %s is %s.", name, onOff(sw.Checked)))
 	case "alarm label":
 		if label = strings.TrimSpace(label); label == "" {
 			return finish(fmt.Sprintf("The %s alarm has no label", at), fmt.Sprintf("The row of %s shows only its time.", name))

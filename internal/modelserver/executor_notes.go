@@ -15,12 +15,15 @@ var (
 	exRenameRe    = regexp.MustCompile(`(?i)^(?:please\s+)?(?:rename|retitle)\s+(?:the\s+|my\s+)?note\s+["“']?(.+?)["”']?\s+(?:to|as|into)\s+["“']?(.+?)["”']?(?:,?\s+and\s+keep\s+its\s+\w+)?$`)
 	exNoteTitleRe = regexp.MustCompile(`(?i)\bnote\s+(?:titled\s+|called\s+|named\s+)?["“']?(.+?)["”']?(?:\s+in\s+(?:the\s+)?Notes(?:\s+app)?)?$`)
 	exOpenNoteRe  = regexp.MustCompile(`(?i)^(?:please\s+)?(?:open|show)\s+(?:me\s+)?(?:the\s+|my\s+)?note\s+["“']?(.+?)["”']?(?:\s+in\s+(?:the\s+)?Notes(?:\s+app)?)?$`)
-	exTitleWordRe = regexp.MustCompile(`(?i)\b(?:title|called|named|name)\b|标题|名字`)
+	// exCheckHoldsRe is what an open todo says it looks for: "Open the
+	// note "X" to check it holds "butter"". Opening is all it does.
+	exCheckHoldsRe = regexp.MustCompile(`\s+to\s+check\s+it\s+holds\s+.*$`)
+	exTitleWordRe  = regexp.MustCompile(`(?i)\b(?:title|called|named|name)\b|标题|名字`)
 )
 
 // parseNoteTodo reads a rename; false leaves the todo to parseNote.
 func parseNoteTodo(t string, in *intent) bool {
-	if m := exOpenNoteRe.FindStringSubmatch(t); m != nil {
+	if m := exOpenNoteRe.FindStringSubmatch(exCheckHoldsRe.ReplaceAllString(t, "")); m != nil {
 		in.Kind, in.App, in.Title = kindNoteOpen, "Notes", unquote(m[1])
 		return true
 	}

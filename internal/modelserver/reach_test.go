@@ -66,13 +66,13 @@ func TestReaderExistingAlarms(t *testing.T) {
 // A note that exists is renamed, added to and read; an addition is
 // checked on the note's own editor, where its saved text shows.
 func TestReaderExistingNotes(t *testing.T) {
-	const open = `Open the note "Shopping list" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "%s"⟩`
+	const open = `Open the note "Shopping list" to check it holds "%s" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "%s"⟩`
 	for _, c := range []struct{ goal, want string }{
 		{"把Shopping list笔记重命名为购物", `Rename the note "Shopping list" to "购物" ⟨Notes is in front, "New note" is shown, "购物" is shown, "Shopping list" is not shown⟩`},
 		{"Please change the title of the Shopping list note to Errands and keep its text", `Rename the note "Shopping list" to "Errands" and keep its text ⟨Notes is in front, "New note" is shown, "Errands" is shown, "Shopping list" is not shown⟩`},
-		{"Append tea to the note Shopping list", `Add "tea" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.Replace(open, "%s", "tea", 1)},
-		{"put honey in my Shopping list note", `Add "honey" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.Replace(open, "%s", "honey", 1)},
-		{"把面包加到Shopping list笔记里", `Add "面包" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.Replace(open, "%s", "面包", 1)},
+		{"Append tea to the note Shopping list", `Add "tea" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "tea")},
+		{"put honey in my Shopping list note", `Add "honey" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "honey")},
+		{"把面包加到Shopping list笔记里", `Add "面包" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "面包")},
 		{"first note's title?", `Read the title of the first note in Notes ⟨the answer is label #1 seen on a screen⟩`},
 		{"最后一个笔记的标题", `Read the title of the last note in Notes ⟨the answer is the last label seen on a screen⟩`},
 		{"erase my Shopping list note", `Delete the note "Shopping list" ⟨Notes is in front, "Shopping list" is not shown⟩`},

@@ -358,6 +358,9 @@ func readClause(c string, prev planned) []planned {
 	if ps, ok := aboutClauseTodos(c); ok {
 		return ps
 	}
+	if ps, ok := sendReadTo(c, prev); ok {
+		return ps
+	}
 	switch {
 	case rdHomeRe.MatchString(c):
 		return []planned{{Todo: "Go to the home screen"}}
@@ -458,6 +461,9 @@ func brightnessTodo(c string) planned {
 
 // hhmm reads a time of day ("7am", "7:30 pm", "19:30", "早上7点半").
 func hhmm(c string) string {
+	if t, ok := wordTime(c); ok {
+		return t
+	}
 	h, m := -1, 0
 	if x := rdTimeRe.FindStringSubmatch(c); x != nil {
 		if x[4] != "" {

@@ -255,8 +255,8 @@ func alarmClauseTodos(c string) ([]planned, bool) {
 // alarmReadTodo reads a question about one alarm: its state, label or
 // time.
 func alarmReadTodo(c string) planned {
-	if rdStateWordRe.MatchString(c) {
-		return alarmState(c)
+	if rdStateWordRe.MatchString(c) || rdStateOfRe.MatchString(c) {
+		return alarmStateTodo(c)
 	}
 	which, _ := alarmNamed(c)
 	if rdLabelWordRe.MatchString(c) && !strings.Contains(which, "labelled") {
@@ -273,4 +273,35 @@ func alarmReadTodo(c string) planned {
 		which = "the first alarm"
 	}
 	return readTimeOf(which)
+}
+
+// rdStateLeadRe is the question's lead before the alarm it names: "Is
+// my Gym alarm on", "Check whether the first alarm is enabled".
+var rdStateLeadRe = regexp.MustCompile(`(?i)^(?:is|are|was|(?:check|see|tell\s+me|find\s+out)\s+(?:if|whether))\s+|^read\s+the\s+state\s+of\s+`)
+
+// rdStateOfRe asks for an alarm's state in so many words ("the state of
+// the 07:00 alarm", as the todo says it, "闹钟的状态").
+var rdStateOfRe = regexp.MustCompile(`(?i)\b(?:state|status)\s+of\b|状态`)
+
+// alarmStateTodo reads a question whether one alarm is on. The answer is
+// checked against the alarm's own switch as a screen of the todo showed
+// it: by its time or label, or by its place in the list.
+func alarmStateTodo(c string) planned {
+	which, at := alarmNamed(rdStateLeadRe.ReplaceAllString(c, ""))
+	ch := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeState}
+	switch {
+	case which == "":
+		return planned{Ask: "Which alarm should I check: its time, its label, or the first, second, … in the list?"}
+	case at != "":
+		ch.Label = at
+	case strings.HasPrefix(which, "the alarm labelled "):
+		ch.Label = strings.TrimPrefix(which, "the alarm labelled ")
+	case strings.HasPrefix(which, "the last "):
+		ch.Ordinal = postcond.Last
+	default:
+		ch.Ordinal = ordinal(which)
+	}
+	// Worded without "on" or "off", so the answer that repeats the todo
+	// says one state only.
+	return planned{Todo: fmt.Sprintf("Read the state of %s in Clock", which), Reads: true, Expect: []postcond.Check{ch}}
 }

@@ -64,16 +64,41 @@ func noteNamed(c string) string {
 // with the checks on it.
 func openToCheck(title string, body ...string) planned {
 	exp := []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.FieldHolds, Field: "Title", Value: title}}
-	for _, b := range body {
+	todo := fmt.Sprintf("Open the note %q", title)
+	for i, b := range body {
 		exp = append(exp, postcond.Check{Kind: postcond.FieldHolds, Field: "Body", Value: b})
+		todo += map[bool]string{true: " to check it holds ", false: ", "}[i == 0] + fmt.Sprintf("%q", b)
 	}
-	return planned{Todo: fmt.Sprintf("Open the note %q", title), Expect: exp}
+	return planned{Todo: todo, Expect: exp}
+}
+
+// rdOpenNoteRe is the todo openToCheck writes, read again when a replan
+// hands the rest of the plan back: the same checks come out of it.
+var (
+	rdOpenNoteRe = regexp.MustCompile(`^Open the note "([^"]+)"(?: to check it holds (.+))?$`)
+	rdQuotedRe   = regexp.MustCompile(`"([^"]*)"`)
+)
+
+// openNoteAgain reads a todo openToCheck wrote; ok is false for another.
+func openNoteAgain(c string) (planned, bool) {
+	m := rdOpenNoteRe.FindStringSubmatch(c)
+	if m == nil {
+		return planned{}, false
+	}
+	var body []string
+	for _, q := range rdQuotedRe.FindAllStringSubmatch(m[2], -1) {
+		body = append(body, q[1])
+	}
+	return openToCheck(m[1], body...), true
 }
 
 // noteClauseTodos reads the note clauses this file handles; ok is false
 // for one it leaves to noteTodo (a new note).
 func noteClauseTodos(c string) ([]planned, bool) {
 	c = strings.TrimSpace(c)
+	if p, ok := openNoteAgain(c); ok {
+		return []planned{p}, true
+	}
 	if rdDeleteRe.MatchString(c) {
 		title := noteNamed(rdDeleteRe.ReplaceAllString(c, ""))
 		if title == "" {

@@ -144,6 +144,17 @@ func labelSeen(ans, question string, screens []Screen, ordinal int) (bool, strin
 			}
 		}
 	}
+	if ordinal == 0 {
+		for _, e := range savedFields(screens) {
+			t := norm(fieldText(e))
+			if q != "" && strings.Contains(q, t) {
+				continue
+			}
+			if (strings.Contains(a, t) || strings.Contains(t, a) && len([]rune(a)) >= 3) && len(t) > len(best) {
+				best = fieldText(e)
+			}
+		}
+	}
 	if best != "" {
 		return true, fmt.Sprintf("the answer quotes %q, shown on a screen", best)
 	}
@@ -215,9 +226,11 @@ func nth(all, es []uitree.Element, n int) []uitree.Element {
 	if i < 0 || i >= len(rows) {
 		return nil
 	}
+	// The row is the band the n-th control spans: a list row tapped as a
+	// whole, or the switch at the end of a row whose text is beside it.
 	var out []uitree.Element
 	for _, e := range es {
-		if rows[i].Bounds.Contains((e.Bounds.X1+e.Bounds.X2)/2, (e.Bounds.Y1+e.Bounds.Y2)/2) {
+		if y := (e.Bounds.Y1 + e.Bounds.Y2) / 2; y >= rows[i].Bounds.Y1 && y < rows[i].Bounds.Y2 {
 			out = append(out, e)
 		}
 	}

@@ -136,6 +136,9 @@ func evalOne(c Check, o Observed) (bool, string) {
 		}
 		return false, fmt.Sprintf("the last message sent to %q is %q, not %q", title, last, c.Contains)
 	case AnswerSeen:
+		if c.Type == TypeState {
+			return answerState(c, o)
+		}
 		return answerSeen(c, o)
 	}
 	return false, "unknown check " + c.Kind

@@ -17,7 +17,7 @@ const (
 	FieldHolds     = "field_holds"    // field, value: the field named field holds value
 	RowShows       = "row_shows"      // row, shows: a list row containing row also shows shows
 	LastSent       = "last_sent"      // conversation, contains: the conversation titled conversation has a last outgoing message containing contains
-	AnswerSeen     = "answer_seen"    // type (, ordinal): the answer is a value of that type that a screen of the todo showed
+	AnswerSeen     = "answer_seen"    // type (, ordinal, label): the answer is a value of that type that a screen of the todo showed
 	maxChecks      = 8
 	maxFieldRunes  = 200
 	maxOrdinalRank = 50
@@ -32,13 +32,14 @@ const (
 	TypePhone  = "phone"  // a phone number: 7 or more digits with separators
 	TypeNumber = "number" // a number, with an optional unit or %
 	TypeLabel  = "label"  // any text an element shows that is not a button
+	TypeState  = "state"  // on or off: the state of a switch a screen showed (label names it, or ordinal)
 )
 
 // Kinds lists every check kind, for the planner's schema and its errors.
 var Kinds = []string{AppInFront, ElementExists, ElementAbsent, Switch, FieldHolds, RowShows, LastSent, AnswerSeen}
 
 // Types lists the answer types of AnswerSeen.
-var Types = []string{TypeTime, TypePhone, TypeNumber, TypeLabel}
+var Types = []string{TypeTime, TypePhone, TypeNumber, TypeLabel, TypeState}
 
 // Check is one postcondition. Only the fields its Kind uses are set.
 type Check struct {
@@ -67,7 +68,7 @@ var fields = map[string]struct{ need, opt []string }{
 	FieldHolds:    {need: []string{"field", "value"}},
 	RowShows:      {need: []string{"row", "shows"}},
 	LastSent:      {need: []string{"conversation", "contains"}},
-	AnswerSeen:    {need: []string{"type"}, opt: []string{"ordinal"}},
+	AnswerSeen:    {need: []string{"type"}, opt: []string{"ordinal", "label"}},
 }
 
 // String writes a check as people read it in the Web UI and the viewer.
@@ -88,6 +89,9 @@ func (c Check) String() string {
 	case LastSent:
 		return fmt.Sprintf("last message sent to %q contains %q", c.Conversation, c.Contains)
 	case AnswerSeen:
+		if c.Type == TypeState {
+			return stateString(c)
+		}
 		if c.Ordinal == Last {
 			return fmt.Sprintf("the answer is the last %s seen on a screen", c.Type)
 		}
@@ -200,6 +204,12 @@ func parseOne(it map[string]json.RawMessage) (Check, []string) {
 	}
 	if c.Kind == AnswerSeen && c.Type != "" && !slices.Contains(Types, c.Type) {
 		probs = append(probs, fmt.Sprintf("unknown answer type %q: use one of %s", c.Type, strings.Join(Types, ", ")))
+	}
+	if c.Kind == AnswerSeen && c.Type == TypeState && c.Label == "" && c.Ordinal == 0 {
+		probs = append(probs, `a state answer names its switch: give "label" (text the switch shows) or "ordinal"`)
+	}
+	if c.Kind == AnswerSeen && c.Type != TypeState && c.Label != "" {
+		probs = append(probs, `"label" belongs only in an answer_seen check of type state`)
 	}
 	return c, probs
 }

@@ -75,7 +75,7 @@ func WrongTarget(t Target) string {
 			if c.Kind == ElementAbsent {
 				name = c.Text
 			}
-			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) {
+			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) && !renamedTo(t.Task, t.Expect, c, fields) {
 				return fmt.Sprintf("the record on this screen is %q, but the todo is about %q", clip(fieldText(*primary), 80), clip(name, 80))
 			}
 		}
@@ -89,6 +89,28 @@ func WrongTarget(t Target) string {
 		return fmt.Sprintf("this conversation is with %q, whom the todo does not name", title)
 	}
 	return ""
+}
+
+// renamedTo reports whether a record the todo makes absent is on the
+// screen under the name the same todo shows in its place: a rename
+// ("Shopping list" is not shown, "Trip" is shown) saves the record with
+// its new name already typed. The new name is one the todo says, not a
+// control the check also looks for ("New note").
+func renamedTo(task string, cs []Check, absent Check, fields []uitree.Element) bool {
+	if absent.Kind != ElementAbsent {
+		return false
+	}
+	for _, c := range cs {
+		if c.Kind != ElementExists || same(c.Text, absent.Text) || !strings.Contains(norm(task), norm(c.Text)) {
+			continue
+		}
+		for _, f := range fields {
+			if same(fieldText(f), c.Text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isSend(e uitree.Element) bool {
