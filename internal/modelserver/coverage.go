@@ -55,7 +55,7 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
 	"launcher": {"home screen"},
-	"remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
+	"remove":   {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
 	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
 	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 

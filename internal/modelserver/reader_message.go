@@ -186,8 +186,8 @@ const msgPlaceholder = "Qzxmsgwords"
 var (
 	// msgWhoTailRe is what follows a person's name before the message's
 	// words: "'s last message", "back", "a text", "for me", "的最新消息".
-	msgWhoTailRe = regexp.MustCompile(`(?i)(?:'s|’s)\s+(?:last|latest|newest|most\s+recent|recent)?\s*(?:message|text|sms|msg|chat)s?\b.*$|\s+(?:with\s+)?(?:an?\s+)?(?:quick\s+)?(?:message|text|sms|msg|line|note|dm)s?$|\s+(?:back|for me|now|please|know)$|[?？.!,，]\s*(?:say|write|tell (?:him|her|them))?$|\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|sms|text)(?:\s+app)?$|的(?:最新|最后一条|最近的?|上一条)?(?:消息|短信|信息)$|(?:发|说|回复|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?$`)
-	msgWhoHeadRe = regexp.MustCompile(`(?i)^(?:(?:and|then|also|and then)\s+)?(?:send|text|message|msg|sms|tell|reply|respond|answer|write(?:\s+back)?|ping|dm|pm|let|shoot|drop|notify|inform)\s+(?:back\s+)?(?:an?\s+)?(?:quick\s+)?(?:(?:message|text|sms|msg|line|note|dm)s?\b\s*)?(?:to\s+)?|^(?:并|然后|再|并且)?(?:回复|回个?|告诉|转告|私信|通知|给|跟|和|对|向|发(?:一条|个|条)?(?:短信|消息|信息|微信)?给)`)
+	msgWhoTailRe   = regexp.MustCompile(`(?i)(?:'s|’s)\s+(?:last|latest|newest|most\s+recent|recent)?\s*(?:message|text|sms|msg|chat)s?\b.*$|\s+(?:with\s+)?(?:an?\s+)?(?:quick\s+)?(?:message|text|sms|msg|line|note|dm)s?$|\s+(?:back|for me|now|please|know)$|[?？.!,，]\s*(?:say|write|tell (?:him|her|them))?$|\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|sms|text)(?:\s+app)?$|的(?:最新|最后一条|最近的?|上一条)?(?:消息|短信|信息)$|(?:发|说|回复|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?$`)
+	msgWhoHeadRe   = regexp.MustCompile(`(?i)^(?:(?:and|then|also|and then)\s+)?(?:send|text|message|msg|sms|tell|reply|respond|answer|write(?:\s+back)?|ping|dm|pm|let|shoot|drop|notify|inform)\s+(?:back\s+)?(?:an?\s+)?(?:quick\s+)?(?:(?:message|text|sms|msg|line|note|dm)s?\b\s*)?(?:to\s+)?|^(?:并|然后|再|并且)?(?:回复|回个?|告诉|转告|私信|通知|给|跟|和|对|向|发(?:一条|个|条)?(?:短信|消息|信息|微信)?给)`)
 	msgNotPersonRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|thread|first|second|third|fourth|fifth|last|latest|him|her|them|it)\b|对话|聊天|第`)
 )
 
