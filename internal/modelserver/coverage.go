@@ -48,7 +48,10 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"},
 	// What someone last wrote is read as their latest message.
 	"last": {"last", "latest"}, "newest": {"latest"}, "recent": {"latest"}, "most": {"latest"},
-	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"}, "reply": {"message"}, "respond": {"message"}, "ping": {"message"}, "dm": {"message"},
+	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"},
+	// Any verb that sends a message is the todo's "message".
+	"reply": {"message"}, "respond": {"message"}, "answer": {"message"}, "ping": {"message"}, "dm": {"message"},
+	"pm": {"message"}, "msg": {"message"}, "shoot": {"message"}, "drop": {"message"}, "inform": {"message"}, "notify": {"message"},
 	// A contact looked up by number or by place, and what a screen shows.
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},

@@ -158,8 +158,8 @@ func parseIntent(task string) intent {
 		parseRead(t, lower, &in)
 	case sendVerbRe.MatchString(t) && !strings.Contains(lower, "note"):
 		in.Kind, in.App = kindMessage, "Messages"
-		in.To, in.Text = parseMessage(t)
-		in.Text = withClosingMark(task, t, in.Text)
+		// The message's words keep the marks they end with ("谢谢！").
+		in.To, in.Text = parseMessage(strings.TrimSpace(task))
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(t, "闹钟"):
 		parseAlarmTodo(t, &in)
 	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘"):
@@ -341,14 +341,24 @@ var (
 )
 
 // markerAt finds the first text marker of t ("saying", "说", …).
+// The first marker in the text wins, so words after a colon that say
+// "saying" or "with" are the message's own ("Send Bob a message: I keep
+// saying no"); at one place the preferred marker wins.
 func markerAt(t string) (int, string, bool) {
 	lower := strings.ToLower(t)
+	at, which := -1, ""
 	for _, mk := range textMarkers {
-		if i := strings.Index(lower, mk); i >= 0 {
-			return i, mk, true
+		if i := strings.Index(lower, mk); i >= 0 && (at < 0 || i < at) {
+			at, which = i, mk
 		}
 	}
-	return 0, "", false
+	return max(at, 0), which, at >= 0
+}
+
+// opensQuote reports whether s starts with a quote mark.
+func opensQuote(s string) bool {
+	q, ok := findQuoted(s)
+	return ok && q.start == 0
 }
 
 // startsComma reports whether s goes on with a comma or an enumeration mark.
@@ -358,29 +368,16 @@ func startsComma(s string) bool {
 
 // parseMessage extracts recipient and text from a message todo. Either may
 // come back empty when the todo does not say.
-// withClosingMark gives a message's text back the "!" or "！" that closes
-// the todo: trimming the todo's own full stop took it off, but a todo
-// whose text ends the message ends with the message's marks, and a message
-// sent without them is not the one asked for (docs/design.md §9).
-func withClosingMark(task, trimmed, text string) string {
-	task = strings.TrimSpace(task)
-	if text == "" || !strings.HasSuffix(trimmed, text) || len(task) <= len(trimmed) {
-		return text
-	}
-	if mark := strings.TrimRight(task[len(trimmed):], ".。"); strings.Trim(mark, "!！") == "" {
-		return text + mark
-	}
-	return text
-}
-
 func parseMessage(t string) (to, text string) {
 	// Quoted text wins wherever it is, unless the quote only opens the
 	// text after a marker and the text goes on after a comma
 	// ("saying “你好”，我到了").
+	// Words after a marker that do not open with a quote are the message
+	// whole, quotes inside and all (": The code is 'blue-7', ok?").
 	rest := t
 	if i, mk, ok := markerAt(t); ok {
-		after := strings.TrimSpace(t[i+len(mk):])
-		if q, ok := findQuoted(after); ok && q.start == 0 && startsComma(after[q.end:]) {
+		after := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t[i+len(mk):]), ":："))
+		if q, ok := findQuoted(after); ok && q.start == 0 && startsComma(after[q.end:]) || after != "" && !opensQuote(after) {
 			text, rest = after, t[:i]
 		}
 	}

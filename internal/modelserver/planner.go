@@ -362,13 +362,13 @@ func replanGoal(pc planContext) planAnswer {
 
 // readOne reads a todo of the plan again for its postconditions.
 func readOne(todo string) planned {
-	ps := readClause(tidy(todo), planned{})
+	ps := readClause(tidy(protectMessages(todo)), planned{})
 	if len(ps) != 1 {
 		return planned{Todo: todo}
 	}
 	// A replan reads its todos again: the message's closing "!" or "?"
 	// stays in what it checks, as it did in the first plan.
-	return keepMark(todo, ps[0])
+	return keepMark(todo, revealPlanned(ps[0]))
 }
 
 // withExpect writes each todo with the postconditions the planner reads in
@@ -620,7 +620,9 @@ var (
 // verb, verbs and app context carry forward, and a clause that refers back
 // to what a reading clause found gets the {result} placeholder.
 func SplitGoal(goal string) []string {
-	goal = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(goal), ".。!！"))
+	// A message's words keep their marks and are never split
+	// (reader_message.go).
+	goal = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(protectMessages(goal)), ".。!！"))
 	if goal == "" {
 		return nil
 	}
@@ -657,7 +659,7 @@ func SplitGoal(goal string) []string {
 			continue
 		}
 		p = carry(p, prev)
-		out = append(out, capitalise(p))
+		out = append(out, reveal(capitalise(p)))
 		prev = p
 	}
 	return out

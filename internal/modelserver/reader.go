@@ -86,7 +86,7 @@ func readGoal(goal string) []planned {
 	var not []string
 	prev := planned{}
 	var clauses []string
-	for _, c := range splitClauses(goal) {
+	for _, c := range splitClauses(protectMessages(goal)) {
 		for {
 			head, tail, ok := waits.CutBeforePhoneWait(c)
 			if !ok {
@@ -142,11 +142,15 @@ func readGoal(goal string) []planned {
 			not = append(not, c)
 			continue
 		}
-		for _, p := range unsure(c, readClause(c, prev)) {
+		for _, p := range unsure(reveal(c), readClause(c, prev)) {
 			p.Clause = c
+			p = revealPlanned(p)
 			out = append(out, keepMark(goal, p))
 			prev = p
 		}
+	}
+	for i := range out {
+		out[i] = revealPlanned(out[i])
 	}
 	if len(out) == 0 && len(not) > 0 {
 		return []planned{{Ask: fmt.Sprintf("%q only says what not to do (%s). What should I do?", goal, strings.Join(not, "; ")), Clause: goal}}
@@ -351,6 +355,9 @@ func readClause(c string, prev planned) []planned {
 		// "Enter the code in the Bank app: 482913", as a replan writes
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
+	}
+	if ps, ok := messageClause(c, prev); ok {
+		return ps
 	}
 	if p, ok := contactsClause(c); ok {
 		return []planned{p}

@@ -287,7 +287,7 @@ const expectChecks = `- {"kind":"app_in_front","app":"Settings"}
 - {"kind":"switch","label":"Wi-Fi","on":true}
 - {"kind":"field_holds","field":"Brightness","value":"40%"}
 - {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
-- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"}
+- {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"} ("contains" is the whole message as it must be sent, every mark, emoji and quote kept)
 - {"kind":"answer_seen","type":"time|phone|number|label"} for a todo that reads; add "ordinal":2 when the goal asks for the second one, "ordinal":-1 for the last.
 Write the values the user asked for, exactly (never a value rounded to what you think the phone allows), never a placeholder. Leave "expect" out only when no check fits.
 `

@@ -131,7 +131,7 @@ func evalOne(c Check, o Observed) (bool, string) {
 		if last == "" {
 			return false, fmt.Sprintf("the conversation with %q shows no sent message", title)
 		}
-		if holds(last, c.Contains) {
+		if SameMessage(last, c.Contains) {
 			return true, fmt.Sprintf("the last message sent to %q is %q", title, last)
 		}
 		return false, fmt.Sprintf("the last message sent to %q is %q, not %q", title, last, c.Contains)

@@ -16,7 +16,7 @@ const (
 	Switch         = "switch"         // label, on: a switch or checkbox labelled label is on / off
 	FieldHolds     = "field_holds"    // field, value: the field named field holds value
 	RowShows       = "row_shows"      // row, shows: a list row containing row also shows shows
-	LastSent       = "last_sent"      // conversation, contains: the conversation titled conversation has a last outgoing message containing contains
+	LastSent       = "last_sent"      // conversation, contains: the conversation titled conversation has a last outgoing message that is contains (SameMessage)
 	AnswerSeen     = "answer_seen"    // type (, ordinal, label): the answer is a value of that type that a screen of the todo showed
 	maxChecks      = 8
 	maxFieldRunes  = 200
