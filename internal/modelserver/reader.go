@@ -303,6 +303,9 @@ func readClause(c string, prev planned) []planned {
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
 	}
+	if ps, ok := messagesClause(c, prev); ok {
+		return ps
+	}
 	if p, ok := contactsClause(c); ok {
 		return []planned{p}
 	}
