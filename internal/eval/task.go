@@ -28,7 +28,7 @@ type Task struct {
 	// (a sign-in with their own credentials, money moved from their
 	// account), is the question that is its right end: the goal that asks
 	// it and is left unanswered did what the product's rules want
-	// (docs/design.md §13: never guess, ask), and is achieved. Any other
+	// (docs/design.md §9: never guess, ask), and is achieved. Any other
 	// unanswered question stays "asked".
 	AskedRight *regexp.Regexp
 	// Check is the predicate on the phone's end state and the goal's

@@ -165,7 +165,7 @@ const signedIn = "I signed in myself"
 
 // personSignsIn is the question that is the right end of a bank task the
 // person has not signed in for: the balance and a transfer need their own
-// credentials, which the product never guesses (docs/design.md §13), so
+// credentials, which the product never guesses (docs/design.md §9), so
 // it asks them to sign in (or to move the money themselves).
 var personSignsIn = regexp.MustCompile(`(?i)\bsign\s*in\b|\blog\s*in\b|登录|登陆`)
 

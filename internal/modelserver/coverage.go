@@ -50,21 +50,26 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"last": {"last", "latest"}, "newest": {"latest"}, "recent": {"latest"}, "most": {"latest"},
 	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"},
 	// Any verb that sends a message is the todo's "message".
-	"reply": {"message"}, "respond": {"message"}, "answer": {"message"}, "ping": {"message"}, "dm": {"message"},
+	"reply": {"message", "send"}, "respond": {"message", "send"}, "answer": {"message", "send"}, "ping": {"message"}, "dm": {"message"},
 	"pm": {"message"}, "msg": {"message"}, "shoot": {"message"}, "drop": {"message"}, "inform": {"message"}, "notify": {"message"},
 	// A contact looked up by number or by place, and what a screen shows.
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
 	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
 	"launcher": {"home screen"}, "remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
 	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
-	"same": {"a message: ", "with what was read"}, "words": {"a message: ", "with what was read"}, "active": {"state"}, "inactive": {"state"}, "flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
+	"words": {"a message: ", "with what was read"}, "active": {"state"}, "inactive": {"state"},
+	// A conversation, a reply, a forward: what the Messages todos write.
+	"chat": {"conversation"}, "thread": {"conversation"},
+	"forward": {"with what was read"}, "pass": {"with what was read"}, "share": {"with what was read"}, "both": {"send"},
+	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
+	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 
 // cvZhAlias are the English words a todo writes for a Chinese operation
 // or offset word of its clause.
 var cvZhAlias = map[string][]string{"分钟": {"minute"}, "小时": {"hour", "minute"}, "之后": {"after"}, "以后": {"after"},
 	"之前": {"before"}, "以前": {"before"}, "提前": {"before"}, "推迟": {"after"}, "晚": {"after"}, "早": {"before"},
 	"删除": {"delete"}, "删掉": {"delete"}, "去掉": {"delete"}, "改名": {"rename"}, "重命名": {"rename"}, "改成": {"rename", "to "},
-	"改为": {"rename", "to "}, "追加": {"add "}, "加上": {"add "}, "添加到": {"add "}}
+	"改为": {"rename", "to "}, "转发": {"with what was read"}, "最后发来": {"latest message"}, "追加": {"add "}, "加上": {"add "}, "添加到": {"add "}}
 
 var cvLabel = []string{"label", "titled", "called", "named", "name"}
 

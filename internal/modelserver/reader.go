@@ -142,7 +142,11 @@ func readGoal(goal string) []planned {
 			not = append(not, c)
 			continue
 		}
-		for _, p := range unsure(reveal(c), readClause(c, prev)) {
+		ps := readClause(c, prev)
+		for i := range ps {
+			ps[i] = revealPlanned(ps[i])
+		}
+		for _, p := range unsure(reveal(c), ps) {
 			p.Clause = c
 			p = revealPlanned(p)
 			out = append(out, keepMark(goal, p))
@@ -356,6 +360,9 @@ func readClause(c string, prev planned) []planned {
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
 	}
+	if ps, ok := messagesClause(reveal(c), prev); ok {
+		return ps
+	}
 	if ps, ok := messageClause(c, prev); ok {
 		return ps
 	}
@@ -370,7 +377,7 @@ func readClause(c string, prev planned) []planned {
 	}
 	switch {
 	case rdHomeRe.MatchString(c):
-		return []planned{{Todo: "Go to the home screen"}}
+		return []planned{{Todo: "Go to the home screen", Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Launcher"}}}}
 	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")):
 		ps, _ := alarmClauseTodos(c)
 		return ps

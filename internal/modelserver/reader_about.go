@@ -9,7 +9,7 @@ import (
 )
 
 // The planner persona's reading of goals about the phone itself and its
-// home screen (docs/design.md §13): a Settings page to open, what the
+// home screen (docs/design.md §9): a Settings page to open, what the
 // About phone page says (Android version, build number, model), a bare
 // app name, a bare "home", and money moved through the Bank. Each is read
 // from the goal's own words into todos whose checks show the end state,
@@ -175,7 +175,7 @@ func aboutClauseTodos(c string) ([]planned, bool) {
 	}
 	if rdBankRe.MatchString(c) && rdBalanceRe.MatchString(c) || rdBalanceRe.MatchString(c) && strings.Contains(strings.ToLower(c), "account") {
 		// The balance shows only once the person has signed in; the
-		// executor asks them to (docs/design.md §13, asking is honest).
+		// executor asks them to (docs/design.md §9, asking is honest).
 		return []planned{{Todo: "Read the account balance (how much money it holds) in the Bank app", Reads: true,
 			Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Bank"}, {Kind: postcond.AnswerSeen, Type: postcond.TypeNumber}}}}, true
 	}

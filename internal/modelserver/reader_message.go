@@ -9,7 +9,7 @@ import (
 )
 
 // A message's words, as the planner persona reads them (docs/design.md
-// §13). After a send verb, the words a colon, "saying", "that", "说" (and
+// §9). After a send verb, the words a colon, "saying", "that", "说" (and
 // the like) introduce are the message: they are sent as written, with
 // every mark inside and at the end ("收到。谢谢", "see you. Bring the
 // keys", "明天见，谢谢！", emoji, quotes), and never split into todos.

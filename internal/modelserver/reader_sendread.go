@@ -11,7 +11,7 @@ import (
 // "…，然后把它发给Bob".
 var rdZhSendReadRe = regexp.MustCompile(`^(?:并且?|然后|再)?\s*(?:把(?:它|这个|结果|时间|内容|标签))?\s*(?:发给|发送给|告诉|转告)\s*(.+?)$`)
 
-// sendReadTo reads such a clause after a read (docs/design.md §13): the
+// sendReadTo reads such a clause after a read (docs/design.md §9): the
 // message's text is the value read, written once the read is done; ok is
 // false for any other clause.
 func sendReadTo(c string, prev planned) ([]planned, bool) {

@@ -83,7 +83,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"Could you get rid of my 07:00 alarm entirely, please?", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
 		{"Rename my Shopping list note to Groceries", `Rename the note "Shopping list" to "Groceries" ⟨Notes is in front, "New note" is shown, "Groceries" is shown, "Shopping list" is not shown⟩`},
 		{"在Shopping list笔记里加上coffee", `Add "coffee" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | Open the note "Shopping list" to check it holds "coffee" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "coffee"⟩`},
-		{"Forward Alice's last message to Bob", "Forward Alice's last message to Bob ⟨⟩"}, // no check: the verifier decides
+		{"Forward Alice's last message to Bob", "Read the latest message from Alice in Messages ⟨the answer is a label seen on a screen⟩ | Send Bob a message with what was read ⟨⟩"},
 		{"Please add a 3:10pm alarm and name it Call Mom", `Create an alarm at 15:10 labelled Call Mom ⟨row "15:10" shows "Call Mom"⟩`},
 		{`alarm 11:40am "Pick up kids"`, `Create an alarm at 11:40 labelled Pick up kids ⟨row "11:40" shows "Pick up kids"⟩`},
 		{"Brightness all the way down", `Set brightness to 0% ⟨field "Brightness" holds "0%"⟩`},

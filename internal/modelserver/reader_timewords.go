@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Times of day said in words (docs/design.md §13): "quarter past seven",
+// Times of day said in words (docs/design.md §9): "quarter past seven",
 // "half past six pm", "quarter to eight", "ten to nine", "seven o'clock",
 // "seven thirty", "七点一刻", "八点半", "晚上九点三刻". The planner writes
 // them as HH:MM in the todo and its checks, so the executor and the check

@@ -3,7 +3,7 @@ package postcond
 import "github.com/phoneflow/phoneflow/internal/uitree"
 
 // savedFields are the input fields of a todo's screens whose text is what
-// the phone had saved, not what the todo typed (docs/design.md §13): a
+// the phone had saved, not what the todo typed (docs/design.md §9): a
 // field that shows the same text on every screen of the todo where it
 // appears, from the first. A note's body is shown only in its editor's
 // field, so a read of it is answered from there; a field the todo typed

@@ -3,7 +3,7 @@ package postcond
 import "strings"
 
 // SameMessage reports whether a message a phone shows is the message a
-// last_sent check asks for (docs/design.md §13): the same characters in
+// last_sent check asks for (docs/design.md §9): the same characters in
 // the same order — every mark, emoji and quote inside or at the end, and
 // letter case — with only these left out of the comparison: white space at
 // either end, the length of a run of white space inside, and one full

@@ -8,7 +8,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// A read of whether something is on (docs/design.md §13): the answer
+// A read of whether something is on (docs/design.md §9): the answer
 // says on or off, one of the two, and a screen the todo observed showed
 // the switch it is about in that state. The switch is the one whose text
 // or description holds the check's label ("08:30", "Gym"), or the n-th

@@ -1,0 +1,93 @@
+package modelserver
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The executor persona on a conversation opened without sending and on the
+// Nth conversation of the Messages list (docs/design.md §9): the answer
+// is the row's text on the screen it finishes on.
+
+var (
+	exOpenConvRe = regexp.MustCompile(`(?i)^open\s+the\s+conversation\s+with\s+(.+?)(?:\s+in\s+messages)?$`)
+	exNthConvRe  = regexp.MustCompile(`(?i)^read\s+the\s+name\s+of\s+the\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+conversation(?:\s+in\s+messages)?$`)
+)
+
+// messagesTask is the step for a task about one conversation; ok is false
+// for any other task.
+func (c *solver) messagesTask(task string) (step, bool) {
+	t := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(task), ".。!！"))
+	switch {
+	case exOpenConvRe.MatchString(t):
+		return c.openConversation(exOpenConvRe.FindStringSubmatch(t)[1]), true
+	case exNthConvRe.MatchString(t):
+		return c.nthConversation(ordinal(exNthConvRe.FindStringSubmatch(t)[1])), true
+	}
+	return step{}, false
+}
+
+// inConversation reports whether a conversation (its message field) is
+// on the screen.
+func (c *solver) inConversation() bool {
+	return c.inApp("Messages") && c.byID("compose_message_text") != nil
+}
+
+// openConversation opens who's conversation from the Messages list and
+// sends nothing.
+func (c *solver) openConversation(who string) step {
+	if st, ok := c.ensureApp("Messages"); ok {
+		return st
+	}
+	if c.inConversation() {
+		if c.person(who, false) != nil {
+			return finish(fmt.Sprintf("The conversation with %s is open", who), "The conversation's title names that person; nothing was sent.")
+		}
+		return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", who))
+	}
+	if row := c.person(who, true); row != nil {
+		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
+	}
+	if start := c.byText("Start chat"); start != nil && c.allListed() {
+		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", who))
+	}
+	if c.byText("New conversation") != nil && c.allListed() {
+		return finish(fmt.Sprintf("Cannot open the conversation: there is no contact named %s on this phone", who),
+			fmt.Sprintf("Every contact is listed and %s is not among them.", who))
+	}
+	return c.scroll(true, who)
+}
+
+// conversationRows are the rows of the Messages list, top to bottom.
+func (c *solver) conversationRows() []uitree.Listed {
+	var rows []uitree.Listed
+	for _, l := range c.obs.Elems {
+		if l.Clickable && l.Text != "" && l.ID == "" && l.Class != "EditText" && l.Desc != "Navigate up" && !strings.Contains(l.Class, "Button") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
+}
+
+// nthConversation answers with the name the Nth row of the Messages list
+// shows (-1 for the last).
+func (c *solver) nthConversation(n int) step {
+	if st, ok := c.ensureApp("Messages"); ok {
+		return st
+	}
+	if c.inConversation() || c.byText("New conversation") != nil {
+		return back("This is not the list of conversations; I go back to it.")
+	}
+	rows := c.conversationRows()
+	i := n - 1
+	if n == -1 {
+		i = len(rows) - 1
+	}
+	if i < 0 || i >= len(rows) {
+		return finish(fmt.Sprintf("Cannot read it: Messages lists %d conversations", len(rows)), "There is no conversation at that position.")
+	}
+	return finish(rows[i].Text, fmt.Sprintf("Conversation %d in the list is %q.", i+1, rows[i].Text))
+}
