@@ -61,6 +61,8 @@ func TestAMessageIsPlannedWhole(t *testing.T) {
 		{"Send Zhang San the text: Meeting at 3. Don't be late!", "Zhang San", "Meeting at 3. Don't be late!", ""},
 		{"Could you ping Alice Chen and say lunch is ready?", "Alice Chen", "lunch is ready", ""},
 		{"DM Bob Li: running late", "Bob Li", "running late", ""},
+		{"跟张三说一声：我明天不去了。", "Zhang San", "我明天不去了", ""},
+		{"和Bob Li说一下，会议改到三点", "Bob Li", "会议改到三点", ""},
 	} {
 		ps := readGoal(c.goal)
 		want := 1

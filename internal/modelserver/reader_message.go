@@ -34,7 +34,7 @@ var (
 	tokRe = regexp.MustCompile("\uE000([0-9a-f]*)\uE001")
 
 	// msgMarkerRe introduces a message's words after a send verb.
-	msgMarkerRe = regexp.MustCompile(`(?i)\s*[:：]\s*|\s+(?:saying|that says|which says|to say|with the (?:text|words|message))\s*[:：]?\s*|\s+that\s+|\s+know\s+(?:that\s+)?|说\s*[:：]?\s*`)
+	msgMarkerRe = regexp.MustCompile(`(?i)\s*[:：]\s*|\s+(?:saying|that says|which says|to say|with the (?:text|words|message))\s*[:：]?\s*|\s+that\s+|\s+know\s+(?:that\s+)?|说(?:\s*(?:一声|一下))?\s*[:：，,]?\s*`)
 
 	// msgVerbRe is a clause that sends a message, whatever its verb:
 	// send, text, message, tell, reply, answer, respond, write (back),
@@ -226,7 +226,7 @@ func messageClause(c string, prev planned) ([]planned, bool) {
 }
 
 // msgMarkerTailRe is the marker that ends the words before a token.
-var msgMarkerTailRe = regexp.MustCompile(`(?i)(?:\s*[:：]\s*|\s+(?:saying|that says|which says|to say|with the (?:text|words|message))\s*[:：]?\s*|\s+that\s*|\s+know\s+(?:that\s+)?|说\s*[:：]?\s*)$`)
+var msgMarkerTailRe = regexp.MustCompile(`(?i)(?:\s*[:：]\s*|\s+(?:saying|that says|which says|to say|with the (?:text|words|message))\s*[:：]?\s*|\s+that\s*|\s+know\s+(?:that\s+)?|说(?:\s*(?:一声|一下))?\s*[:：，,]?\s*)$`)
 
 // withWords puts a message's words where the placeholder stands.
 func withWords(p planned, text string) planned {
