@@ -84,3 +84,27 @@ func TestAMessageIsPlannedWhole(t *testing.T) {
 		}
 	}
 }
+
+// A message to several people goes to each of them with the same words;
+// when nothing says where the names end, the planner asks.
+func TestAMessageToSeveralPeople(t *testing.T) {
+	for goal, want := range map[string][]string{
+		"Tell Mom and Bob Li that dinner is at 7": {"Send Mom a message: dinner is at 7", "Send Bob Li a message: dinner is at 7"},
+		"Let Mom and Bob Li know I'm late":        {"Send Mom a message: I'm late", "Send Bob Li a message: I'm late"},
+		"告诉妈妈和张三：晚饭七点":                            {"Send Mom a message: 晚饭七点", "Send Zhang San a message: 晚饭七点"},
+	} {
+		ps := readGoal(goal)
+		if len(ps) != len(want) {
+			t.Errorf("%q: planned %+v, want %q", goal, ps, want)
+			continue
+		}
+		for i, p := range ps {
+			if p.Todo != want[i] || len(p.Expect) != 1 || p.Expect[0].Kind != postcond.LastSent {
+				t.Errorf("%q: todo %d is %q %v, want %q checked by the last message sent", goal, i, p.Todo, p.Expect, want[i])
+			}
+		}
+	}
+	if ps := readGoal("Tell Mom and Bob Li dinner is at 7"); len(ps) != 1 || ps[0].Ask == "" {
+		t.Errorf("names with no end planned %+v, want a question", ps)
+	}
+}

@@ -732,10 +732,13 @@ var (
 	rdTextThatRe = regexp.MustCompile(`(?i)^(?:text|message|sms)\s+(.+?)\s+that\s+(.+)$`)
 	rdSendXtoYRe = regexp.MustCompile(`(?i)^(?:send|text|forward|share)\s+(.+?)\s+to\s+(.+)$`)
 	rdLetKnowRe  = regexp.MustCompile(`(?i)^let\s+(.+?)\s+know\b[\s,:]*(?:that\s+)?(.+)$`)
-	rdTellRe     = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
-	rdTextXYRe   = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
-	rdZhSendRe   = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
-	rdZhTellRe   = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
+	rdTellThatRe = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?that\s+(.+)$`)
+	// rdMorePeopleRe is a text that goes on with more people: "and Bob …".
+	rdMorePeopleRe = regexp.MustCompile(`(?i)^(?:and|&|,)\s+\S`)
+	rdTellRe       = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
+	rdTextXYRe     = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
+	rdZhSendRe     = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
+	rdZhTellRe     = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
 	// rdReplyRe is a reply or a "tell" whose text follows a colon or
 	// "saying": "reply Bob Li: ok", "Tell Bob Li: see you", "respond to
 	// Mom saying yes". The name is everything before the colon.
@@ -788,9 +791,19 @@ func sendTodos(c string, prev planned) []planned {
 		// "Let Bob Li know I'll be late": the name is all before "know".
 		m = rdLetKnowRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
+	case rdTellThatRe.MatchString(c):
+		// "Tell Mom and Bob Li that dinner is at 7": the people are all
+		// before "that".
+		m = rdTellThatRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
 	case rdTellRe.MatchString(c):
 		m = rdTellRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
+		if rdMorePeopleRe.MatchString(text) {
+			// "Tell Mom and Bob …" with no word that ends the names: who
+			// gets what is not clear, so ask.
+			return []planned{{Ask: fmt.Sprintf("Who should get the message, and what exactly should it say? (%q)", c)}}
+		}
 		if n := nameRun(to + " " + text); len(n) > len(to) {
 			// "Tell Dana Park I'm outside": a name this reader does not
 			// know is the capitalised words, not the first one alone.
