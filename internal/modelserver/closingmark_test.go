@@ -62,6 +62,7 @@ func TestAMessageIsPlannedWhole(t *testing.T) {
 		{"Could you ping Alice Chen and say lunch is ready?", "Alice Chen", "lunch is ready", ""},
 		{"DM Bob Li: running late", "Bob Li", "running late", ""},
 		{"跟张三说一声：我明天不去了。", "Zhang San", "我明天不去了", ""},
+		{"Send Alice Chen a message saying “你好”，我到了", "Alice Chen", "“你好”，我到了", ""},
 		{"和Bob Li说一下，会议改到三点", "Bob Li", "会议改到三点", ""},
 	} {
 		ps := readGoal(c.goal)
