@@ -70,7 +70,16 @@ func Parse(todo string) Task {
 		start := len(text) - len(strings.TrimLeft(text[i+1:], " \t"))
 		rest = strings.TrimRight(rest, " .!。")
 		if rest != "" && !coveredBy(spans, start, start+len(rest)) {
-			spans = append(spans, span{start, start + len(rest), Param{Kind: KindText, Value: rest}})
+			// The words after the colon are one parameter, quotes inside
+			// and all ("“你好”，我到了"): a quote within them is no span of
+			// its own.
+			kept := spans[:0]
+			for _, q := range spans {
+				if q.start < start || q.end > start+len(rest) {
+					kept = append(kept, q)
+				}
+			}
+			spans = append(kept, span{start, start + len(rest), Param{Kind: KindText, Value: rest}})
 		}
 	}
 	// 3. Numbers and 4. names, outside what is already a parameter.
@@ -84,9 +93,12 @@ func Parse(todo string) Task {
 	var b strings.Builder
 	t := Task{}
 	last := 0
-	for i, s := range spans {
+	for _, s := range spans {
+		if s.start < last {
+			continue // overlaps the one before; never cut the text backwards
+		}
 		b.WriteString(text[last:s.start])
-		b.WriteString(placeholder(i + 1))
+		b.WriteString(placeholder(len(t.Params) + 1))
 		t.Params = append(t.Params, s.p)
 		last = s.end
 	}

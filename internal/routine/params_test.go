@@ -91,3 +91,14 @@ func TestLiteralAndTypable(t *testing.T) {
 		t.Error("Typable misjudged")
 	}
 }
+
+// A quote inside the words after a colon is part of them: one parameter,
+// and the todo never cut backwards.
+func TestQuoteInsideColonWords(t *testing.T) {
+	for _, todo := range []string{"Send Alice Chen a message: “你好”，我到了", "Send Bob a message: she said \"hi\" and left", "Send Bob a message: \"a\" and \"b\""} {
+		got := Parse(todo)
+		if len(got.Params) < 2 || got.Params[len(got.Params)-1].Kind != KindText {
+			t.Errorf("Parse(%q) = %+v, want the words after the colon as one text parameter", todo, got)
+		}
+	}
+}
