@@ -41,19 +41,7 @@ func exOrdinal(t string) int {
 	if m == nil {
 		return 0
 	}
-	switch w := strings.ToLower(m[1] + m[2] + m[3]); w {
-	case "first", "1st", "1", "一":
-		return 1
-	case "second", "2nd", "2", "二":
-		return 2
-	case "third", "3rd", "3", "三":
-		return 3
-	case "fourth", "4th", "4", "四":
-		return 4
-	case "fifth", "5th", "5", "五":
-		return 5
-	}
-	return -1
+	return ordinalPlace(m[1] + m[2] + m[3])
 }
 
 // parseAlarmRead fills a read of one alarm: its time or label, and

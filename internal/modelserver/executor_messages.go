@@ -82,11 +82,8 @@ func (c *solver) nthConversation(n int) step {
 		return back("This is not the list of conversations; I go back to it.")
 	}
 	rows := c.conversationRows()
-	i := n - 1
-	if n == -1 {
-		i = len(rows) - 1
-	}
-	if i < 0 || i >= len(rows) {
+	i, ok := nthIndex(n, len(rows))
+	if !ok {
 		return finish(fmt.Sprintf("Cannot read it: Messages lists %d conversations", len(rows)), "There is no conversation at that position.")
 	}
 	return finish(rows[i].Text, fmt.Sprintf("Conversation %d in the list is %q.", i+1, rows[i].Text))

@@ -80,6 +80,16 @@ func (c *solver) prevTapAt(l *uitree.Listed) bool {
 	return ok && p.Name == "Tap" && p.Point != nil && abs(p.Point[0]-l.At[0]) <= 2 && abs(p.Point[1]-l.At[1]) <= 2
 }
 
+// nthIndex is the index in a list of count rows of the place n names (1
+// for the first, -1 for the last), and whether the list has that place.
+func nthIndex(n, count int) (int, bool) {
+	i := n - 1
+	if n == -1 {
+		i = count - 1
+	}
+	return i, i >= 0 && i < count
+}
+
 func abs(n int) int {
 	if n < 0 {
 		return -n

@@ -78,7 +78,14 @@ func ordinal(c string) int {
 	if m == nil {
 		return 0
 	}
-	switch strings.ToLower(firstNonEmpty(m[1], m[2])) {
+	return ordinalPlace(firstNonEmpty(m[1], m[2]))
+}
+
+// ordinalPlace is the place an ordinal's word or digit names ("second",
+// "2nd", "二", "2"): 1 to 5, or -1 for any other word, which the ordinal
+// patterns only match for "last" and "最后".
+func ordinalPlace(w string) int {
+	switch strings.ToLower(w) {
 	case "first", "1st", "一", "1":
 		return 1
 	case "second", "2nd", "二", "2":
