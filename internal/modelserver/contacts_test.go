@@ -4,17 +4,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // The planner persona's reading of goals about Contacts and the home
 // screen's clock, in several phrasings each, Chinese included.
 func TestReadContactsGoals(t *testing.T) {
-	for _, c := range []struct {
-		goal string
-		want string // todo ⟨checks⟩
-	}{
+	checkReadings(t, []struct{ goal, want string }{
 		{"time on the home screen?", `Read the time shown on the phone's home screen ⟨the answer is a time seen on a screen⟩`},
 		{"Could you tell me what time the phone's home screen shows?", `Read the time shown on the phone's home screen ⟨the answer is a time seen on a screen⟩`},
 		{"主屏幕上显示的时间是几点？", `Read the time shown on the phone's home screen ⟨the answer is a time seen on a screen⟩`},
@@ -38,22 +33,7 @@ func TestReadContactsGoals(t *testing.T) {
 		{"Frank Zhao mobile", `Read Frank Zhao's phone number in Contacts ⟨the answer is a phone seen on a screen⟩`},
 		// Not about Contacts: left to the other readings.
 		{"Send Zhang San's phone number to Mom", `Read Zhang San's phone number in Contacts ⟨the answer is a phone seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
-	} {
-		var got []string
-		for _, p := range readGoal(c.goal) {
-			var cs []string
-			for _, x := range p.Expect {
-				cs = append(cs, x.String())
-			}
-			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-				t.Errorf("%q: invalid checks %v", c.goal, probs)
-			}
-		}
-		if g := strings.Join(got, " | "); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // The executor persona on those todos, on a simulated phone: each answer

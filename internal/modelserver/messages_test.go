@@ -1,11 +1,9 @@
 package modelserver
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
-	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // Goals about one conversation, said in several ways: each is planned to
@@ -24,7 +22,7 @@ func TestReadMessagesGoals(t *testing.T) {
 	sent := func(to, text string) string {
 		return `Send ` + to + ` a message: ` + text + ` ⟨last message sent to "` + to + `" contains "` + text + `"⟩`
 	}
-	for _, c := range []struct{ goal, want string }{
+	checkReadings(t, []struct{ goal, want string }{
 		{"Open my conversation with Alice (don't send anything)", open("Alice")},
 		{"chat with Bob Li, just open it", open("Bob Li")},
 		{"打开和张三的聊天记录，不要发消息", open("Zhang San")},
@@ -56,26 +54,7 @@ func TestReadMessagesGoals(t *testing.T) {
 		{"Could you open my bank app? I'll sign in myself.", `Open Bank ⟨Bank is in front⟩`},
 		// Whose message is not said: asked, never guessed.
 		{"Reply to the most recent message with ok", "ask"},
-	} {
-		var got []string
-		for _, p := range readGoal(c.goal) {
-			if p.Ask != "" {
-				got = append(got, "ask")
-				continue
-			}
-			var cs []string
-			for _, x := range p.Expect {
-				cs = append(cs, x.String())
-			}
-			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-				t.Errorf("%q: invalid checks %v", c.goal, probs)
-			}
-		}
-		if g := strings.Join(got, " | "); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // The executor opens a conversation without sending, and reads the Nth

@@ -11,24 +11,6 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// plan writes readGoal's todos as "todo ⟨checks⟩ | …", "ask" for a
-// question.
-func plan(goal string) string {
-	var got []string
-	for _, p := range readGoal(goal) {
-		if p.Ask != "" {
-			got = append(got, "ask")
-			continue
-		}
-		var cs []string
-		for _, x := range p.Expect {
-			cs = append(cs, x.String())
-		}
-		got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-	}
-	return strings.Join(got, " | ")
-}
-
 // Alarms that exist are switched, read and used as the base of a new one
 // whatever the goal names them by: their time, label or place in the list,
 // in English or Chinese, terse or polite. What only the phone knows (the
@@ -37,7 +19,7 @@ func plan(goal string) string {
 func TestReaderExistingAlarms(t *testing.T) {
 	const readGym = "Read the time of the alarm labelled Gym in Clock ⟨the answer is a time seen on a screen⟩"
 	const readSecond = "Read the time of the second alarm in Clock ⟨the answer is time #2 seen on a screen⟩"
-	for _, c := range []struct{ goal, want string }{
+	checkReadings(t, []struct{ goal, want string }{
 		{"Switch the 07:00 alarm off", `Turn off the existing 07:00 alarm ⟨switch "07:00" is off⟩`},
 		{"关掉07:00的闹钟", `Turn off the existing 07:00 alarm ⟨switch "07:00" is off⟩`},
 		{"Would you please enable the existing 08:30 alarm?", `Turn on the existing 08:30 alarm ⟨switch "08:30" is on⟩`},
@@ -56,18 +38,14 @@ func TestReaderExistingAlarms(t *testing.T) {
 		{"erase the Gym alarm", "Delete the alarm labelled Gym in Clock ⟨⟩"},
 		{"please set an alarm at 26:10", `Create an alarm at 26:10, which is no time of day ⟨"26:10" is shown⟩`},
 		{"Turn off the alarm", "ask"},
-	} {
-		if g := plan(c.goal); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // A note that exists is renamed, added to and read; an addition is
 // checked on the note's own editor, where its saved text shows.
 func TestReaderExistingNotes(t *testing.T) {
 	const open = `Open the note "Shopping list" to check it holds "%s" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "%s"⟩`
-	for _, c := range []struct{ goal, want string }{
+	checkReadings(t, []struct{ goal, want string }{
 		{"把Shopping list笔记重命名为购物", `Rename the note "Shopping list" to "购物" ⟨Notes is in front, "New note" is shown, "购物" is shown, "Shopping list" is not shown⟩`},
 		{"Please change the title of the Shopping list note to Errands and keep its text", `Rename the note "Shopping list" to "Errands" and keep its text ⟨Notes is in front, "New note" is shown, "Errands" is shown, "Shopping list" is not shown⟩`},
 		{"Append tea to the note Shopping list", `Add "tea" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "tea")},
@@ -76,18 +54,14 @@ func TestReaderExistingNotes(t *testing.T) {
 		{"first note's title?", `Read the title of the first note in Notes ⟨the answer is label #1 seen on a screen⟩`},
 		{"最后一个笔记的标题", `Read the title of the last note in Notes ⟨the answer is the last label seen on a screen⟩`},
 		{"erase my Shopping list note", `Delete the note "Shopping list" ⟨Notes is in front, "Shopping list" is not shown⟩`},
-	} {
-		if g := plan(c.goal); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // A switch flipped or brightness moved by an amount depends on the state
 // now: read first, then written with a check on the exact end state.
 func TestReaderRelativeSettings(t *testing.T) {
 	const readB = "Read the brightness in Settings ⟨the answer is a number seen on a screen⟩"
-	for _, c := range []struct{ goal, want string }{
+	checkReadings(t, []struct{ goal, want string }{
 		{"flip bluetooth", "Read the state of the Bluetooth switch ⟨⟩ | Turn Bluetooth to the opposite of what was read ⟨⟩"},
 		{"Could you invert the airplane mode setting?", "Read the state of the Airplane mode switch ⟨⟩ | Turn Airplane mode to the opposite of what was read ⟨⟩"},
 		{"把蓝牙反过来", "Read the state of the Bluetooth switch ⟨⟩ | Turn Bluetooth to the opposite of what was read ⟨⟩"},
@@ -95,11 +69,7 @@ func TestReaderRelativeSettings(t *testing.T) {
 		{"亮度调高10个百分点", readB + " | Set brightness 10 points above what was read (10个百分点) ⟨⟩"},
 		{"make the screen 40 points darker", readB + " | Set brightness 40 points below what was read (40 points darker) ⟨⟩"},
 		{"Set brightness to 40%", `Set brightness to 40% ⟨field "Brightness" holds "40%"⟩`},
-	} {
-		if g := plan(c.goal); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // Once the value is read, the replan writes the todo that uses it in the

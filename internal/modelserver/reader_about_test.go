@@ -1,17 +1,14 @@
 package modelserver
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // Settings pages, About phone reads, bare app names and "home", brightness
 // levels and money moved, in many phrasings: each plans to todos with
 // checks, or to a question, never to a todo echoed without checks.
 func TestReadAboutAndSectionPhrasings(t *testing.T) {
-	for _, c := range []struct{ goal, want string }{
+	checkReadings(t, []struct{ goal, want string }{
 		{"Settings > Display", `Open Settings ⟨Settings is in front⟩ | Tap Display ⟨Settings is in front, "Display" is shown, "Brightness" is not shown, "Sound" is not shown⟩`},
 		{"Could you take me to the Storage settings, please?", `Open Settings ⟨Settings is in front⟩ | Tap Storage ⟨Settings is in front, "Storage" is shown, "Battery" is not shown, "Location" is not shown⟩`},
 		{"打开设置里的Battery页面", `Open Settings ⟨Settings is in front⟩ | Tap Battery ⟨Settings is in front, "Battery" is shown, "Notifications" is not shown, "Storage" is not shown⟩`},
@@ -31,28 +28,9 @@ func TestReadAboutAndSectionPhrasings(t *testing.T) {
 		{"Notes", `Open Notes ⟨Notes is in front⟩`},
 		{"Messages then home", `Open Messages ⟨Messages is in front⟩ | Go to the home screen ⟨Launcher is in front⟩`},
 		{"bank balance", `Read the account balance (how much money it holds) in the Bank app ⟨Bank is in front, the answer is a number seen on a screen⟩`},
-		{"pay Bob Li $20", `?`},
-		{"Could you send Bob Li 20 dollars from my bank account?", `?`},
+		{"pay Bob Li $20", "ask"},
+		{"Could you send Bob Li 20 dollars from my bank account?", "ask"},
 		// Switching a service on is not opening a page.
 		{"打开定位服务", `打开定位服务 ⟨⟩`},
-	} {
-		var got []string
-		for _, p := range readGoal(c.goal) {
-			if p.Ask != "" {
-				got = append(got, "?")
-				continue
-			}
-			var cs []string
-			for _, x := range p.Expect {
-				cs = append(cs, x.String())
-			}
-			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-				t.Errorf("%q: invalid checks %v", c.goal, probs)
-			}
-			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-		}
-		if g := strings.Join(got, " | "); g != c.want {
-			t.Errorf("%q:\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }

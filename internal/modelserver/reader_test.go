@@ -7,13 +7,44 @@ import (
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
+// plan writes readGoal's todos as "todo ⟨checks⟩ | …", "ask" for a
+// question.
+func plan(goal string) string {
+	var got []string
+	for _, p := range readGoal(goal) {
+		if p.Ask != "" {
+			got = append(got, "ask")
+			continue
+		}
+		var cs []string
+		for _, x := range p.Expect {
+			cs = append(cs, x.String())
+		}
+		got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
+	}
+	return strings.Join(got, " | ")
+}
+
+// checkReadings reads each goal and wants its todos as plan writes them
+// ("todo ⟨checks⟩ | …", "ask" for a question), each todo's checks valid.
+func checkReadings(t *testing.T, cases []struct{ goal, want string }) {
+	t.Helper()
+	for _, c := range cases {
+		for _, p := range readGoal(c.goal) {
+			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
+				t.Errorf("%q: invalid checks %v", c.goal, probs)
+			}
+		}
+		if g := plan(c.goal); g != c.want {
+			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
+		}
+	}
+}
+
 // The planner persona's reading of goals of every phrasing kind: each todo
 // with the postconditions that will show it done.
 func TestReadGoalPhrasings(t *testing.T) {
-	for _, c := range []struct {
-		goal string
-		want string // todo ⟨checks⟩ | …
-	}{
+	checkReadings(t, []struct{ goal, want string }{
 		{"wifi off", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
 		{"Could you please turn off the Wi-Fi for me?", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
 		{"关闭无线网络并打开飞行模式", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Turn on Airplane mode ⟨switch "Airplane mode" is on⟩`},
@@ -49,22 +80,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"Read me the newest text from Dana Park", `Read the latest message from Dana Park in Messages ⟨the answer is a label seen on a screen⟩`},
 		{"李四发给我的最后一条消息是什么？", `Read the latest message from 李四 in Messages ⟨the answer is a label seen on a screen⟩`},
 		{"Read Bob Li's latest text and then send it to Alice Chen", `Read the latest message from Bob Li in Messages ⟨the answer is a label seen on a screen⟩ | Send Alice Chen a message with what was read ⟨⟩`},
-	} {
-		var got []string
-		for _, p := range readGoal(c.goal) {
-			var cs []string
-			for _, x := range p.Expect {
-				cs = append(cs, x.String())
-			}
-			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-				t.Errorf("%q: invalid checks %v", c.goal, probs)
-			}
-		}
-		if g := strings.Join(got, " | "); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // Phrasings of classes the reader once turned into another todo whose
@@ -72,10 +88,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 // todo for, a name it left out. Each is read right or asked about, never
 // planned as something else.
 func TestReaderAsksRatherThanGuesses(t *testing.T) {
-	for _, c := range []struct {
-		goal string
-		want string // the todos, or "ask" when the reader asks
-	}{
+	checkReadings(t, []struct{ goal, want string }{
 		{"Could you make the screen dimmer? 30 points less than now is enough.", "Read the brightness in Settings ⟨the answer is a number seen on a screen⟩ | Set brightness 30 points below what was read (30 points less than now) ⟨⟩"},
 		{"create a new alarm 45 minutes before the 08:30 one", `Create an alarm at 07:45 (45 minutes before 08:30) ⟨"07:45" is shown⟩`},
 		{"remove alarm 07:00", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
@@ -96,23 +109,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩`},
 		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
 		{"Please switch WiFi off and afterwards return to the home screen.", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Go to the home screen ⟨Launcher is in front⟩`},
-	} {
-		var got []string
-		for _, p := range readGoal(c.goal) {
-			if p.Ask != "" {
-				got = append(got, "ask")
-				continue
-			}
-			var cs []string
-			for _, x := range p.Expect {
-				cs = append(cs, x.String())
-			}
-			got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-		}
-		if g := strings.Join(got, " | "); g != c.want {
-			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
-		}
-	}
+	})
 }
 
 // After a colon the whole rest of the clause is the message: closing thanks
