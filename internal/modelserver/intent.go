@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 )
 
 // Intent kinds: what a todo (or one clause of a goal) asks for.
@@ -447,12 +449,7 @@ func parseAlarm(t string) (hhmm, label string) {
 				continue
 			}
 		}
-		if ampm == "pm" && h < 12 {
-			h += 12
-		}
-		if ampm == "am" && h == 12 {
-			h = 0
-		}
+		h = clocktime.Hour24(h, ampm)
 		if h > 23 || mm > 59 {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
@@ -321,12 +322,7 @@ func hhmm(c string) string {
 			if x[2] != "" {
 				m, _ = strconv.Atoi(x[2])
 			}
-			if strings.EqualFold(x[3], "p") && h < 12 {
-				h += 12
-			}
-			if strings.EqualFold(x[3], "a") && h == 12 {
-				h = 0
-			}
+			h = clocktime.Hour24(h, x[3])
 		}
 	} else if x := rdZhTimeRe.FindStringSubmatch(c); x != nil {
 		h, _ = strconv.Atoi(x[2])

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 )
 
 // Times of day said in words (docs/design.md §9): "quarter past seven",
@@ -137,11 +139,11 @@ func wordTime(c string) (string, bool) {
 	if h < 0 || m < 0 {
 		return "", false
 	}
-	if rdPmWordRe.MatchString(said) && h < 12 {
-		h += 12
-	}
-	if rdAmWordRe.MatchString(said) && h == 12 {
-		h = 0
+	// The two patterns end the time and never both match.
+	if rdPmWordRe.MatchString(said) {
+		h = clocktime.Hour24(h, "pm")
+	} else if rdAmWordRe.MatchString(said) {
+		h = clocktime.Hour24(h, "am")
 	}
 	if h > 23 || m > 59 {
 		return "", false

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
@@ -158,13 +159,7 @@ func clock24(m []string) string {
 	}
 	h, _ := strconv.Atoi(m[1])
 	mm := firstNonEmpty(m[2], "00")
-	if strings.EqualFold(m[3], "p") && h < 12 {
-		h += 12
-	}
-	if strings.EqualFold(m[3], "a") && h == 12 {
-		h = 0
-	}
-	return fmt.Sprintf("%02d:%s", h, mm)
+	return fmt.Sprintf("%02d:%s", clocktime.Hour24(h, m[3]), mm)
 }
 
 // screenTimes are the clock times an element shows, as "HH:MM".
