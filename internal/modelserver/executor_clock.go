@@ -41,19 +41,7 @@ func exOrdinal(t string) int {
 	if m == nil {
 		return 0
 	}
-	switch w := strings.ToLower(m[1] + m[2] + m[3]); w {
-	case "first", "1st", "1", "一":
-		return 1
-	case "second", "2nd", "2", "二":
-		return 2
-	case "third", "3rd", "3", "三":
-		return 3
-	case "fourth", "4th", "4", "四":
-		return 4
-	case "fifth", "5th", "5", "五":
-		return 5
-	}
-	return -1
+	return ordinalPlace(m[1] + m[2] + m[3])
 }
 
 // parseAlarmRead fills a read of one alarm: its time or label, and
@@ -217,4 +205,54 @@ func (c *solver) alarmSwitch(in intent) step {
 		return finish(fmt.Sprintf("The %s alarm is %s", sw.Desc, onOff(in.On)), fmt.Sprintf("The switch of %s is %s, as asked.", name, onOff(in.On)))
 	}
 	return tapAt(*sw, fmt.Sprintf("The switch of %s is %s; I tap it to turn the alarm %s.", name, onOff(sw.Checked), onOff(in.On)))
+}
+
+func (c *solver) alarm(in intent) step {
+	if in.Time == "" {
+		return finish("Cannot create the alarm: the task gives no time", "The task lacks a time; the planner should ask the user.")
+	}
+	if st, ok := c.ensureApp("Clock"); ok {
+		return st
+	}
+	timeF := c.byID("alarm_time")
+	if timeF != nil {
+		labelF, save := c.byID("alarm_label"), c.byID("save_button")
+		if save == nil {
+			save = c.byText("Save")
+		}
+		switch {
+		case value(timeF) != in.Time && c.focused(timeF) && !c.prevIs("Type"):
+			return typeText(in.Time, "The time field has the focus; I type the time.")
+		case value(timeF) != in.Time:
+			return tapAt(*timeF, "I tap the time field to enter "+in.Time+".")
+		case in.Label != "" && labelF != nil && value(labelF) != in.Label && c.focused(labelF) && !c.prevIs("Type"):
+			return typeText(in.Label, "The label field has the focus; I type the label.")
+		case in.Label != "" && labelF != nil && value(labelF) != in.Label:
+			return tapAt(*labelF, "I tap the label field.")
+		case save != nil:
+			return tapAt(*save, "Time and label are filled in; I save the alarm.")
+		}
+		return back("The new alarm page has no Save button; I go back.")
+	}
+	if add := c.byText("Add alarm"); add != nil {
+		saved := c.typed(in.Time) && (in.Label == "" || c.typed(in.Label)) && c.prevIs("Tap") && !c.isErr()
+		if c.typed(in.Time) && c.alarmRow(in.Time, in.Label) != nil || saved {
+			msg := "Alarm set for " + in.Time
+			if in.Label != "" {
+				msg += " (" + in.Label + ")"
+			}
+			return finish(msg, "The new alarm is in the list.")
+		}
+		return tapAt(*add, "I tap Add alarm to create a new alarm.")
+	}
+	return back("This is not the alarm list; I go back.")
+}
+
+func (c *solver) alarmRow(hhmm, label string) *uitree.Listed {
+	for i, l := range c.obs.Elems {
+		if strings.HasPrefix(l.Text, hhmm) && (label == "" || strings.Contains(l.Text, label)) {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
 }

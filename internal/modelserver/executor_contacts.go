@@ -119,11 +119,8 @@ func (c *solver) nthContact(n int, number bool) step {
 		return back("This card was not opened from the list for this task; I go back to the list.")
 	}
 	rows := c.contactRows()
-	i := n - 1
-	if n == -1 {
-		i = len(rows) - 1
-	}
-	if i < 0 || i >= len(rows) {
+	i, ok := nthIndex(n, len(rows))
+	if !ok {
 		return finish(fmt.Sprintf("Cannot read it: Contacts lists %d people", len(rows)), "There is no contact at that position.")
 	}
 	if !number {

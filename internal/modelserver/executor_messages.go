@@ -82,12 +82,61 @@ func (c *solver) nthConversation(n int) step {
 		return back("This is not the list of conversations; I go back to it.")
 	}
 	rows := c.conversationRows()
-	i := n - 1
-	if n == -1 {
-		i = len(rows) - 1
-	}
-	if i < 0 || i >= len(rows) {
+	i, ok := nthIndex(n, len(rows))
+	if !ok {
 		return finish(fmt.Sprintf("Cannot read it: Messages lists %d conversations", len(rows)), "There is no conversation at that position.")
 	}
 	return finish(rows[i].Text, fmt.Sprintf("Conversation %d in the list is %q.", i+1, rows[i].Text))
+}
+
+func (c *solver) message(in intent) step {
+	if in.To == "" || in.Text == "" {
+		return finish("Cannot send the message: the task does not say "+map[bool]string{true: "who to send it to", false: "what it should say"}[in.To == ""],
+			"The task lacks a recipient or a text; the planner should ask the user.")
+	}
+	if st, ok := c.ensureApp("Messages"); ok {
+		return st
+	}
+	compose := c.byID("compose_message_text")
+	if compose == nil {
+		compose = c.byClass("EditText")
+	}
+	if compose != nil {
+		if c.person(in.To, false) == nil {
+			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", in.To))
+		}
+		send := c.byID("send_button")
+		if send == nil {
+			send = c.byText("Send")
+		}
+		if send == nil {
+			return finish("Cannot send: no Send button on the conversation screen", "The conversation has no Send button.")
+		}
+		if c.prevTapAt(send) || (compose.Text == "" && c.byText(in.Text) != nil && c.sentIt(send, in.Text)) {
+			return finish(fmt.Sprintf("Sent %q to %s", in.Text, in.To), "The message was sent and the field is empty again.")
+		}
+		if compose.Text == in.Text {
+			return tapAt(*send, "The text is in the field; I tap Send.")
+		}
+		if c.focused(compose) && !c.prevIs("Type") {
+			return typeText(in.Text, "The message field has the focus; I type the text.")
+		}
+		return tapAt(*compose, "I tap the message field to focus it.")
+	}
+	if row := c.person(in.To, true); row != nil {
+		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
+	}
+	if start := c.byText("Start chat"); start != nil {
+		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", in.To))
+	}
+	if c.byText("New conversation") != nil && c.allListed() {
+		return finish(fmt.Sprintf("Cannot send the message: there is no contact named %s on this phone", in.To),
+			fmt.Sprintf("Every contact is listed and %s is not among them.", in.To))
+	}
+	return c.scroll(true, in.To)
+}
+
+func (c *solver) prevIs(name string) bool {
+	p, ok := c.prev()
+	return ok && p.Name == name
 }

@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -183,4 +184,81 @@ func (c *solver) openNote(in intent) step {
 		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The notes list does not have it.")
 	}
 	return c.scroll(true, fmt.Sprintf("the note %q", in.Title))
+}
+
+func (c *solver) note(in intent) step {
+	if in.Title == "" && in.Body == "" {
+		return finish("Cannot write the note: the task does not say what it should contain", "The task lacks the note's text.")
+	}
+	if st, ok := c.ensureApp("Notes"); ok {
+		return st
+	}
+	titleF, bodyF := c.byID("note_title"), c.byID("note_body")
+	if titleF != nil && bodyF != nil {
+		save := c.byID("save_button")
+		if save == nil {
+			save = c.byText("Save")
+		}
+		if c.prevTapAt(save) {
+			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(value(titleF), in.Title)), "The note is saved.")
+		}
+		title, body := value(titleF), value(bodyF)
+		// A wrong tap may have opened another note: leave it untouched.
+		existing := c.byText("Edit note") != nil
+		if existing && !strings.EqualFold(title, in.Title) || !existing && in.Edit {
+			return back(fmt.Sprintf("This editor holds %q, not the note I need; I go back without changing it.", firstNonEmpty(title, "a new note")))
+		}
+		wantBody := in.Body
+		if in.Append {
+			wantBody = body
+			if !strings.Contains(body, in.Body) {
+				wantBody = strings.TrimSpace(body + " " + in.Body)
+			}
+		}
+		switch {
+		case !in.Edit && title != in.Title && c.focused(titleF) && !c.prevIs("Type"):
+			return typeText(in.Title, "The title field has the focus; I type the title.")
+		case !in.Edit && title != in.Title:
+			return tapAt(*titleF, "I tap the title field.")
+		case wantBody != "" && body != wantBody && c.focused(bodyF) && !c.prevIs("Type"):
+			return typeText(wantBody, "The body field has the focus; I type the text.")
+		case wantBody != "" && body != wantBody:
+			return tapAt(*bodyF, "I tap the body field.")
+		case save != nil:
+			return tapAt(*save, "The note reads as wanted; I save it.")
+		}
+		return back("The editor has no Save button; I go back.")
+	}
+	if newBtn := c.byText("New note"); newBtn != nil {
+		row := c.byText(in.Title)
+		if in.Edit && c.count("Type") > 0 && row != nil {
+			return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+		}
+		if !in.Edit && row == nil && c.typed(in.Title) && (in.Body == "" || c.typed(in.Body)) && c.prevIs("Tap") && !c.isErr() {
+			// Saved from the editor just now: the list puts the new note
+			// where the app keeps it, maybe below the rows on screen.
+			return finish(fmt.Sprintf("Saved the note %q", in.Title), "I saved the note and the editor closed; the list may show it below the visible rows.")
+		}
+		if !in.Edit && row != nil && c.typed(in.Title) {
+			if in.Body == "" || c.typed(in.Body) {
+				return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
+			}
+			return tapAt(*row, fmt.Sprintf("The note %q was saved before its text was in; I open it again to finish it.", in.Title))
+		}
+		if in.Edit {
+			if row := c.byText(in.Title); row != nil {
+				return tapAt(*row, fmt.Sprintf("I open the note %q.", in.Title))
+			}
+			return c.scroll(true, "the note "+strconv.Quote(in.Title))
+		}
+		return tapAt(*newBtn, "I tap New note.")
+	}
+	return back("This is not the notes list; I go back.")
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -305,3 +305,73 @@ func alarmStateTodo(c string) planned {
 	// says one state only.
 	return planned{Todo: fmt.Sprintf("Read the state of %s in Clock", which), Reads: true, Expect: []postcond.Check{ch}}
 }
+
+// hhmm reads a time of day ("7am", "7:30 pm", "19:30", "早上7点半").
+func hhmm(c string) string {
+	if t, ok := wordTime(c); ok {
+		return t
+	}
+	h, m := -1, 0
+	if x := rdTimeRe.FindStringSubmatch(c); x != nil {
+		if x[4] != "" {
+			h, _ = strconv.Atoi(x[4])
+			m, _ = strconv.Atoi(x[5])
+		} else {
+			h, _ = strconv.Atoi(x[1])
+			if x[2] != "" {
+				m, _ = strconv.Atoi(x[2])
+			}
+			if strings.EqualFold(x[3], "p") && h < 12 {
+				h += 12
+			}
+			if strings.EqualFold(x[3], "a") && h == 12 {
+				h = 0
+			}
+		}
+	} else if x := rdZhTimeRe.FindStringSubmatch(c); x != nil {
+		h, _ = strconv.Atoi(x[2])
+		if x[3] == "半" {
+			m = 30
+		} else if x[4] != "" {
+			m, _ = strconv.Atoi(x[4])
+		}
+		if (x[1] == "下午" || x[1] == "晚上") && h < 12 {
+			h += 12
+		}
+	} else if x := rdBareAtRe.FindStringSubmatch(c); x != nil {
+		h, _ = strconv.Atoi(x[1])
+	}
+	if h < 0 || h > 23 || m > 59 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%02d", h, m)
+}
+
+func alarmTodo(c string) planned {
+	t := hhmm(c)
+	existing := regexp.MustCompile(`(?i)^(?:turn|switch|disable|enable|deactivate|activate)\b|^(?:关闭|关掉|打开|开启|禁用|启用)`).MatchString(c) &&
+		!regexp.MustCompile(`(?i)\b(?:new|create|add|set)\b|新建|创建|添加|设置`).MatchString(c)
+	if t == "" {
+		return planned{Ask: "What time should the alarm ring?"}
+	}
+	if existing {
+		state := !rdOffRe.MatchString(c)
+		return planned{Todo: fmt.Sprintf("Turn %s the existing %s alarm", onOff(state), t),
+			Expect: []postcond.Check{{Kind: postcond.Switch, Label: t, On: on(state)}}}
+	}
+	label := ""
+	if m := rdLabelRe.FindStringSubmatch(c); m != nil {
+		label = strings.TrimSpace(firstNonEmpty(m[1], m[2]))
+	} else if m := rdNameItRe.FindStringSubmatch(c); m != nil {
+		label = strings.TrimSpace(m[1])
+	} else if q := rdQuotedFirst.FindStringSubmatch(c); q != nil {
+		label = strings.TrimSpace(q[1])
+	}
+	todo := "Create an alarm at " + t
+	exp := []postcond.Check{{Kind: postcond.ElementExists, Text: t}}
+	if label != "" {
+		todo += " labelled " + label
+		exp = []postcond.Check{{Kind: postcond.RowShows, Row: t, Shows: label}}
+	}
+	return planned{Todo: todo, Expect: exp}
+}

@@ -171,3 +171,51 @@ func noteReadTodo(c string) planned {
 	}
 	return planned{Ask: "Which note should I read: its title, or the first, second, … in the list?"}
 }
+
+var (
+	// rdNoteColonRe is "note T: body" and "new note "T": body".
+	rdNoteColonRe = regexp.MustCompile(`(?i)^(?:(?:create|add|make|write|save)\s+)?(?:a\s+)?(?:new\s+)?note\s+["“']?([^"”':：]+?)["”']?\s*[:：]\s*(.+)$`)
+	rdNoteNounRe  = regexp.MustCompile(`的(?:笔记|备忘录?)$|(?i)\s+note$`)
+	rdNoteEditRe  = regexp.MustCompile(`(?i)\b(?:edit|append|rename|change|update|modify|replace|add\s+.+\s+to)\b|\bexisting\b|改名|重命名|改成|改为|修改|编辑|追加|加上|里加|添加到`)
+)
+
+func noteTodo(c string) planned {
+	title, body := "", ""
+	if m := rdNoteColonRe.FindStringSubmatch(c); m != nil {
+		title, body = m[1], m[2]
+	} else if m := rdTitleRe.FindStringSubmatch(c); m != nil {
+		title, body = firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
+		if q := rdQuotedFirst.FindStringSubmatch(c); q != nil && body == "" && !strings.Contains(title, q[1]) {
+			body = q[1] // "jot down "X" in a new note called T"
+		}
+	} else if m := rdBodyRe.FindStringSubmatch(c); m != nil {
+		body = firstNonEmpty(firstNonEmpty(m[1], m[2]), firstNonEmpty(m[3], m[4]))
+	}
+	title, body = strings.Trim(strings.TrimSpace(title), `"“”'`), strings.Trim(strings.TrimSpace(body), `"“”'`)
+	title = strings.TrimSpace(rdNoteNounRe.ReplaceAllString(title, ""))
+	if rdNoteEditRe.MatchString(c) {
+		// The reader writes new notes and deletes; an existing note
+		// changed in place is a todo it has no check for.
+		return planned{Ask: fmt.Sprintf("I can create or delete a note, but %q changes an existing one; what exactly should the note say afterwards?", c)}
+	}
+	if regexp.MustCompile(`(?i)^(?:delete|remove)\b|^删除`).MatchString(c) {
+		if title == "" {
+			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove)\s+(?:the\s+|my\s+)?note\s+|^删除(?:笔记|备忘录?)?`).ReplaceAllString(c, ""))
+		}
+		return planned{Todo: fmt.Sprintf("Delete the note %q", title), Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: title}}}
+	}
+	if title == "" && body == "" {
+		return planned{Ask: "What should the note say?"}
+	}
+	if title == "" {
+		title = body
+		if r := []rune(title); len(r) > 24 {
+			title = string(r[:24])
+		}
+	}
+	todo := fmt.Sprintf("Create a note titled %q", title)
+	if body != "" {
+		todo += fmt.Sprintf(" saying %q", body)
+	}
+	return planned{Todo: todo, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.ElementExists, Text: title}}}
+}

@@ -123,3 +123,61 @@ func absoluteBrightness(c string) (int, bool) {
 	v, _ := strconv.Atoi(firstNonEmpty(m[1], m[2]))
 	return v, true
 }
+
+// openedApp is the app an "open X" clause names, when it is one the
+// planner knows.
+func openedApp(c string) string {
+	if m := rdOpenRe.FindStringSubmatch(c); m != nil {
+		return rdApps[strings.ToLower(strings.TrimSpace(m[1]))]
+	}
+	return ""
+}
+
+func on(b bool) *bool { return &b }
+
+func switchTodo(c string, prev planned) planned {
+	name := switchName(c)
+	var state bool
+	switch {
+	case rdOffRe.MatchString(c):
+		state = false
+	case rdOnRe.MatchString(c):
+		state = true
+	case len(prev.Expect) == 1 && prev.Expect[0].Kind == postcond.Switch:
+		state = *prev.Expect[0].On // "turn off Wi-Fi and Bluetooth"
+	default:
+		return planned{Ask: fmt.Sprintf("Should %s be on or off?", name)}
+	}
+	return planned{Todo: fmt.Sprintf("Turn %s %s", onOff(state), name),
+		Expect: []postcond.Check{{Kind: postcond.Switch, Label: name, On: on(state)}}}
+}
+
+func brightnessTodo(c string) planned {
+	lower := strings.ToLower(c)
+	if rdByRe.MatchString(c) {
+		return planned{Ask: "By how much exactly should brightness change, or to which percentage should I set it?"}
+	}
+	pct := -1
+	if m := rdPctRe.FindStringSubmatch(c); m != nil {
+		pct, _ = strconv.Atoi(m[1])
+	} else if regexp.MustCompile(`(?i)\b(?:max(?:imum)?|full|highest|brightest)\b|\ball the way up\b|最大|最高|最亮`).MatchString(c) {
+		pct = 100
+	} else if regexp.MustCompile(`(?i)\b(?:min(?:imum)?|lowest|darkest)\b|\ball the way down\b|最小|最低|最暗`).MatchString(c) {
+		pct = 0
+	} else if regexp.MustCompile(`(?i)\bhalf(?:way)?\b|一半`).MatchString(c) {
+		pct = 50
+	}
+	if pct > 100 {
+		return planned{Ask: fmt.Sprintf("Brightness goes from 0%% to 100%%; which value do you want instead of %d%%?", pct)}
+	}
+	if pct >= 0 {
+		// The value asked, exactly: a phone that cannot take it fails the
+		// check rather than passing at a value nobody asked for.
+		return planned{Todo: fmt.Sprintf("Set brightness to %d%%", pct),
+			Expect: []postcond.Check{{Kind: postcond.FieldHolds, Field: "Brightness", Value: fmt.Sprintf("%d%%", pct)}}}
+	}
+	if regexp.MustCompile(`(?i)\b(?:down|lower|decrease|reduce|dim|dimmer|darker)\b|调低|降低|暗`).MatchString(lower) {
+		return planned{Todo: "Turn brightness down one step"}
+	}
+	return planned{Todo: "Turn brightness up one step"}
+}

@@ -1,0 +1,112 @@
+package modelserver
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// observation is what the last user message of an executor request says.
+type observation struct {
+	Task       string
+	App        string // display name
+	Package    string
+	PrevAction string
+	PrevResult string
+	Sensitive  bool
+	Notes      []string
+	Elems      []uitree.Listed
+}
+
+var currentAppRe = regexp.MustCompile(`^(.*?)\s*\(([\w.]+)\)\s*$`)
+
+// parseObservation reads the executor request text (shared formats).
+func parseObservation(text string) observation {
+	var o observation
+	inNotes := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if inNotes {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+				o.Notes = append(o.Notes, rest)
+				continue
+			}
+			inNotes = false
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch strings.TrimSpace(key) {
+		case "Task":
+			if o.Task == "" {
+				o.Task = val
+			}
+		case "Current app":
+			if m := currentAppRe.FindStringSubmatch(val); m != nil {
+				o.App, o.Package = m[1], m[2]
+			} else {
+				o.App = val
+			}
+		case "Previous action":
+			o.PrevAction = val
+		case "Previous action result":
+			o.PrevResult = val
+		case "Screen":
+			o.Sensitive = strings.HasPrefix(strings.ToLower(val), "sensitive")
+		case "Notes":
+			inNotes = true
+		}
+	}
+	if o.Package == "" {
+		if p, ok := packages[o.App]; ok {
+			o.Package = p
+		}
+	}
+	o.Elems = uitree.ParseList(text)
+	if o.App == "" && o.Package == "" {
+		o.App = inferApp(o.Elems)
+		o.Package = packages[o.App]
+	}
+	return o
+}
+
+// appMarkers are resource ids and texts that only one simulator app shows,
+// used when the request does not name the foreground app.
+var appMarkers = []struct{ app, id, text string }{
+	{"Settings", "wifi_switch", "About phone"},
+	{"Settings", "brightness_value", "Android version: 14"},
+	{"Messages", "compose_message_text", "Start chat"},
+	{"Messages", "send_button", "New conversation"},
+	{"Clock", "add_alarm", "Add alarm"},
+	{"Clock", "alarm_time", "New alarm"},
+	{"Notes", "new_note", "New note"},
+	{"Notes", "note_title", "Edit note"},
+	{"Contacts", "phone_number", "Contacts"},
+	{"Bank", "", "Sign in"},
+}
+
+// inferApp guesses the foreground app from the element list: the launcher
+// when several app icons are listed, else the app whose marker is on
+// screen, else "".
+func inferApp(elems []uitree.Listed) string {
+	icons := 0
+	for _, l := range elems {
+		if _, ok := packages[l.Text]; ok && l.Clickable && l.Desc == l.Text {
+			icons++
+		}
+	}
+	if icons >= 3 {
+		return "Launcher"
+	}
+	for _, m := range appMarkers {
+		for _, l := range elems {
+			if m.id != "" && l.ID == m.id || l.Text == m.text {
+				return m.app
+			}
+		}
+	}
+	return ""
+}
