@@ -11,7 +11,8 @@ import (
 
 // Times of day said in words (docs/design.md §9): "quarter past seven",
 // "half past six pm", "quarter to eight", "ten to nine", "seven o'clock",
-// "seven thirty", "七点一刻", "八点半", "晚上九点三刻". The planner writes
+// "seven thirty", "七点一刻", "八点半", "晚上九点三刻", "六点四十五" (the
+// minutes need no 分). The planner writes
 // them as HH:MM in the todo and its checks, so the executor and the check
 // see one time. A bare hour is read as a morning time, as "7:30" is.
 
@@ -21,7 +22,7 @@ const rdNumWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twel
 const rdWordTimePattern = `(?i)\b(?:(?:a\s+)?quarter|half|(?:` + rdNumWords + `|twenty|twenty[\s-]five)(?:\s+minutes?)?)\s+(?:past|after|to|before|till)\s+(?:` + rdNumWords + `)\b(?:\s*o'?clock)?(?:\s*[ap]\.?\s*m\.?|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+(?:tonight|at\s+night))?` +
 	`|\b(?:` + rdNumWords + `)\s+o'?clock\b(?:\s*[ap]\.?\s*m\.?|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+(?:tonight|at\s+night))?` +
 	`|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:oh\s+five|fifteen|thirty|forty[\s-]five|twenty|ten|forty|fifty)\b(?:\s*[ap]\.?\s*m\.?|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+(?:tonight|at\s+night))?` +
-	`|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[零一二两三四五六七八九十\d]{1,3}\s*点\s*(?:半|一刻|三刻|[零一二三四五六七八九十\d]{1,3}\s*分|钟)`
+	`|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[零一二两三四五六七八九十\d]{1,3}\s*点\s*(?:半|一刻|三刻|[零一二三四五六七八九十\d]{1,3}\s*分?|钟)`
 
 var (
 	rdWordTimeRe = regexp.MustCompile(rdWordTimePattern)
@@ -31,7 +32,7 @@ var (
 	rdEnTimeRe     = regexp.MustCompile(`(?i)^(?:(a\s+)?(quarter)|(half)|(` + rdNumWords + `|twenty|twenty[\s-]five)(?:\s+minutes?)?)\s+(past|after|to|before|till)\s+(` + rdNumWords + `)`)
 	rdClockRe      = regexp.MustCompile(`(?i)^(` + rdNumWords + `)\s+o'?clock`)
 	rdSpokenRe     = regexp.MustCompile(`(?i)^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(oh\s+five|fifteen|thirty|forty[\s-]five|twenty|ten|forty|fifty)`)
-	rdZhClockRe    = regexp.MustCompile(`^(早上|上午|中午|下午|晚上|凌晨|傍晚)?([零一二两三四五六七八九十\d]{1,3})\s*点\s*(半|一刻|三刻|([零一二三四五六七八九十\d]{1,3})\s*分|钟)?`)
+	rdZhClockRe    = regexp.MustCompile(`^(早上|上午|中午|下午|晚上|凌晨|傍晚)?([零一二两三四五六七八九十\d]{1,3})\s*点\s*(半|一刻|三刻|([零一二三四五六七八九十\d]{1,3})\s*分?|钟)?`)
 	rdPmWordRe     = regexp.MustCompile(`(?i)p\.?\s*m\.?$|afternoon$|evening$|tonight$|at\s+night$`)
 	rdAmWordRe     = regexp.MustCompile(`(?i)a\.?\s*m\.?$`)
 )
@@ -54,6 +55,11 @@ func wordNumber(w string) int {
 		return 10
 	case len(rs) == 1:
 		if n, ok := zh[rs[0]]; ok {
+			return n
+		}
+	case len(rs) == 2 && rs[0] == '零':
+		// "七点零五": the minutes with their leading zero.
+		if n, ok := zh[rs[1]]; ok {
 			return n
 		}
 	case len(rs) == 2 && rs[0] == '十':

@@ -2,6 +2,7 @@ package postcond
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -78,6 +79,11 @@ func WrongTarget(t Target) string {
 			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) && !renamedTo(t.Task, t.Expect, c, fields) {
 				return fmt.Sprintf("the record on this screen is %q, but the todo is about %q", clip(fieldText(*primary), 80), clip(name, 80))
 			}
+		}
+	}
+	if !conversation {
+		if why := valueConflict(t.Expect, fields); why != "" {
+			return why
 		}
 	}
 	if len(t.Expect) > 0 && onlyKind(t.Expect, Switch) && firstFilled(fields) != nil && !conversation {
@@ -199,4 +205,61 @@ func onlyKind(cs []Check, kind string) bool {
 		}
 	}
 	return true
+}
+
+// valueConflict returns why a form must not be saved when one of its fields
+// holds a whole value of a kind the postconditions name (a clock time, a
+// phone number) and that value is none of theirs: "11:15" about to be saved
+// for a todo that expects "10:15" shown (docs/design.md §9). Values are
+// compared normalised ("7:05 PM" is "19:05"); a field that holds more than
+// the value (a note's body mentioning a time) is not judged here.
+func valueConflict(cs []Check, fields []uitree.Element) string {
+	for _, typ := range []string{TypeTime, TypePhone} {
+		var want []string
+		for _, c := range cs {
+			switch c.Kind {
+			case ElementExists, RowShows, FieldHolds, Switch:
+				for _, s := range []string{c.Text, c.Row, c.Shows, c.Value, c.Label} {
+					want = append(want, values(typ, s)...)
+				}
+			}
+		}
+		if len(want) == 0 {
+			continue
+		}
+		for _, f := range fields {
+			v := fieldText(f)
+			got := wholeValue(typ, v)
+			if got == "" || slices.Contains(want, got) {
+				continue
+			}
+			return fmt.Sprintf("the field %q holds %q, but the todo wants %s", fieldName(f), clip(v, 40), quoteAll(want))
+		}
+	}
+	return ""
+}
+
+// wholeValue is the one value of a type a field holds when the field holds
+// nothing else (spaces and separators aside), or "".
+func wholeValue(typ, v string) string {
+	vals := values(typ, v)
+	if len(vals) != 1 {
+		return ""
+	}
+	re := timeValRe
+	if typ == TypePhone {
+		re = phoneValRe
+	}
+	if strings.Trim(re.ReplaceAllString(v, ""), " ()+-.") != "" {
+		return ""
+	}
+	return vals[0]
+}
+
+func quoteAll(vals []string) string {
+	var q []string
+	for _, v := range slices.Compact(slices.Sorted(slices.Values(vals))) {
+		q = append(q, fmt.Sprintf("%q", v))
+	}
+	return strings.Join(q, " or ")
 }
