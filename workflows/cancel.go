@@ -17,7 +17,7 @@ const changeCloseCanceled = "close-canceled"
 // closeCanceled ends a cancelled run with its partial result r. ctx may be
 // the cancelled context: GetVersion issues no cancellable command.
 func closeCanceled[T any](ctx workflow.Context, r T) (T, error) {
-	if workflow.GetVersion(ctx, changeCloseCanceled, workflow.DefaultVersion, 1) < 1 {
+	if getVersion(ctx, changeCloseCanceled, workflow.DefaultVersion, 1) < 1 {
 		return r, nil
 	}
 	var zero T

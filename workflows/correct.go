@@ -42,7 +42,7 @@ func correctionActivityOptions(summary string) workflow.ActivityOptions {
 // under ChangePlannerCorrection the planner's, else (and as the fallback)
 // CorrectionNote.
 func (t *todoRun) correct(ctx workflow.Context, why string) error {
-	if workflow.GetVersion(ctx, ChangePlannerCorrection, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangePlannerCorrection, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		t.oneShot = append(t.oneShot, CorrectionNote)
 		return nil
 	}
@@ -50,7 +50,7 @@ func (t *todoRun) correct(ctx workflow.Context, why string) error {
 		Corrections: t.st.Corrections - 1}
 	summary := truncate(fmt.Sprintf("Correct todo %d: %s", t.in.Index, why), 380)
 	opts := withModelHeartbeat(ctx, correctionActivityOptions(summary))
-	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
+	waitOut := getVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
 	if waitOut {
 		// Enough attempts for the activity to hand a lasting outage back.
 		opts.RetryPolicy.MaximumAttempts = activities.OutageHandBackAttempt

@@ -24,7 +24,7 @@ func resolveOptions(ctx workflow.Context, in GoalInput, defaults *GoalOptions) G
 	if in.Options.Resolved || in.State != nil {
 		return in
 	}
-	if workflow.GetVersion(ctx, ChangeWorkerDefaults, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeWorkerDefaults, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return in
 	}
 	var d GoalOptions

@@ -104,7 +104,7 @@ func (g *goalRun) runPhoneOps(ctx workflow.Context) {
 		// The todo goes on either way: with the phone lost, the goal
 		// fails once the todo ends (its next device step fails).
 		var held any = op.Seq
-		if workflow.GetVersion(ctx, ChangeLeaseToken, workflow.DefaultVersion, 1) >= 1 {
+		if getVersion(ctx, ChangeLeaseToken, workflow.DefaultVersion, 1) >= 1 {
 			// The todo's next steps carry the token of the grant the goal
 			// now holds (docs/design.md §5).
 			held = phoneHeld{Seq: op.Seq, Token: g.lease.Token}
@@ -265,7 +265,7 @@ func (t TodoState) RanAsTimer() bool {
 func (g *goalRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, cond func() bool) (bool, error) {
 	after := g.opts.ReleasePhoneAfter
 	if g.release == nil || g.opts.KeepPhoneDuringWaits || after <= 0 || (d > 0 && d <= after) ||
-		workflow.GetVersion(ctx, ChangeReleaseForPerson, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		getVersion(ctx, ChangeReleaseForPerson, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return awaitPerson(ctx, d, cond)
 	}
 	ok, err := workflow.AwaitWithTimeout(ctx, after, cond)
@@ -295,7 +295,7 @@ func (t *todoRun) longWait(ctx workflow.Context, a autoglm.Action) time.Duration
 	if err != nil || w.For <= t.in.DurableWaitAfter {
 		return 0
 	}
-	if workflow.GetVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return 0
 	}
 	return w.For
@@ -383,7 +383,7 @@ func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) e
 func (t *todoRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, goesOn bool, cond func() bool) (bool, error) {
 	after := t.in.ReleasePhoneAfter
 	if !t.in.ReleasePhone || after <= 0 || (d > 0 && d <= after) || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
-		workflow.GetVersion(ctx, ChangeReleaseForPerson, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		getVersion(ctx, ChangeReleaseForPerson, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return awaitPerson(ctx, d, cond)
 	}
 	ok, err := workflow.AwaitWithTimeout(ctx, after, cond)

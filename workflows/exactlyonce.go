@@ -28,12 +28,12 @@ const ChangeActionIDPerRun = "action-id-per-run"
 // every try and re-run of the step carries the same ID and no other
 // action does. Empty in runs from before the journal.
 func (t *todoRun) actionID(ctx workflow.Context) string {
-	if workflow.GetVersion(ctx, changeActionJournal, workflow.DefaultVersion, 1) < 1 {
+	if getVersion(ctx, changeActionJournal, workflow.DefaultVersion, 1) < 1 {
 		return ""
 	}
 	info := workflow.GetInfo(ctx)
 	run := info.FirstRunID
-	if workflow.GetVersion(ctx, ChangeActionIDPerRun, workflow.DefaultVersion, 1) >= 1 {
+	if getVersion(ctx, ChangeActionIDPerRun, workflow.DefaultVersion, 1) >= 1 {
 		run = info.WorkflowExecution.RunID
 	}
 	return fmt.Sprintf("%s/%s/%d", info.WorkflowExecution.ID, run, t.st.Steps)

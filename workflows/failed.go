@@ -20,7 +20,7 @@ const ErrTypeGoalFailed = "GoalFailed"
 
 // closeFailed ends a goal whose result r is failed.
 func closeFailed(ctx workflow.Context, r GoalResult) (GoalResult, error) {
-	if workflow.GetVersion(ctx, ChangeFailedGoalCloses, workflow.DefaultVersion, 1) < 1 {
+	if getVersion(ctx, ChangeFailedGoalCloses, workflow.DefaultVersion, 1) < 1 {
 		return r, nil
 	}
 	msg := "goal failed: " + r.Reason

@@ -140,7 +140,7 @@ func goalWorkflow(ctx workflow.Context, in GoalInput, defaults *GoalOptions) (Go
 	}
 	// Decided before any handler runs, so every command of this run takes
 	// the same path.
-	g.steer.ordered = workflow.GetVersion(ctx, ChangeSteeringOrder, workflow.DefaultVersion, 1) >= 1
+	g.steer.ordered = getVersion(ctx, ChangeSteeringOrder, workflow.DefaultVersion, 1) >= 1
 	g.steer.settled = g.st.SteerSeq
 	g.signals = newSignalOrder(ctx)
 	if err := g.setHandlers(ctx); err != nil {
@@ -224,7 +224,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 	if DeviceLease != nil {
 		// A goal past this change obeys a revoke: its todos check the
 		// lease before acting and it asks for the phone again after one.
-		g.revocable = workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) >= 1
+		g.revocable = getVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) >= 1
 		g.lease.Revocable = g.revocable
 		rel, err := g.leaseServedPhone(ctx, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
 			g.waiting = s
@@ -276,10 +276,10 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		// A wait for the phone first: "Wait for a message from …" also
 		// reads as a wait for a time that cannot be read.
 		if pw, isPhone := waits.PhoneTodo(g.st.Todos[i].Text); isPhone &&
-			workflow.GetVersion(ctx, ChangePhoneWait, workflow.DefaultVersion, 1) >= 1 {
+			getVersion(ctx, ChangePhoneWait, workflow.DefaultVersion, 1) >= 1 {
 			tr, err = g.phoneWaitTodo(ctx, i, pw)
 		} else if w, isWait, werr := waits.Todo(g.st.Todos[i].Text); isWait &&
-			workflow.GetVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) >= 1 {
+			getVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) >= 1 {
 			tr, err = g.waitTodo(ctx, i, w, werr)
 		} else {
 			tr, err = g.runTodo(ctx, i)

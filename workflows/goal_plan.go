@@ -201,7 +201,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 					Reason:   "no todo succeeded: " + d.Response,
 					NextStep: "check the phone, then retry the goal with clearer instructions"}), true, nil
 			}
-			if workflow.GetVersion(ctx, ChangeHonestGoalStatus, workflow.DefaultVersion, 1) >= 1 {
+			if getVersion(ctx, ChangeHonestGoalStatus, workflow.DefaultVersion, 1) >= 1 {
 				if missing := g.notDone(d.Dropped); len(missing) > 0 {
 					return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response,
 						Reason:   "not every todo was done: " + strings.Join(missing, "; "),

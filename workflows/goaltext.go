@@ -18,7 +18,7 @@ const ChangeGoalTextLimit = "goal-text-limit"
 // a reason that names the limit and a next step that names the fix.
 func (g *goalRun) goalTooLong(ctx workflow.Context) (GoalResult, bool) {
 	n, limit := len(g.in.Goal), g.opts.MaxGoalText
-	if g.st.Planned || n <= limit || workflow.GetVersion(ctx, ChangeGoalTextLimit, workflow.DefaultVersion, 1) < 1 {
+	if g.st.Planned || n <= limit || getVersion(ctx, ChangeGoalTextLimit, workflow.DefaultVersion, 1) < 1 {
 		return GoalResult{}, false
 	}
 	return g.finish(ctx, GoalResult{Status: GoalFailed,

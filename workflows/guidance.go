@@ -40,7 +40,7 @@ func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
 	if !t.in.OptimizePrompt || res.Status == TodoOutOfBudget {
 		return
 	}
-	if t.in.TaskType == "" && workflow.GetVersion(ctx, ChangeTodoGuidance, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if t.in.TaskType == "" && getVersion(ctx, ChangeTodoGuidance, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
 	in := activities.OptimizeInput{TaskType: t.in.TaskType, Todo: t.in.Task, Success: res.Status == TodoDone, Lessons: res.Lessons,
@@ -62,7 +62,7 @@ func (t *todoRun) optimize(ctx workflow.Context, res TodoResult) {
 	if out.Note != "" {
 		workflow.GetLogger(ctx).Info("guidance trial decided", "todo_type", out.TodoType, "note", out.Note)
 	}
-	if out.Rewrite == nil || workflow.GetVersion(ctx, ChangeTodoGuidance, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if out.Rewrite == nil || getVersion(ctx, ChangeTodoGuidance, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
 	t.rewriteGuidance(ctx, *out.Rewrite)

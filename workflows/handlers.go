@@ -59,7 +59,7 @@ func (g *goalRun) validReset() error {
 }
 
 func (g *goalRun) onReset(ctx workflow.Context) error {
-	workflow.GetVersion(ctx, ChangeTodoReset, workflow.DefaultVersion, 1)
+	getVersion(ctx, ChangeTodoReset, workflow.DefaultVersion, 1)
 	return g.pass(ctx, Steer{Kind: SteerReset})
 }
 

@@ -27,7 +27,7 @@ type goalHooks struct {
 // start decides, once per run and before any event, whether this run
 // tells hooks.
 func (h *goalHooks) start(ctx workflow.Context) {
-	h.on = workflow.GetVersion(ctx, ChangeHooks, workflow.DefaultVersion, 1) >= 1
+	h.on = getVersion(ctx, ChangeHooks, workflow.DefaultVersion, 1) >= 1
 }
 
 // emit runs EmitHook for ev. The ID names the run and the event's place in

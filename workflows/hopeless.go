@@ -103,7 +103,7 @@ func repeatedText(f failure) string {
 func (g *goalRun) notRunAgain(ctx workflow.Context, i int) (r GoalResult, skipped, stop bool) {
 	t := &g.st.Todos[i]
 	why, before := g.st.Repeats.hopeless(t.Text)
-	if why == "" || workflow.GetVersion(ctx, ChangeHopelessTodo, workflow.DefaultVersion, 1) < 1 {
+	if why == "" || getVersion(ctx, ChangeHopelessTodo, workflow.DefaultVersion, 1) < 1 {
 		return GoalResult{}, false, false
 	}
 	g.st.Repeats.Failures[g.st.Repeats.find(t.Text)].Skipped++

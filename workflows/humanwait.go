@@ -43,7 +43,7 @@ func (e *unansweredError) nextStep() string {
 // before it. Call it before telling anyone about the wait, so the
 // deadline can be told too.
 func answerDeadline(ctx workflow.Context, d time.Duration) time.Duration {
-	if workflow.GetVersion(ctx, ChangeAnswerDeadline, workflow.DefaultVersion, 1) == workflow.DefaultVersion || d <= 0 {
+	if getVersion(ctx, ChangeAnswerDeadline, workflow.DefaultVersion, 1) == workflow.DefaultVersion || d <= 0 {
 		return 0
 	}
 	return d
@@ -95,7 +95,7 @@ func notifyOptions(summary string) workflow.ActivityOptions {
 // wait false it runs beside the goal, which goes on waiting for the
 // person; a failed notification is logged, never returned.
 func (g *goalRun) notify(ctx workflow.Context, in activities.NotifyInput, wait bool) {
-	if workflow.GetVersion(ctx, ChangeNotify, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeNotify, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
 	in.GoalID, in.Goal, in.Device = g.id, g.in.Goal, g.in.Device

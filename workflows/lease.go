@@ -155,7 +155,7 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}
 	acquire := workflow.GetSignalChannel(ctx, SignalLeaseAcquire)
 	release := workflow.GetSignalChannel(ctx, SignalLeaseRelease)
-	if !l.st.Derived && workflow.GetVersion(ctx, ChangeLeaseClaims, workflow.DefaultVersion, 1) >= 1 {
+	if !l.st.Derived && getVersion(ctx, ChangeLeaseClaims, workflow.DefaultVersion, 1) >= 1 {
 		// A lease that starts empty may replace one that was terminated
 		// or reset while a goal held the phone: learn the holder and the
 		// queue from the goals before granting anything (requests wait in

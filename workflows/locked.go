@@ -19,7 +19,7 @@ const ChangeLockedPhoneAsks = "locked-phone-asks"
 // notes the answer for the executor. A run from before the change has no
 // way to ask: the lock is its error.
 func (t *todoRun) askUnlock(ctx workflow.Context, res activities.StepResult) error {
-	if workflow.GetVersion(ctx, ChangeLockedPhoneAsks, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeLockedPhoneAsks, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return errors.New(res.Locked)
 	}
 	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: res.Locked, Action: t.st.NextText})

@@ -37,7 +37,7 @@ const (
 // task queue; it returns the phone's queue for the todo's phone-bound
 // activities ("" when the todo runs on the phone's queue as before).
 func (g *goalRun) todoOnSharedQueue(ctx workflow.Context) (todoQueue, deviceQueue string) {
-	if workflow.GetVersion(ctx, ChangeTodoOnSharedQueue, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeTodoOnSharedQueue, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return DeviceTaskQueue(g.in.Device), ""
 	}
 	return workflow.GetInfo(ctx).TaskQueueName, DeviceTaskQueue(g.in.Device)

@@ -21,7 +21,7 @@ const modelHeartbeatTimeout = time.Minute
 // withModelHeartbeat gives o a heartbeat timeout where this run is past
 // ChangeModelHeartbeat.
 func withModelHeartbeat(ctx workflow.Context, o workflow.ActivityOptions) workflow.ActivityOptions {
-	if workflow.GetVersion(ctx, ChangeModelHeartbeat, workflow.DefaultVersion, 1) >= 1 {
+	if getVersion(ctx, ChangeModelHeartbeat, workflow.DefaultVersion, 1) >= 1 {
 		o.HeartbeatTimeout = modelHeartbeatTimeout
 	}
 	return o

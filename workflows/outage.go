@@ -22,7 +22,7 @@ const changeModelOutageWait = "model-outage-wait"
 
 // waitsOutModels reports whether this run waits out model outages.
 func waitsOutModels(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, changeModelOutageWait, workflow.DefaultVersion, 1) >= 1
+	return getVersion(ctx, changeModelOutageWait, workflow.DefaultVersion, 1) >= 1
 }
 
 // Backoff between tries of a model that does not answer.

@@ -77,7 +77,7 @@ func (t *todoRun) askAfterRefusal(ctx workflow.Context, res activities.StepResul
 	if res.Act == nil || res.Act.Refused == "" || t.st.Checks.Refused < 2 {
 		return nil
 	}
-	if workflow.GetVersion(ctx, ChangeRefusedCommitAsks, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeRefusedCommitAsks, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil
 	}
 	action := t.st.PreviousAction

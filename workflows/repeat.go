@@ -58,5 +58,5 @@ func textMoved(before, now activities.Observation) bool {
 // repeatMovesOn says whether this run judges repeats by the screens they
 // leave; it is asked only when that changes the guard's count.
 func repeatMovesOn(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, ChangeRepeatThatMovesOn, workflow.DefaultVersion, 1) >= 1
+	return getVersion(ctx, ChangeRepeatThatMovesOn, workflow.DefaultVersion, 1) >= 1
 }

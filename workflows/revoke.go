@@ -48,7 +48,7 @@ func (l *lease) revokeBlocked(ctx workflow.Context, hs activities.HolderStatus) 
 	if now.Sub(hs.BlockedSince) < l.st.BlockedAfter {
 		return
 	}
-	if workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if getVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
 	why := blockedReason(holder, hs)

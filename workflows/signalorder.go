@@ -102,7 +102,7 @@ func newSignalOrder(ctx workflow.Context) signalOrder {
 	if log != nil {
 		maxV = 1
 	}
-	if workflow.GetVersion(ctx, ChangeSignalArrivalOrder, workflow.DefaultVersion, maxV) < 1 {
+	if getVersion(ctx, ChangeSignalArrivalOrder, workflow.DefaultVersion, maxV) < 1 {
 		return signalOrder{}
 	}
 	return signalOrder{log: log}

@@ -72,7 +72,7 @@ func (t *todoRun) working(f func() error) error {
 func (t *todoRun) tellSteps(ctx workflow.Context) {
 	info := workflow.GetInfo(ctx)
 	parent := info.ParentWorkflowExecution
-	if parent == nil || workflow.GetVersion(ctx, ChangeTodoStepNotice, workflow.DefaultVersion, 1) < 1 {
+	if parent == nil || getVersion(ctx, ChangeTodoStepNotice, workflow.DefaultVersion, 1) < 1 {
 		return
 	}
 	t.notices.from, t.notices.at = info.WorkflowExecution.ID, workflow.Now(ctx)

@@ -54,7 +54,7 @@ func (g *goalRun) validPersonAction(a PersonAction) error {
 // the executor's actions (docs/design.md §5), and returns what it did as
 // history records it.
 func (g *goalRun) onPersonAction(ctx workflow.Context, a PersonAction) (activities.PersonActResult, error) {
-	workflow.GetVersion(ctx, ChangePersonAction, workflow.DefaultVersion, 1)
+	getVersion(ctx, ChangePersonAction, workflow.DefaultVersion, 1)
 	if g.person.mu == nil {
 		g.person.mu = workflow.NewMutex(ctx)
 	}

@@ -96,6 +96,8 @@ type todoRun struct {
 // goal's budget, repeated failures, or being stuck; Take_over/Interact and
 // sensitive taps wait for a human through the parent goal.
 func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
+	// First, before any other change is asked (docs/design.md §16).
+	ctx = withTodoMarkersOnce(ctx)
 	in = in.withDefaults()
 	t := &todoRun{in: in}
 	if in.State != nil {
@@ -117,7 +119,7 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 	defer t.notices.stop()
 	// A continued run carries its routine state; only the first run looks
 	// the routine up (docs/design.md §8).
-	if in.Routines && in.State == nil && workflow.GetVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {
+	if in.Routines && in.State == nil && getVersion(ctx, ChangeRoutineReplay, workflow.DefaultVersion, 1) == 1 {
 		t.findRoutine(ctx)
 		t.details(ctx)
 	}
@@ -209,7 +211,7 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 		// Budget at the loop head, before any think or act (docs/design.md §2 rule 1).
 		if stop, ok := t.budgetStop(); ok {
 			if stop.Status == TodoFailed && t.st.Steps > 0 && !t.in.Unguarded &&
-				workflow.GetVersion(ctx, ChangeVerifyAtStepCap, workflow.DefaultVersion, 1) == 1 {
+				getVersion(ctx, ChangeVerifyAtStepCap, workflow.DefaultVersion, 1) == 1 {
 				return t.verifyAtCap(ctx, stop)
 			}
 			return stop, nil

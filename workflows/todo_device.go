@@ -40,7 +40,7 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 			continue
 		}
 		if !leaseLost(err) || ctx.Err() != nil || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
-			workflow.GetVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			getVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return res, err
 		}
 		// The lease took the phone from the goal (docs/design.md §5):

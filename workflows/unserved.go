@@ -39,7 +39,7 @@ func (g *goalRun) leaseServedPhone(ctx workflow.Context, wait bool, waiting func
 			return rel, err
 		}
 		if since.IsZero() {
-			if workflow.GetVersion(ctx, ChangeWaitForUnservedPhone, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			if getVersion(ctx, ChangeWaitForUnservedPhone, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 				return rel, err
 			}
 			since = asked

@@ -66,12 +66,12 @@ func (t *todoRun) verifyAtCap(ctx workflow.Context, stop TodoResult) (TodoResult
 // when the verdict is done, and the verdict and its evidence go into the
 // result, the Web UI details and the status query.
 func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error) {
-	if workflow.GetVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion || t.in.Unguarded {
+	if getVersion(ctx, ChangeVerifyFinish, workflow.DefaultVersion, 1) == workflow.DefaultVersion || t.in.Unguarded {
 		return t.result(TodoDone, msg), nil
 	}
-	waitOut := workflow.GetVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
+	waitOut := getVersion(ctx, ChangeVerifyOutageWait, workflow.DefaultVersion, 1) >= 1
 	in := activities.VerifyInput{Serial: t.in.Device, Task: t.in.Task, Message: msg, Screen: t.st.Screen, HandBackOutages: waitOut}
-	if len(t.in.Expect) > 0 && workflow.GetVersion(ctx, ChangePostconditions, workflow.DefaultVersion, 1) == 1 {
+	if len(t.in.Expect) > 0 && getVersion(ctx, ChangePostconditions, workflow.DefaultVersion, 1) == 1 {
 		in.Expect, in.Seen = t.in.Expect, t.st.Checks.Seen
 	}
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
@@ -81,7 +81,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 		once := verify
 		verify = func() error { return t.waitOutModel(ctx, once) }
 	}
-	if workflow.GetVersion(ctx, ChangeVerifyHeartbeat, workflow.DefaultVersion, 1) >= 1 {
+	if getVersion(ctx, ChangeVerifyHeartbeat, workflow.DefaultVersion, 1) >= 1 {
 		// Verify heartbeats: a task no worker ran is tried again after the
 		// heartbeat timeout (onPhone shortens it on the phone's queue).
 		o := workflow.GetActivityOptions(actx)

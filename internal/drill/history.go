@@ -66,8 +66,24 @@ func Runs(ctx context.Context, c client.Client, id string) ([]*historypb.History
 }
 
 // ChangeVersion returns the version a run recorded for a GetVersion change
-// ID, and whether it recorded one.
+// ID, and whether it recorded one. A todo run that recorded
+// workflows.ChangeTodoMarkersOnce took the changes that marker stands for
+// without a marker each (docs/design.md §16): their versions are the ones
+// it implies.
 func ChangeVersion(h *historypb.History, changeID string) (int, bool) {
+	if v, ok := recordedVersion(h, changeID); ok {
+		return v, true
+	}
+	if implied, ok := workflows.TodoMarkersOnceImplies(changeID); ok {
+		if v, ok := recordedVersion(h, workflows.ChangeTodoMarkersOnce); ok && v >= 1 {
+			return int(implied), true
+		}
+	}
+	return 0, false
+}
+
+// recordedVersion returns the version of a run's marker for changeID.
+func recordedVersion(h *historypb.History, changeID string) (int, bool) {
 	dc := converter.GetDefaultDataConverter()
 	for _, e := range h.GetEvents() {
 		m := e.GetMarkerRecordedEventAttributes()

@@ -1,0 +1,90 @@
+package workflows
+
+import (
+	"fmt"
+
+	"go.temporal.io/sdk/workflow"
+)
+
+// ChangeTodoMarkersOnce: a todo run records one version marker, this one,
+// at its start, and it stands for every change in todoMarkersOnce at the
+// version a new run takes (docs/design.md §16). Before it, each of those
+// changes recorded its own marker, with the SDK's upsert of the
+// TemporalChangeVersion search attribute, the first time the run reached
+// it: 18 events of a 3-step todo's 41. A run that recorded no marker for
+// it asks each change as before, so older histories replay unchanged.
+const ChangeTodoMarkersOnce = "todo-markers-once"
+
+// todoMarkersOnce is what ChangeTodoMarkersOnce stands for: the change IDs
+// a todo reaches, each at the version every new run took when it was
+// added. These are frozen: a later change to any of them takes a new
+// change ID (getVersion refuses a new run whose code asks more of one).
+var todoMarkersOnce = map[string]workflow.Version{
+	ChangeSignalArrivalOrder:  1,
+	ChangeTodoStepNotice:      1,
+	changeModelOutageWait:     1,
+	ChangeModelHeartbeat:      1,
+	ChangeRoutineReplay:       1,
+	changeActionJournal:       1,
+	ChangeActionIDPerRun:      1,
+	ChangeRevokeBlockedHolder: 1,
+	ChangeRepeatThatMovesOn:   1,
+	ChangePlannerCorrection:   1,
+	ChangeVerifyOutageWait:    1,
+	ChangeVerifyFinish:        1,
+	ChangePostconditions:      1,
+	ChangeVerifyHeartbeat:     1,
+	ChangeVerifyAtStepCap:     1,
+	ChangeRefusedCommitAsks:   1,
+	ChangeLockedPhoneAsks:     1,
+	ChangeDurableWait:         1,
+	ChangeReleaseForPerson:    1,
+	ChangeAnswerDeadline:      1,
+	ChangeTodoGuidance:        1,
+	changeCloseCanceled:       1,
+}
+
+// TodoMarkersOnceImplies returns the version a run that recorded
+// ChangeTodoMarkersOnce took for changeID, and whether the marker stands
+// for it; for tools that read a todo's history.
+func TodoMarkersOnceImplies(changeID string) (workflow.Version, bool) {
+	v, ok := todoMarkersOnce[changeID]
+	return v, ok
+}
+
+type markersOnceKey struct{}
+
+// withTodoMarkersOnce decides, first thing in a todo run, whether the run
+// records one marker for the changes of todoMarkersOnce, and returns the
+// context that carries the decision to every getVersion of the run. A
+// worker without the signal-order interceptor takes the default version:
+// its runs cannot take signal-arrival-order, which the marker stands for.
+func withTodoMarkersOnce(ctx workflow.Context) workflow.Context {
+	maxV := workflow.DefaultVersion
+	if log, _ := ctx.Value(arrivalsKey{}).(*arrivals); log != nil {
+		maxV = 1
+	}
+	if workflow.GetVersion(ctx, ChangeTodoMarkersOnce, workflow.DefaultVersion, maxV) < 1 {
+		return ctx
+	}
+	return workflow.WithValue(ctx, markersOnceKey{}, todoMarkersOnce)
+}
+
+// getVersion is workflow.GetVersion for this package's workflows: in a
+// todo run that recorded ChangeTodoMarkersOnce, a change that marker
+// stands for takes its frozen version and records nothing; everything else
+// asks the SDK.
+func getVersion(ctx workflow.Context, changeID string, minSupported, maxSupported workflow.Version) workflow.Version {
+	if once, _ := ctx.Value(markersOnceKey{}).(map[string]workflow.Version); once != nil {
+		if v, ok := once[changeID]; ok {
+			if v < minSupported || v > maxSupported || (v < maxSupported && !workflow.IsReplaying(ctx)) {
+				// Code that asks more of a frozen change than the marker
+				// gives: the change needed a new change ID.
+				panic(fmt.Sprintf("change %q is frozen at version %d by %q but the code supports %d to %d: give the later change its own change ID (docs/design.md §16)",
+					changeID, v, ChangeTodoMarkersOnce, minSupported, maxSupported))
+			}
+			return v
+		}
+	}
+	return workflow.GetVersion(ctx, changeID, minSupported, maxSupported)
+}
