@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/phoneflow/phoneflow/activities"
@@ -26,6 +28,7 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 			"Sent = the image an executor request carries with the default settings (at most 648,000 pixels, 540×1200 for this screen, JPEG quality 80), "+
 			"made as the Step activity makes it: the raw capture (`screencap` without -p, `activities.CaptureScreen`) hashed, box-scaled and encoded (`activities.PrepareScreen`); "+
 			"the request carries it base64-encoded in a data URL, and the blob store keeps it as the step's screen. Only the current screenshot goes into a request. "+
+			"Home over a photo = the home screen with the simulator's photo wallpaper (a landscape drawn from the seed, with sensor grain; off on every other screen), as real phones show photographs where the simulator draws flat colour. "+
 			"Worker CPU per step = the worker's own work on one executor step's screen, each part timed as "+threadCPUNote+": "+
 			"the capture (read through adb), the app in front, the UI tree dump and its parse, the screen hash, scaling and encoding of the image sent, and the blob writes of UI tree (JSON) and image; "+
 			"waiting (the phone drawing, the model answering) is not CPU and not counted; one unmeasured step per screen comes first.", capturesPerRun),
@@ -50,6 +53,17 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 		{"Settings list", func() error { env.Phones[0].Reset(); return d.Launch(ctx, "Settings") }},
 		{"Messages", func() error { env.Phones[0].Reset(); return d.Launch(ctx, "Messages") }},
 	}
+	// Photo-like screens: the home screen over a photo wallpaper
+	// (docs/design.md §15), as real phones show photographs; off on every
+	// other screen and in every other measurement.
+	for _, seed := range photoSeeds {
+		screens = append(screens, struct {
+			name  string
+			setup func() error
+		}{fmt.Sprintf("%s %d)", photoScreen, seed), func() error { env.Phones[0].Reset(); env.Phones[0].SetWallpaper(seed); return nil }})
+	}
+	defer env.Phones[0].Reset()
+	var flatShare, photoShare Sample
 	for _, sc := range screens {
 		if err := sc.setup(); err != nil {
 			return []Table{t}, fmt.Errorf("%s: %w", sc.name, err)
@@ -83,15 +97,33 @@ func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 			b64 = append(b64, float64(len(img.DataURL())))
 			share = append(share, float64(len(img.Data))/float64(len(ref.PNG)))
 			size = fmt.Sprintf("%d×%d %s", w, h, img.MIME)
+			if img.MIME == "image/jpeg" {
+				size += fmt.Sprintf(" q%d", cfg.JPEGQuality)
+			}
 			if err := cpu.measure(ctx, d, env.Acts.Blobs, cfg); err != nil {
 				return []Table{t}, fmt.Errorf("worker CPU on %s: %w", sc.name, err)
 			}
 		}
+		if strings.HasPrefix(sc.name, photoScreen) {
+			photoShare = append(photoShare, share...)
+		} else {
+			flatShare = append(flatShare, share...)
+		}
 		t.Rows = append(t.Rows, []string{sc.name, full.Summary(0), sent.Summary(0), b64.Summary(0), share.Summary(2), capMs.Summary(1), prepMs.Summary(1),
 			cpu.total.Summary(1), cpu.capture.Summary(1), cpu.tree.Summary(1), cpu.prepare.Summary(1), cpu.blobs.Summary(1), size})
 	}
+	if len(flatShare) > 0 && len(photoShare) > 0 {
+		t.Findings = append(t.Findings, fmt.Sprintf("Sent / full PNG: %.1f%%–%.1f%% on the flat screens, %.1f%%–%.1f%% on the photo-like ones (the target is at most 15%%).",
+			100*slices.Min(flatShare), 100*slices.Max(flatShare), 100*slices.Min(photoShare), 100*slices.Max(photoShare)))
+	}
 	return []Table{t}, nil
 }
+
+// photoScreen names the screenshot rows of the home screen over a photo
+// wallpaper; photoSeeds are their wallpapers (a midday field and a coast).
+const photoScreen = "Home over a photo (wallpaper seed"
+
+var photoSeeds = []uint64{6, 7}
 
 // sentImage is the image an executor request carries for a capture, as
 // the Step activity prepares it and autoglm.BuildMessages encodes it.

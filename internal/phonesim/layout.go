@@ -70,6 +70,9 @@ type screen struct {
 	asleep   bool
 	status   Toggles
 	clock    string // the status bar's time
+	// wallpaper is the seed of the photo behind the home screen, 0 for
+	// none (docs/design.md §15).
+	wallpaper uint64
 	// treeFrom is the first widget of the window that has the focus: a
 	// UI dump holds that window only, as uiautomator dumps the focused
 	// window (a system dialog's, say); the screenshot shows them all.
@@ -181,6 +184,7 @@ func (p *Phone) layout() *screen {
 		s.secure = true
 	default:
 		p.layoutLauncher(b)
+		s.wallpaper = p.wallpaper
 	}
 	if v.popup != "" {
 		// Modal: a full-screen scrim takes every tap outside the dialog.

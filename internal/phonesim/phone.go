@@ -33,6 +33,10 @@ type Config struct {
 	Life Life
 	// Logger receives debug logs about connections; default slog.Default().
 	Logger *slog.Logger
+	// Wallpaper, when not 0, is the seed of a photo-like wallpaper on the
+	// home screen (a landscape with grain; see SetWallpaper); 0, the
+	// default, keeps the plain white home screen.
+	Wallpaper uint64
 }
 
 // Defaults used for zero Config fields.
@@ -62,6 +66,8 @@ type Phone struct {
 	frozen  *screen // what the display still shows during a screen-delay fault
 	frozenT time.Time
 	life    life
+	// wallpaper is the home screen's photo seed, 0 for none.
+	wallpaper uint64
 
 	rend *renderer
 	// lw, lh are the screen's size in layout units (pixels at
@@ -121,6 +127,7 @@ func (p *Phone) resetLocked() {
 	p.faults = faults{}
 	p.frozen = nil
 	p.life = newLife(p.cfg.Life)
+	p.wallpaper = p.cfg.Wallpaper
 }
 
 // banner is the CNXN payload: identity and (deliberately few) features, so

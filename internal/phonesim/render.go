@@ -69,6 +69,9 @@ type renderer struct {
 	// raw capture's cost.
 	rawKey uint64
 	raw    []byte
+	// The home screen's photo wallpaper, drawn once for its seed.
+	paper     *image.RGBA
+	paperSeed uint64
 }
 
 const renderCacheSize = 48
@@ -107,6 +110,9 @@ func (r *renderer) face(bold bool, size int) font.Face {
 func (s *screen) hash() uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d %d %d %q %t %+v %q\n", s.w, s.h, s.density, s.keyboard, s.asleep, s.status, s.clock)
+	if s.wallpaper != 0 {
+		fmt.Fprintf(h, "wallpaper %d\n", s.wallpaper)
+	}
 	for _, w := range s.widgets {
 		fmt.Fprintf(h, "%d %q %q %q %v %v %t %t %q %q %x\n", w.kind, w.text, w.desc, w.id, w.full, w.bounds,
 			w.checked, w.focused, w.value, w.hint, w.color)
@@ -289,7 +295,17 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 		fill(img, img.Bounds(), 0)
 		return img
 	}
-	fill(img, img.Bounds(), colBG)
+	onPhoto := s.wallpaper != 0
+	if onPhoto {
+		copy(img.Pix, r.wallpaperFor(s.wallpaper, s.w, s.h).Pix)
+	} else {
+		fill(img, img.Bounds(), colBG)
+	}
+	// Text drawn on the photo is white, as a launcher draws it.
+	onBG := uint32(colText)
+	if onPhoto {
+		onBG = colBG
+	}
 	for _, w := range s.widgets {
 		if w.kind == kAppBar {
 			fill(img, image.Rect(0, statusBarH, s.w, contentTop), colBar)
@@ -338,9 +354,9 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 			fillCircle(dst, cx, full.Min.Y+105, 85, w.color)
 			letter := string([]rune(w.text)[:1])
 			r.centered(dst, true, 80, colBG, image.Rect(cx-85, full.Min.Y+20, cx+85, full.Min.Y+190), letter)
-			r.centered(dst, false, 38, colText, image.Rect(full.Min.X, full.Min.Y+220, full.Max.X, full.Min.Y+290), w.text)
+			r.centered(dst, false, 38, onBG, image.Rect(full.Min.X, full.Min.Y+220, full.Max.X, full.Min.Y+290), w.text)
 		case kBigText:
-			r.centered(dst, false, 160, colText, full, w.text)
+			r.centered(dst, false, 160, onBG, full, w.text)
 		case kBanner:
 			clip = nil
 			fillRound(img, full, 36, colShadow)
