@@ -177,7 +177,7 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	c.FrontendAddr = front
 	for i, name := range Services {
-		s := &Service{Name: name, bin: o.Server, conf: conf, logFile: filepath.Join(dir, name+".log")}
+		s := newService(name, o.Server, conf, filepath.Join(dir, name+".log"))
 		if err := s.Start(); err != nil {
 			return nil, err
 		}

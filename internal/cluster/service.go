@@ -1,13 +1,11 @@
 package cluster
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
+
+	"github.com/phoneflow/phoneflow/internal/childproc"
 )
 
 // Service is one Temporal service running as a child process, so a test
@@ -16,88 +14,34 @@ type Service struct {
 	// Name is frontend, history, matching or worker.
 	Name string
 
-	bin, conf, logFile string
+	bin, conf string
+	proc      *childproc.Proc
+}
 
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	exited chan struct{}
-	starts int
+// newService prepares a service whose runs append their log to logFile.
+func newService(name, bin, conf, logFile string) *Service {
+	return &Service{Name: name, bin: bin, conf: conf, proc: childproc.New("cluster", name, "the "+name+" service", logFile)}
 }
 
 // LogFile is where every run of the service appends its log.
-func (s *Service) LogFile() string { return s.logFile }
+func (s *Service) LogFile() string { return s.proc.LogFile() }
 
 // Start starts the service; it must not be running.
 func (s *Service) Start() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cmd != nil {
-		return fmt.Errorf("cluster: the %s service is already running", s.Name)
-	}
-	logf, err := os.OpenFile(s.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	s.starts++
-	fmt.Fprintf(logf, "=== cluster: %s start %d at %s\n", s.Name, s.starts, time.Now().UTC().Format(time.RFC3339Nano))
-	cmd := exec.Command(s.bin, "start", "--config", s.conf, "--service", s.Name)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		_ = logf.Close()
-		return fmt.Errorf("cluster: start the %s service: %w", s.Name, err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		_ = logf.Close()
-		close(exited)
-	}()
-	s.cmd, s.exited = cmd, exited
-	return nil
+	return s.proc.Start(exec.Command(s.bin, "start", "--config", s.conf, "--service", s.Name), "")
 }
 
 // Kill sends SIGKILL and waits for the process to be gone.
-func (s *Service) Kill() error { return s.signal(syscall.SIGKILL) }
+func (s *Service) Kill() error { return s.proc.Kill() }
 
 // Stop sends SIGTERM (a graceful stop) and waits; safe when not running.
-func (s *Service) Stop() error { return s.signal(syscall.SIGTERM) }
-
-func (s *Service) signal(sig syscall.Signal) error {
-	s.mu.Lock()
-	cmd, exited := s.cmd, s.exited
-	s.cmd = nil
-	s.mu.Unlock()
-	if cmd == nil {
-		return nil
-	}
-	_ = cmd.Process.Signal(sig)
-	select {
-	case <-exited:
-		return nil
-	case <-time.After(45 * time.Second):
-		_ = cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("cluster: the %s service (pid %d) ignored %v for 45s and was killed", s.Name, cmd.Process.Pid, sig)
-	}
-}
+func (s *Service) Stop() error { return s.proc.Stop() }
 
 // Exited reports whether the running service has exited on its own.
-func (s *Service) Exited() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.exited == nil {
-		return false
-	}
-	select {
-	case <-s.exited:
-		return true
-	default:
-		return false
-	}
-}
+func (s *Service) Exited() bool { return s.proc.Exited() }
 
 // Tail is the end of the service's log, for a failure message.
-func (s *Service) Tail(n int) string { return tail(s.logFile, n) }
+func (s *Service) Tail(n int) string { return tail(s.proc.LogFile(), n) }
 
 // tail is the last n lines of a log file, or why it cannot be read.
 func tail(file string, n int) string {

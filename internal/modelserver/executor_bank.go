@@ -1,6 +1,8 @@
 package modelserver
 
-import "regexp"
+import (
+	"regexp"
+)
 
 // bankPasswordRe and bankCodeRe read a bank task that brings its own
 // secret: "Sign in to the Bank with the password hunter2", "Enter the
@@ -52,11 +54,8 @@ func (c *solver) bankPassword(pw string) step {
 	if field == nil {
 		return takeOver("Please sign in to the bank app yourself", "I cannot find the bank's password field.")
 	}
-	switch {
-	case value(field) != pw && c.focused(field) && !c.prevIs("Type"):
-		return typeText(pw, "The password field has the focus; I type the password.")
-	case value(field) != pw:
-		return tapAt(*field, "I tap the password field.")
+	if st, ok := c.fill(field, pw, "The password field has the focus; I type the password.", "I tap the password field."); ok {
+		return st
 	}
 	if b := c.byID("continue_button"); b != nil {
 		return tapAt(*b, "The password is in; I tap Continue.")
@@ -77,11 +76,8 @@ func (c *solver) bankCode(m []string) step {
 	if c.byText("Wrong code") != nil && c.prevTapAt(c.byID("verify_button")) {
 		return finish("The bank refused the code "+code, "The bank says the code is wrong.")
 	}
-	switch {
-	case value(field) != code && c.focused(field) && !c.prevIs("Type"):
-		return typeText(code, "The code field has the focus; I type the code from the SMS.")
-	case value(field) != code:
-		return tapAt(*field, "I tap the code field.")
+	if st, ok := c.fill(field, code, "The code field has the focus; I type the code from the SMS.", "I tap the code field."); ok {
+		return st
 	}
 	if b := c.byID("verify_button"); b != nil {
 		return tapAt(*b, "The code is in; I tap Verify.")

@@ -316,3 +316,16 @@ func (c *solver) scroll(up bool, what string) step {
 	}
 	return swipe(up, fmt.Sprintf("%s is not listed on this screen; I scroll to look for it.", what))
 }
+
+// fill is the step that puts want into a field: type it once the field
+// has the focus (typeWhy), tap the field before (tapWhy); false once the
+// field holds want.
+func (c *solver) fill(field *uitree.Listed, want, typeWhy, tapWhy string) (step, bool) {
+	switch {
+	case value(field) != want && c.focused(field) && !c.prevIs("Type"):
+		return typeText(want, typeWhy), true
+	case value(field) != want:
+		return tapAt(*field, tapWhy), true
+	}
+	return step{}, false
+}

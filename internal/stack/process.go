@@ -10,10 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/childproc"
 )
 
 // BuildWorker builds the worker command (./worker of the module that holds
@@ -76,13 +75,11 @@ log:
 // Process is a worker running as a child process, so a test or drill can kill it
 // with SIGKILL and start it again.
 type Process struct {
-	bin, configFile, logFile string
+	bin, configFile string
+	proc            *childproc.Proc
 
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	exited chan struct{}
-	starts int
-	env    []string
+	mu  sync.Mutex
+	env []string
 }
 
 // workerEnv is environ without its PHONEFLOW_ variables. The worker's
@@ -111,7 +108,8 @@ func (p *Process) SetEnv(env ...string) {
 // NewProcess prepares a worker process for the stack's configuration; its
 // config file and log go into dir.
 func NewProcess(bin, dir string, cfg config.Config) (*Process, error) {
-	p := &Process{bin: bin, configFile: filepath.Join(dir, "worker.yaml"), logFile: filepath.Join(dir, "worker.log")}
+	p := &Process{bin: bin, configFile: filepath.Join(dir, "worker.yaml"),
+		proc: childproc.New("stack", "worker", "the worker", filepath.Join(dir, "worker.log"))}
 	if err := WriteConfig(p.configFile, cfg); err != nil {
 		return nil, err
 	}
@@ -119,84 +117,26 @@ func NewProcess(bin, dir string, cfg config.Config) (*Process, error) {
 }
 
 // LogFile is where every run of the worker appends its log.
-func (p *Process) LogFile() string { return p.logFile }
+func (p *Process) LogFile() string { return p.proc.LogFile() }
 
 // Start starts the worker; it must not be running.
 func (p *Process) Start() error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cmd != nil {
-		return errors.New("stack: the worker is already running")
-	}
-	logf, err := os.OpenFile(p.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	p.starts++
-	fmt.Fprintf(logf, "=== stack: worker start %d at %s %s\n", p.starts, time.Now().UTC().Format(time.RFC3339Nano), strings.Join(p.env, " "))
+	env := p.env
+	p.mu.Unlock()
 	cmd := exec.Command(p.bin, "--config", p.configFile)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(workerEnv(os.Environ()), p.env...)
-	if err := cmd.Start(); err != nil {
-		_ = logf.Close()
-		return fmt.Errorf("stack: start the worker: %w", err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		_ = logf.Close()
-		close(exited)
-	}()
-	p.cmd, p.exited = cmd, exited
-	return nil
+	cmd.Env = append(workerEnv(os.Environ()), env...)
+	return p.proc.Start(cmd, " "+strings.Join(env, " "))
 }
 
 // Pid is the process ID of the running worker, or 0.
-func (p *Process) Pid() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cmd == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
+func (p *Process) Pid() int { return p.proc.Pid() }
 
 // Kill sends SIGKILL and waits for the process to be gone.
-func (p *Process) Kill() error { return p.signal(syscall.SIGKILL) }
+func (p *Process) Kill() error { return p.proc.Kill() }
 
 // Stop sends SIGTERM (a graceful stop) and waits; safe when not running.
-func (p *Process) Stop() error { return p.signal(syscall.SIGTERM) }
-
-func (p *Process) signal(sig syscall.Signal) error {
-	p.mu.Lock()
-	cmd, exited := p.cmd, p.exited
-	p.cmd = nil
-	p.mu.Unlock()
-	if cmd == nil {
-		return nil
-	}
-	_ = cmd.Process.Signal(sig)
-	select {
-	case <-exited:
-		return nil
-	case <-time.After(45 * time.Second):
-		_ = cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("stack: the worker (pid %d) ignored %v for 45s and was killed", cmd.Process.Pid, sig)
-	}
-}
+func (p *Process) Stop() error { return p.proc.Stop() }
 
 // Exited reports whether the running worker has exited on its own.
-func (p *Process) Exited() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.exited == nil {
-		return false
-	}
-	select {
-	case <-p.exited:
-		return true
-	default:
-		return false
-	}
-}
+func (p *Process) Exited() bool { return p.proc.Exited() }
