@@ -32,7 +32,7 @@ func TestSteeringAndCancelAroundTodoStarts(t *testing.T) {
 		t.Skip("starts the embedded server")
 	}
 	ctx := context.Background()
-	const phones, perPhone = 3, 2
+	phones, perPhone := childStartPhones, 2
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	s, err := stack.Start(sctx, stack.Options{
 		ADB:    stack.AnyADB,
