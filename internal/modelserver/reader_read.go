@@ -17,6 +17,9 @@ func readClause(c string, prev planned) []planned {
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
 	}
+	if p, ok := pronounSwitch(c, prev); ok {
+		return []planned{p}
+	}
 	if ps, ok := messagesClause(reveal(c), prev); ok {
 		return ps
 	}
