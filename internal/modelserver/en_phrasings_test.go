@@ -63,3 +63,28 @@ func TestSwitchPronounIsTheSwitchBefore(t *testing.T) {
 		{"Open Settings, then switch it off", "Open Settings ⟨Settings is in front⟩ | ask"},
 	})
 }
+
+// Words said to the phone's user before the request ("Hey,", "Hi there,",
+// "OK so") are not part of it: "Hey, can you let Mom know I landed
+// safely?" once went to the executor whole, with no check.
+func TestGreetingBeforeTheRequest(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"Hey, can you let Mom know I landed safely?", `Send Mom a message: I landed safely ⟨last message sent to "Mom" contains "I landed safely"⟩`},
+		{"hi there, please turn on bluetooth", `Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
+		{"OK so, turn off Wi-Fi", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
+	})
+}
+
+// Politeness around a message's words is the request's, not the message's;
+// a closing "thanks" after "with" or "saying" is the message. `text Bob Li
+// saying "see you at 5", thanks` once sent `"see you at 5", thanks` and
+// ended done; "Can you let Mom know I landed?" sent "I landed?".
+func TestPolitenessAroundTheWords(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{`Please text Bob Li saying "see you at 5", thanks`, `Send Bob Li a message: see you at 5 ⟨last message sent to "Bob Li" contains "see you at 5"⟩`},
+		{"Text Mom saying thank you", `Send Mom a message: thank you ⟨last message sent to "Mom" contains "thank you"⟩`},
+		{"Can you let Mom know I landed safely?", `Send Mom a message: I landed safely ⟨last message sent to "Mom" contains "I landed safely"⟩`},
+		{"Can you text Bob: are you there?", `Send Bob a message: are you there? ⟨last message sent to "Bob" contains "are you there?"⟩`},
+		{"text Alice saying “你好”，我到了", `Send Alice a message: “你好”，我到了 ⟨last message sent to "Alice" contains "“你好”，我到了"⟩`},
+	})
+}

@@ -222,7 +222,7 @@ func keepMark(goal string, p planned) planned {
 	if mark == "" {
 		return p
 	}
-	if strings.ContainsAny(mark, "?？") && rdRequestQRe.MatchString(goal) && messageColon(goal) < 0 && !rdQuotedFirst.MatchString(goal) {
+	if strings.ContainsAny(mark, "?？") && rdRequestQRe.MatchString(dropGreeting(goal)) && messageColon(goal) < 0 && !rdQuotedFirst.MatchString(goal) {
 		// "Could you tell Bob I'm late?": the question is the request's.
 		return p
 	}
@@ -244,12 +244,17 @@ var rdRequestQRe = regexp.MustCompile(`(?i)^(?:please\s+)?(?:could|can|would|wil
 func tidy(c string) string {
 	c = strings.TrimSpace(c)
 	for range 3 {
-		c = politeRe.ReplaceAllString(c, "")
+		c = politeRe.ReplaceAllString(dropGreeting(c), "")
 		if i := messageColon(c); i >= 0 {
 			c = strings.TrimSpace(c[:i] + strings.TrimRight(c[i:], "。.?？!！ "))
 			continue
 		}
-		c = strings.TrimSpace(tailRe.ReplaceAllString(c, ""))
+		t := strings.TrimSpace(tailRe.ReplaceAllString(c, ""))
+		if rdWordsNextRe.MatchString(t) {
+			// "reply with thanks": the closing word is the message.
+			t = strings.TrimSpace(strings.TrimRight(c, "。.?？!！ "))
+		}
+		c = t
 	}
 	return c
 }
