@@ -64,6 +64,18 @@ func TestSwitchPronounIsTheSwitchBefore(t *testing.T) {
 	})
 }
 
+// "Text X …" names the person first, and only a known contact or a run of
+// capitalised words is the person: "Text Mom what Zhang San's last message
+// said" once sent "Zhang San's last message said" to "Mom what".
+func TestTextPersonThenWordsFindsThePerson(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"Text Mom what Zhang San's last message said", `Read the latest message from Zhang San in Messages ⟨the answer is a label seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
+		{"Text Mom Alice Chen's number", `Read Alice Chen's phone number in Contacts ⟨the answer is a phone seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`},
+		{"text bob li ok", `Send Bob Li a message: ok ⟨last message sent to "Bob Li" contains "ok"⟩`},
+		{"Text Dana Park running late", `Send Dana Park a message: running late ⟨last message sent to "Dana Park" contains "running late"⟩`},
+	})
+}
+
 // Words said to the phone's user before the request ("Hey,", "Hi there,",
 // "OK so") are not part of it: "Hey, can you let Mom know I landed
 // safely?" once went to the executor whole, with no check.
@@ -72,6 +84,27 @@ func TestGreetingBeforeTheRequest(t *testing.T) {
 		{"Hey, can you let Mom know I landed safely?", `Send Mom a message: I landed safely ⟨last message sent to "Mom" contains "I landed safely"⟩`},
 		{"hi there, please turn on bluetooth", `Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
 		{"OK so, turn off Wi-Fi", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`},
+	})
+}
+
+// "a (quick) note to X: …" sent to a person is a message, not a Notes note.
+func TestNoteToAPersonIsAMessage(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"Send a quick note to Bob Li: the slides look great", `Send Bob Li a message: the slides look great ⟨last message sent to "Bob Li" contains "the slides look great"⟩`},
+		{"Send a short note to Alice Chen: see you soon", `Send Alice Chen a message: see you soon ⟨last message sent to "Alice Chen" contains "see you soon"⟩`},
+		{"Drop Mom a line: home by 9", `Send Mom a message: home by 9 ⟨last message sent to "Mom" contains "home by 9"⟩`},
+	})
+}
+
+// A reply to a message names its sender ("Bob Li's message"), or the
+// newest conversation ("the most recent message", "whoever texted me
+// last"), which is read first and checked once known.
+func TestReplyNamesTheSender(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"Reply to Bob Li's message with thanks", `Send Bob Li a message: thanks ⟨last message sent to "Bob Li" contains "thanks"⟩`},
+		{"Reply to the most recent message saying thanks", `Read the name of the first conversation in Messages ⟨the answer is label #1 seen on a screen⟩ | Send what was read a message: thanks ⟨⟩`},
+		{"Send a message to the last person who texted me saying got it", `Read the name of the first conversation in Messages ⟨the answer is label #1 seen on a screen⟩ | Send what was read a message: got it ⟨⟩`},
+		{"Who sent me the most recent message?", `Read the name of the first conversation in Messages ⟨the answer is label #1 seen on a screen⟩`},
 	})
 }
 

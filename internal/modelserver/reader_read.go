@@ -20,6 +20,9 @@ func readClause(c string, prev planned) []planned {
 	if p, ok := pronounSwitch(c, prev); ok {
 		return []planned{p}
 	}
+	if ps, ok := senderClause(reveal(c)); ok {
+		return ps
+	}
 	if ps, ok := messagesClause(reveal(c), prev); ok {
 		return ps
 	}
