@@ -47,8 +47,11 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"first": {"first", "1"}, "1st": {"first", "1"}, "second": {"second", "2"}, "2nd": {"second", "2"}, "third": {"third", "3"},
 	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"},
 	// What someone last wrote is read as their latest message.
-	"last": {"last", "latest", "first conversation"}, "newest": {"latest"}, "recent": {"latest", "first conversation"},
-	"most": {"latest", "first conversation"}, "sent": {"message"}, "short": {"message"}, "brief": {"message"}, "line": {"message"},
+	"last": {"last", "latest", "first conversation"}, "newest": {"latest", "the last"}, "recent": {"latest", "the last", "first conversation"},
+	"most": {"latest", "the last", "first conversation"}, "earliest": {"first"}, "oldest": {"first"}, "sent": {"message"},
+	// A small change said loosely is one step of the control.
+	"bit": {"one step"}, "little": {"one step"}, "slightly": {"one step"}, "tad": {"one step"}, "somewhat": {"one step"},
+	"short": {"message"}, "brief": {"message"}, "line": {"message"},
 	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"},
 	// Any verb that sends a message is the todo's "message".
 	"reply": {"message", "send"}, "respond": {"message", "send"}, "answer": {"message", "send"}, "ping": {"message"}, "dm": {"message"},
@@ -62,7 +65,7 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	// A conversation, a reply, a forward: what the Messages todos write.
 	"chat": {"conversation"}, "thread": {"conversation"},
 	"forward": {"with what was read"}, "pass": {"with what was read"}, "share": {"with what was read"}, "both": {"send"},
-	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent", "first conversation"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
+	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent", "the last", "first conversation"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
 	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 
 // cvZhAlias are the English words a todo writes for a Chinese operation

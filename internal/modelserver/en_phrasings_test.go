@@ -87,6 +87,29 @@ func TestGreetingBeforeTheRequest(t *testing.T) {
 	})
 }
 
+// A place in a list said as a superlative: alarms are listed by time and
+// notes in the order written, so the earliest alarm is the first and the
+// latest note the last. "What time is my earliest alarm?" once read the
+// alarm labelled "earliest".
+func TestSuperlativeIsAPlaceInTheList(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"what time is my earliest alarm?", `Read the time of the first alarm in Clock ⟨the answer is time #1 seen on a screen⟩`},
+		{"What's the title of my latest note?", `Read the title of the last note in Notes ⟨the answer is the last label seen on a screen⟩`},
+		{"Turn off my latest alarm", `Read the time of the last alarm in Clock ⟨the answer is the last time seen on a screen⟩ | Turn off the existing alarm at the time read (the last alarm) ⟨⟩`},
+	})
+}
+
+// A small change of brightness said loosely ("a bit", "a little",
+// "slightly") is one step of the control, checked on the level it ends at:
+// the level is read first, and the step is written with its check once
+// known. "Make the screen a bit brighter" was once asked about.
+func TestLooseAmountIsOneStep(t *testing.T) {
+	checkPlans(t, []struct{ goal, want string }{
+		{"Make the screen a bit brighter", "Read the brightness in Settings ⟨the answer is a number seen on a screen⟩ | Set brightness 10 points above what was read (one step) ⟨⟩"},
+		{"Turn the brightness down a little", "Read the brightness in Settings ⟨the answer is a number seen on a screen⟩ | Set brightness 10 points below what was read (one step) ⟨⟩"},
+	})
+}
+
 // "a (quick) note to X: …" sent to a person is a message, not a Notes note.
 func TestNoteToAPersonIsAMessage(t *testing.T) {
 	checkPlans(t, []struct{ goal, want string }{
