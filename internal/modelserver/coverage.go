@@ -47,21 +47,25 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"first": {"first", "1"}, "1st": {"first", "1"}, "second": {"second", "2"}, "2nd": {"second", "2"}, "third": {"third", "3"},
 	"3rd": {"third", "3"}, "fourth": {"fourth", "4"}, "4th": {"fourth", "4"}, "fifth": {"fifth", "5"}, "5th": {"fifth", "5"},
 	// What someone last wrote is read as their latest message.
-	"last": {"last", "latest"}, "newest": {"latest"}, "recent": {"latest"}, "most": {"latest"},
+	"last": {"last", "latest", "first conversation"}, "newest": {"latest", "the last"}, "recent": {"latest", "the last", "first conversation"},
+	"most": {"latest", "the last", "first conversation"}, "earliest": {"first"}, "oldest": {"first"}, "sent": {"message"},
+	// A small change said loosely is one step of the control.
+	"bit": {"one step"}, "little": {"one step"}, "slightly": {"one step"}, "tad": {"one step"}, "somewhat": {"one step"},
+	"short": {"message"}, "brief": {"message"}, "line": {"message"},
 	"texted": {"message"}, "wrote": {"message"}, "messaged": {"message"},
 	// Any verb that sends a message is the todo's "message".
 	"reply": {"message", "send"}, "respond": {"message", "send"}, "answer": {"message", "send"}, "ping": {"message"}, "dm": {"message"},
 	"pm": {"message"}, "msg": {"message"}, "shoot": {"message"}, "drop": {"message"}, "inform": {"message"}, "notify": {"message"},
 	// A contact looked up by number or by place, and what a screen shows.
 	"belongs": {"whose number"}, "belong": {"whose number"}, "owns": {"whose number"}, "owner": {"whose number"},
-	"person": {"contact"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
+	"person": {"contact", "conversation"}, "people": {"contact"}, "whoever": {"contact"}, "shows": {"shown"}, "displayed": {"shown"},
 	"launcher": {"home screen"}, "remove": {"delete"}, "rid": {"delete"}, "erase": {"delete"}, "trash": {"delete"}, "entirely": {"delete"}, "good": {"delete"},
 	"change": {"rename", "add "}, "edit": {"rename", "add "}, "update": {"rename", "add "}, "append": {"add "}, "existing": {"existing", "to the note"},
 	"words": {"a message: ", "with what was read"}, "active": {"state"}, "inactive": {"state"},
 	// A conversation, a reply, a forward: what the Messages todos write.
 	"chat": {"conversation"}, "thread": {"conversation"},
 	"forward": {"with what was read"}, "pass": {"with what was read"}, "share": {"with what was read"}, "both": {"send"},
-	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
+	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent", "the last", "first conversation"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
 	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 
 // cvZhAlias are the English words a todo writes for a Chinese operation

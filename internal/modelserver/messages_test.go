@@ -52,8 +52,11 @@ func TestReadMessagesGoals(t *testing.T) {
 		{"bank app", `Open Bank ⟨Bank is in front⟩`},
 		{"打开银行应用", `Open Bank ⟨Bank is in front⟩`},
 		{"Could you open my bank app? I'll sign in myself.", `Open Bank ⟨Bank is in front⟩`},
-		// Whose message is not said: asked, never guessed.
-		{"Reply to the most recent message with ok", "ask"},
+		// The most recent message is the newest conversation's: its name
+		// is read from the list first, and the send checked once known.
+		{"Reply to the most recent message with ok", `Read the name of the first conversation in Messages ⟨the answer is label #1 seen on a screen⟩ | Send what was read a message: ok ⟨⟩`},
+		// Whose message is not said at all: asked, never guessed.
+		{"Reply to the message with ok", "ask"},
 	})
 }
 

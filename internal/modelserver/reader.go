@@ -95,7 +95,8 @@ func readGoal(goal string) []planned {
 		}
 		clauses = append(clauses, c)
 	}
-	lastApp := "" // the app the clauses before a code wait name
+	lastApp := ""          // the app the clauses before a code wait name
+	var pending *condition // a condition whose action is the next clause
 	for _, c := range clauses {
 		// "wait for the SMS code and enter it": the goal waits for the
 		// phone, and what arrives is read for the rest (docs/design.md §7).
@@ -134,6 +135,22 @@ func readGoal(goal string) []planned {
 			prev = p
 			continue
 		}
+		if cond, rest, ok := conditionLead(c); ok {
+			// "If Wi-Fi is off, turn it on": the action is the rest of the
+			// clause or the next one.
+			pending = &cond
+			if rest == "" {
+				continue
+			}
+			c = rest
+		}
+		if pending != nil || conditionTailOK(c) {
+			p := conditionalClause(c, pending, prev)
+			p.Clause = c
+			out = append(out, p)
+			prev, pending = p, nil
+			continue
+		}
 		if rdNotRe.MatchString(c) {
 			// "不要关闭无线网络", "don't touch Wi-Fi": a clause that says
 			// what not to do asks for no action, so it gets no todo (a
@@ -151,6 +168,9 @@ func readGoal(goal string) []planned {
 			out = append(out, keepMark(goal, p))
 			prev = p
 		}
+	}
+	if pending != nil {
+		out = append(out, conditional(*pending, "", prev))
 	}
 	for i := range out {
 		out[i] = revealPlanned(out[i])
@@ -202,7 +222,7 @@ func keepMark(goal string, p planned) planned {
 	if mark == "" {
 		return p
 	}
-	if strings.ContainsAny(mark, "?？") && rdRequestQRe.MatchString(goal) && messageColon(goal) < 0 && !rdQuotedFirst.MatchString(goal) {
+	if strings.ContainsAny(mark, "?？") && rdRequestQRe.MatchString(dropGreeting(goal)) && messageColon(goal) < 0 && !rdQuotedFirst.MatchString(goal) {
 		// "Could you tell Bob I'm late?": the question is the request's.
 		return p
 	}
@@ -224,12 +244,17 @@ var rdRequestQRe = regexp.MustCompile(`(?i)^(?:please\s+)?(?:could|can|would|wil
 func tidy(c string) string {
 	c = strings.TrimSpace(c)
 	for range 3 {
-		c = politeRe.ReplaceAllString(c, "")
+		c = politeRe.ReplaceAllString(dropGreeting(c), "")
 		if i := messageColon(c); i >= 0 {
 			c = strings.TrimSpace(c[:i] + strings.TrimRight(c[i:], "。.?？!！ "))
 			continue
 		}
-		c = strings.TrimSpace(tailRe.ReplaceAllString(c, ""))
+		t := strings.TrimSpace(tailRe.ReplaceAllString(c, ""))
+		if rdWordsNextRe.MatchString(t) {
+			// "reply with thanks": the closing word is the message.
+			t = strings.TrimSpace(strings.TrimRight(c, "。.?？!！ "))
+		}
+		c = t
 	}
 	return c
 }

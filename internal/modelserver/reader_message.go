@@ -95,7 +95,7 @@ func messageSpan(s string) (int, int, bool) {
 		if m := strings.ToLower(strings.TrimSpace(s[at:from])); strings.HasPrefix(m, "that") && !regexp.MustCompile(`(?i)^(?:tell|let|text|message|inform|notify)\b`).MatchString(head) {
 			continue // "that" opens the words only after tell, let … know
 		}
-		if q, ok := findQuoted(s[from:]); ok && q.start == 0 && !startsComma(s[from+q.end:]) {
+		if q, ok := findQuoted(s[from:]); ok && q.start == 0 && (!startsComma(s[from+q.end:]) || politeTail(s[from+q.end:])) {
 			// "saying "…" and go home": the quote holds the words.
 			return from, from + q.end, true
 		}
@@ -113,6 +113,9 @@ func messageSpan(s string) (int, int, bool) {
 		}
 		text := strings.TrimRight(s[from:end], " \t")
 		text = dropSentenceEnd(text)
+		if end == len(s) {
+			text = dropRequestMark(s, text)
+		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}

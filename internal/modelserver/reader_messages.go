@@ -162,8 +162,11 @@ func messagesClause(c string, prev planned) ([]planned, bool) {
 	}
 	for _, re := range rdReplyRes {
 		if m := re.FindStringSubmatch(c); m != nil {
-			to, ok := knownPerson(m[1])
 			text := strings.TrimSpace(m[2])
+			if ps, ok := latestSender(m[1], text); ok {
+				return ps, true
+			}
+			to, ok := knownPerson(replyWho(m[1]))
 			if !ok || regexp.MustCompile(`(?i)^(?:the\s+)?(?:most\s+recent|latest|last|newest)\b|^最新|^最后`).MatchString(m[1]) {
 				return []planned{{Ask: fmt.Sprintf("Whose message should I reply to with %q?", text)}}, true
 			}

@@ -17,6 +17,12 @@ func readClause(c string, prev planned) []planned {
 		// it once the code wait read the code.
 		return []planned{codeTodo(c, m[1])}
 	}
+	if p, ok := pronounSwitch(c, prev); ok {
+		return []planned{p}
+	}
+	if ps, ok := senderClause(reveal(c)); ok {
+		return ps
+	}
 	if ps, ok := messagesClause(reveal(c), prev); ok {
 		return ps
 	}
@@ -65,6 +71,9 @@ func readClause(c string, prev planned) []planned {
 		}
 		return []planned{noteTodo(c)}
 	case strings.Contains(lower, "brightness") || strings.Contains(lower, "brighter") || strings.Contains(lower, "dimmer") || strings.Contains(c, "亮度"):
+		if ps, ok := stepBrightness(c); ok {
+			return ps
+		}
 		return []planned{brightnessTodo(c)}
 	case switchName(c) != "":
 		return []planned{switchTodo(c, prev)}
@@ -76,7 +85,7 @@ func readClause(c string, prev planned) []planned {
 func ordinal(c string) int {
 	m := rdOrdinalRe.FindStringSubmatch(c)
 	if m == nil {
-		return 0
+		return superlative(c)
 	}
 	return ordinalPlace(firstNonEmpty(m[1], m[2]))
 }

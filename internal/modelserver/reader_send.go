@@ -39,7 +39,6 @@ var (
 	// rdMorePeopleRe is a text that goes on with more people: "and Bob …".
 	rdMorePeopleRe = regexp.MustCompile(`(?i)^(?:and|&|,)\s+\S`)
 	rdTellRe       = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
-	rdTextXYRe     = regexp.MustCompile(`(?i)^(?:text|message)\s+(\S+(?:\s+[A-Z]\w+)?)\s+(.+)$`)
 	rdZhSendRe     = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
 	rdZhTellRe     = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
 	// rdReplyRe is a reply or a "tell" whose text follows a colon or
@@ -112,9 +111,8 @@ func sendTodos(c string, prev planned) []planned {
 			// know is the capitalised words, not the first one alone.
 			to, text = n, strings.TrimSpace((to + " " + text)[len(n):])
 		}
-	case rdTextXYRe.MatchString(c):
-		m = rdTextXYRe.FindStringSubmatch(c)
-		to, text = m[1], m[2]
+	default:
+		to, text, _ = textPersonWords(c)
 	}
 	if to == "" {
 		if m := rdSendOnlyRe.FindStringSubmatch(c); m != nil {
@@ -141,6 +139,9 @@ func sendTodos(c string, prev planned) []planned {
 	}
 	to, text = longestContact(to, text)
 	text = strings.Trim(strings.TrimSpace(text), `"“”'`)
+	if ps, ok := latestSender(to, text); ok {
+		return ps
+	}
 	if to == "" && text == "" {
 		return []planned{{Ask: "Who should I send the message to, and what should it say?"}}
 	}
