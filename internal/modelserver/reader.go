@@ -81,6 +81,9 @@ func readGoal(goal string) []planned {
 	if w, rest, ok := waits.PhoneLead(goal); ok {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
 	}
+	if ps, ok := zhConditional(goal); ok {
+		return ps
+	}
 	var out []planned
 	var not []string
 	prev := planned{}

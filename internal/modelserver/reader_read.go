@@ -149,7 +149,9 @@ func readValue(c string) planned {
 	case switchName(c) != "":
 		// Worded without "on" or "off", so the answer that repeats it
 		// says one state only.
-		return planned{Todo: fmt.Sprintf("Read the state of the %s switch", switchName(c)), Reads: true}
+		// The answer is checked against the switch a screen showed.
+		return planned{Todo: fmt.Sprintf("Read the state of the %s switch", switchName(c)), Reads: true,
+			Expect: []postcond.Check{{Kind: postcond.AnswerSeen, Type: postcond.TypeState, Label: switchName(c)}}}
 	}
 	// A read the reader has no answer type for: the label check keeps a
 	// made-up or app-name answer from passing.

@@ -44,3 +44,44 @@ func TestZhMinutesWithoutFen(t *testing.T) {
 		}
 	}
 }
+
+// A Chinese question whether a switch is on lost its 吗 and ？ to tidying
+// and was planned as turning the switch on ("现在Wi-Fi是开着的吗？"); it
+// reads the state, checked against the switch a screen showed.
+func TestZhStateQuestionsRead(t *testing.T) {
+	for goal, name := range map[string]string{
+		"现在Wi-Fi是开着的吗？": "Wi-Fi",
+		"蓝牙是不是关着的？":     "Bluetooth",
+		"WLAN有没有打开":     "Wi-Fi",
+		"飞行模式是开的吗":      "Airplane mode",
+		"蓝牙开着吗？":        "Bluetooth",
+	} {
+		want := `Read the state of the ` + name + ` switch ⟨the answer is the on/off state of "` + name + `" seen on a screen⟩`
+		if got := zhPlan(t, goal); got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
+
+// A goal that switches on a condition ("如果蓝牙是关的就打开它") read the
+// condition's 关 as the command and turned Bluetooth off. It is followed
+// where the end state is the same whichever way the condition turns out;
+// any other condition is asked about, never dropped.
+func TestZhConditionalSwitch(t *testing.T) {
+	for goal, want := range map[string]string{
+		"如果蓝牙是关的就打开它":       `Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`,
+		"如果Wi-Fi开着，就把它关掉":   `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`,
+		"要是飞行模式开着的话就关掉":     `Turn off Airplane mode ⟨switch "Airplane mode" is off⟩`,
+		"如果Wi-Fi关着就打开蓝牙":    "ASK",
+		"如果蓝牙开着就打开它":        "ASK",
+		"如果亮度低于百分之五十就调到80%": "ASK",
+	} {
+		got := zhPlan(t, goal)
+		if want == "ASK" && strings.HasPrefix(got, "ASK ") {
+			continue
+		}
+		if got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
