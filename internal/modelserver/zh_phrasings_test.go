@@ -85,3 +85,20 @@ func TestZhConditionalSwitch(t *testing.T) {
 		}
 	}
 }
+
+// A brightness level said in Chinese words ("百分之五十") was not read as
+// a level, and the goal was planned as one unchecked step up. It is read
+// in digits and checked; a level the reader cannot read is asked about.
+func TestZhPercentInWords(t *testing.T) {
+	for goal, want := range map[string]string{
+		"把亮度调到百分之五十":   `Set brightness to 50% ⟨field "Brightness" holds "50%"⟩`,
+		"亮度设为百分之七十五":   `Set brightness to 75% ⟨field "Brightness" holds "75%"⟩`,
+		"请把亮度调到百分之百":   `Set brightness to 100% ⟨field "Brightness" holds "100%"⟩`,
+		"把屏幕亮度调到百分之二十": `Set brightness to 20% ⟨field "Brightness" holds "20%"⟩`,
+		"把亮度调到七成":      "ASK Which brightness, as a percentage from 0% to 100%, should I set?",
+	} {
+		if got := zhPlan(t, goal); got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
