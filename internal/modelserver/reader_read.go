@@ -61,6 +61,9 @@ func readClause(c string, prev planned) []planned {
 		if rdBareNewAlarmRe.MatchString(c) && hhmm(c) == "" && strings.HasPrefix(prev.Todo, "Create an alarm") {
 			return nil // "比07:00的闹钟晚30分钟，再设一个闹钟": said by the clause before
 		}
+		if ps, ok := zhAlarmChange(c); ok {
+			return ps
+		}
 		if ps, ok := alarmClauseTodos(c); ok {
 			return ps
 		}

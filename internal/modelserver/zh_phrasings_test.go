@@ -102,3 +102,31 @@ func TestZhPercentInWords(t *testing.T) {
 		}
 	}
 }
+
+// A message whose text names a note's content ("把购物清单的内容发给妈妈")
+// sent those words; the note's body is read first, and the message is
+// written once it is read.
+func TestZhSendNamesANotesContent(t *testing.T) {
+	for goal, want := range map[string]string{
+		"把购物清单的内容发给妈妈":          `Read the body of the note "购物清单" in Notes ⟨the answer is a label seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`,
+		"把Shopping list的内容发给张三": `Read the body of the note "Shopping list" in Notes ⟨the answer is a label seen on a screen⟩ | Send Zhang San a message with what was read ⟨⟩`,
+	} {
+		if got := zhPlan(t, goal); got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
+
+// Moving an existing alarm to another time ("把我的Wake up闹钟改到六点半")
+// created a new alarm and ended done with the old one unchanged; there is
+// no todo that edits an alarm, so the person is asked.
+func TestZhAlarmChangeAsks(t *testing.T) {
+	for _, goal := range []string{"把我的Wake up闹钟改到六点半", "把7点的闹钟改成7点半", "帮我把闹钟推迟到八点"} {
+		if got := zhPlan(t, goal); !strings.HasPrefix(got, "ASK ") {
+			t.Errorf("%s: got %s, want a question", goal, got)
+		}
+	}
+	if got := zhPlan(t, "设一个八点的闹钟"); got != `Create an alarm at 08:00 ⟨"08:00" is shown⟩` {
+		t.Errorf("a new alarm: got %s", got)
+	}
+}
