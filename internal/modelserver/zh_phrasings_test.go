@@ -130,3 +130,18 @@ func TestZhAlarmChangeAsks(t *testing.T) {
 		t.Errorf("a new alarm: got %s", got)
 	}
 }
+
+// A label or title after 叫 or a full-width colon ("标签叫开会",
+// "标题：会议") kept the word or the colon, and the alarm or note was
+// saved under it and checked done.
+func TestZhLabelAndTitleMarkers(t *testing.T) {
+	for goal, want := range map[string]string{
+		"设个八点半的闹钟，标签叫开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
+		"设个八点半的闹钟，标签：开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
+		"新建笔记 标题：会议 内容：周五下午两点": `Create a note titled "会议" saying "周五下午两点" ⟨Notes is in front, "会议" is shown⟩`,
+	} {
+		if got := zhPlan(t, goal); got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
