@@ -11,6 +11,7 @@ import (
 // readClause reads one clause; a clause that needs a value read first
 // ("Send Zhang San's number to Mom") becomes two todos.
 func readClause(c string, prev planned) []planned {
+	c = zhVerbFirst(c)
 	lower := strings.ToLower(c)
 	if m := rdCodeTodoRe.FindStringSubmatch(c); m != nil {
 		// "Enter the code in the Bank app: 482913", as a replan writes

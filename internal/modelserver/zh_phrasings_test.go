@@ -145,3 +145,20 @@ func TestZhLabelAndTitleMarkers(t *testing.T) {
 		}
 	}
 }
+
+// The 把 construction puts the alarm before the verb ("把Wake up闹钟关掉",
+// "把第二个闹钟打开"); it was asked what time a new alarm should ring. It
+// is read as the verb-first clause is.
+func TestZhBaAlarmVerbLast(t *testing.T) {
+	for goal, same := range map[string]string{
+		"把Wake up闹钟关掉": "关闭Wake up闹钟",
+		"帮我把第二个闹钟打开":   "打开第二个闹钟",
+		"把7点的闹钟关了":     "关闭7点的闹钟",
+		"把我的Gym闹钟删除":   "删除我的Gym闹钟",
+	} {
+		got, want := zhPlan(t, goal), zhPlan(t, same)
+		if got != want || strings.HasPrefix(got, "ASK ") {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
