@@ -59,7 +59,7 @@ func TestConditionalOnASwitchIsNotAnAction(t *testing.T) {
 // turn it on" once planned an unchecked "Turn it on".
 func TestSwitchPronounIsTheSwitchBefore(t *testing.T) {
 	checkPlans(t, []struct{ goal, want string }{
-		{"Check whether Bluetooth is on and turn it on", `Read the state of the Bluetooth switch ⟨⟩ | Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
+		{"Check whether Bluetooth is on and turn it on", `Read the state of the Bluetooth switch ⟨the answer is the on/off state of "Bluetooth" seen on a screen⟩ | Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`},
 		{"Open Settings, then switch it off", "Open Settings ⟨Settings is in front⟩ | ask"},
 	})
 }

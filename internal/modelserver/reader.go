@@ -52,8 +52,8 @@ var (
 	rdZhTimeRe  = regexp.MustCompile(`(凌晨|早上|上午|中午|下午|晚上)?\s*(\d{1,2})\s*[点:：]\s*(半|(\d{1,2})\s*分?)?`)
 	rdBareAtRe  = regexp.MustCompile(`(?i)\b(?:at|for)\s+(\d{1,2})\b(?:\s*o'?clock)?`)
 	rdOrdinalRe = regexp.MustCompile(`(?i)\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b|第\s*([一二三四五12345])\s*个?|最后一个`)
-	rdLabelRe   = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label(?:led)? as)\s+["“']?([^"”']+?)["”']?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?)?$|(?:标签(?:为|是)?|叫做?|名为)\s*["“]?([^"”]+?)["”]?$`)
-	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|with|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是)?\s*["“]?(.+?)["”]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
+	rdLabelRe   = regexp.MustCompile(`(?i)\b(?:labell?ed|called|named|with (?:the )?label|label(?:led)? as)\s+["“']?([^"”']+?)["”']?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?)?$|(?:标签(?:为|是|叫做?|名为|名叫|写)?|叫做?|名为)\s*[:：]?\s*["“「]?([^"”」]+?)["”」]?$`)
+	rdTitleRe   = regexp.MustCompile(`(?i)\b(?:titled|called|named|with (?:the )?title)\s+["“']?(.+?)["”']?(?:\s+(?:saying|that says|with (?:the )?(?:text|body)|with|containing|body)\s*:?\s*|[:：]\s*|$)(.*)$|标题(?:为|是|叫做?)?\s*[:：]?\s*["“「]?(.+?)["”」]?(?:[,，、\s]*内容(?:为|是)?\s*[:：]?\s*(.*))?$`)
 	rdBodyRe    = regexp.MustCompile(`(?i)\b(?:saying|that says|with the text|containing|about)\s*:?\s*(.+)$|[:：]\s*(.+)$|内容(?:为|是)?\s*[:：]?\s*(.+)$|记(?:下|录)?\s*[:：]?\s*(.+)$`)
 	// rdAlarmRefRe is an alarm's value named as a message's text: "the
 	// second alarm's time", "the time of my first alarm".
@@ -83,6 +83,9 @@ func readGoal(goal string) []planned {
 	}
 	if w, rest, ok := waits.PhoneLead(goal); ok {
 		return append([]planned{{Todo: w.TodoText()}}, readGoal(rest)...)
+	}
+	if ps, ok := zhConditional(goal); ok {
+		return ps
 	}
 	var out []planned
 	var not []string

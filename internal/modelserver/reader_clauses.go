@@ -101,5 +101,5 @@ func switchName(t string) string {
 var rdAskStateRe = regexp.MustCompile(`(?i)\b(?:on or off|off or on|enabled or disabled|on or not)\b|^(?:is|are|does|do|has|have)\s|\bwhether\b|是否|还是关|开着吗|开了吗|关了吗|(?:开着|关着|开了没|开没开)[吗呢]?[?？]?$`)
 
 func isReadClause(c string) bool {
-	return rdReadRe.MatchString(c) || rdAskStateRe.MatchString(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
+	return rdReadRe.MatchString(c) || rdAskStateRe.MatchString(c) || zhStateQuestion(c) || strings.HasSuffix(c, "?") || strings.HasSuffix(c, "？")
 }

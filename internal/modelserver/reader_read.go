@@ -11,6 +11,7 @@ import (
 // readClause reads one clause; a clause that needs a value read first
 // ("Send Zhang San's number to Mom") becomes two todos.
 func readClause(c string, prev planned) []planned {
+	c = zhVerbFirst(c)
 	lower := strings.ToLower(c)
 	if m := rdCodeTodoRe.FindStringSubmatch(c); m != nil {
 		// "Enter the code in the Bank app: 482913", as a replan writes
@@ -60,6 +61,9 @@ func readClause(c string, prev planned) []planned {
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(c, "闹钟"):
 		if rdBareNewAlarmRe.MatchString(c) && hhmm(c) == "" && strings.HasPrefix(prev.Todo, "Create an alarm") {
 			return nil // "比07:00的闹钟晚30分钟，再设一个闹钟": said by the clause before
+		}
+		if ps, ok := zhAlarmChange(c); ok {
+			return ps
 		}
 		if ps, ok := alarmClauseTodos(c); ok {
 			return ps
@@ -149,7 +153,9 @@ func readValue(c string) planned {
 	case switchName(c) != "":
 		// Worded without "on" or "off", so the answer that repeats it
 		// says one state only.
-		return planned{Todo: fmt.Sprintf("Read the state of the %s switch", switchName(c)), Reads: true}
+		// The answer is checked against the switch a screen showed.
+		return planned{Todo: fmt.Sprintf("Read the state of the %s switch", switchName(c)), Reads: true,
+			Expect: []postcond.Check{{Kind: postcond.AnswerSeen, Type: postcond.TypeState, Label: switchName(c)}}}
 	}
 	// A read the reader has no answer type for: the label check keeps a
 	// made-up or app-name answer from passing.

@@ -192,6 +192,9 @@ func sendTodos(c string, prev planned) []planned {
 		// replan writes it and its check (docs/design.md §9).
 		return []planned{read, {Todo: fmt.Sprintf("Send %s a message with what was read", to)}}
 	}
+	if ps, ok := zhContentRef(to, text); ok {
+		return ps
+	}
 	return []planned{{Todo: fmt.Sprintf("Send %s a message: %s", to, text),
 		Expect: []postcond.Check{{Kind: postcond.LastSent, Conversation: to, Contains: text}}}}
 }

@@ -35,6 +35,7 @@ var (
 // settingsClauseTodos reads the Settings clauses this file handles; ok is
 // false for one it leaves to switchTodo and brightnessTodo.
 func settingsClauseTodos(c string) ([]planned, bool) {
+	c = zhPercentDigits(c)
 	if m := rdOppositeOfRe.FindStringSubmatch(c); m != nil && switchName(m[1]) != "" {
 		name, was, _ := strings.Cut(m[2], " (")
 		name, was = switchName(m[1]), strings.TrimSpace(name)
@@ -153,6 +154,7 @@ func switchTodo(c string, prev planned) planned {
 }
 
 func brightnessTodo(c string) planned {
+	c = zhPercentDigits(c)
 	lower := strings.ToLower(c)
 	if rdByRe.MatchString(c) {
 		return planned{Ask: "By how much exactly should brightness change, or to which percentage should I set it?"}
@@ -175,6 +177,11 @@ func brightnessTodo(c string) planned {
 		// check rather than passing at a value nobody asked for.
 		return planned{Todo: fmt.Sprintf("Set brightness to %d%%", pct),
 			Expect: []postcond.Check{{Kind: postcond.FieldHolds, Field: "Brightness", Value: fmt.Sprintf("%d%%", pct)}}}
+	}
+	if rdAtLevelRe.MatchString(c) {
+		// A level the reader cannot read ("调到七成"): moving one step
+		// instead would end at a value nobody asked for.
+		return planned{Ask: "Which brightness, as a percentage from 0% to 100%, should I set?"}
 	}
 	if regexp.MustCompile(`(?i)\b(?:down|lower|decrease|reduce|dim|dimmer|darker)\b|调低|降低|暗`).MatchString(lower) {
 		return planned{Todo: "Turn brightness down one step"}

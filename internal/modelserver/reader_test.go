@@ -100,7 +100,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"Please add a 3:10pm alarm and name it Call Mom", `Create an alarm at 15:10 labelled Call Mom ⟨row "15:10" shows "Call Mom"⟩`},
 		{`alarm 11:40am "Pick up kids"`, `Create an alarm at 11:40 labelled Pick up kids ⟨row "11:40" shows "Pick up kids"⟩`},
 		{"Brightness all the way down", `Set brightness to 0% ⟨field "Brightness" holds "0%"⟩`},
-		{"the wireless network on or off?", "Read the state of the Wi-Fi switch ⟨⟩"},
+		{"the wireless network on or off?", `Read the state of the Wi-Fi switch ⟨the answer is the on/off state of "Wi-Fi" seen on a screen⟩`},
 		{"What is the last alarm called?", "Read the label of the last alarm in Clock ⟨the answer is the last label seen on a screen⟩"},
 		{"What time is the last alarm set for?", "Read the time of the last alarm in Clock ⟨the answer is the last time seen on a screen⟩"},
 		{`Send "On my way" to Mom and to Bob`, `Send Mom a message: On my way ⟨last message sent to "Mom" contains "On my way"⟩ | Send Bob a message: On my way ⟨last message sent to "Bob" contains "On my way"⟩`},
