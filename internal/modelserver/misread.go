@@ -21,6 +21,7 @@ var (
 	misTimeRe = regexp.MustCompile(`\b(\d{2}):(\d{2})\b`)
 	misPctRe  = regexp.MustCompile(`(\d{1,3})%`)
 	misSepRe  = regexp.MustCompile(`(?i),? (?:and then|then|and) `)
+	misSayRe  = regexp.MustCompile(`\bsaying "([^"]+)"`)
 )
 
 // misreads reports whether a todo is misread at rate under seed.
@@ -83,6 +84,9 @@ func wrongValue(task string) (string, bool) {
 	if m := misPctRe.FindStringSubmatchIndex(task); m != nil {
 		p, _ := strconv.Atoi(task[m[2]:m[3]])
 		return task[:m[2]] + strconv.Itoa((p+30)%100) + task[m[3]:], true
+	}
+	if m := misSayRe.FindStringSubmatchIndex(task); m != nil && task[m[2]:m[3]] != "ok" {
+		return task[:m[2]] + "ok" + task[m[3]:], true // the words a note or message says
 	}
 	if i := strings.Index(task, ": "); i > 0 && sendVerbRe.MatchString(task) {
 		return task[:i+2] + "ok", true // the message's text

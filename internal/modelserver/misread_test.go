@@ -11,6 +11,7 @@ func TestMisread(t *testing.T) {
 		{"Create an alarm at 07:30 labelled Gym", "Create an alarm at 08:30 labelled Gym"},
 		{"Set brightness to 40%", "Set brightness to 70%"},
 		{"Open Settings and then Clock", "Open Settings"},
+		{`Create a note titled "Trip" saying "pack passport"`, `Create a note titled "Trip" saying "ok"`},
 	} {
 		got := c.task
 		for v := range 4 {
