@@ -1,33 +1,6 @@
 package modelserver
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/phoneflow/phoneflow/internal/postcond"
-)
-
-// readPlan renders the planner persona's reading of a goal as
-// "todo ⟨checks⟩ | …", with "ask" for a question.
-func readPlan(t *testing.T, goal string) string {
-	t.Helper()
-	var got []string
-	for _, p := range readGoal(goal) {
-		if p.Ask != "" {
-			got = append(got, "ask")
-			continue
-		}
-		var cs []string
-		for _, x := range p.Expect {
-			cs = append(cs, x.String())
-		}
-		got = append(got, p.Todo+" ⟨"+strings.Join(cs, ", ")+"⟩")
-		if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-			t.Errorf("%q: invalid checks %v", goal, probs)
-		}
-	}
-	return strings.Join(got, " | ")
-}
+import "testing"
 
 func checkPlans(t *testing.T, cases []struct{ goal, want string }) {
 	t.Helper()

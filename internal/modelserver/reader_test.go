@@ -25,17 +25,23 @@ func plan(goal string) string {
 	return strings.Join(got, " | ")
 }
 
+// readPlan is plan of a goal, with each todo's checks wanted valid.
+func readPlan(t *testing.T, goal string) string {
+	t.Helper()
+	for _, p := range readGoal(goal) {
+		if probs := postcond.Valid(p.Expect); len(probs) > 0 {
+			t.Errorf("%q: invalid checks %v", goal, probs)
+		}
+	}
+	return plan(goal)
+}
+
 // checkReadings reads each goal and wants its todos as plan writes them
 // ("todo ⟨checks⟩ | …", "ask" for a question), each todo's checks valid.
 func checkReadings(t *testing.T, cases []struct{ goal, want string }) {
 	t.Helper()
 	for _, c := range cases {
-		for _, p := range readGoal(c.goal) {
-			if probs := postcond.Valid(p.Expect); len(probs) > 0 {
-				t.Errorf("%q: invalid checks %v", c.goal, probs)
-			}
-		}
-		if g := plan(c.goal); g != c.want {
+		if g := readPlan(t, c.goal); g != c.want {
 			t.Errorf("readGoal(%q)\n got %s\nwant %s", c.goal, g, c.want)
 		}
 	}

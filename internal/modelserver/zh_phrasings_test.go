@@ -29,20 +29,31 @@ func zhPlan(t *testing.T, goal string) string {
 	return strings.Join(got, " | ")
 }
 
+// wantZhPlans wants each goal planned as zhPlan writes it; "ASK" wants
+// any question.
+func wantZhPlans(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for goal, want := range cases {
+		got := zhPlan(t, goal)
+		if want == "ASK" && strings.HasPrefix(got, "ASK ") {
+			continue
+		}
+		if got != want {
+			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
+		}
+	}
+}
+
 // Chinese times whose minutes come as a number without 分 ("六点四十五")
 // were read as the bare hour, and the alarm at the wrong time was created
 // and checked as done.
 func TestZhMinutesWithoutFen(t *testing.T) {
-	for goal, want := range map[string]string{
+	wantZhPlans(t, map[string]string{
 		"帮我定一个早上六点四十五的闹钟": `Create an alarm at 06:45 ⟨"06:45" is shown⟩`,
 		"设个晚上九点二十的闹钟":     `Create an alarm at 21:20 ⟨"21:20" is shown⟩`,
 		"请设一个十点零五的闹钟":     `Create an alarm at 10:05 ⟨"10:05" is shown⟩`,
 		"设一个七点一刻的闹钟":      `Create an alarm at 07:15 ⟨"07:15" is shown⟩`,
-	} {
-		if got := zhPlan(t, goal); got != want {
-			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
-		}
-	}
+	})
 }
 
 // A Chinese question whether a switch is on lost its 吗 and ？ to tidying
@@ -68,53 +79,37 @@ func TestZhStateQuestionsRead(t *testing.T) {
 // where the end state is the same whichever way the condition turns out;
 // any other condition is asked about, never dropped.
 func TestZhConditionalSwitch(t *testing.T) {
-	for goal, want := range map[string]string{
+	wantZhPlans(t, map[string]string{
 		"如果蓝牙是关的就打开它":       `Turn on Bluetooth ⟨switch "Bluetooth" is on⟩`,
 		"如果Wi-Fi开着，就把它关掉":   `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩`,
 		"要是飞行模式开着的话就关掉":     `Turn off Airplane mode ⟨switch "Airplane mode" is off⟩`,
 		"如果Wi-Fi关着就打开蓝牙":    "ASK",
 		"如果蓝牙开着就打开它":        "ASK",
 		"如果亮度低于百分之五十就调到80%": "ASK",
-	} {
-		got := zhPlan(t, goal)
-		if want == "ASK" && strings.HasPrefix(got, "ASK ") {
-			continue
-		}
-		if got != want {
-			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
-		}
-	}
+	})
 }
 
 // A brightness level said in Chinese words ("百分之五十") was not read as
 // a level, and the goal was planned as one unchecked step up. It is read
 // in digits and checked; a level the reader cannot read is asked about.
 func TestZhPercentInWords(t *testing.T) {
-	for goal, want := range map[string]string{
+	wantZhPlans(t, map[string]string{
 		"把亮度调到百分之五十":   `Set brightness to 50% ⟨field "Brightness" holds "50%"⟩`,
 		"亮度设为百分之七十五":   `Set brightness to 75% ⟨field "Brightness" holds "75%"⟩`,
 		"请把亮度调到百分之百":   `Set brightness to 100% ⟨field "Brightness" holds "100%"⟩`,
 		"把屏幕亮度调到百分之二十": `Set brightness to 20% ⟨field "Brightness" holds "20%"⟩`,
 		"把亮度调到七成":      "ASK Which brightness, as a percentage from 0% to 100%, should I set?",
-	} {
-		if got := zhPlan(t, goal); got != want {
-			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
-		}
-	}
+	})
 }
 
 // A message whose text names a note's content ("把购物清单的内容发给妈妈")
 // sent those words; the note's body is read first, and the message is
 // written once it is read.
 func TestZhSendNamesANotesContent(t *testing.T) {
-	for goal, want := range map[string]string{
+	wantZhPlans(t, map[string]string{
 		"把购物清单的内容发给妈妈":          `Read the body of the note "购物清单" in Notes ⟨the answer is a label seen on a screen⟩ | Send Mom a message with what was read ⟨⟩`,
 		"把Shopping list的内容发给张三": `Read the body of the note "Shopping list" in Notes ⟨the answer is a label seen on a screen⟩ | Send Zhang San a message with what was read ⟨⟩`,
-	} {
-		if got := zhPlan(t, goal); got != want {
-			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
-		}
-	}
+	})
 }
 
 // Moving an existing alarm to another time ("把我的Wake up闹钟改到六点半")
@@ -135,15 +130,11 @@ func TestZhAlarmChangeAsks(t *testing.T) {
 // "标题：会议") kept the word or the colon, and the alarm or note was
 // saved under it and checked done.
 func TestZhLabelAndTitleMarkers(t *testing.T) {
-	for goal, want := range map[string]string{
+	wantZhPlans(t, map[string]string{
 		"设个八点半的闹钟，标签叫开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
 		"设个八点半的闹钟，标签：开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
 		"新建笔记 标题：会议 内容：周五下午两点": `Create a note titled "会议" saying "周五下午两点" ⟨Notes is in front, "会议" is shown⟩ | Open the note "会议" to check it holds "周五下午两点" ⟨Notes is in front, field "Title" holds "会议", field "Body" holds "周五下午两点"⟩`,
-	} {
-		if got := zhPlan(t, goal); got != want {
-			t.Errorf("%s\n got %s\nwant %s", goal, got, want)
-		}
-	}
+	})
 }
 
 // The 把 construction puts the alarm before the verb ("把Wake up闹钟关掉",
