@@ -30,23 +30,12 @@ import (
 // input or a replan's input.
 func TestSteeringBurstDrill(t *testing.T) {
 	ctx := context.Background()
-	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	s, err := stack.Start(sctx, stack.Options{
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	s := stacktest.Start(sctx, t, stack.Options{
 		ADB:    stack.AnyADB,
 		Logger: stacktest.Logger(t),
 	})
 	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	stop, err := s.StartWorker(wctx)
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
 
 	rng := rand.New(rand.NewPCG(21, 3))
 	var goals []string

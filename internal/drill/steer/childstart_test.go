@@ -33,25 +33,14 @@ func TestSteeringAndCancelAroundTodoStarts(t *testing.T) {
 	}
 	ctx := context.Background()
 	phones, perPhone := childStartPhones, 2
-	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	s, err := stack.Start(sctx, stack.Options{
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	s := stacktest.Start(sctx, t, stack.Options{
 		ADB:    stack.AnyADB,
 		Phones: phones,
 		Model:  modelserver.Config{Seed: 1, RateMisread: 0.2},
 		Logger: stacktest.Logger(t),
 	})
 	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	stop, err := s.StartWorker(wctx)
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
 
 	var mu sync.Mutex
 	var goals []string
