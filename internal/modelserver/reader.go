@@ -28,9 +28,6 @@ type planned struct {
 	// executor in the words the planner reads it into ("Create an alarm
 	// at 07:30"), not as written with the value put in.
 	Rewrite bool
-	// Recheck: the todo only opens again what the todo before it made, to
-	// see it saved; the clauses after it refer past it to that todo.
-	Recheck bool
 }
 
 var (
@@ -172,9 +169,7 @@ func readGoal(goal string) []planned {
 			p.Clause = c
 			p = revealPlanned(p)
 			out = append(out, keepMark(goal, p))
-			if !p.Recheck {
-				prev = p
-			}
+			prev = p
 		}
 	}
 	if pending != nil {

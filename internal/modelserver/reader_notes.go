@@ -179,22 +179,6 @@ var (
 	rdNoteEditRe  = regexp.MustCompile(`(?i)\b(?:edit|append|rename|change|update|modify|replace|add\s+.+\s+to)\b|\bexisting\b|改名|重命名|改成|改为|修改|编辑|追加|加上|里加|添加到`)
 )
 
-var rdNewNoteRe = regexp.MustCompile(`^Create a note titled "([^"]*)" saying "([^"]*)"$`)
-
-// noteTodos is a new note, and when it has a body the todo that opens it
-// again to see the body saved: the notes list shows titles only, so the
-// body a misreading executor typed would otherwise go unchecked
-// (docs/design.md §9).
-func noteTodos(c string) []planned {
-	p := noteTodo(c)
-	if m := rdNewNoteRe.FindStringSubmatch(p.Todo); m != nil && !strings.ContainsAny(m[2], `"\`) {
-		check := openToCheck(m[1], m[2])
-		check.Recheck = true
-		return []planned{p, check}
-	}
-	return []planned{p}
-}
-
 func noteTodo(c string) planned {
 	title, body := "", ""
 	if m := rdNoteColonRe.FindStringSubmatch(c); m != nil {

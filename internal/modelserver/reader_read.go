@@ -73,7 +73,7 @@ func readClause(c string, prev planned) []planned {
 		if ps, ok := noteClauseTodos(c); ok {
 			return ps
 		}
-		return noteTodos(c)
+		return []planned{noteTodo(c)}
 	case strings.Contains(lower, "brightness") || strings.Contains(lower, "brighter") || strings.Contains(lower, "dimmer") || strings.Contains(c, "亮度"):
 		if ps, ok := stepBrightness(c); ok {
 			return ps

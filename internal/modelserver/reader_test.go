@@ -71,7 +71,7 @@ func TestReadGoalPhrasings(t *testing.T) {
 		{"Disable the 7am alarm", `Turn off the existing 07:00 alarm ⟨switch "07:00" is off⟩`},
 		{"设置一个早上7点半的闹钟", `Create an alarm at 07:30 ⟨"07:30" is shown⟩`},
 		{"Set an alarm for 6:45 pm labelled Gym, then open Notes", `Create an alarm at 18:45 labelled Gym ⟨row "18:45" shows "Gym"⟩ | Open Notes ⟨Notes is in front⟩`},
-		{"Create a note titled Groceries saying milk and eggs", `Create a note titled "Groceries" saying "milk and eggs" ⟨Notes is in front, "Groceries" is shown⟩ | Open the note "Groceries" to check it holds "milk and eggs" ⟨Notes is in front, field "Title" holds "Groceries", field "Body" holds "milk and eggs"⟩`},
+		{"Create a note titled Groceries saying milk and eggs", `Create a note titled "Groceries" saying "milk and eggs" ⟨Notes is in front, "Groceries" is shown⟩`},
 		// "Let X know …": the whole name before "know", the rest is the text.
 		{"Let Bob Li know I'll be 10 minutes late", `Send Bob Li a message: I'll be 10 minutes late ⟨last message sent to "Bob Li" contains "I'll be 10 minutes late"⟩`},
 		{"let Zhang San know that the train is delayed", `Send Zhang San a message: the train is delayed ⟨last message sent to "Zhang San" contains "the train is delayed"⟩`},
@@ -112,8 +112,8 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{`Send "On my way" to Mom and to Bob`, `Send Mom a message: On my way ⟨last message sent to "Mom" contains "On my way"⟩ | Send Bob a message: On my way ⟨last message sent to "Bob" contains "On my way"⟩`},
 		{`Tell Zhang San "the meeting moved to 2pm, room 3"`, `Send Zhang San a message: the meeting moved to 2pm, room 3 ⟨last message sent to "Zhang San" contains "the meeting moved to 2pm, room 3"⟩`},
 		{"text Bob: Can you call me back?", `Send Bob a message: Can you call me back? ⟨last message sent to "Bob" contains "Can you call me back?"⟩`},
-		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩ | Open the note "读书笔记" to check it holds "buy milk" ⟨Notes is in front, field "Title" holds "读书笔记", field "Body" holds "buy milk"⟩`},
-		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Open the note "Trip" to check it holds "buy milk and eggs" ⟨Notes is in front, field "Title" holds "Trip", field "Body" holds "buy milk and eggs"⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
+		{"新建一个标题为读书笔记的笔记，内容是buy milk", `Create a note titled "读书笔记" saying "buy milk" ⟨Notes is in front, "读书笔记" is shown⟩`},
+		{"note Trip: buy milk and eggs; text it to Mom", `Create a note titled "Trip" saying "buy milk and eggs" ⟨Notes is in front, "Trip" is shown⟩ | Send Mom a message: buy milk and eggs ⟨last message sent to "Mom" contains "buy milk and eggs"⟩`},
 		{"Please switch WiFi off and afterwards return to the home screen.", `Turn off Wi-Fi ⟨switch "Wi-Fi" is off⟩ | Go to the home screen ⟨Launcher is in front⟩`},
 	})
 }

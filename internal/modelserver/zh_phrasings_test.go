@@ -133,7 +133,7 @@ func TestZhLabelAndTitleMarkers(t *testing.T) {
 	wantZhPlans(t, map[string]string{
 		"设个八点半的闹钟，标签叫开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
 		"设个八点半的闹钟，标签：开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
-		"新建笔记 标题：会议 内容：周五下午两点": `Create a note titled "会议" saying "周五下午两点" ⟨Notes is in front, "会议" is shown⟩ | Open the note "会议" to check it holds "周五下午两点" ⟨Notes is in front, field "Title" holds "会议", field "Body" holds "周五下午两点"⟩`,
+		"新建笔记 标题：会议 内容：周五下午两点": `Create a note titled "会议" saying "周五下午两点" ⟨Notes is in front, "会议" is shown⟩`,
 	})
 }
 
