@@ -79,7 +79,10 @@ func evalOne(c Check, o Observed) (bool, string) {
 	case AppInFront:
 		return appInFront(c.App, s)
 	case ElementExists:
-		if e := find(s.Elements, c.Text); e != nil {
+		// What a field holds is typed, not saved: a title typed in an
+		// editor left open is not the saved record the check stands for
+		// (docs/design.md §9). field_holds is the check for a field.
+		if e := find(shownNotTyped(s.Elements), c.Text); e != nil {
 			return true, fmt.Sprintf("%q is shown", label(*e))
 		}
 		return false, fmt.Sprintf("no element shows %q", c.Text)
@@ -181,6 +184,17 @@ func sameName(title, name string) bool {
 }
 
 // find returns the first element whose text or description contains x.
+// shownNotTyped is the elements that are not input fields.
+func shownNotTyped(es []uitree.Element) []uitree.Element {
+	out := make([]uitree.Element, 0, len(es))
+	for _, e := range es {
+		if e.ShortClass() != "EditText" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func find(es []uitree.Element, x string) *uitree.Element {
 	for i, e := range es {
 		if Shows(e, x) {

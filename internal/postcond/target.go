@@ -2,6 +2,7 @@ package postcond
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -83,6 +84,9 @@ func WrongTarget(t Target) string {
 	}
 	if !conversation {
 		if why := valueConflict(t.Expect, fields); why != "" {
+			return why
+		}
+		if why := bodyConflict(t.Task, fields); why != "" {
 			return why
 		}
 	}
@@ -262,4 +266,29 @@ func quoteAll(vals []string) string {
 		q = append(q, fmt.Sprintf("%q", v))
 	}
 	return strings.Join(q, " or ")
+}
+
+// sayingRe is the words a todo saves, quoted after "saying" (`Create a
+// note titled "Trip" saying "pack passport"`).
+var sayingRe = regexp.MustCompile(`\bsaying "([^"]+)"`)
+
+// bodyConflict returns why a form must not be saved when the todo quotes
+// the words it saves and the form's body field holds other words: the
+// notes list shows titles only, so a body typed wrong would be saved
+// unseen (docs/design.md §9).
+func bodyConflict(task string, fields []uitree.Element) string {
+	m := sayingRe.FindStringSubmatch(task)
+	if m == nil {
+		return ""
+	}
+	for _, f := range fields {
+		name := strings.ToLower(fieldName(f))
+		if !strings.Contains(name, "body") && !strings.Contains(name, "text") && !strings.Contains(name, "content") {
+			continue
+		}
+		if v := fieldText(f); v != "" && !holds(v, m[1]) {
+			return fmt.Sprintf("the field %q holds %q, but the todo saves %q", fieldName(f), clip(v, 80), clip(m[1], 80))
+		}
+	}
+	return ""
 }

@@ -71,3 +71,37 @@ func TestWholeValue(t *testing.T) {
 		}
 	}
 }
+
+// A title typed in an editor left open is not a saved note: element_exists
+// looks past input fields, so the todo that never pressed Save is not done.
+func TestATypedValueIsNotShownAsSaved(t *testing.T) {
+	editor := []uitree.Element{el("EditText", "note_title", "Trip", "Title", 200), el("EditText", "note_body", "ok", "Body", 400), el("Button", "save_button", "Save", "", 900)}
+	if r := Eval([]Check{{Kind: ElementExists, Text: "Trip"}}, Observed{Final: Screen{App: "Notes", Elements: editor}})[0]; r.Held {
+		t.Fatalf("the typed title counted as shown: %s", r.Evidence)
+	}
+	list := []uitree.Element{el("TextView", "note_row", "Trip", "", 200)}
+	if !Eval([]Check{{Kind: ElementExists, Text: "Trip"}}, Observed{Final: Screen{App: "Notes", Elements: list}})[0].Held {
+		t.Fatal("the saved note's row was not shown")
+	}
+}
+
+// A note saved with other words than the todo quotes is refused: the notes
+// list shows titles only, so the body would be saved unseen.
+func TestANoteWithOtherWordsIsNotSaved(t *testing.T) {
+	note := func(body string) []uitree.Element {
+		return []uitree.Element{el("EditText", "note_title", "Trip", "Title", 200), el("EditText", "note_body", body, "Body", 400), el("Button", "save_button", "Save", "", 900)}
+	}
+	task := `Create a note titled "Trip" saying "pack passport"`
+	expect := []Check{{Kind: AppInFront, App: "Notes"}, {Kind: ElementExists, Text: "Trip"}}
+	for body, refuse := range map[string]bool{"ok": true, "pack": true, "pack passport": false, "Pack passport": false} {
+		s := note(body)
+		got := WrongTarget(Target{Task: task, Expect: expect, Control: s[2], Elements: s})
+		if refuse != (got != "") {
+			t.Errorf("body %q: %q, refuse %v", body, got, refuse)
+		}
+	}
+	s := note("anything")
+	if got := WrongTarget(Target{Task: "Create a note titled Trip", Expect: expect, Control: s[2], Elements: s}); got != "" {
+		t.Errorf("a todo that quotes no words refused %q", got)
+	}
+}
