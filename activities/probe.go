@@ -77,7 +77,8 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		case r.Held:
 			continue
 		case c.Kind == postcond.ElementExists:
-			m = func(e uitree.Element) bool { return postcond.Shows(e, c.Text) }
+			// A field's text is typed, not saved (postcond's element_exists).
+			m = func(e uitree.Element) bool { return e.ShortClass() != "EditText" && postcond.Shows(e, c.Text) }
 		case c.Kind == postcond.RowShows:
 			m = func(e uitree.Element) bool { return postcond.ShowsRow(e, c.Row, c.Shows) }
 		default:
