@@ -24,6 +24,7 @@ type benchFlags struct {
 	fleet   int
 	adbPath string
 	cpuProf string
+	file    bool
 }
 
 func newBenchCmd() *cobra.Command {
@@ -32,7 +33,8 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench",
 		Short: "Measure phoneflow on this machine and write a markdown report",
 		Long: `bench runs phoneflow's benchmark suite in this one process: the embedded
-Temporal server (in memory), the offline model server, simulated phones behind
+Temporal server (in memory, or in a SQLite file with --file-store, as
+worker --dev keeps it), the offline model server, simulated phones behind
 a private adb server (the adb binary must be installed) and a worker. It
 repeats each measurement --runs times and writes a markdown report with the
 machine's CPUs, memory, Go version, load average and, per measurement, medians
@@ -63,6 +65,7 @@ goes to stderr, the report to stdout or --report FILE.`,
 	fs.StringVar(&f.only, "only", "", "run only one measurement: "+strings.Join(bench.Measurements, ", "))
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
 	fs.StringVar(&f.cpuProf, "cpuprofile", "", "write CPU profiles of the overhead measurement's paths to PREFIX-<latency>-<loop|temporal>-<run>.pprof (for go tool pprof)")
+	fs.BoolVar(&f.file, "file-store", false, "keep the embedded Temporal server's store in a SQLite file, as `worker --dev` does (default: in memory)")
 	fs.IntVar(&f.fleet, "fleet", 0, "instead of the suite: goal throughput with N worker processes, each a phone host with its own ADB server and one phone (2 goals per phone, --runs repetitions)")
 	return cmd
 }
@@ -79,7 +82,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 		return runFleet(cmd, f, runs)
 	}
 	opts := bench.Options{
-		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath, CPUProfile: f.cpuProf,
+		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath, CPUProfile: f.cpuProf, FileStore: f.file,
 		Command: benchCommand(f, runs, cmd.Flags().Changed("runs")),
 		Logger:  slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError})),
 		Progress: func(s string) {
@@ -130,6 +133,9 @@ func benchCommand(f benchFlags, runs int, runsSet bool) string {
 	}
 	if f.only != "" {
 		parts = append(parts, "--only "+f.only)
+	}
+	if f.file {
+		parts = append(parts, "--file-store")
 	}
 	if f.report != "" {
 		parts = append(parts, "--report "+f.report)

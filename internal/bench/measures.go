@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -72,11 +73,15 @@ var errNotVerified = errors.New("finish not verified")
 // keeping the same executor context (the blob of earlier turns, previous
 // action and result), and verifies the finish on the screen it was made on
 // (Activities.Verify, as the workflow does under ChangeVerifyFinish), so
-// both make the same model calls. It counts steps the way the workflow
-// does: every think and every device action. It returns the counted steps
-// and the finish message; a finish the verdict does not confirm is
-// errNotVerified, with the counted steps.
-func DirectTodo(ctx context.Context, a *activities.Activities, serial, task string, maxSteps int) (int, string, error) {
+// both make the same model calls. Each device action carries an action ID
+// (id and the step) and the screen it was decided on, as the workflow's
+// do, so the Step takes the same path: the target check against that
+// screen's tree and the exactly-once journal (docs/design.md §4, §9). It
+// counts steps the way the workflow does: every think and every device
+// action. It returns the counted steps and the finish message; a finish
+// the verdict does not confirm is errNotVerified, with the counted steps.
+// With stepMs set, each Step call's wall time is appended to it.
+func DirectTodo(ctx context.Context, a *activities.Activities, serial, id, task string, maxSteps int, stepMs *Sample) (int, string, error) {
 	var (
 		act        *autoglm.Action
 		screen     activities.Observation
@@ -92,11 +97,17 @@ func DirectTodo(ctx context.Context, a *activities.Activities, serial, task stri
 			in.ScreenHash, in.Width, in.Height = screen.Hash, screen.Width, screen.Height
 			if act.TouchesDevice() {
 				steps++
+				in.ActionID = fmt.Sprintf("%s/%d", id, steps)
+				in.ScreenTreeRef, in.ScreenApp, in.ScreenSensitive = screen.TreeRef, screen.AppPackage, screen.Sensitive
 			}
 		} else {
 			in.PreviousAction, in.PreviousResult = prevAction, prevResult
 		}
+		began := time.Now()
 		res, err := a.Step(ctx, in)
+		if stepMs != nil {
+			*stepMs = append(*stepMs, Ms(time.Since(began)))
+		}
 		if err != nil {
 			return steps, "", err
 		}
@@ -138,7 +149,9 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 		Title: "1. Orchestration overhead",
 		Note: fmt.Sprintf("The showcase goal's three todos (%s) run back to back on one simulated phone, reset before each run: "+
 			"(a) as a plain in-process loop calling `Activities.Step` directly, (b) as one `TodoWorkflow` per todo through the embedded Temporal server "+
-			"(task queue of the phone, worker in this process). Both do the same device work and the same model calls: every think, and the verification of each finish (`Activities.Verify`). "+
+			"(laid out as a goal runs it: the todo on the shared task queue, its `Step` and `Verify` activities on the phone's queue, one worker process serving both). "+
+			"Both do the same device work and the same model calls: every think, the verification of each finish (`Activities.Verify`), and for each device action "+
+			"the target check against the screen it was decided on and the exactly-once journal (an action ID per action). "+
 			"Steps are counted as the workflow counts them: every think and every device action; model calls are the model server's completions during each path. "+
 			"The ratio is the median of the per-run ratios (b)/(a). "+
 			"CPU ms/step is the whole process's CPU time (getrusage RUSAGE_SELF) over each path divided by its steps: the worker, the embedded server, the model server and the phone, "+
@@ -146,14 +159,25 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 		Header: []string{"model latency", "steps (a / b)", "model calls (a / b)", "(a) plain loop ms/step", "(b) Temporal ms/step", "ratio (b)/(a)", "(b) − (a) ms/step",
 			"(a) CPU ms/step", "(b) CPU ms/step", "(b) − (a) CPU ms/step"},
 	}
+	legs := Table{
+		Title: "1b. Where the Temporal path's time goes",
+		Note: "The (b) runs above, read back from each todo's history (event times as the server recorded them): per `Step` activity, the wait for the phone's worker " +
+			"(scheduled → started), the Step itself (started → completed), the wait for the workflow's worker (Step completed → workflow task started) and the " +
+			"workflow task (started → completed, which schedules the next activity); per todo, its start (workflow started → first Step scheduled) and its end " +
+			"(last activity completed → workflow closed). Medians (min–max) in ms. The plain loop's Step, timed around the call, is the last column.",
+		Header: []string{"model latency", "Step activities (all runs)", "Step waits for the phone's worker", "Step", "workflow task waits", "workflow task",
+			"todo start", "todo end", "(a) plain loop's Step"},
+	}
 	for _, lat := range []time.Duration{0, 200 * time.Millisecond} {
 		env, err := r.st.StartEnv(ctx, EnvOptions{Phones: 1, Model: modelserver.Config{Latency: lat}})
 		if err != nil {
-			return []Table{t}, err
+			return []Table{t, legs}, err
 		}
 		serial, phone := env.Serials[0], env.Phones[0]
 		var direct, viaT, ratio, diff, cpuStepA, cpuStepB, cpuDiff Sample
 		var stepsA, stepsB, callsA, callsB []int
+		var tl StepTimeline
+		var loopStep Sample
 		unverified := 0
 		calls := func() int { return int(env.Model.Stats().Completions) }
 		for run := range r.o.Runs {
@@ -162,12 +186,12 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 			stopProf, err := r.profile(lat, "loop", run)
 			if err != nil {
 				env.Stop()
-				return []Table{t}, err
+				return []Table{t, legs}, err
 			}
 			began, cpu0 := time.Now(), processCPU()
 			sa := 0
 			for _, task := range overheadTasks {
-				n, _, err := DirectTodo(ctx, env.Acts, serial, task, workflows.DefaultTodoMaxSteps)
+				n, _, err := DirectTodo(ctx, env.Acts, serial, r.id("loop"), task, workflows.DefaultTodoMaxSteps, &loopStep)
 				if errors.Is(err, errNotVerified) {
 					// Same calls and device work; the table says so.
 					unverified++
@@ -176,7 +200,7 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 				}
 				if err != nil {
 					env.Stop()
-					return []Table{t}, fmt.Errorf("plain loop: %w", err)
+					return []Table{t, legs}, fmt.Errorf("plain loop: %w", err)
 				}
 				sa += n
 			}
@@ -187,24 +211,37 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 			c0 = calls()
 			if stopProf, err = r.profile(lat, "temporal", run); err != nil {
 				env.Stop()
-				return []Table{t}, err
+				return []Table{t, legs}, err
 			}
 			began, cpu0 = time.Now(), processCPU()
 			sb := 0
+			var ids []string
 			for _, task := range overheadTasks {
-				res, err := runWorkflow[workflows.TodoResult](ctx, r.st, r.id("todo"), workflows.DeviceTaskQueue(serial), workflows.TodoWorkflow, todoInput(serial, task))
+				in := todoInput(serial, task)
+				in.DeviceQueue = workflows.DeviceTaskQueue(serial)
+				id := r.id("todo")
+				ids = append(ids, id)
+				res, err := runWorkflow[workflows.TodoResult](ctx, r.st, id, workflows.TaskQueue, workflows.TodoWorkflow, in)
 				if err != nil {
 					env.Stop()
-					return []Table{t}, fmt.Errorf("todo workflow: %w", err)
+					return []Table{t, legs}, fmt.Errorf("todo workflow: %w", err)
 				}
 				if res.Status != workflows.TodoDone {
 					env.Stop()
-					return []Table{t}, fmt.Errorf("todo workflow %q ended %s: %s", task, res.Status, res.Result)
+					return []Table{t, legs}, fmt.Errorf("todo workflow %q ended %s: %s", task, res.Status, res.Result)
 				}
 				sb += res.Steps
 			}
 			db, cpuB := time.Since(began), processCPU()-cpu0
 			stopProf()
+			for _, id := range ids {
+				one, err := ReadStepTimeline(ctx, r.st.Client, id)
+				if err != nil {
+					env.Stop()
+					return []Table{t, legs}, err
+				}
+				tl.add(one)
+			}
 			callsA, callsB = append(callsA, ca), append(callsB, calls()-c0)
 			stepsA, stepsB = append(stepsA, sa), append(stepsB, sb)
 			pa, pb := Ms(da)/float64(sa), Ms(db)/float64(sb)
@@ -222,8 +259,10 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 		t.Rows = append(t.Rows, []string{lat.String(), fmt.Sprintf("%s / %s", intsSummary(stepsA), intsSummary(stepsB)),
 			fmt.Sprintf("%s / %s", intsSummary(callsA), intsSummary(callsB)), direct.Summary(1), viaT.Summary(1), ratio.Summary(2), diff.Summary(1),
 			cpuStepA.Summary(1), cpuStepB.Summary(1), cpuDiff.Summary(1)})
+		legs.Rows = append(legs.Rows, []string{lat.String(), strconv.Itoa(len(tl.Run)), tl.Dispatch.Summary(1), tl.Run.Summary(1),
+			tl.Back.Summary(1), tl.Decide.Summary(1), tl.Start.Summary(1), tl.End.Summary(1), loopStep.Summary(1)})
 	}
-	return []Table{t}, nil
+	return []Table{t, legs}, nil
 }
 
 // profile starts a CPU profile of one path of one overhead run when

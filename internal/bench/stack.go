@@ -37,11 +37,13 @@ type Stack struct {
 }
 
 // StartStack brings up the shared part. adbPath empty means adb on PATH.
-func StartStack(ctx context.Context, adbPath string, log *slog.Logger) (_ *Stack, err error) {
+// fileStore keeps the embedded server's store in a SQLite file in the
+// stack's directory, as `worker --dev` does, instead of in memory.
+func StartStack(ctx context.Context, adbPath string, fileStore bool, log *slog.Logger) (_ *Stack, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.RealADB, ADBPath: adbPath, Logger: log})
+	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.RealADB, ADBPath: adbPath, Logger: log, FileDB: fileStore})
 	if errors.Is(err, stack.ErrNoADB) {
 		return nil, ErrNoADB
 	}

@@ -40,6 +40,10 @@ type Options struct {
 	// overhead measurement writes: one per path, model latency and run
 	// (PREFIX-200ms-temporal-1.pprof), to see where a step's time goes.
 	CPUProfile string
+	// FileStore keeps the embedded Temporal server's store in a SQLite
+	// file (write-ahead log, a sync to disk per commit), as `worker --dev`
+	// and `starter demo` do; by default it is in memory.
+	FileStore bool
 	// Progress, when set, receives one line per finished piece of work.
 	Progress func(string)
 }
@@ -80,7 +84,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	o = o.withDefaults()
 	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: BuildCommit()}
 	loadStart := LoadAvg()
-	st, err := StartStack(ctx, o.ADBPath, o.Logger)
+	st, err := StartStack(ctx, o.ADBPath, o.FileStore, o.Logger)
 	if err != nil {
 		return nil, err
 	}

@@ -203,7 +203,7 @@ var ErrNoADB = bench.ErrNoADB
 // StartStack starts the shared stack (embedded Temporal server, adb
 // server) the runs use.
 func StartStack(ctx context.Context, adbPath string, log *slog.Logger) (*bench.Stack, error) {
-	st, err := bench.StartStack(ctx, adbPath, log)
+	st, err := bench.StartStack(ctx, adbPath, false, log)
 	if errors.Is(err, bench.ErrNoADB) {
 		return nil, ErrNoADB
 	}
