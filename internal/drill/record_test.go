@@ -339,13 +339,13 @@ func recordings() []recording {
 			return r.finish(t, id)
 		}},
 		{"approval", func(t *testing.T, r *recorder, i int) []string {
+			// A refusal with a note (sent as a signal), then the same
+			// sensitive tap asked again and approved (as an update).
 			id := r.start(t, i, "Tap Sign in in the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle})
 			r.until(t, id, "an approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
-			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: true}, false)
-			r.until(t, id, "a second approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
 			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: false, Note: "not now"}, true)
-			r.until(t, id, "a third approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
-			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: true, Note: "finish now"}, false)
+			r.until(t, id, "a second approval", func(st workflows.Status) bool { return st.PendingApproval != nil })
+			r.send(t, id, workflows.SignalApprove, workflows.ApproveInput{Approved: true, Note: "go ahead now"}, false)
 			return r.finish(t, id)
 		}},
 		{"pause-resume", func(t *testing.T, r *recorder, i int) []string {
