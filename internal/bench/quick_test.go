@@ -3,9 +3,9 @@ package bench
 import (
 	"bytes"
 	"context"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +16,7 @@ import (
 // the history cost only (a goal end to end through the worker, about half
 // a minute); PHONEFLOW_BENCH_FULL=1 runs the whole quick suite (minutes).
 func TestQuickBench(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
-		}
-		t.Skip("adb not installed")
-	}
+	stacktest.NeedADB(t)
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server")
 	}

@@ -2,9 +2,9 @@ package bench
 
 import (
 	"context"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,12 +17,7 @@ import (
 // than the flat screens' (byte counts, not timings: the same seed draws
 // the same pixels and the encoders are deterministic).
 func TestScreenshotMeasure(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
-		}
-		t.Skip("adb not installed")
-	}
+	stacktest.NeedADB(t)
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server")
 	}

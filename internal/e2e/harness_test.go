@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,13 +33,7 @@ var protocols = []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM}
 // unless PHONEFLOW_REQUIRE_ADB=1.
 func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	t.Helper()
-	if _, err := exec.LookPath("adb"); err != nil {
-		msg := "adb is not installed (apt-get install adb): skipping the end-to-end run on the embedded server"
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal(msg + ", but PHONEFLOW_REQUIRE_ADB=1 requires it")
-		}
-		t.Skip(msg)
-	}
+	stacktest.NeedADB(t)
 	cfg := config.Default()
 	cfg.Executor.Protocol = protocol
 	// The offline executor reads the screen from the element list only,

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -54,12 +54,7 @@ func (l *logBuffer) String() string {
 // and result, and every file of the data directory (blobs, journal):
 // it is in none of them (docs/design.md §15).
 func TestScheduledRunOnALockedPhone(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-		}
-		t.Skip("adb is not installed (apt-get install adb)")
-	}
+	stacktest.NeedADB(t)
 	cfg := config.Default()
 	cfg.Executor.Protocol = config.ProtocolPhoneflow
 	cfg.Executor.UIElements = "true"

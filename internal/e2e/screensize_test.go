@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -22,12 +20,7 @@ import (
 // two-todo goal (a setting, then a message typed and sent) ends verified
 // done on it, with the phone showing both.
 func TestGoalOnASmallerScreen(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
-		}
-		t.Skip("adb is not installed (apt-get install adb)")
-	}
+	stacktest.NeedADB(t)
 	cfg := config.Default()
 	cfg.Executor.Protocol = config.ProtocolPhoneflow
 	cfg.Executor.UIElements = "true"

@@ -5,13 +5,13 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -96,12 +96,7 @@ func TestCheckHolds(t *testing.T) {
 // needs adb (skips without it unless PHONEFLOW_REQUIRE_ADB=1) and is
 // skipped with -short.
 func TestFastSubset(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
-		}
-		t.Skip("adb not installed")
-	}
+	stacktest.NeedADB(t)
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server")
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,18 +12,14 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/bench"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // soakStack starts the shared stack for a soak, or skips without adb or
 // with -short.
 func soakStack(t *testing.T, ctx context.Context) *bench.Stack {
 	t.Helper()
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
-		}
-		t.Skip("adb not installed")
-	}
+	stacktest.NeedADB(t)
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server")
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -249,12 +249,7 @@ func TestApplyFaults(t *testing.T) {
 // every run of its workflows replays against this build. It needs adb
 // and is skipped with -short.
 func TestGeneratedSubset(t *testing.T) {
-	if _, err := exec.LookPath("adb"); err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is required (PHONEFLOW_REQUIRE_ADB=1) but not on PATH")
-		}
-		t.Skip("adb not installed")
-	}
+	stacktest.NeedADB(t)
 	if testing.Short() {
 		t.Skip("starts the embedded Temporal server")
 	}

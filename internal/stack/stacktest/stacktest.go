@@ -36,6 +36,21 @@ func RequireADB(t testing.TB) {
 	}
 }
 
+// NeedADB returns the path of Debian's adb for a test that cannot run
+// without it: when it is not installed the test is skipped, or fails
+// under PHONEFLOW_REQUIRE_ADB=1 (CI installs it and must run the test).
+func NeedADB(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("adb")
+	if err != nil {
+		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
+			t.Fatal("adb is not installed, but PHONEFLOW_REQUIRE_ADB=1 requires it")
+		}
+		t.Skip("adb is not installed (apt-get install adb)")
+	}
+	return path
+}
+
 // Start starts a stack with o (logging to t unless o.Logger is set) and a
 // worker in this process, and stops both when the test ends.
 func Start(ctx context.Context, t testing.TB, o stack.Options) *stack.Stack {
