@@ -27,8 +27,10 @@ type Report struct {
 	Load    string // load averages at start and end, from /proc/loadavg
 	Runs    int
 	Code    string // the commit the binary was built from
-	Tables  []Table
-	Errors  []string // measurements that could not be taken, and why
+	// FileStore: the embedded server's store was a SQLite file, not memory.
+	FileStore bool
+	Tables    []Table
+	Errors    []string // measurements that could not be taken, and why
 }
 
 // Render writes the report as markdown.
@@ -46,7 +48,11 @@ func (r Report) Render(w io.Writer) error {
 	if r.Code != "" {
 		fmt.Fprintf(&b, "- Code: %s\n", r.Code)
 	}
-	b.WriteString("- Stack: embedded Temporal server (in-memory SQLite) in this process, offline model server over HTTP on loopback, simulated phones behind a private `adb` server, the worker in this process\n")
+	store := "in-memory SQLite"
+	if r.FileStore {
+		store = "SQLite file, write-ahead log"
+	}
+	fmt.Fprintf(&b, "- Stack: embedded Temporal server (%s) in this process, offline model server over HTTP on loopback, simulated phones behind a private `adb` server, the worker in this process\n", store)
 	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Title)
 		if t.Note != "" {

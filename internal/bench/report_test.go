@@ -47,10 +47,19 @@ func TestRenderReport(t *testing.T) {
 		`| a\|b |  |`,
 		"- ratio is fine",
 		"## Not measured\n\n- scale: no adb",
+		"- Stack: embedded Temporal server (in-memory SQLite)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+	rep.FileStore = true
+	b.Reset()
+	if err := rep.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "- Stack: embedded Temporal server (SQLite file, write-ahead log)"; !strings.Contains(b.String(), want) {
+		t.Errorf("a run with --file-store: report lacks %q", want)
 	}
 }
 

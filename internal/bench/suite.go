@@ -82,7 +82,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: BuildCommit()}
+	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: BuildCommit(), FileStore: o.FileStore}
 	loadStart := LoadAvg()
 	st, err := StartStack(ctx, o.ADBPath, o.FileStore, o.Logger)
 	if err != nil {
