@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // adbCLI runs Debian's adb client against our server. Without adb on PATH
@@ -23,13 +25,7 @@ type adbCLI struct {
 
 func newADBCLI(t testing.TB, serverAddr string) *adbCLI {
 	t.Helper()
-	bin, err := exec.LookPath("adb")
-	if err != nil {
-		if os.Getenv("PHONEFLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is not installed but PHONEFLOW_REQUIRE_ADB=1: install it with `apt-get install -y adb`")
-		}
-		t.Skip("adb is not installed (apt-get install -y adb); this check of our server against Debian's client is skipped")
-	}
+	bin := stacktest.NeedADB(t)
 	_, port, err := net.SplitHostPort(serverAddr)
 	if err != nil {
 		t.Fatal(err)

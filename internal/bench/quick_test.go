@@ -3,12 +3,13 @@ package bench
 import (
 	"bytes"
 	"context"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"log/slog"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // TestQuickBench runs real measurements on the embedded stack. Without adb

@@ -2,13 +2,14 @@ package bench
 
 import (
 	"context"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
 
 // TestScreenshotMeasure runs the screenshot measurement once on the
