@@ -12,6 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/hooks"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // Step runs one iteration of a todo: perform the action the workflow
@@ -165,6 +166,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		}
 		if why == "" {
 			res.Think = &th
+			res.Verdict = a.verifyAhead(ctx, in, res)
 			return res, nil
 		}
 		miss = why
@@ -179,5 +181,55 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	}
 	th.ReplayMiss = miss
 	res.Think = &th
+	res.Verdict = a.verifyAhead(ctx, in, res)
 	return res, nil
+}
+
+// verifyAhead verifies the finish a Step's think decided, when the
+// workflow asked for it (StepInput.VerifyFinish): Verify's verdict on the
+// screen the Step observed, so the todo ends without one more activity
+// (docs/design.md §9). It gives nil when there is no finish, when the
+// todo's postconditions need the screens the todo saw (only the workflow
+// holds them), and when the verifier could not give a verdict: a model
+// that does not answer, a blob that cannot be read. The workflow then runs
+// Verify itself, which waits out an outage and asks the person.
+func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResult) *VerifyResult {
+	th := res.Think
+	if !in.VerifyFinish || th == nil || th.ParseError != "" || th.Response == nil ||
+		th.Response.Action.Name != autoglm.ActionFinish || NeedsSeen(in.Expect) {
+		return nil
+	}
+	if activity.IsActivity(ctx) && !activity.GetInfo(ctx).Deadline.IsZero() {
+		// A slow verifier must not cost the Step its think: it gives up
+		// in time for the Step to return what it did.
+		end := activity.GetInfo(ctx).Deadline.Add(-verifyAheadMargin)
+		if time.Until(end) <= 0 {
+			return nil
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, end)
+		defer cancel()
+	}
+	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
+		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect})
+	if err != nil {
+		return nil
+	}
+	return &v
+}
+
+// verifyAheadMargin is the time a Step keeps, after a verification that
+// gave up, to return its result before its start-to-close timeout.
+const verifyAheadMargin = 20 * time.Second
+
+// NeedsSeen reports whether verifying against the postconditions needs
+// the screens the todo observed (VerifyInput.Seen): an answer to find on
+// one of them.
+func NeedsSeen(expect []postcond.Check) bool {
+	for _, c := range expect {
+		if c.Kind == postcond.AnswerSeen {
+			return true
+		}
+	}
+	return false
 }

@@ -324,6 +324,13 @@ type StepInput struct {
 	StepNo int `json:"step_no,omitempty"`
 	// Guidance: see ThinkInput.Guidance.
 	Guidance int `json:"guidance,omitempty"`
+	// VerifyFinish asks for a finish this Step's think decides to be
+	// verified here, on the screen the Step observed, as the Verify
+	// activity would verify it (docs/design.md §9): one activity less at
+	// the end of a todo. The workflow takes the verdict only when the
+	// Verify it would run has the same input; otherwise, and when the
+	// verifier could not give a verdict, it runs Verify.
+	VerifyFinish bool `json:"verify_finish,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does
@@ -346,6 +353,11 @@ type StepResult struct {
 	// could not be passed: the Step sent nothing, looked at nothing and
 	// called no model (docs/design.md §15). It never holds the PIN.
 	Locked string `json:"locked,omitempty"`
+	// Verdict is the verification of the think's finish when the input
+	// asked for it (VerifyFinish) and the verifier gave one: the verdict
+	// Verify gives for the todo's task, the finish's message, Screen and
+	// the input's Expect (docs/design.md §9).
+	Verdict *VerifyResult `json:"verdict,omitempty"`
 }
 
 // OptimizeInput is the input of OptimizePrompt.

@@ -1,0 +1,73 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+)
+
+const finishAnswer = `<think>The Wi-Fi row shows it.</think><answer>finish(message="The Wi-Fi row is shown")</answer>`
+
+// A Step asked to verify the finish its think decides gives the verdict
+// Verify gives on the same input: the verifier's call follows the think's,
+// on the screen the Step observed (docs/design.md §9).
+func TestStepVerifiesTheFinishItDecides(t *testing.T) {
+	verdict := `{"status":"done","evidence":"the screen shows \"Wi-Fi\""}`
+	a, _, m := newActivities(t, finishAnswer, verdict)
+	in := StepInput{Serial: "fake-1", Task: "show the Wi-Fi row", UITree: true, Think: true, VerifyFinish: true}
+	res, err := a.Step(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict == nil || res.Verdict.Status != "done" || len(m.reqs) != 2 {
+		t.Fatalf("verdict = %+v after %d model calls, want done after the think and the verifier", res.Verdict, len(m.reqs))
+	}
+	if q := m.reqs[1][len(m.reqs[1])-1].Text; !strings.Contains(q, "The Wi-Fi row is shown") || !strings.Contains(q, "show the Wi-Fi row") {
+		t.Fatalf("verifier request = %q, want the task and the finish message", q)
+	}
+	b, _, _ := newActivities(t, verdict)
+	b.Blobs = a.Blobs // the screen's blobs
+	want, err := b.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: in.Task, Message: "The Wi-Fi row is shown", Screen: res.Screen, HandBackOutages: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict.Status != want.Status || res.Verdict.Evidence != want.Evidence || res.Verdict.By != want.By {
+		t.Fatalf("the Step's verdict %+v, Verify's on the same input %+v", *res.Verdict, want)
+	}
+}
+
+// No verdict where the workflow must run Verify itself: not asked, no
+// finish, postconditions that need the screens the todo saw, and a
+// verifier that does not answer (the think is kept, the Step succeeds).
+func TestStepGivesNoVerdictWhenItCannot(t *testing.T) {
+	read := []postcond.Check{{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel}}
+	for _, c := range []struct {
+		name    string
+		in      StepInput
+		answers []any
+		calls   int
+	}{
+		{"not asked", StepInput{}, []any{finishAnswer}, 1},
+		{"no finish", StepInput{VerifyFinish: true}, []any{tapAnswer}, 1},
+		{"a read", StepInput{VerifyFinish: true, Expect: read}, []any{finishAnswer}, 1},
+		{"verifier down", StepInput{VerifyFinish: true}, []any{finishAnswer, &llm.Error{Kind: llm.Retryable, Msg: "503"}}, 2},
+		{"verifier refused", StepInput{VerifyFinish: true}, []any{finishAnswer, errors.New("connection refused")}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, _, m := newActivities(t, c.answers...)
+			in := c.in
+			in.Serial, in.Task, in.UITree, in.Think = "fake-1", "show the Wi-Fi row", true, true
+			res, err := a.Step(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != nil || res.Think == nil || res.Think.Response == nil || len(m.reqs) != c.calls {
+				t.Fatalf("verdict = %+v, think = %+v after %d model calls, want no verdict and the think after %d", res.Verdict, res.Think, len(m.reqs), c.calls)
+			}
+		})
+	}
+}
