@@ -381,6 +381,8 @@ func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) e
 // With goesOn set the todo continues after the deadline too (a default
 // answer), so it gets the phone back then as well.
 func (t *todoRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, goesOn bool, cond func() bool) (bool, error) {
+	// The person may use the phone meanwhile: a finish is verified after.
+	t.ahead = nil
 	after := t.in.ReleasePhoneAfter
 	if !t.in.ReleasePhone || after <= 0 || (d > 0 && d <= after) || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
 		getVersion(ctx, ChangeReleaseForPerson, workflow.DefaultVersion, 1) == workflow.DefaultVersion {

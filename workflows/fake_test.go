@@ -83,6 +83,13 @@ type fakeWorld struct {
 	// screen; any other finish that does not admit failure is verified.
 	refute   map[string]string
 	verifies []activities.VerifyInput
+	// verifyInStep makes a Step asked to (StepInput.VerifyFinish) verify
+	// the finish it decides, as the real Step does; aheadDown makes that
+	// many of those give no verdict (a verifier that did not answer).
+	// ahead records the inputs of those verifications.
+	verifyInStep bool
+	aheadDown    int
+	ahead        []activities.VerifyInput
 	// correctFail makes the planner's correction fail as an unreachable
 	// model; correctInvalid makes it answer outside the contract.
 	correctFail, correctInvalid bool
@@ -285,6 +292,16 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 			res.Think.ReplayMiss = fmt.Sprintf("the screen before step %d differs", in.Replay.Index)
 		}
 	}
+	if th := res.Think; f.verifyInStep && in.VerifyFinish && th != nil && th.Response != nil && th.Response.Action.Name == autoglm.ActionFinish {
+		if f.aheadDown > 0 {
+			f.aheadDown--
+		} else {
+			vin := activities.VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message, Screen: res.Screen, HandBackOutages: true, Expect: in.Expect}
+			f.ahead = append(f.ahead, vin)
+			v := f.verdict(vin)
+			res.Verdict = &v
+		}
+	}
 	b1, _ := json.Marshal(in)
 	b2, _ := json.Marshal(res)
 	f.stepBytes += len(b1) + len(b2)
@@ -307,11 +324,16 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 		return activities.VerifyResult{}, temporal.NewApplicationError("verifier model: connection refused", activities.ErrTypeModelRetryable)
 	}
 	f.verifies = append(f.verifies, in)
+	return f.verdict(in), nil
+}
+
+// verdict is the fake verifier's verdict on in.
+func (f *fakeWorld) verdict(in activities.VerifyInput) activities.VerifyResult {
 	if p, ok := verify.Admits(in.Message); ok {
-		return activities.VerifyResult{Status: verify.Failed, By: verify.ByMessage, Evidence: "the message admits it: " + p}, nil
+		return activities.VerifyResult{Status: verify.Failed, By: verify.ByMessage, Evidence: "the message admits it: " + p}
 	}
 	if why, ok := f.refute[in.Message]; ok {
-		return activities.VerifyResult{Status: verify.Failed, By: verify.ByModel, Evidence: why}, nil
+		return activities.VerifyResult{Status: verify.Failed, By: verify.ByModel, Evidence: why}
 	}
 	if len(in.Expect) > 0 {
 		// The postconditions decide: here, each holds when the message
@@ -325,9 +347,9 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 			}
 		}
 		res.Evidence = postcond.Summary(res.Checks)
-		return res, nil
+		return res
 	}
-	return activities.VerifyResult{Status: verify.Done, By: verify.ByModel, Evidence: "the screen shows " + in.Message}, nil
+	return activities.VerifyResult{Status: verify.Done, By: verify.ByModel, Evidence: "the screen shows " + in.Message}
 }
 
 func (f *fakeWorld) Notify(_ context.Context, in activities.NotifyInput) error {

@@ -73,6 +73,9 @@ type todoRun struct {
 	ended *TodoResult
 	// verdict is the verification of the executor's finish (docs/design.md §9).
 	verdict *activities.VerifyResult
+	// ahead is the verdict the last Step gave on its think's finish,
+	// until the finish takes it or something in between drops it.
+	ahead *verdictAhead
 	// stuck is set by afterStep when the stuck guard asks for a
 	// correction: what it saw. correction is the latest correction given,
 	// for the details.

@@ -24,6 +24,9 @@ func (t *todoRun) awaitResumed(ctx workflow.Context) error {
 	if !t.st.Paused {
 		return nil
 	}
+	// A person may use the phone while the todo is paused: a finish is
+	// verified after the pause, not before it.
+	t.ahead = nil
 	t.waiting = "paused: send resume"
 	t.details(ctx)
 	defer func() { t.waiting = "" }()

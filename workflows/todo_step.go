@@ -43,6 +43,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	if think {
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
+		in.VerifyFinish = t.verifiesInStep(ctx)
 	}
 	if act != nil && act.TouchesDevice() {
 		// The journal fences the action by the goal's lease token
@@ -52,6 +53,10 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	actx := workflow.WithActivityOptions(ctx, t.onPhone(stepActivityOptions(t.stepSummary(act, think))))
 	var res activities.StepResult
 	err := workflow.ExecuteActivity(actx, activities.NameStep, in).Get(ctx, &res)
+	t.ahead = nil
+	if err == nil && res.Verdict != nil && in.VerifyFinish {
+		t.ahead = &verdictAhead{v: *res.Verdict, screen: res.Screen}
+	}
 	if err == nil && res.Think != nil {
 		t.st.Usage.Executor = t.st.Usage.Executor.Add(res.Think.Usage)
 		t.st.Guidance.use(res.Think.Guidance)

@@ -15,10 +15,11 @@ import (
 // it asks each change as before, so older histories replay unchanged.
 const ChangeTodoMarkersOnce = "todo-markers-once"
 
-// todoMarkersOnce is what ChangeTodoMarkersOnce stands for: the change IDs
-// a todo reaches, each at the version every new run took when it was
-// added. These are frozen: a later change to any of them takes a new
-// change ID (getVersion refuses a new run whose code asks more of one).
+// todoMarkersOnce is what ChangeTodoMarkersOnce stands for at version 1:
+// the change IDs a todo reaches, each at the version every new run took
+// when it was added. These are frozen: a later change to any of them
+// takes a new change ID (getVersion refuses a new run whose code asks more
+// of one).
 var todoMarkersOnce = map[string]workflow.Version{
 	ChangeSignalArrivalOrder:  1,
 	ChangeTodoStepNotice:      1,
@@ -44,11 +45,49 @@ var todoMarkersOnce = map[string]workflow.Version{
 	changeCloseCanceled:       1,
 }
 
+// ChangeVerifyInStep: the Step whose think decides finish verifies it
+// (StepInput.VerifyFinish) and the todo takes that verdict instead of
+// running Verify on the same input (docs/design.md §9). It has no marker
+// of its own: only runs that recorded ChangeTodoMarkersOnce at version 2
+// take it, and a run that did not never asks for it, so every history
+// from before it replays as it ran.
+const ChangeVerifyInStep = "verify-in-step"
+
+// todoMarkersOnceAdded are the changes each later version of
+// ChangeTodoMarkersOnce stands for besides those of the version before:
+// a new change a todo reaches gets the next version here, frozen as the
+// first ones are.
+var todoMarkersOnceAdded = []map[string]workflow.Version{
+	2: {ChangeVerifyInStep: 1},
+}
+
+// todoMarkersOnceLatest is the version of ChangeTodoMarkersOnce a new run
+// records.
+var todoMarkersOnceLatest = workflow.Version(len(todoMarkersOnceAdded) - 1)
+
+// todoMarkersOnceAt returns what version v of ChangeTodoMarkersOnce
+// stands for.
+func todoMarkersOnceAt(v workflow.Version) map[string]workflow.Version {
+	if v < 1 {
+		return nil
+	}
+	m := make(map[string]workflow.Version, len(todoMarkersOnce)+len(todoMarkersOnceAdded))
+	for id, cv := range todoMarkersOnce {
+		m[id] = cv
+	}
+	for i := workflow.Version(2); i <= v && int(i) < len(todoMarkersOnceAdded); i++ {
+		for id, cv := range todoMarkersOnceAdded[i] {
+			m[id] = cv
+		}
+	}
+	return m
+}
+
 // TodoMarkersOnceImplies returns the version a run that recorded
-// ChangeTodoMarkersOnce took for changeID, and whether the marker stands
-// for it; for tools that read a todo's history.
-func TodoMarkersOnceImplies(changeID string) (workflow.Version, bool) {
-	v, ok := todoMarkersOnce[changeID]
+// ChangeTodoMarkersOnce at version marker took for changeID, and whether
+// the marker stands for it; for tools that read a todo's history.
+func TodoMarkersOnceImplies(marker workflow.Version, changeID string) (workflow.Version, bool) {
+	v, ok := todoMarkersOnceAt(marker)[changeID]
 	return v, ok
 }
 
@@ -62,12 +101,24 @@ type markersOnceKey struct{}
 func withTodoMarkersOnce(ctx workflow.Context) workflow.Context {
 	maxV := workflow.DefaultVersion
 	if log, _ := ctx.Value(arrivalsKey{}).(*arrivals); log != nil {
-		maxV = 1
+		maxV = todoMarkersOnceLatest
 	}
-	if workflow.GetVersion(ctx, ChangeTodoMarkersOnce, workflow.DefaultVersion, maxV) < 1 {
+	v := workflow.GetVersion(ctx, ChangeTodoMarkersOnce, workflow.DefaultVersion, maxV)
+	if v < 1 {
 		return ctx
 	}
-	return workflow.WithValue(ctx, markersOnceKey{}, todoMarkersOnce)
+	return workflow.WithValue(ctx, markersOnceKey{}, todoMarkersOnceAt(v))
+}
+
+// markersOnceGive returns the version the run's ChangeTodoMarkersOnce
+// marker stands for of changeID, DefaultVersion when it stands for none:
+// for the changes that have no marker of their own (ChangeVerifyInStep).
+func markersOnceGive(ctx workflow.Context, changeID string) workflow.Version {
+	once, _ := ctx.Value(markersOnceKey{}).(map[string]workflow.Version)
+	if v, ok := once[changeID]; ok {
+		return v
+	}
+	return workflow.DefaultVersion
 }
 
 // getVersion is workflow.GetVersion for this package's workflows: in a

@@ -128,3 +128,24 @@ func TestTodoMarkersOnceFrozenAtOne(t *testing.T) {
 		}
 	}
 }
+
+// A run that recorded the marker at version 1 never takes a change added
+// to it later (its history has the Verify activities the change saves);
+// a run at the latest version takes every change.
+func TestLaterMarkerVersionsAddChanges(t *testing.T) {
+	if _, ok := TodoMarkersOnceImplies(1, ChangeVerifyInStep); ok {
+		t.Fatalf("version 1 of %s stands for %s", ChangeTodoMarkersOnce, ChangeVerifyInStep)
+	}
+	for _, id := range []string{ChangeVerifyInStep, ChangeVerifyFinish} {
+		if v, ok := TodoMarkersOnceImplies(todoMarkersOnceLatest, id); !ok || v != 1 {
+			t.Errorf("the latest version of %s gives %s version %d (%v), want 1", ChangeTodoMarkersOnce, id, v, ok)
+		}
+	}
+	for ver, added := range todoMarkersOnceAdded {
+		for id, v := range added {
+			if _, ok := todoMarkersOnce[id]; ok || v != 1 || ver < 2 {
+				t.Errorf("%s added at version %d of the marker at %d: a change is added once, at 1, from version 2", id, ver, v)
+			}
+		}
+	}
+}

@@ -77,6 +77,11 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
 	verify := func() error { return workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v) }
+	if a := t.takeAhead(in); a != nil {
+		// The Step that decided this finish verified it on the same
+		// input: that verdict is Verify's.
+		verify = func() error { v = *a; return nil }
+	}
 	if waitOut {
 		once := verify
 		verify = func() error { return t.waitOutModel(ctx, once) }
@@ -125,6 +130,44 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 		res.Lessons = appendLesson(res.Lessons, "finish not verified: "+v.Evidence)
 	}
 	return res, nil
+}
+
+// verdictAhead is the verdict a Step gave on the finish its think
+// decided (activities.StepResult.Verdict), and the screen it verified on.
+type verdictAhead struct {
+	v      activities.VerifyResult
+	screen activities.Observation
+}
+
+// verifiesInStep reports whether a think Step is asked to verify the
+// finish it decides (ChangeVerifyInStep, docs/design.md §9): not in an
+// unguarded todo, which takes a finish as done, and not when the
+// postconditions need the screens the todo saw, which only the workflow
+// holds.
+func (t *todoRun) verifiesInStep(ctx workflow.Context) bool {
+	return markersOnceGive(ctx, ChangeVerifyInStep) >= 1 && !t.in.Unguarded && !activities.NeedsSeen(t.in.Expect)
+}
+
+// takeAhead returns the verdict the last Step gave when it answers in:
+// the Step verified the finish with this message, on this screen, with
+// the todo's postconditions and no screens seen before (the Step verifies
+// only when none are needed). Anything between the Step and the finish
+// that could change what Verify sees (a pause, a person's answer, another
+// step) has dropped it. It is taken once.
+func (t *todoRun) takeAhead(in activities.VerifyInput) *activities.VerifyResult {
+	a := t.ahead
+	t.ahead = nil
+	if a == nil || t.st.Next == nil || in.Message != t.st.Next.Message || !sameObservation(in.Screen, a.screen) ||
+		activities.NeedsSeen(in.Expect) || len(in.Expect) != len(t.in.Expect) {
+		return nil
+	}
+	return &a.v
+}
+
+// sameObservation reports whether two observations are of the same
+// screen capture: its hash and the blobs of its image and UI tree.
+func sameObservation(a, b activities.Observation) bool {
+	return a.Hash == b.Hash && a.ScreenRef == b.ScreenRef && a.TreeRef == b.TreeRef && a.AppPackage == b.AppPackage
 }
 
 // verdictLine is the verdict as the Web UI details and status show it.

@@ -11,6 +11,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -74,8 +75,8 @@ func ChangeVersion(h *historypb.History, changeID string) (int, bool) {
 	if v, ok := recordedVersion(h, changeID); ok {
 		return v, true
 	}
-	if implied, ok := workflows.TodoMarkersOnceImplies(changeID); ok {
-		if v, ok := recordedVersion(h, workflows.ChangeTodoMarkersOnce); ok && v >= 1 {
+	if v, ok := recordedVersion(h, workflows.ChangeTodoMarkersOnce); ok && v >= 1 {
+		if implied, ok := workflows.TodoMarkersOnceImplies(workflow.Version(v), changeID); ok {
 			return int(implied), true
 		}
 	}
@@ -182,7 +183,7 @@ func CountFailures(evs []*historypb.HistoryEvent) Failures {
 var rejectedCount = regexp.MustCompile(`"rejected":(\d+)`)
 
 // rejected counts the model answers one activity result says were
-// rejected: a Verify or Correct result's rejected count (its second call
+// rejected: a Verify or Correct result's rejected count, or a Step's verdict's (its second call
 // may have made up for the first), else one for a StepResult with a think
 // parse_error or a PlanDecision with invalid set (both are omitted when
 // empty).

@@ -157,6 +157,10 @@ func TestGoalOnSimulator(t *testing.T) {
 			payload += len(raw)
 			if info.ActivityType.Name == activities.NameStep && strings.Contains(string(raw), `"think":{`) {
 				thinks++
+				var sr activities.StepResult
+				if json.Unmarshal(raw, &sr) == nil && sr.Verdict != nil {
+					verifyCalls += sr.Verdict.Usage.Calls // verified in the Step
+				}
 			}
 			if info.ActivityType.Name == activities.NameVerify {
 				var vr activities.VerifyResult
