@@ -72,8 +72,9 @@ var errNotVerified = errors.New("finish not verified")
 // TodoWorkflow schedules (Activities.Step: act, settle, observe, think),
 // keeping the same executor context (the blob of earlier turns, previous
 // action and result), and verifies the finish on the screen it was made on
-// (Activities.Verify, as the workflow does under ChangeVerifyFinish), so
-// both make the same model calls. Each device action carries an action ID
+// as the workflow does: in the Step that decides it (ChangeVerifyInStep),
+// or with Activities.Verify when that Step gave no verdict, so both make
+// the same model calls. Each device action carries an action ID
 // (id and the step) and the screen it was decided on, as the workflow's
 // do, so the Step takes the same path: the target check against that
 // screen's tree and the exactly-once journal (docs/design.md §4, §9). It
@@ -91,7 +92,7 @@ func DirectTodo(ctx context.Context, a *activities.Activities, serial, id, task 
 		steps      int
 	)
 	for steps < maxSteps {
-		in := activities.StepInput{Serial: serial, Task: task, UITree: true, Think: true, HistoryRef: historyRef}
+		in := activities.StepInput{Serial: serial, Task: task, UITree: true, Think: true, HistoryRef: historyRef, VerifyFinish: true}
 		if act != nil {
 			in.Act = act
 			in.ScreenHash, in.Width, in.Height = screen.Hash, screen.Width, screen.Height
@@ -125,9 +126,15 @@ func DirectTodo(ctx context.Context, a *activities.Activities, serial, id, task 
 		next := th.Response.Action
 		switch {
 		case next.Name == autoglm.ActionFinish:
-			v, err := a.Verify(ctx, activities.VerifyInput{Serial: serial, Task: task, Message: next.Message, Screen: screen, HandBackOutages: true})
-			if err != nil {
-				return steps, "", fmt.Errorf("verify %q: %w", task, err)
+			// As the workflow does: the Step's verdict, or Verify when the
+			// Step could not give one.
+			v := res.Verdict
+			if v == nil {
+				vr, err := a.Verify(ctx, activities.VerifyInput{Serial: serial, Task: task, Message: next.Message, Screen: screen, HandBackOutages: true})
+				if err != nil {
+					return steps, "", fmt.Errorf("verify %q: %w", task, err)
+				}
+				v = &vr
 			}
 			if v.Status != workflows.TodoDone {
 				return steps, next.Message, fmt.Errorf("%w: %q: %s: %s", errNotVerified, task, v.Status, v.Evidence)
@@ -149,8 +156,8 @@ func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 		Title: "1. Orchestration overhead",
 		Note: fmt.Sprintf("The showcase goal's three todos (%s) run back to back on one simulated phone, reset before each run: "+
 			"(a) as a plain in-process loop calling `Activities.Step` directly, (b) as one `TodoWorkflow` per todo through the embedded Temporal server "+
-			"(laid out as a goal runs it: the todo on the shared task queue, its `Step` and `Verify` activities on the phone's queue, one worker process serving both). "+
-			"Both do the same device work and the same model calls: every think, the verification of each finish (`Activities.Verify`), and for each device action "+
+			"(laid out as a goal runs it: the todo on the shared task queue, its `Step` activities on the phone's queue, one worker process serving both). "+
+			"Both do the same device work and the same model calls: every think, the verification of each finish (in the Step that decides it, as a todo does since `verify-in-step`), and for each device action "+
 			"the target check against the screen it was decided on and the exactly-once journal (an action ID per action). "+
 			"Steps are counted as the workflow counts them: every think and every device action; model calls are the model server's completions during each path. "+
 			"The ratio is the median of the per-run ratios (b)/(a). "+
