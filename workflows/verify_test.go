@@ -7,7 +7,6 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
-	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
 // A finish that admits failure is verified as failed: the todo fails with
@@ -41,17 +40,9 @@ func TestFinishAdmittingFailureFailsTheGoal(t *testing.T) {
 // A finish the screen contradicts fails the todo even though the message
 // sounds fine; a retry that is verified makes the goal done.
 func TestRefutedFinishRetriedThenDone(t *testing.T) {
-	f := &fakeWorld{
-		plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on wifi"}, TaskType: "settings"}},
-		replans: []activities.PlanDecision{
-			{Status: activities.PlanReplanned, Plan: []string{"turn on wifi"}},
-			{Status: activities.PlanDone, Response: "Wi-Fi is on"},
-		},
-		scripts: map[string][]autoglm.Action{"turn on wifi": {finish("wifi on?"), tap(500, 212), finish("wifi on")}},
-		refute:  map[string]string{"wifi on?": "the Wi-Fi switch is off"},
-	}
+	f, in := verdictScenarios()["refuted then done"]()
 	env := newEnv(t, f)
-	r := runGoal(t, env, GoalInput{Goal: "turn on wifi", Device: "emu-1"})
+	r := runGoal(t, env, in)
 	if r.Status != GoalDone {
 		t.Fatalf("result = %+v, want done", r)
 	}
@@ -123,18 +114,9 @@ func TestBareModeTakesTheExecutorsWord(t *testing.T) {
 // goal's todos show each check and whether it held, and a failed check
 // fails the todo whatever the executor said.
 func TestPostconditionsDecideAndAreShown(t *testing.T) {
-	off := false
-	exp := [][]postcond.Check{{{Kind: postcond.Switch, Label: "Wi-Fi", On: &off}}}
-	f := &fakeWorld{
-		plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn off wifi"}, Expect: exp, TaskType: "settings"}},
-		replans: []activities.PlanDecision{
-			{Status: activities.PlanReplanned, Plan: []string{"turn off wifi"}, Expect: exp},
-			{Status: activities.PlanDone, Response: "Wi-Fi is off"},
-		},
-		scripts: map[string][]autoglm.Action{"turn off wifi": {finish("done"), finish("Wi-Fi is off")}},
-	}
+	f, in := verdictScenarios()["postconditions"]()
 	env := newEnv(t, f)
-	r := runGoal(t, env, GoalInput{Goal: "turn off wifi", Device: "emu-1"})
+	r := runGoal(t, env, in)
 	if got := todoStatuses(r); !slices.Equal(got, []string{TodoFailed, TodoDone}) {
 		t.Fatalf("todo statuses = %v", got)
 	}
