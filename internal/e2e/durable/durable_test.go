@@ -53,8 +53,18 @@ func TestGoalWaitsWithATimerAndLendsThePhone(t *testing.T) {
 	if n := len(d.GetPendingChildren()); n != 0 {
 		t.Errorf("the waiting goal has %d running todos", n)
 	}
-	if got, err := s.Goals.List(ctx, goalctl.ListOptions{Status: workflows.GoalWaitingUntil}); err != nil || len(got) != 1 || got[0].ID != a {
-		t.Errorf("visibility PhoneflowStatus=waiting_until lists %+v (%v), want %s", got, err, a)
+	// Visibility follows the workflow's search attributes asynchronously
+	// (a visibility task after the upsert): it lists the goal soon, not at
+	// the instant the status query does.
+	var listed []goalctl.GoalInfo
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		listed, err = s.Goals.List(ctx, goalctl.ListOptions{Status: workflows.GoalWaitingUntil})
+		if (err == nil && len(listed) == 1 && listed[0].ID == a) || time.Now().After(end) {
+			break
+		}
+	}
+	if err != nil || len(listed) != 1 || listed[0].ID != a {
+		t.Errorf("visibility PhoneflowStatus=waiting_until lists %+v (%v), want %s", listed, err, a)
 	}
 
 	b, _, err := s.Goals.Start(ctx, goalctl.StartRequest{Goal: "Turn on Bluetooth", Device: phone})
