@@ -264,11 +264,14 @@ func startServer(held reservations, conf *config.Config, hosts map[primitives.Se
 		temporal.ForServices(temporal.DefaultServices),
 		temporal.WithStaticHosts(hosts),
 		temporal.WithLogger(fatalPanics{logger}),
+		// Not system.forceSearchAttributesCacheRefreshOnRead: it read the
+		// cluster metadata from the store each time a service looked at
+		// search attributes, which every workflow task does, and gave
+		// nothing here. phoneflow's search attributes are the SQL store's
+		// per-namespace aliases, usable as soon as they are registered
+		// (TestSearchAttributeRegisteredAtStartIsUsableAtOnce).
 		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
-			// Search attributes added through the operator service are
-			// usable at once, not after the cache refresh.
-			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
-			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key():   true,
+			dynamicconfig.FrontendEnableUpdateWorkflowExecution.Key(): true,
 			// Worker heartbeats tell `starter devices` within seconds
 			// that an idle phone's worker is gone (docs/design.md §5);
 			// on by default in this server version, set so a change of

@@ -16,6 +16,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -265,4 +266,65 @@ func TestReservationKeepsPortFromAnyPortBinds(t *testing.T) {
 		t.Fatalf("explicit bind of the released port: %v", err)
 	}
 	_ = l.Close()
+}
+
+// markDevice upserts the device search attribute, as a goal does as it
+// starts.
+func markDevice(ctx workflow.Context, serial string) error {
+	return workflow.UpsertTypedSearchAttributes(ctx, temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrDevice).ValueSet(serial))
+}
+
+// A database from a release that lacked a search attribute gets it at
+// start, and a workflow can use it at once, with no cache forced to
+// refresh on every read.
+func TestSearchAttributeRegisteredAtStartIsUsableAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	opts := Options{Port: AnyPort, DBFile: filepath.Join(t.TempDir(), "temporal.db"), Namespaces: []string{"default"},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	saved := SearchAttributes
+	SearchAttributes = map[string]enumspb.IndexedValueType{workflows.SearchAttrStatus: enumspb.INDEXED_VALUE_TYPE_KEYWORD}
+	s, err := Start(ctx, opts)
+	SearchAttributes = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, s)
+	resp, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
+	c.Close()
+	s.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := resp.GetCustomAttributes()[workflows.SearchAttrDevice]; ok {
+		t.Fatalf("the older database has %s already", workflows.SearchAttrDevice)
+	}
+
+	s, err = Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	c = dial(t, s)
+	defer c.Close()
+	w := worker.New(c, "sa", worker.Options{})
+	w.RegisterWorkflow(markDevice)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "sa", WorkflowTaskTimeout: 5 * time.Second}, markDevice, "emu-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Well within the caches' one-minute refresh: a stale cache would fail
+	// the workflow task until it refreshed.
+	gctx, gcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer gcancel()
+	if err := run.Get(gctx, nil); err != nil {
+		t.Fatalf("a workflow upserting the search attribute registered at start: %v", err)
+	}
 }
