@@ -5,6 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
@@ -69,5 +74,37 @@ func TestStepGivesNoVerdictWhenItCannot(t *testing.T) {
 				t.Fatalf("verdict = %+v, think = %+v after %d model calls, want no verdict and the think after %d", res.Verdict, res.Think, len(m.reqs), c.calls)
 			}
 		})
+	}
+}
+
+// stepWithin runs a Step as a workflow schedules it, with that
+// start-to-close timeout.
+func stepWithin(ctx workflow.Context, timeout time.Duration, in StepInput) (StepResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout})
+	var res StepResult
+	err := workflow.ExecuteActivity(ctx, NameStep, in).Get(ctx, &res)
+	return res, err
+}
+
+// A Step with less time left than it keeps for returning its think does
+// not start the verification: the workflow runs Verify instead.
+func TestStepNearItsDeadlineLeavesTheFinishToVerify(t *testing.T) {
+	for _, c := range []struct {
+		timeout time.Duration
+		verdict bool
+	}{{10 * time.Second, false}, {5 * time.Minute, true}} {
+		a, _, m := newActivities(t, finishAnswer, `{"status":"done","evidence":"the screen shows \"Wi-Fi\""}`)
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.RegisterActivityWithOptions(a.Step, activity.RegisterOptions{Name: NameStep})
+		env.RegisterWorkflow(stepWithin)
+		env.ExecuteWorkflow(stepWithin, c.timeout, StepInput{Serial: "fake-1", Task: "show the Wi-Fi row", UITree: true, Think: true, VerifyFinish: true})
+		var res StepResult
+		if err := env.GetWorkflowResult(&res); err != nil {
+			t.Fatal(err)
+		}
+		if (res.Verdict != nil) != c.verdict || res.Think == nil {
+			t.Fatalf("%v start-to-close: verdict = %+v after %d model calls, want a verdict: %v", c.timeout, res.Verdict, len(m.reqs), c.verdict)
+		}
 	}
 }
