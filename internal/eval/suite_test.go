@@ -303,3 +303,29 @@ func TestSignInQuestionIsTheRightEndOfABankTask(t *testing.T) {
 		t.Error("another question, or none, counted as the right end")
 	}
 }
+
+// A fixed-set case whose check names an alarm the phone already has may
+// switch that alarm: it is the case's target, not a wrong commit; another
+// alarm switched still is one.
+func TestFixedCaseMaySwitchTheAlarmItNames(t *testing.T) {
+	c := Case{ID: "off", Goal: "Disable the first alarm", Expect: workflows.GoalDone,
+		Check: Check{Alarm: &phonesim.Alarm{Time: "07:00", Label: "Wake up", Enabled: false}}}
+	before := phonesim.Initial()
+	after := phonesim.Initial()
+	for i := range after.Alarms {
+		if after.Alarms[i].Time == "07:00" {
+			after.Alarms[i].Enabled = !after.Alarms[i].Enabled
+		}
+	}
+	if wc := WrongCommits(before, after, c.Task().Targets); len(wc) != 0 {
+		t.Errorf("switching the named alarm: wrong commits %v", wc)
+	}
+	for i := range after.Alarms {
+		if after.Alarms[i].Time != "07:00" {
+			after.Alarms[i].Enabled = !after.Alarms[i].Enabled
+		}
+	}
+	if wc := WrongCommits(before, after, c.Task().Targets); len(wc) != 1 {
+		t.Errorf("switching another alarm too: wrong commits %v, want that one", wc)
+	}
+}

@@ -104,8 +104,8 @@ func onOff(b bool) string {
 }
 
 // Task converts a fixed-set case: feasible when it expects done, its check
-// as the predicate, and the message, note and alarm its check names as the
-// only targets it may commit on.
+// as the predicate, and the message, note and alarm (new or switched) its
+// check names as the only targets it may commit on.
 func (c Case) Task() Task {
 	t := Task{ID: c.ID, Template: c.ID, Phrasing: "fixed", Goal: c.Goal, Lang: c.Lang, App: c.App,
 		Feasible: c.Expect == workflows.GoalDone, Reply: c.Reply, Check: c.Check.Holds}
@@ -116,7 +116,10 @@ func (c Case) Task() Task {
 		t.Targets.Notes = []string{c.Check.Note.Title}
 	}
 	if c.Check.Alarm != nil {
+		// The alarm the check names may be a new one or one the phone
+		// has, switched on or off.
 		t.Targets.NewAlarms = []string{c.Check.Alarm.Time}
+		t.Targets.Alarms = []string{c.Check.Alarm.Time}
 	}
 	return t
 }
