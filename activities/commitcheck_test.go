@@ -9,6 +9,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -269,4 +270,29 @@ type dialogPool struct{ p *dialogNotes }
 func (f dialogPool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
 func (f dialogPool) List(context.Context) ([]device.Info, error) {
 	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}
+
+// A deleted note is gone only when the list past the screen's edge does
+// not hold it either: element_absent is probed as element_exists is.
+func TestVerifyLooksPastTheEdgeForAnAbsentNote(t *testing.T) {
+	a, p := newNotes(t, 30)
+	scr := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400}
+	absent := func(text string) VerifyResult {
+		t.Helper()
+		v, err := a.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: "Delete the note " + text, Message: "Deleted the note",
+			Screen: scr, Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: text}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := absent("n28"); v.Status != verify.Failed || v.Probes == 0 || !strings.Contains(v.Evidence, "still on the phone") {
+		t.Fatalf("a note below the edge passed for deleted: %+v", v)
+	}
+	if v := absent("n40"); v.Status != verify.Done || !strings.Contains(v.Evidence, "past the screen's edge") {
+		t.Fatalf("a note that is not on the phone: %+v", v)
+	}
+	if taps(p.got()) != 0 || p.scroll != 0 {
+		t.Fatalf("verification tapped or left the list moved: %v, scroll %d", p.got(), p.scroll)
+	}
 }

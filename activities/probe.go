@@ -64,7 +64,8 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 // element_exists or row_shows postcondition wants (docs/design.md §9): a row the list
 // shows below the screen is on the phone all the same. A found element
 // turns the check into held, with the probe's evidence; anything else is
-// left as it was. It returns the swipes sent.
+// left as it was. An element_absent that held on the screen is looked for
+// the same way (probeAbsent). It returns the swipes sent.
 func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) int {
 	if in.Serial == "" || a.Devices == nil || s.Sensitive {
 		return 0
@@ -74,6 +75,9 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		var m probe.Match
 		c := r.Check
 		switch {
+		case c.Kind == postcond.ElementAbsent && r.Held:
+			swipes += a.probeAbsent(ctx, in.Serial, &rs[i])
+			continue
 		case r.Held:
 			continue
 		case c.Kind == postcond.ElementExists:
@@ -95,4 +99,26 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		}
 	}
 	return swipes
+}
+
+// probeAbsent judges an element_absent check that held on the final
+// screen past the screen's edge (docs/design.md §9): a deleted note's
+// row just below the edge is still on the phone. The check stays held
+// only when the probe saw the whole list without finding it; found, or
+// not looked through to both ends (a probe that failed or ran out of
+// swipes), it does not hold. It returns the swipes sent.
+func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond.Result) int {
+	text := r.Check.Text
+	p, err := a.Probe(ctx, serial, func(e uitree.Element) bool { return postcond.Shows(e, text) }, probe.Limits{})
+	switch {
+	case err != nil:
+		r.Held, r.Evidence = false, fmt.Sprintf("%q is not on the final screen, but the list past its edge could not be looked through (%v), so it is not shown to be gone", text, err)
+	case p.Found:
+		r.Held, r.Evidence = false, fmt.Sprintf("%q is still on the phone, past the screen's edge: %s", text, p.Evidence)
+	case !p.Complete:
+		r.Held, r.Evidence = false, fmt.Sprintf("%q is not on the final screen, but %s, so it is not shown to be gone", text, p.Evidence)
+	default:
+		r.Evidence = fmt.Sprintf("%s; past the screen's edge: %s", r.Evidence, p.Evidence)
+	}
+	return p.Swipes
 }

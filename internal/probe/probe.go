@@ -78,6 +78,10 @@ type Result struct {
 	Restored bool
 	// Evidence says what was seen, for a verdict or a refusal.
 	Evidence string
+	// Complete is true when nothing was found and the probe saw the whole
+	// list, both its ends (or nothing on the screen scrolls): only then
+	// does a probe show that something is not on the phone.
+	Complete bool
 }
 
 // Find looks for an element matching m: on the screen, then through the
@@ -96,7 +100,7 @@ func Find(ctx context.Context, ph Phone, m Match, lim Limits) (Result, error) {
 	}
 	list, ok := longestList(start)
 	if !ok {
-		return Result{Restored: true, Evidence: "it is not on the screen and nothing on the screen scrolls"}, nil
+		return Result{Restored: true, Complete: true, Evidence: "it is not on the screen and nothing on the screen scrolls"}, nil
 	}
 	p := &prober{ph: ph, list: list.Bounds, budget: budget}
 	res := Result{Restored: true}
@@ -106,6 +110,7 @@ func Find(ctx context.Context, ph Phone, m Match, lim Limits) (Result, error) {
 	// for the way back.
 	search := budget / 2
 	prev := sig0
+	ends := 0 // the list's ends the search reached
 	for _, forward := range []bool{false, true} {
 		for p.swipes < search {
 			tree, err := p.swipe(ctx, forward)
@@ -119,6 +124,7 @@ func Find(ctx context.Context, ph Phone, m Match, lim Limits) (Result, error) {
 			sig := p.signature(tree)
 			if sig == prev {
 				p.undo(forward) // the list did not move: its end
+				ends++
 				break
 			}
 			prev = sig
@@ -131,7 +137,11 @@ func Find(ctx context.Context, ph Phone, m Match, lim Limits) (Result, error) {
 	if res.Found {
 		res.Evidence = fmt.Sprintf("%q is in %s, found by scrolling", label(res.Element), where)
 	} else {
+		res.Complete = ends == 2
 		res.Evidence = fmt.Sprintf("it is not in %s (scrolled %d times through it)", where, p.swipes)
+		if !res.Complete {
+			res.Evidence = fmt.Sprintf("it is not in the part of %s seen in %d swipes; the probe's budget ended before the list did", where, p.swipes)
+		}
 	}
 	// Back to where the list was, as far as the budget goes.
 	for p.moved != 0 && p.swipes < budget {

@@ -169,3 +169,21 @@ func TestFindWaitsForAGlidingListToStop(t *testing.T) {
 		t.Fatalf("list left at %d (restored %t)", p.scroll, r.Restored)
 	}
 }
+
+// Only a probe that saw both ends of the list shows that something is not
+// on the phone: one cut short by its budget says so.
+func TestFindMissingIsCompleteOnlyWhenTheWholeListWasSeen(t *testing.T) {
+	p := &listPhone{rows: rows(30)}
+	r, err := Find(context.Background(), p, Text("n99"), Limits{})
+	if err != nil || r.Found || !r.Complete || !r.Restored {
+		t.Fatalf("whole list searched: %+v %v", r, err)
+	}
+	p = &listPhone{rows: rows(200)}
+	r, err = Find(context.Background(), p, Text("n999"), Limits{Swipes: 10})
+	if err != nil || r.Found || r.Complete {
+		t.Fatalf("budget ended first: %+v %v, want not complete", r, err)
+	}
+	if r, _ := Find(context.Background(), &listPhone{rows: rows(3)}, Text("n9"), Limits{}); !r.Complete {
+		t.Fatalf("nothing scrolls: %+v, want complete", r)
+	}
+}
