@@ -296,3 +296,27 @@ func TestVerifyLooksPastTheEdgeForAnAbsentNote(t *testing.T) {
 		t.Fatalf("verification tapped or left the list moved: %v, scroll %d", p.got(), p.scroll)
 	}
 }
+
+// A finish decided before a pause is judged on the phone as it is after
+// it: a person may have used the phone meanwhile (docs/design.md §9).
+func TestVerifyObservesAgainAfterAWait(t *testing.T) {
+	a, _ := newNotes(t, 5)
+	// The screen the finish was decided on: n3 deleted, the list without it.
+	before := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400, Hash: "old",
+		TreeRef: tree(t, a, []uitree.Element{{Class: "android.widget.TextView", Text: "n1", Bounds: uitree.Bounds{X1: 0, Y1: 252, X2: 1080, Y2: 432}}})}
+	in := VerifyInput{Serial: "fake-1", Task: "Delete the note n3", Message: "Deleted the note n3", Screen: before,
+		Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: "n3"}}}
+	// On the old screen alone it would pass; the phone shows n3 now.
+	if v, err := a.Verify(context.Background(), in); err != nil || v.Screen != nil {
+		t.Fatalf("without a wait: %+v %v", v, err)
+	}
+	in.Reobserve = true
+	v, err := a.Verify(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != verify.Failed || v.Screen == nil || v.Screen.TreeRef == before.TreeRef || !strings.Contains(v.Evidence, "observed again") ||
+		!strings.Contains(v.Evidence, `"n3"`) {
+		t.Fatalf("after a wait: %+v, want failed on the phone observed again", v)
+	}
+}

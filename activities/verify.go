@@ -27,6 +27,10 @@ type VerifyInput struct {
 	// answer (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
 	Seen   []Observation    `json:"seen,omitempty"`
+	// Reobserve asks Verify to observe the phone again and judge what it
+	// shows now: Screen is from before a wait in which a person could use
+	// the phone (docs/design.md §9).
+	Reobserve bool `json:"reobserve,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §9).
@@ -49,6 +53,8 @@ type VerifyResult struct {
 	// Usage is the verifier model's calls (none for deterministic checks),
 	// counted with the executor's (docs/design.md §9).
 	Usage llm.Usage `json:"usage,omitzero"`
+	// Screen is the screen observed again when the input asked for it.
+	Screen *Observation `json:"screen,omitempty"`
 }
 
 // Verify decides whether a finished todo is done: the deterministic checks
@@ -62,6 +68,22 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 	// is retried after the heartbeat timeout, not after the whole
 	// start-to-close timeout (docs/design.md §5).
 	defer keepAlive(ctx, StepHeartbeat)()
+	if in.Reobserve && in.Serial != "" && a.Devices != nil {
+		now, err := a.Observe(ctx, ObserveInput{Serial: in.Serial, UITree: true})
+		if err != nil {
+			return VerifyResult{}, err
+		}
+		in.Screen = now
+		v, err := a.verifyScreen(ctx, in)
+		v.Screen = &now
+		v.Evidence = "on the phone observed again after a wait: " + v.Evidence
+		return v, err
+	}
+	return a.verifyScreen(ctx, in)
+}
+
+// verifyScreen is Verify on in.Screen.
+func (a *Activities) verifyScreen(ctx context.Context, in VerifyInput) (VerifyResult, error) {
 	s := verify.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Width: in.Screen.Width, Height: in.Screen.Height,
 		Sensitive: in.Screen.Sensitive}
 	if in.Screen.TreeRef != "" {

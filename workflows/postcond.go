@@ -35,10 +35,20 @@ type todoChecks struct {
 	Committed   []string                 `json:"committed,omitempty"`
 	Asked       []activities.QA          `json:"asked,omitempty"`
 	LastRefusal string                   `json:"last_refusal,omitempty"`
+	// Stale is set while the todo's last observation is from before a wait
+	// in which a person could use the phone (a pause, a question): the
+	// phone may no longer show it (ChangeReobserveAfterWait).
+	Stale bool `json:"stale,omitempty"`
 }
+
+// waited records a wait in which a person could act on the phone.
+func (c *todoChecks) waited() { c.Stale = true }
 
 // saw records an observed screen (its UI tree reference and app).
 func (c *todoChecks) saw(o activities.Observation) {
+	if o.Hash != "" || o.TreeRef != "" {
+		c.Stale = false
+	}
 	if o.TreeRef == "" {
 		return
 	}

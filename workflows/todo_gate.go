@@ -25,8 +25,9 @@ func (t *todoRun) awaitResumed(ctx workflow.Context) error {
 		return nil
 	}
 	// A person may use the phone while the todo is paused: a finish is
-	// verified after the pause, not before it.
+	// verified after the pause, not before it, on the phone as it is then.
 	t.ahead = nil
+	t.st.Checks.waited()
 	t.waiting = "paused: send resume"
 	t.details(ctx)
 	defer func() { t.waiting = "" }()
@@ -115,6 +116,7 @@ func (t *todoRun) askHuman(ctx workflow.Context, ev TodoEvent) (string, error) {
 		return "", err
 	}
 	t.waiting = "user: " + ev.Text + waitsUntil(ev.AnswerBy)
+	t.st.Checks.waited()
 	t.details(ctx)
 	ok, err := t.awaitPersonReleasing(ctx, d, t.in.DefaultAnswer != "", func() bool { return t.answer != nil })
 	t.waiting = ""

@@ -53,12 +53,21 @@ var todoMarkersOnce = map[string]workflow.Version{
 // from before it replays as it ran.
 const ChangeVerifyInStep = "verify-in-step"
 
+// ChangeReobserveAfterWait: a finish whose screen is from before a wait in
+// which a person could use the phone (a pause, a question) is verified on
+// the phone observed again (VerifyInput.Reobserve), not on that screen
+// (docs/design.md §9). Like ChangeVerifyInStep it has no marker of its
+// own: it is ChangeTodoMarkersOnce version 3, so a run that recorded an
+// earlier version verifies as it did.
+const ChangeReobserveAfterWait = "reobserve-after-wait"
+
 // todoMarkersOnceAdded are the changes each later version of
 // ChangeTodoMarkersOnce stands for besides those of the version before:
 // a new change a todo reaches gets the next version here, frozen as the
 // first ones are.
 var todoMarkersOnceAdded = []map[string]workflow.Version{
 	2: {ChangeVerifyInStep: 1},
+	3: {ChangeReobserveAfterWait: 1},
 }
 
 // todoMarkersOnceLatest is the version of ChangeTodoMarkersOnce a new run

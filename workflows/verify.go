@@ -74,6 +74,11 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	if len(t.in.Expect) > 0 && getVersion(ctx, ChangePostconditions, workflow.DefaultVersion, 1) == 1 {
 		in.Expect, in.Seen = t.in.Expect, t.st.Checks.Seen
 	}
+	if t.st.Checks.Stale && markersOnceGive(ctx, ChangeReobserveAfterWait) >= 1 {
+		// The screen the finish was decided on is from before a pause or
+		// a question: Verify looks at the phone again.
+		in.Reobserve = true
+	}
 	actx := workflow.WithActivityOptions(ctx, modelActivityOptions(truncate(fmt.Sprintf("Verify todo %d: %s", t.in.Index, t.in.Task), 380)))
 	var v activities.VerifyResult
 	verify := func() error { return workflow.ExecuteActivity(actx, activities.NameVerify, in).Get(ctx, &v) }
@@ -114,6 +119,10 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 				return TodoResult{}, err
 			}
 		}
+	}
+	if v.Screen != nil {
+		t.st.Screen = *v.Screen
+		t.st.Checks.saw(*v.Screen)
 	}
 	t.verdict = &v
 	t.st.Usage.Executor = t.st.Usage.Executor.Add(v.Usage)

@@ -140,6 +140,21 @@ func TestPauseDropsTheStepsVerdict(t *testing.T) {
 		t.Fatalf("result = %+v, verified in the Step %d times, by Verify %d times; want the Step's verdict dropped and Verify after the pause",
 			r, len(f.ahead), len(f.verifies))
 	}
+	// A person may have changed the phone while it was paused: Verify
+	// judges the phone observed again, not the screen from before.
+	if !f.verifies[0].Reobserve {
+		t.Errorf("Verify after the pause got %+v, want it to observe the phone again", f.verifies[0])
+	}
+}
+
+// A finish decided with no wait since the last observation is verified on
+// that observation: nothing is observed twice.
+func TestFinishWithoutAWaitIsNotObservedAgain(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"t": {tap(1, 1), finish("on")}}}
+	r := runOneTodo(t, f, TodoInput{Index: 1, Task: "t", Device: "emu-1"}, nil)
+	if r.Status != TodoDone || len(f.verifies) != 1 || f.verifies[0].Reobserve {
+		t.Fatalf("result = %+v, verifies %+v", r, f.verifies)
+	}
 }
 
 // Only a guarded todo whose postconditions need no screens it saw asks
