@@ -9,6 +9,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 )
 
@@ -63,7 +64,7 @@ func TestEnsureSearchAttributes(t *testing.T) {
 		{name: "cannot list: serve anyway", op: &fakeOperator{listErr: serviceerror.NewUnavailable("frontend away")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := EnsureSearchAttributes(context.Background(), tc.op, "team-a", slog.New(slog.DiscardHandler))
+			err := EnsureSearchAttributes(context.Background(), tc.op, nil, "team-a", slog.New(slog.DiscardHandler))
 			if len(tc.wantErr) == 0 && err != nil {
 				t.Fatalf("error %v", err)
 			}
@@ -88,5 +89,42 @@ func TestEnsureSearchAttributes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// refreshingFrontend refuses the attributes in queries for its first
+// refusals probes, as a frontend does until its namespace refresh.
+type refreshingFrontend struct {
+	workflowservice.WorkflowServiceClient
+	refusals, probes int
+}
+
+func (f *refreshingFrontend) CountWorkflowExecutions(context.Context, *workflowservice.CountWorkflowExecutionsRequest, ...grpc.CallOption) (*workflowservice.CountWorkflowExecutionsResponse, error) {
+	f.probes++
+	if f.probes <= f.refusals {
+		return nil, serviceerror.NewInvalidArgument("Namespace team-a has no mapping defined for search attribute PhoneflowDevice")
+	}
+	return &workflowservice.CountWorkflowExecutionsResponse{}, nil
+}
+
+// The worker is not ready until the frontend serves what it registered:
+// a goal started the moment it says so would be refused otherwise.
+func TestEnsureSearchAttributesWaitsUntilServed(t *testing.T) {
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	ws := &refreshingFrontend{refusals: 3}
+	if err := EnsureSearchAttributes(context.Background(), &fakeOperator{}, ws, "team-a", log); err != nil {
+		t.Fatal(err)
+	}
+	if ws.probes != 4 {
+		t.Errorf("%d probes, want 4: until the frontend answered", ws.probes)
+	}
+	if !strings.Contains(logged.String(), "waiting for the Temporal frontend to serve") || !strings.Contains(logged.String(), "serves phoneflow's search attributes") {
+		t.Errorf("log does not say it waited and what for:\n%s", logged.String())
+	}
+	// Not listed (server away): no wait, the worker serves as before.
+	ws = &refreshingFrontend{refusals: 1000}
+	if err := EnsureSearchAttributes(context.Background(), &fakeOperator{listErr: serviceerror.NewUnavailable("away")}, ws, "team-a", log); err != nil || ws.probes != 0 {
+		t.Errorf("unlisted: %v after %d probes", err, ws.probes)
 	}
 }

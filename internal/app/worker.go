@@ -125,7 +125,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	log := deps.logger()
 	// Goals are started with phoneflow's search attributes: register them
 	// where the cluster allows it, else say what to run (docs/design.md §14).
-	if err := EnsureSearchAttributes(ctx, c.OperatorService(), cfg.Temporal.Namespace, log); err != nil {
+	if err := EnsureSearchAttributes(ctx, c.OperatorService(), c.WorkflowService(), cfg.Temporal.Namespace, log); err != nil {
 		return nil, err
 	}
 	deps.Hooks = append(slices.Clone(deps.Hooks), o.Hooks...)

@@ -31,7 +31,7 @@ import (
 	"go.temporal.io/server/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/loopback"
-	"github.com/phoneflow/phoneflow/workflows"
+	"github.com/phoneflow/phoneflow/internal/searchattr"
 )
 
 // host is the only interface the embedded server listens on.
@@ -72,10 +72,7 @@ type Options struct {
 
 // SearchAttributes are the custom search attributes every namespace of the
 // embedded server gets.
-var SearchAttributes = map[string]enumspb.IndexedValueType{
-	workflows.SearchAttrStatus: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-	workflows.SearchAttrDevice: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-}
+var SearchAttributes = searchattr.Attributes
 
 // ErrPortInUse is wrapped by the error Start returns when the frontend or
 // UI port is already taken.
@@ -475,6 +472,12 @@ func (s *Server) ensureSearchAttributes(ctx context.Context, namespaces []string
 			Namespace: ns, SearchAttributes: missing,
 		}); err != nil {
 			return fmt.Errorf("register search attributes in namespace %s: %w", ns, err)
+		}
+		// Registered in the store at once, served by the frontend from its
+		// next namespace refresh: the server is not ready before then, or
+		// the first goal's start would be refused for them.
+		if err := searchattr.AwaitServed(ctx, c.WorkflowService(), ns, searchattr.AwaitOptions{For: time.Minute}); err != nil {
+			return err
 		}
 	}
 	return nil

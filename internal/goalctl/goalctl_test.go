@@ -638,3 +638,28 @@ func TestResultWaitsThroughAServerThatDoesNotAnswer(t *testing.T) {
 	}
 	timedOut.AssertNumberOfCalls(t, "Get", 1)
 }
+
+func TestStartWaitsForSearchAttributesRegisteredMomentsAgo(t *testing.T) {
+	mc := mocks.NewClient(t)
+	run := mocks.NewWorkflowRun(t)
+	run.On("GetRunID").Return("run-1")
+	refused := serviceerror.NewInvalidArgument("Namespace default has no mapping defined for search attribute PhoneflowStatus")
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).Return(nil, refused).Twice()
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).Return(run, nil).Once()
+	id, runID, err := New(mc, Options{}).Start(ctx, StartRequest{ID: "goal-sa", Goal: "x", Device: "d"})
+	if err != nil || id != "goal-sa" || runID != "run-1" {
+		t.Fatalf("start = %s %s %v, want the goal started once the frontend serves the attributes", id, runID, err)
+	}
+
+	// Never registered: after the bound, the error says what to run.
+	mc = mocks.NewClient(t)
+	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).Return(nil, refused)
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, _, err = New(mc, Options{Namespace: "team-a"}).Start(short, StartRequest{ID: "goal-sa2", Goal: "x", Device: "d"})
+	var un *UnmappedError
+	if !errors.As(err, &un) || !strings.Contains(err.Error(), "temporal operator search-attribute create --namespace team-a") ||
+		!strings.Contains(err.Error(), "no mapping defined") {
+		t.Fatalf("start error = %v, want an UnmappedError naming the register command", err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -333,7 +334,21 @@ func (g *Client) CreateSchedule(ctx context.Context, r ScheduleRequest) error {
 	if err != nil {
 		return err
 	}
-	if _, err := g.c.ScheduleClient().Create(ctx, opts); err != nil {
+	began := time.Now()
+	_, err = g.c.ScheduleClient().Create(ctx, opts)
+	for searchattr.Unmapped(err) && time.Since(began) < unmappedFor && ctx.Err() == nil {
+		// The attributes its goals start with were registered moments
+		// ago: the frontend serves them from its next namespace refresh.
+		select {
+		case <-ctx.Done():
+		case <-time.After(busyRetryFirst):
+		}
+		_, err = g.c.ScheduleClient().Create(ctx, opts)
+	}
+	if err != nil {
+		if searchattr.Unmapped(err) {
+			return fmt.Errorf("create schedule %s: %w", r.Name, g.unmappedError(err))
+		}
 		if errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
 			return fmt.Errorf("a schedule named %s already exists: pick another name, or delete it first with `starter schedule delete %s`", r.Name, r.Name)
 		}

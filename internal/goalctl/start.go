@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -186,12 +187,22 @@ func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, 
 			}
 			err = derr
 		}
-		if !serverBusy(ctx, err) || time.Since(began) > startBusyFor {
+		if searchattr.Unmapped(err) {
+			// Registered moments ago (a worker starting beside this
+			// start), the attributes are served from the frontend's next
+			// namespace refresh; never registered, they never will be.
+			if time.Since(began) > unmappedFor || ctx.Err() != nil {
+				return "", fmt.Errorf("start goal %s: %w", id, g.unmappedError(err))
+			}
+		} else if !serverBusy(ctx, err) || time.Since(began) > startBusyFor {
 			return "", fmt.Errorf("start goal %s: %w", id, err)
 		}
 		unanswered = unanswered || startUnanswered
 		select {
 		case <-ctx.Done():
+			if searchattr.Unmapped(err) {
+				err = g.unmappedError(err)
+			}
 			return "", fmt.Errorf("start goal %s: %w", id, err)
 		case <-time.After(wait):
 		}
@@ -208,6 +219,31 @@ const (
 	busyRetryMax   = 5 * time.Second
 	startBusyFor   = 2 * time.Minute
 )
+
+// unmappedFor is how long StartGoal tries again while the frontend refuses
+// phoneflow's search attributes: longer than a frontend's namespace refresh
+// (seconds), short enough that a namespace nobody registered them on says
+// so soon.
+const unmappedFor = 30 * time.Second
+
+// UnmappedError says the namespace's frontend does not serve phoneflow's
+// search attributes, and what to do.
+type UnmappedError struct {
+	Namespace string
+	Err       error
+}
+
+func (e *UnmappedError) Error() string {
+	return fmt.Sprintf("namespace %s does not serve phoneflow's search attributes (%v): a phoneflow worker registers them when it starts "+
+		"(start one on this namespace and wait for it to say it is ready), or register them as an operator: `%s`; "+
+		"registered moments ago, they are served within seconds", e.Namespace, e.Err, searchattr.RegisterCommand(e.Namespace))
+}
+
+func (e *UnmappedError) Unwrap() error { return e.Err }
+
+func (g *Client) unmappedError(err error) error {
+	return &UnmappedError{Namespace: g.opts.Namespace, Err: err}
+}
 
 // serverBusy reports a call the server did not answer, or refused while
 // too busy, with ctx itself still live: the call says nothing about the
