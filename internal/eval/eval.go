@@ -158,10 +158,12 @@ func (c Check) Holds(st phonesim.State, r workflows.GoalResult) (bool, string) {
 	if a := c.Alarm; a != nil {
 		ok := false
 		for _, x := range st.Alarms {
-			ok = ok || x.Time == a.Time && x.Label == a.Label
+			// On or off as the check says: an alarm switched off does
+			// not ring, and is not the one a goal creates.
+			ok = ok || x.Time == a.Time && x.Label == a.Label && x.Enabled == a.Enabled
 		}
 		if !ok {
-			return false, fmt.Sprintf("no alarm %s %q (alarms: %v)", a.Time, a.Label, st.Alarms)
+			return false, fmt.Sprintf("no alarm %s %q switched %s (alarms: %v)", a.Time, a.Label, onOff(a.Enabled), st.Alarms)
 		}
 	}
 	if n := c.Note; n != nil {

@@ -113,7 +113,7 @@ func Expect(task string) (Effect, bool) {
 			d += " labelled " + label
 			also = append(also, label)
 		}
-		return Effect{Kind: EffectAlarm, Describe: d, Match: probe.Prefix(hhmm, also...), apps: []string{"clock", "alarm", "时钟", "闹钟"}}, true
+		return Effect{Kind: EffectAlarm, Describe: d, Match: alarmOn(probe.Prefix(hhmm, also...)), apps: []string{"clock", "alarm", "时钟", "闹钟"}}, true
 	case sendRe.MatchString(t) && !strings.Contains(lower, "note"):
 		m := sendRe.FindStringSubmatch(t)
 		to, text := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
@@ -155,4 +155,18 @@ func alarmTime(s string) (string, bool) {
 		return fmt.Sprintf("%02d:%02d", h, min), true
 	}
 	return "", false
+}
+
+// alarmOn matches an alarm that rings: the on/off switch of its row,
+// labelled with its time (and label) and switched on. An alarm at that
+// time that is switched off is not the alarm a todo creates (it does not
+// ring), and neither is a row's text alone, which does not say whether it
+// rings (docs/design.md §9).
+func alarmOn(label probe.Match) probe.Match {
+	return func(e uitree.Element) bool {
+		if !e.Checkable || !e.Checked {
+			return false
+		}
+		return label(e) || label(uitree.Element{Text: e.Desc})
+	}
 }

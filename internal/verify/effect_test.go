@@ -40,10 +40,22 @@ func TestExpectReadsTheItemATodoCreates(t *testing.T) {
 			t.Errorf("%q: got %v %+v, want %s", tc.task, ok, e.Kind, tc.kind)
 			continue
 		}
-		if !e.Match(row(tc.hit)) || e.Match(row(tc.miss)) {
-			t.Errorf("%q (%s): matches %q %t, %q %t", tc.task, e.Describe, tc.hit, e.Match(row(tc.hit)), tc.miss, e.Match(row(tc.miss)))
+		hit, miss := row(tc.hit), row(tc.miss)
+		if tc.kind == EffectAlarm {
+			// An alarm is its row's switch, labelled with its time, on.
+			hit, miss = alarmSwitch(tc.hit, true), alarmSwitch(tc.miss, true)
+			if e.Match(alarmSwitch(tc.hit, false)) || e.Match(row(tc.hit)) {
+				t.Errorf("%q: an alarm switched off, or a row's text alone, passes for one that rings", tc.task)
+			}
+		}
+		if !e.Match(hit) || e.Match(miss) {
+			t.Errorf("%q (%s): matches %q %t, %q %t", tc.task, e.Describe, tc.hit, e.Match(hit), tc.miss, e.Match(miss))
 		}
 	}
+}
+
+func alarmSwitch(label string, on bool) uitree.Element {
+	return uitree.Element{Class: "android.widget.Switch", Desc: label, Checkable: true, Checked: on, Bounds: uitree.Bounds{Y1: 1, Y2: 2}}
 }
 
 func TestEffectShowsOnlyOnItsAppsScreens(t *testing.T) {
