@@ -211,7 +211,7 @@ func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResu
 		defer cancel()
 	}
 	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
-		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect})
+		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established})
 	if err != nil {
 		return nil
 	}

@@ -331,6 +331,9 @@ type StepInput struct {
 	// Verify it would run has the same input; otherwise, and when the
 	// verifier could not give a verdict, it runs Verify.
 	VerifyFinish bool `json:"verify_finish,omitempty"`
+	// Established are the states earlier todos of the goal established,
+	// rechecked with a finish verified here (VerifyInput.Established).
+	Established []postcond.Check `json:"established,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

@@ -31,6 +31,12 @@ type VerifyInput struct {
 	// shows now: Screen is from before a wait in which a person could use
 	// the phone (docs/design.md §9).
 	Reobserve bool `json:"reobserve,omitempty"`
+	// Established are the states earlier todos of the goal established
+	// (their switch and element_absent postconditions): each one the final
+	// screen shows is judged again (VerifyResult.Rechecked), so a goal
+	// whose later todo undid an earlier one's state does not end done
+	// (docs/design.md §9).
+	Established []postcond.Check `json:"established,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §9).
@@ -55,6 +61,9 @@ type VerifyResult struct {
 	Usage llm.Usage `json:"usage,omitzero"`
 	// Screen is the screen observed again when the input asked for it.
 	Screen *Observation `json:"screen,omitempty"`
+	// Rechecked are the input's Established states the final screen shows:
+	// held when still so, not held when it shows the opposite.
+	Rechecked []postcond.Result `json:"rechecked,omitempty"`
 }
 
 // Verify decides whether a finished todo is done: the deterministic checks
@@ -77,9 +86,24 @@ func (a *Activities) Verify(ctx context.Context, in VerifyInput) (VerifyResult, 
 		v, err := a.verifyScreen(ctx, in)
 		v.Screen = &now
 		v.Evidence = "on the phone observed again after a wait: " + v.Evidence
+		return a.recheck(ctx, in, v, err)
+	}
+	v, err := a.verifyScreen(ctx, in)
+	return a.recheck(ctx, in, v, err)
+}
+
+// recheck adds to a verdict what the final screen shows of the states
+// earlier todos established (postcond.Recheck).
+func (a *Activities) recheck(ctx context.Context, in VerifyInput, v VerifyResult, err error) (VerifyResult, error) {
+	if err != nil || len(in.Established) == 0 || in.Screen.TreeRef == "" {
 		return v, err
 	}
-	return a.verifyScreen(ctx, in)
+	elems, err := a.tree(ctx, in.Screen.TreeRef)
+	if err != nil {
+		return VerifyResult{}, err
+	}
+	v.Rechecked = postcond.Recheck(in.Established, postcond.Screen{App: in.Screen.App, AppPackage: in.Screen.AppPackage, Elements: elems})
+	return v, nil
 }
 
 // verifyScreen is Verify on in.Screen.

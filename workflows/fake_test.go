@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,9 @@ type fakeWorld struct {
 	hostDown int
 	// verifyHostDown does the same to that many Verify calls.
 	verifyHostDown int
+	// undoes names, by a finish message, the labels of earlier todos'
+	// states that todo's final screen shows undone.
+	undoes map[string][]string
 	// fence, when set, plays the lease check of a Step that acts: an
 	// error refuses the step before its action (the world's lock held).
 	fence func(workflowID string, in activities.StepInput) error
@@ -324,7 +328,14 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 		return activities.VerifyResult{}, temporal.NewApplicationError("verifier model: connection refused", activities.ErrTypeModelRetryable)
 	}
 	f.verifies = append(f.verifies, in)
-	return f.verdict(in), nil
+	v := f.verdict(in)
+	for _, c := range in.Established {
+		// The final screen of a todo whose message is in undoes shows
+		// those labels' states undone; every other state still held.
+		undone := slices.Contains(f.undoes[in.Message], c.Label)
+		v.Rechecked = append(v.Rechecked, postcond.Result{Check: c, Held: !undone, Evidence: "rechecked " + c.Label})
+	}
+	return v, nil
 }
 
 // verdict is the fake verifier's verdict on in.

@@ -208,6 +208,10 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 						NextStep: "fix what the reason names (install the app, add the contact, adjust the goal), then run the goal again"}), true, nil
 				}
 			}
+			if why := g.undoneFails(ctx); why != "" {
+				return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response, Reason: why,
+					NextStep: "the phone no longer shows what an earlier todo did: run the goal again, or name the order the changes must come in"}), true, nil
+			}
 			return g.finish(ctx, GoalResult{Status: GoalDone, Response: d.Response}), true, nil
 		case activities.PlanAskUser:
 			if err := g.ask(ctx, d.Question, 0); err != nil {

@@ -55,6 +55,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		OptimizePrompt:   g.opts.OptimizePrompt,
 		Routines:         g.opts.Routines,
 		Expect:           t.Expect,
+		Established:      g.st.Established.checks(),
 		Prior:            g.priorCommits(t.Text),
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
@@ -123,6 +124,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Verified, t.Evidence = tr.Verified, tr.Evidence
 	t.Guidance = tr.Guidance
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
+	g.st.Established.took(i+1, tr)
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
 	g.st.LastRecent = tr.Recent

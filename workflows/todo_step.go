@@ -44,6 +44,9 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		in.Notes = append(append([]string(nil), t.st.Notes...), t.oneShot...)
 		in.Replay = t.st.Routine.replaying()
 		in.VerifyFinish = t.verifiesInStep(ctx)
+		if in.VerifyFinish {
+			in.Established = t.in.Established
+		}
 	}
 	if act != nil && act.TouchesDevice() {
 		// The journal fences the action by the goal's lease token

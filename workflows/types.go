@@ -320,6 +320,9 @@ type GoalState struct {
 	// Repeats are the latest failures of the goal's todos, to see one
 	// that hits the same wall twice (docs/design.md §9).
 	Repeats repeats `json:"repeats,omitzero"`
+	// Established are the states the done todos set, rechecked by later
+	// todos (docs/design.md §9).
+	Established established `json:"established,omitzero"`
 }
 
 // TodoInput starts a TodoWorkflow.
@@ -349,6 +352,9 @@ type TodoInput struct {
 	// Expect are the todo's postconditions, written by the planner
 	// (docs/design.md §9).
 	Expect []postcond.Check `json:"expect,omitempty"`
+	// Established are the states earlier todos of the goal set, rechecked
+	// on this todo's final screen (VerifyInput.Established).
+	Established []postcond.Check `json:"established,omitempty"`
 	// Prior are the commits (ActResult.Commit) earlier runs of this todo
 	// applied: a run after a failed verification starts from what the
 	// phone shows and does not apply them again (docs/design.md §9).
@@ -479,6 +485,9 @@ type TodoResult struct {
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	Asked     []activities.QA   `json:"asked,omitempty"`
+	// Rechecked is what the todo's final screen showed of the states
+	// earlier todos set (VerifyResult.Rechecked).
+	Rechecked []postcond.Result `json:"rechecked,omitempty"`
 	// Screen is the hash of the last screen the todo saw, to tell two
 	// failures on the same screen (docs/design.md §9).
 	Screen string `json:"screen,omitempty"`

@@ -74,6 +74,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	if len(t.in.Expect) > 0 && getVersion(ctx, ChangePostconditions, workflow.DefaultVersion, 1) == 1 {
 		in.Expect, in.Seen = t.in.Expect, t.st.Checks.Seen
 	}
+	in.Established = t.in.Established
 	if t.st.Checks.Stale && markersOnceGive(ctx, ChangeReobserveAfterWait) >= 1 {
 		// The screen the finish was decided on is from before a pause or
 		// a question: Verify looks at the phone again.
@@ -129,7 +130,14 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	t.details(ctx)
 	res := t.result(TodoDone, msg)
 	res.Verified, res.Evidence, res.VerifiedBy = v.Status == TodoDone, v.Evidence, v.By
-	res.Checks = v.Checks
+	res.Checks, res.Rechecked = v.Checks, v.Rechecked
+	for _, r := range v.Rechecked {
+		if !r.Held {
+			// The replanner reads it here: an earlier todo's state this
+			// todo's screen shows undone (docs/design.md §9).
+			res.Result += fmt.Sprintf(" [an earlier todo's %s %s]", r.Check, truncate(r.Evidence, 200))
+		}
+	}
 	if !res.Verified {
 		res.Status = TodoFailed
 		res.Result = "not done: " + v.Evidence

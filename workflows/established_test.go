@@ -1,0 +1,74 @@
+package workflows
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+)
+
+// Bluetooth turned on, then airplane mode turned on, which switches
+// Bluetooth off as it does on most phones: each todo is verified in its
+// turn, but the goal does not end done while the phone shows Bluetooth off
+// (docs/design.md §9, ChangeEstablishedStillHold).
+func TestGoalWhoseLaterTodoUndidAnEarlierOneIsNotDone(t *testing.T) {
+	on := true
+	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}
+	air := []postcond.Check{{Kind: postcond.Switch, Label: "Airplane mode", On: &on}}
+	world := func(undo bool) *fakeWorld {
+		f := &fakeWorld{
+			plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on bluetooth", "turn on airplane mode"},
+				Expect: [][]postcond.Check{bt, air}, TaskType: "settings"}},
+			replans: []activities.PlanDecision{
+				{Status: activities.PlanReplanned, Plan: []string{"turn on airplane mode"}, Expect: [][]postcond.Check{air}},
+				{Status: activities.PlanDone, Response: "Bluetooth and airplane mode are on"},
+			},
+			scripts: map[string][]autoglm.Action{
+				"turn on bluetooth":     {tap(500, 212), finish("Bluetooth on")},
+				"turn on airplane mode": {tap(500, 312), finish("Airplane mode on")},
+			},
+		}
+		if undo {
+			f.undoes = map[string][]string{"Airplane mode on": {"Bluetooth"}}
+		}
+		return f
+	}
+	f := world(true)
+	r := runGoal(t, newEnv(t, f), GoalInput{Goal: "turn on bluetooth, then airplane mode", Device: "emu-1"})
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, "undid") || !strings.Contains(r.Reason, `"Bluetooth"`) {
+		t.Fatalf("goal %s (%s), want failed naming the Bluetooth switch todo 2 undid", r.Status, r.Reason)
+	}
+	if n := len(f.verifies); n != 2 || len(f.verifies[0].Established) != 0 || len(f.verifies[1].Established) != 1 {
+		t.Fatalf("verifies %+v: want the second todo to recheck the first one's state", f.verifies)
+	}
+	if !strings.Contains(r.Todos[1].Result, "Bluetooth") {
+		t.Errorf("the replanner is not told: todo 2 result %q", r.Todos[1].Result)
+	}
+	// The same goal whose phone keeps Bluetooth on ends done.
+	if r := runGoal(t, newEnv(t, world(false)), GoalInput{Goal: "turn on bluetooth, then airplane mode", Device: "emu-1"}); r.Status != GoalDone {
+		t.Fatalf("nothing undone: goal %s (%s)", r.Status, r.Reason)
+	}
+}
+
+// A later todo that sets the same switch again replaces the earlier state,
+// and a recheck that shows a state held again clears it.
+func TestEstablishedStatesTakeTheLatest(t *testing.T) {
+	on, off := true, false
+	var e established
+	e.took(1, TodoResult{Status: TodoDone, Verified: true, Checks: []postcond.Result{{Check: postcond.Check{Kind: postcond.Switch, Label: "Wi-Fi", On: &off}, Held: true}}})
+	e.took(2, TodoResult{Status: TodoDone, Verified: true, Checks: []postcond.Result{{Check: postcond.Check{Kind: postcond.Switch, Label: "Wi-Fi", On: &on}, Held: true}}})
+	if len(e.States) != 1 || !*e.States[0].Check.On || e.States[0].By != 2 {
+		t.Fatalf("states %+v, want only todo 2's Wi-Fi on", e.States)
+	}
+	c := e.States[0].Check
+	e.took(3, TodoResult{Status: TodoFailed, Rechecked: []postcond.Result{{Check: c, Held: false, Evidence: "off"}}})
+	if u := e.undone(); len(u) != 1 || !strings.Contains(u[0], "todo 3") {
+		t.Fatalf("undone %v", u)
+	}
+	e.took(4, TodoResult{Status: TodoDone, Rechecked: []postcond.Result{{Check: c, Held: true}}})
+	if u := e.undone(); len(u) != 0 {
+		t.Fatalf("held again, still undone: %v", u)
+	}
+}
