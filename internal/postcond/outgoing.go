@@ -7,8 +7,8 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// Sent bubbles as real apps mark them (docs/design.md
-// #verification-and-honest-status).
+// Sent bubbles as real apps mark them
+// (docs/design.md#verification-and-honest-status).
 var (
 	// youSaidRe is Google Messages' description of a sent bubble: "You
 	// said  test 1:13 pm ., , Delivered".

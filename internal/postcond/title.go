@@ -6,8 +6,8 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// Title is the screen's title as a person reads it (docs/design.md
-// #verification-and-honest-status), or "": the text of an element whose
+// Title is the screen's title as a person reads it
+// (docs/design.md#verification-and-honest-status), or "": the text of an element whose
 // resource ID is a title outside any scrolling list (a list's rows have
 // titles of their own); else the text inside the app bar (a toolbar,
 // action bar or top app bar container, as Compose apps with no IDs on
