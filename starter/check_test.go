@@ -1,12 +1,21 @@
 package main
 
 import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/adbserver"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
 
 // starter check on a saved real dump: exit 0 when every check held, 1
@@ -52,5 +61,40 @@ func TestCheckCmdOnADump(t *testing.T) {
 		if code != exitUsage || !strings.Contains(out, c.want) {
 			t.Errorf("%q: exit %d, want 2 naming %q\n%s", c.args, code, c.want, out)
 		}
+	}
+}
+
+// starter check --device reads the phone through the ADB server and the
+// device layer goals use: here the simulator behind the built-in server.
+func TestCheckCmdOnAPhone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := ln.Addr().String()
+	p := phonesim.New(phonesim.Config{Serial: serial, Logger: log})
+	go func() { _ = p.Serve(ctx, ln) }()
+	sln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := adbserver.New(adbserver.Config{Logger: log})
+	go func() { _ = s.Serve(ctx, sln) }()
+	t.Cleanup(func() { _ = s.Close() })
+	if ok, err := device.ConnectAll(ctx, adb.New(adb.Config{Addr: sln.Addr().String()}), []string{serial}); err != nil || len(ok) != 1 {
+		t.Fatalf("connecting the simulator: %v", err)
+	}
+	cmds := func() []*cobra.Command { return []*cobra.Command{newCheckCmd()} }
+	out, code := execCLI(t, nil, "", cmds(), "check", "--device", serial, "--adb-address", sln.Addr().String(),
+		`{"kind":"element_exists","text":"Settings"}`, `{"kind":"element_absent","text":"Bluetooth tethering"}`)
+	if code != 0 || !strings.Contains(out, `held      "Settings" is shown`) || !strings.Contains(out, "from device") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	out, code = execCLI(t, nil, "", cmds(), "check", "--device", "no-such-phone", "--adb-address", sln.Addr().String(), `{"kind":"element_exists","text":"x"}`)
+	if code != exitNotFound || !strings.Contains(out, "starter devices") {
+		t.Fatalf("an unknown phone: exit %d\n%s", code, out)
 	}
 }
