@@ -40,11 +40,17 @@ func (l *layout) inside(i, a int) bool { return i > a && i < l.end[a] }
 func height(b uitree.Bounds) int { return b.Y2 - b.Y1 }
 
 // mayBeRow reports whether an ancestor can be one row: not a scrolling
-// list, and no taller than a quarter of the screen (a tile grid, a form,
-// a dialog is more than one row).
+// list, and no taller than a quarter of the screen, a third for a row
+// tapped as a whole (a tile grid, a form, a dialog is more than one row).
 func (l *layout) mayBeRow(a int) bool {
 	e := l.es[a]
-	return !e.Scrollable && height(e.Bounds) <= l.rowMax && height(e.Bounds) > 0
+	h := height(e.Bounds)
+	if e.Scrollable || h <= 0 {
+		return false
+	}
+	// A row tapped as a whole may be taller (a long summary on a short
+	// landscape screen).
+	return h <= l.rowMax || e.Clickable && h <= l.rowMax*4/3
 }
 
 // otherSwitch reports whether the subtree of a holds a switch that is not
@@ -187,6 +193,7 @@ func (l *layout) rowTitle(i int) string {
 			break
 		}
 		title, first := "", ""
+		var texts []string
 		for j := a; j < l.end[a]; j++ {
 			c := l.es[j]
 			if j == i || l.inside(j, i) || c.Text == "" || c.IsField() {
@@ -202,12 +209,13 @@ func (l *layout) rowTitle(i int) string {
 			if first == "" {
 				first = c.Text
 			}
+			texts = append(texts, c.Text)
+		}
+		if title == "" {
+			title = first
 		}
 		if title != "" {
-			return title
-		}
-		if first != "" {
-			return first
+			return timedTitle(title, texts)
 		}
 	}
 	e := l.es[i]
@@ -305,8 +313,9 @@ func (l *layout) switchesLabelled(label string) []switchMatch {
 }
 
 // timedName reports whether label names a row whose words are a clock
-// time and a name ("07:30 Gym"): the time alone (compared as a time, so
-// "7:30 AM" is "07:30") or the name alone.
+// time and a name ("07:30 Gym"), or a time alone ("7:30 AM", as a clock
+// app titles an alarm's row): the time (compared as a time, so "7:30 AM"
+// is "07:30") or the name alone.
 func timedName(shown, label string) bool {
 	s := norm(shown)
 	m := timeValRe.FindStringSubmatchIndex(s)
@@ -314,12 +323,29 @@ func timedName(shown, label string) bool {
 		return false
 	}
 	rest := strings.TrimSpace(s[m[1]:])
-	if rest == "" {
-		return false
-	}
 	if lt := values(TypeTime, label); len(lt) == 1 && wholeValue(TypeTime, strings.TrimSpace(label)) != "" {
 		st := values(TypeTime, s[:m[1]])
 		return len(st) == 1 && st[0] == lt[0]
 	}
-	return sameLabel(rest, label)
+	return rest != "" && sameLabel(rest, label)
+}
+
+// timedTitle is an alarm row's title: a title that is only a clock time
+// ("7:30 AM") with the row's next text, its name ("7:30 AM Gym"), so the
+// alarm is named by either.
+func timedTitle(title string, texts []string) string {
+	if wholeValue(TypeTime, strings.TrimSpace(title)) == "" {
+		return title
+	}
+	for i, t := range texts {
+		if t != title || i+1 >= len(texts) {
+			continue
+		}
+		next := texts[i+1]
+		if lab, _ := labelForm(next); lab != "" && wholeValue(TypeTime, strings.TrimSpace(next)) == "" {
+			return title + " " + next
+		}
+		break
+	}
+	return title
 }

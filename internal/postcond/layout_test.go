@@ -146,3 +146,32 @@ func TestDisabledCommitIsRefused(t *testing.T) {
 		t.Errorf("a tree without enabled attributes refused: %s", why)
 	}
 }
+
+// A clock app's alarm row: the time and the name are texts of the row,
+// the Switch shows none; the alarm is named by its time (as a time) or
+// its name.
+func TestAlarmRowNamedByTimeOrName(t *testing.T) {
+	row := func(y int, tm, name string, on bool) []uitree.Element {
+		flags := []string{"checkable", "clickable"}
+		if on {
+			flags = append(flags, "checked")
+		}
+		return []uitree.Element{
+			node(2, "FrameLayout", "alarm_item", "", "", bx(0, y, 1080, y+300)),
+			node(3, "TextView", "digital_clock", tm, "", bx(40, y+20, 600, y+150)),
+			node(3, "TextView", "label", name, "", bx(40, y+160, 600, y+220)),
+			node(3, "TextView", "days", "Mon, Tue, Wed", "", bx(40, y+230, 600, y+280)),
+			node(3, "Switch", "onoff", "", "", bx(880, y+60, 1000, y+140), flags...),
+		}
+	}
+	es := settingsPage(row(200, "7:30 AM", "Gym", true), row(520, "8:00 AM", "Work", false))
+	held := func(label string, on bool) bool {
+		return Eval([]Check{{Kind: Switch, Label: label, On: &on}}, Observed{Final: Screen{Elements: es}})[0].Held
+	}
+	if !held("07:30", true) || !held("7:30 AM", true) || !held("Gym", true) || held("07:30", false) || !held("08:00", false) || !held("Work", false) {
+		t.Error("an alarm row is not named by its time or its name")
+	}
+	if held("07:00", true) || held("07:00", false) || held("Mon", true) {
+		t.Error("an alarm held for a time or word that is not its name")
+	}
+}
