@@ -119,7 +119,7 @@ func (l *layout) rowOf(i int) []int {
 	// A flat list: the siblings on the same line.
 	e := l.es[i]
 	for j, o := range l.es {
-		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.ShortClass() == "Button" ||
+		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.ShortClass() == "Button" || l.end[j] > j+1 || l.isSwitch(j) && j != i ||
 			o.Bounds.Y1 >= e.Bounds.Y2 || o.Bounds.Y2 <= e.Bounds.Y1 {
 			continue
 		}
@@ -221,7 +221,10 @@ func (l *layout) rowTitle(i int) string {
 	e := l.es[i]
 	best, dist := "", -1
 	for j, o := range l.es {
-		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.IsField() || o.Checkable || o.ShortClass() == "Button" {
+		// A plain text beside it: never a control or a container of its
+		// own (a neighbouring tile in a grid).
+		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.IsField() || o.Checkable || o.Clickable ||
+			o.ShortClass() == "Button" || l.end[j] > j+1 {
 			continue
 		}
 		if cy := (o.Bounds.Y1 + o.Bounds.Y2) / 2; cy < e.Bounds.Y1 || cy >= e.Bounds.Y2 {

@@ -124,9 +124,17 @@ func TestLastOutgoingAsRealAppsMarkIt(t *testing.T) {
 		t.Errorf("LastOutgoing = %q, want the message of the lowest 'You said' bubble", got)
 	}
 	side := []uitree.Element{node(0, "View", "", "", "", bx(0, 0, 720, 1536)), list,
-		bubble(300, "在吗", "", 40, 300), bubble(500, "马上到", "", 400, 680), bubble(700, "好的", "", 40, 300)}
+		bubble(300, "在吗", "", 40, 300), bubble(500, "马上到", "", 400, 680), bubble(700, "好的", "", 40, 300),
+		node(1, "EditText", "input", "", "", bx(20, 1420, 600, 1500), "clickable")}
 	if got := LastOutgoing(side); got != "马上到" {
 		t.Errorf("LastOutgoing by side = %q, want the right-aligned bubble", got)
+	}
+	// A form is no conversation: a value beside its label is no bubble.
+	form := []uitree.Element{node(0, "View", "", "", "", bx(0, 0, 720, 1536)), list,
+		bubble(300, "帐户", "", 40, 150), bubble(300, "我的日历", "", 500, 680), bubble(500, "地点", "", 40, 150),
+		node(1, "EditText", "title", "标题", "", bx(20, 120, 600, 200), "clickable")}
+	if got := LastOutgoing(form); got != "" {
+		t.Errorf("LastOutgoing on a form = %q, want none", got)
 	}
 }
 

@@ -82,10 +82,34 @@ func messageText(e uitree.Element) string {
 
 // rightAligned is the lowest text of a conversation's message list that
 // sits against the list's right edge (far nearer to it than to the left).
+// Only a conversation has one: a screen with a field to write in, whose
+// list holds bubbles on both sides; anything else has no sent message.
 func rightAligned(es []uitree.Element) (string, uitree.Element) {
 	l := newLayout(es)
 	last, y := "", -1
 	var bubble uitree.Element
+	field := false
+	for _, e := range es {
+		field = field || e.IsField()
+	}
+	if !field {
+		return "", bubble
+	}
+	lefts := map[int]bool{} // lists with a bubble against their left edge
+	for i, e := range es {
+		if e.Text == "" || e.IsField() {
+			continue
+		}
+		for a := l.parent[i]; a >= 0; a = l.parent[a] {
+			if es[a].Scrollable {
+				lb := es[a].Bounds
+				if left, right := e.Bounds.X1-lb.X1, lb.X2-e.Bounds.X2; left >= 0 && right > 2*left && right > (lb.X2-lb.X1)/5 {
+					lefts[a] = true
+				}
+				break
+			}
+		}
+	}
 	for i, e := range es {
 		if e.Text == "" || e.IsField() || e.Clickable && e.ShortClass() == "Button" || len(values(TypeTime, e.Text)) > 0 && wholeValue(TypeTime, e.Text) != "" {
 			continue
@@ -97,7 +121,7 @@ func rightAligned(es []uitree.Element) (string, uitree.Element) {
 				break
 			}
 		}
-		if list < 0 {
+		if list < 0 || !lefts[list] || besideText(es, l, i, list) {
 			continue
 		}
 		lb := es[list].Bounds
@@ -107,4 +131,21 @@ func rightAligned(es []uitree.Element) (string, uitree.Element) {
 		}
 	}
 	return last, bubble
+}
+
+// besideText reports whether another text of the list shares es[i]'s line:
+// a form's value beside its label, not a bubble, which has its line to
+// itself.
+func besideText(es []uitree.Element, l *layout, i, list int) bool {
+	e := es[i]
+	for j := list + 1; j < l.end[list]; j++ {
+		o := es[j]
+		if j == i || o.Text == "" || l.inside(j, i) || l.inside(i, j) {
+			continue
+		}
+		if o.Bounds.Y1 < e.Bounds.Y2 && o.Bounds.Y2 > e.Bounds.Y1 && (o.Bounds.X2 <= e.Bounds.X1 || o.Bounds.X1 >= e.Bounds.X2) {
+			return true
+		}
+	}
+	return false
 }

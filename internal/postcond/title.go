@@ -8,8 +8,9 @@ import (
 
 // Title is the screen's title as a person reads it
 // (docs/design.md#verification-and-honest-status), or "": the text of an element whose
-// resource ID is a title outside any scrolling list (a list's rows have
-// titles of their own); else the text inside the app bar (a toolbar,
+// resource ID is a title, at the top of the window, neither a control nor
+// inside one, and outside any scrolling list (a list's rows, a notification, a card
+// have titles of their own); else the text inside the app bar (a toolbar,
 // action bar or top app bar container, as Compose apps with no IDs on
 // their texts still name the container); else the description of an
 // app-bar container that shows no text (a collapsing toolbar).
@@ -30,9 +31,22 @@ func Title(es []uitree.Element) string {
 		lab, _ := labelForm(e.Text)
 		return lab != ""
 	}
+	top := 0 // a title is at the top: in the first quarter of the window
+	if len(es) > 0 {
+		top = es[0].Bounds.Y1 + (es[0].Bounds.Y2-es[0].Bounds.Y1)/4
+	}
+	inControl := func(i int) bool { // a folder's or a card's title, tapped with it
+		for a := l.parent[i]; a >= 0; a = l.parent[a] {
+			if es[a].Clickable {
+				return true
+			}
+		}
+		return false
+	}
 	for i, e := range es {
 		id := e.ShortID()
-		if (id == "title" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "toolbar_title")) && titled(e) && !inList(i) {
+		if !inControl(i) && (id == "title" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "toolbar_title")) && titled(e) && !inList(i) &&
+			!e.Clickable && e.Bounds.Y1 < top {
 			return e.Text
 		}
 	}
