@@ -89,7 +89,8 @@ func (l *layout) isSwitch(i int) bool {
 // rowOf returns the elements of the row es[i] is in: the container around
 // it that holds other texts (a preference's title with its summary below,
 // a tile's label with its state), or, in a flat list, the texts beside it
-// on the same line among its siblings. es[i] itself comes first.
+// on the same line among its siblings; never another control's words (a
+// button's, a neighbouring icon's). es[i] itself comes first.
 func (l *layout) rowOf(i int) []int {
 	out := []int{i}
 	if l.end[i] > i+1 && l.mayBeRow(i) { // a row or a tile that holds its texts
@@ -102,13 +103,14 @@ func (l *layout) rowOf(i int) []int {
 			return out
 		}
 	}
-	for a := l.parent[i]; a >= 0; a = l.parent[a] {
+	// A control (a tab, an icon) is a row of its own: only its own words.
+	for a := l.parent[i]; a >= 0 && !l.control(i); a = l.parent[a] {
 		if !l.mayBeRow(a) || l.otherRow(a, i) {
 			break
 		}
 		var texts []int
 		for j := a; j < l.end[a]; j++ {
-			if j != i && !l.inside(j, i) && l.es[j].Text != "" {
+			if j != i && !l.inside(j, i) && l.es[j].Text != "" && !l.control(j) {
 				texts = append(texts, j)
 			}
 		}
@@ -119,7 +121,7 @@ func (l *layout) rowOf(i int) []int {
 	// A flat list: the siblings on the same line.
 	e := l.es[i]
 	for j, o := range l.es {
-		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.ShortClass() == "Button" || l.end[j] > j+1 || l.isSwitch(j) && j != i ||
+		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || l.control(j) || l.end[j] > j+1 || l.isSwitch(j) ||
 			o.Bounds.Y1 >= e.Bounds.Y2 || o.Bounds.Y2 <= e.Bounds.Y1 {
 			continue
 		}
@@ -129,6 +131,14 @@ func (l *layout) rowOf(i int) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// control reports whether es[j] is a control of its own, whose words are
+// its label and not what a row shows: a button, an icon in a grid, a
+// tab, a switch.
+func (l *layout) control(j int) bool {
+	e := l.es[j]
+	return e.Clickable || e.ShortClass() == "Button" || l.isSwitch(j)
 }
 
 // otherRow reports whether the subtree of a holds a row of its own that
