@@ -315,9 +315,11 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // FieldValue finds the field named name — an input (any EditText
 // subclass) whose hint, description or resource ID names it, or one that
-// shows the name as its text, its hint while it is empty; else a text that
-// starts with the name ("Brightness 30%") — and returns it with its value
-// ("" for a field that shows only its hint).
+// shows the name as its text, its hint while it is empty, or whose label
+// is the name (a form's text beside or above the field, in a container of
+// that field alone); else a text that starts with the name ("Brightness
+// 30%") — and returns it with its value ("" for a field that shows only
+// its hint).
 func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 	n := norm(name)
 	for i, e := range es {
@@ -333,6 +335,12 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 	for i, e := range es {
 		if e.IsField() && e.Hint == "" && sameLabel(e.Text, name) {
 			return &es[i], "" // the name it shows is its hint: it is empty
+		}
+	}
+	l := newLayout(es)
+	for i, e := range es {
+		if e.IsField() && sameLabel(l.fieldTitle(i), name) {
+			return &es[i], fieldText(e) // a form's label beside or above its field
 		}
 	}
 	want := strings.ToLower(strings.TrimSpace(name))

@@ -362,3 +362,26 @@ func timedTitle(title string, texts []string) string {
 	}
 	return title
 }
+
+// fieldTitle is the label of the input field es[i]: the text (not a
+// control's) in the container around it that holds no other field, or "".
+func (l *layout) fieldTitle(i int) string {
+	for a := l.parent[i]; a >= 0; a = l.parent[a] {
+		if !l.mayBeRow(a) {
+			return ""
+		}
+		for j := a; j < l.end[a]; j++ {
+			if j != i && l.es[j].IsField() {
+				return ""
+			}
+		}
+		for j := a; j < l.end[a]; j++ {
+			if c := l.es[j]; j != i && !l.inside(j, i) && c.Text != "" && !l.control(j) {
+				if lab, _ := labelForm(c.Text); lab != "" {
+					return c.Text
+				}
+			}
+		}
+	}
+	return ""
+}

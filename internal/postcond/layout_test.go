@@ -183,3 +183,26 @@ func TestAlarmRowNamedByTimeOrName(t *testing.T) {
 		t.Error("an alarm held for a time or word that is not its name")
 	}
 }
+
+// A form's field is named by the label beside it, in a container of that
+// field alone; a label of a container with two fields names neither.
+func TestFieldNamedByItsLabel(t *testing.T) {
+	field := func(y int, label, value string) []uitree.Element {
+		return []uitree.Element{
+			node(2, "LinearLayout", "", "", "", bx(0, y, 1080, y+200)),
+			node(3, "TextView", "", label, "", bx(40, y+60, 300, y+140)),
+			node(3, "AutoCompleteTextView", "input", value, "", bx(320, y+40, 1040, y+160), "clickable"),
+		}
+	}
+	es := settingsPage(field(200, "Name", "Alice"), field(420, "Phone", "555 0101"))
+	if e, v := FieldValue(es, "Phone"); e == nil || v != "555 0101" {
+		t.Fatalf("FieldValue(Phone) = %+v, %q", e, v)
+	}
+	two := append(settingsPage(), node(1, "LinearLayout", "", "", "", bx(0, 200, 1080, 500)),
+		node(2, "TextView", "", "Name", "", bx(40, 220, 300, 280)),
+		node(2, "EditText", "a", "Alice", "", bx(320, 220, 1040, 280), "clickable"),
+		node(2, "EditText", "b", "Bob", "", bx(320, 320, 1040, 380), "clickable"))
+	if e, v := FieldValue(two, "Name"); e != nil {
+		t.Fatalf("a label over two fields named one: %+v, %q", e, v)
+	}
+}
