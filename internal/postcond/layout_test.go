@@ -1,6 +1,7 @@
 package postcond
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -205,4 +206,20 @@ func TestFieldNamedByItsLabel(t *testing.T) {
 	if e, v := FieldValue(two, "Name"); e != nil {
 		t.Fatalf("a label over two fields named one: %+v, %q", e, v)
 	}
+}
+
+func FuzzLabelForm(f *testing.F) {
+	for _, s := range []string{"Bluetooth, On", "蓝牙。", "飞行模式 已开启", "Wi\u2011Fi", "", ",", " , on", "已关闭"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, st := labelForm(s)
+		if st < -1 || st > 1 {
+			t.Fatalf("state %d", st)
+		}
+		if l != "" && (l != strings.TrimSpace(l) || strings.ContainsAny(l[len(l)-1:], ".:,;")) {
+			t.Fatalf("labelForm(%q) = %q: not trimmed", s, l)
+		}
+		_ = sameLabel(s, s)
+	})
 }
