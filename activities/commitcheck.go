@@ -141,7 +141,7 @@ func shownItem(m probe.Match) probe.Match {
 	return func(e uitree.Element) bool { return !isField(e) && m(e) }
 }
 
-func isField(e uitree.Element) bool { return strings.Contains(e.Class, "EditText") }
+func isField(e uitree.Element) bool { return e.IsField() }
 
 // tapped is the element a tap at (x, y) hits: the smallest clickable
 // element under it, else the smallest element with text.

@@ -82,7 +82,7 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 			continue
 		case c.Kind == postcond.ElementExists:
 			// A field's text is typed, not saved (postcond's element_exists).
-			m = func(e uitree.Element) bool { return e.ShortClass() != "EditText" && postcond.Shows(e, c.Text) }
+			m = func(e uitree.Element) bool { return !e.IsField() && postcond.Shows(e, c.Text) }
 		case c.Kind == postcond.RowShows:
 			m = func(e uitree.Element) bool { return postcond.ShowsRow(e, c.Row, c.Shows) }
 		default:

@@ -41,7 +41,16 @@ func (a *Activities) wrongTarget(ctx context.Context, in StepInput) (commitCheck
 		return commitCheck{}, nil // no tree to judge by: the journal and verification still guard
 	}
 	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
-	control, ok := tappedControl(elems, x, y)
+	i, ok := tappedControl(elems, x, y)
+	var control uitree.Element
+	if ok {
+		control = elems[i]
+		if control.Text == "" && control.Desc == "" {
+			// An icon button labelled by its child (Compose's "Send
+			// message"): the control is what its label says.
+			control.Desc = postcond.ControlLabel(elems, i)
+		}
+	}
 	labels := a.CommitLabels
 	if len(labels) == 0 {
 		labels = postcond.DefaultCommitLabels
@@ -59,16 +68,17 @@ type commitCheck struct {
 	Commit  string // the commit it makes, when it is a commit action
 }
 
-// tappedControl is the smallest clickable element under a pixel.
-func tappedControl(elems []uitree.Element, x, y int) (uitree.Element, bool) {
-	best, area := uitree.Element{}, -1
-	for _, e := range elems {
+// tappedControl is the index of the smallest clickable element under a
+// pixel.
+func tappedControl(elems []uitree.Element, x, y int) (int, bool) {
+	best, area := -1, -1
+	for i, e := range elems {
 		if !e.Clickable || !e.Bounds.Contains(x, y) {
 			continue
 		}
 		if a := (e.Bounds.X2 - e.Bounds.X1) * (e.Bounds.Y2 - e.Bounds.Y1); area < 0 || a < area {
-			best, area = e, a
+			best, area = i, a
 		}
 	}
-	return best, area >= 0
+	return best, best >= 0
 }

@@ -139,3 +139,45 @@ func TestLastSentNeedsAMessageThisTodoSent(t *testing.T) {
 		t.Fatalf("a tap a dialog met is not shown to have sent: %+v %v", v, err)
 	}
 }
+
+// composeConversation is a conversation as Google Messages (Compose)
+// dumps it: the title a text with no ID inside the top app bar row, sent
+// bubbles described "You said …", the send button a clickable with no
+// label whose child is described "Send message".
+func composeConversation(name, compose string) []uitree.Element {
+	b := func(x1, y1, x2, y2 int) uitree.Bounds { return uitree.Bounds{X1: x1, Y1: y1, X2: x2, Y2: y2} }
+	return []uitree.Element{
+		{Class: "android.view.View", ResourceID: "ConversationScreenUi", Bounds: b(0, 0, 1080, 2400), Enabled: true},
+		{Class: "android.view.View", ResourceID: "message_list", Scrollable: true, Bounds: b(0, 200, 1080, 2100), Depth: 1, Enabled: true},
+		{Class: "android.widget.TextView", ResourceID: "message_text", Text: "hi", Desc: "You said  hi 1:13 pm ., , Delivered", Bounds: b(800, 1800, 1040, 1880), Depth: 2, Enabled: true},
+		{Class: "android.widget.EditText", Text: compose, Clickable: true, Bounds: b(40, 2150, 860, 2300), Depth: 1, Enabled: true},
+		{Class: "android.view.View", ResourceID: "Compose:Draft:Send", Clickable: true, Bounds: b(900, 2150, 1060, 2300), Depth: 1, Enabled: true},
+		{Class: "android.view.View", Desc: "Send message", Bounds: b(930, 2180, 1030, 2270), Depth: 2, Enabled: true},
+		{Class: "android.view.View", ResourceID: "top_app_bar_title_row", Clickable: true, Bounds: b(150, 60, 700, 200), Depth: 1, Enabled: true},
+		{Class: "android.widget.TextView", Text: name, Bounds: b(200, 90, 600, 170), Depth: 2, Enabled: true},
+	}
+}
+
+// Google Messages' send button is a commit control though its label is
+// on its child: the wrong-target guard runs for its tap.
+func TestTheComposeSendTapIsGuarded(t *testing.T) {
+	a, p, _ := newActivities(t, "<think>x</think><answer>do(action=\"Back\")</answer>")
+	send := autoglm.Point{uitree.Relative(980, 1080), uitree.Relative(2225, 2400)}
+	in := StepInput{Serial: "fake-1", Task: "Send Mom a message: see you", UITree: true,
+		Act: &autoglm.Action{Name: autoglm.ActionTap, Element: &send}, Width: 1080, Height: 2400,
+		ScreenTreeRef: tree(t, a, composeConversation("A.Keval", "see you")),
+		Expect:        []postcond.Check{{Kind: postcond.LastSent, Conversation: "Mom", Contains: "see you"}}}
+	res, err := a.Step(context.Background(), in)
+	if err != nil || res.Act == nil || !strings.Contains(res.Act.Refused, "A.Keval") {
+		t.Fatalf("act = %+v, %v; want the Send refused naming A.Keval", res.Act, err)
+	}
+	for _, in := range p.got() {
+		if strings.HasPrefix(in, "tap") {
+			t.Fatalf("the phone got %q: the refused Send reached it", in)
+		}
+	}
+	in.ScreenTreeRef = tree(t, a, composeConversation("Mom", "see you"))
+	if res, err = a.Step(context.Background(), in); err != nil || res.Act == nil || res.Act.Refused != "" || !strings.Contains(res.Act.Committed, `Send message on "Mom": "see you"`) {
+		t.Fatalf("right target: %+v, %v", res.Act, err)
+	}
+}

@@ -64,7 +64,7 @@ func digits(s string) string {
 // shows, each with the element it is in.
 func screenValues(typ string, es []uitree.Element) (vals, in []string) {
 	for _, e := range es {
-		if e.ShortClass() == "EditText" || e.ShortClass() == "Button" {
+		if e.IsField() || e.ShortClass() == "Button" {
 			continue
 		}
 		for _, v := range values(typ, e.Text) {
@@ -172,7 +172,7 @@ func answerable(s Screen) []uitree.Element {
 	var out []uitree.Element
 	for _, e := range s.Elements {
 		t := norm(e.Text)
-		if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.ShortClass() == "EditText" || t == norm(s.App) || t == top || IsAppName(e.Text) {
+		if len([]rune(t)) < 2 || e.ShortClass() == "Button" || e.IsField() || t == norm(s.App) || t == top || IsAppName(e.Text) {
 			continue
 		}
 		out = append(out, e)
@@ -215,7 +215,7 @@ func withoutQuestion(ans, question string) string {
 func nth(all, es []uitree.Element, n int) []uitree.Element {
 	var rows []uitree.Element
 	for _, e := range all {
-		if e.Clickable && e.ShortClass() != "Button" && e.ShortClass() != "EditText" {
+		if e.Clickable && e.ShortClass() != "Button" && !e.IsField() {
 			rows = append(rows, e)
 		}
 	}

@@ -29,11 +29,14 @@ type Observed struct {
 	Question string
 }
 
-// Result is one check's outcome.
+// Result is one check's outcome. Used are the elements of the final
+// screen it was decided from (the switch and the title beside it, the
+// row, the field), so a person can see what was read.
 type Result struct {
-	Check    Check  `json:"check"`
-	Held     bool   `json:"held"`
-	Evidence string `json:"evidence"`
+	Check    Check            `json:"check"`
+	Held     bool             `json:"held"`
+	Evidence string           `json:"evidence"`
+	Used     []uitree.Element `json:"used,omitempty"`
 }
 
 // Eval checks every postcondition on what the todo left; no model is
@@ -41,8 +44,8 @@ type Result struct {
 func Eval(cs []Check, o Observed) []Result {
 	out := make([]Result, 0, len(cs))
 	for _, c := range cs {
-		held, ev := evalOne(c, o)
-		out = append(out, Result{Check: c, Held: held, Evidence: ev})
+		held, ev, used := evalOne(c, o)
+		out = append(out, Result{Check: c, Held: held, Evidence: ev, Used: used})
 	}
 	return out
 }
@@ -73,78 +76,103 @@ func Summary(rs []Result) string {
 	return "postconditions held: " + strings.Join(held, "; ")
 }
 
-func evalOne(c Check, o Observed) (bool, string) {
+func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 	s := o.Final
 	switch c.Kind {
 	case AppInFront:
-		return appInFront(c.App, s)
+		held, ev := appInFront(c.App, s)
+		return held, ev, nil
 	case ElementExists:
 		// What a field holds is typed, not saved: a title typed in an
 		// editor left open is not the saved record the check stands for
 		// (docs/design.md §9). field_holds is the check for a field.
 		if e := find(shownNotTyped(s.Elements), c.Text); e != nil {
-			return true, fmt.Sprintf("%q is shown", label(*e))
+			return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
 		}
-		return false, fmt.Sprintf("no element shows %q", c.Text)
+		return false, fmt.Sprintf("no element shows %q", c.Text), nil
 	case ElementAbsent:
 		if e := find(s.Elements, c.Text); e != nil {
-			return false, fmt.Sprintf("%q is still shown", label(*e))
+			return false, fmt.Sprintf("%q is still shown", label(*e)), []uitree.Element{*e}
 		}
-		return true, fmt.Sprintf("nothing shows %q", c.Text)
+		return true, fmt.Sprintf("nothing shows %q", c.Text), nil
 	case Switch:
-		want := c.On != nil && *c.On
-		for _, e := range s.Elements {
-			// Labelled exactly, or a row's switch whose label starts with
-			// it ("07:30" labels the switch of "07:30 Gym").
-			if e.Checkable && (same(e.Text, c.Label) || same(e.Desc, c.Label) ||
-				strings.HasPrefix(norm(e.Desc), norm(c.Label)+" ") || strings.HasPrefix(norm(e.Text), norm(c.Label)+" ")) {
-				if e.Checked == want {
-					return true, fmt.Sprintf("the %q switch is %s", c.Label, onOff(e.Checked))
-				}
-				return false, fmt.Sprintf("the %q switch is %s", c.Label, onOff(e.Checked))
-			}
-		}
-		return false, fmt.Sprintf("no switch labelled %q is on the final screen", c.Label)
+		return switchHolds(c, s.Elements)
 	case FieldHolds:
 		e, v := FieldValue(s.Elements, c.Field)
 		if e == nil {
-			return false, fmt.Sprintf("no field %q is on the final screen", c.Field)
+			return false, fmt.Sprintf("no field %q is on the final screen", c.Field), nil
 		}
+		used := []uitree.Element{*e}
 		if holds(v, c.Value) {
-			return true, fmt.Sprintf("field %q holds %q", c.Field, v)
+			return true, fmt.Sprintf("field %q holds %q", c.Field, v), used
 		}
-		return false, fmt.Sprintf("field %q holds %q, not %q", c.Field, v, c.Value)
+		return false, fmt.Sprintf("field %q holds %q, not %q", c.Field, v, c.Value), used
 	case RowShows:
 		rows := rowsWith(s.Elements, c.Row)
 		if len(rows) == 0 {
-			return false, fmt.Sprintf("no row shows %q", c.Row)
+			return false, fmt.Sprintf("no row shows %q", c.Row), nil
 		}
 		for _, r := range rows {
-			if holds(r, c.Shows) {
-				return true, fmt.Sprintf("the row %q shows %q", r, c.Shows)
+			if rowHolds(r.text, c.Shows) {
+				return true, fmt.Sprintf("the row %q shows %q", r.text, c.Shows), r.elems
 			}
 		}
-		return false, fmt.Sprintf("the row %q does not show %q", rows[0], c.Shows)
+		return false, fmt.Sprintf("the row %q does not show %q", rows[0].text, c.Shows), rows[0].elems
 	case LastSent:
 		title := Title(s.Elements)
 		if title == "" || !sameName(title, c.Conversation) {
-			return false, fmt.Sprintf("the final screen is not the conversation with %q (title %q)", c.Conversation, title)
+			return false, fmt.Sprintf("the final screen is not the conversation with %q (title %q)", c.Conversation, title), nil
 		}
-		last := LastOutgoing(s.Elements)
+		last, bubble := lastOutgoing(s.Elements)
 		if last == "" {
-			return false, fmt.Sprintf("the conversation with %q shows no sent message", title)
+			return false, fmt.Sprintf("the conversation with %q shows no sent message", title), nil
 		}
+		used := []uitree.Element{bubble}
 		if SameMessage(last, c.Contains) {
-			return true, fmt.Sprintf("the last message sent to %q is %q", title, last)
+			return true, fmt.Sprintf("the last message sent to %q is %q", title, last), used
 		}
-		return false, fmt.Sprintf("the last message sent to %q is %q, not %q", title, last, c.Contains)
+		return false, fmt.Sprintf("the last message sent to %q is %q, not %q", title, last, c.Contains), used
 	case AnswerSeen:
 		if c.Type == TypeState {
-			return answerState(c, o)
+			held, ev := answerState(c, o)
+			return held, ev, nil
 		}
-		return answerSeen(c, o)
+		held, ev := answerSeen(c, o)
+		return held, ev, nil
 	}
-	return false, "unknown check " + c.Kind
+	return false, "unknown check " + c.Kind, nil
+}
+
+// switchHolds: the switch the label names is in the wanted state. When
+// the label names several switches (the nearest kind of naming only) they
+// must all show it; a switch whose checked attribute and words disagree
+// holds nothing.
+func switchHolds(c Check, es []uitree.Element) (bool, string, []uitree.Element) {
+	want := c.On != nil && *c.On
+	l := newLayout(es)
+	ms := l.switchesLabelled(c.Label)
+	if len(ms) == 0 {
+		return false, fmt.Sprintf("no switch labelled %q is on the final screen", c.Label), nil
+	}
+	var used []uitree.Element
+	for _, m := range ms {
+		used = append(used, es[m.i])
+	}
+	first, _ := l.switchState(ms[0].i)
+	for _, m := range ms {
+		on, sure := l.switchState(m.i)
+		if !sure {
+			return false, fmt.Sprintf("the %q switch is checked=%t but its words say otherwise: its state is not sure", m.label, es[m.i].Checked), used
+		}
+		if on != first {
+			return false, fmt.Sprintf("%d switches are labelled %q and they do not all show one state", len(ms), c.Label), used
+		}
+	}
+	named := fmt.Sprintf("the %q switch", c.Label)
+	if !sameLabel(ms[0].label, c.Label) {
+		named = fmt.Sprintf("the %q switch (%q)", c.Label, ms[0].label)
+	}
+	return first == want, fmt.Sprintf("%s is %s", named, onOff(first)), used
 }
 
 func appInFront(app string, s Screen) (bool, string) {
@@ -171,10 +199,6 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-
-func same(a, b string) bool { return a != "" && norm(a) == norm(b) }
-
 // sameName matches a person's name as a screen titles it: equal, or the
 // name the first name of the title ("Alice" names "Alice Chen"), never
 // the reverse ("Mom and Bob" is not the conversation "Mom").
@@ -188,7 +212,7 @@ func sameName(title, name string) bool {
 func shownNotTyped(es []uitree.Element) []uitree.Element {
 	out := make([]uitree.Element, 0, len(es))
 	for _, e := range es {
-		if e.ShortClass() != "EditText" {
+		if !e.IsField() {
 			out = append(out, e)
 		}
 	}
@@ -217,7 +241,7 @@ func Shows(e uitree.Element, x string) bool {
 // for such an element, since it sees one element at a time.
 func ShowsRow(e uitree.Element, row, shows string) bool {
 	for _, t := range []string{e.Text, e.Desc} {
-		if containsWord(norm(t), norm(row)) && holds(t, shows) {
+		if containsWord(norm(t), norm(row)) && rowHolds(t, shows) {
 			return true
 		}
 	}
@@ -289,19 +313,34 @@ func holds(shown, want string) bool {
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
-// FieldValue finds the field named name — an input whose hint, description
-// or resource ID names it, or a text that starts with the name ("Brightness
-// 30%") — and returns it with its value.
+// FieldValue finds the field named name — an input (any EditText
+// subclass) whose hint, description or resource ID names it, or one that
+// shows the name as its text, its hint while it is empty, or whose label
+// is the name (a form's text beside or above the field, in a container of
+// that field alone); else a text that starts with the name ("Brightness
+// 30%") — and returns it with its value ("" for a field that shows only
+// its hint).
 func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 	n := norm(name)
 	for i, e := range es {
 		id := norm(strings.ReplaceAll(e.ShortID(), "_", " "))
-		if e.ShortClass() == "EditText" && (norm(e.Desc) == n || strings.Contains(id, n) || strings.HasPrefix(norm(e.Desc), n)) {
+		if e.IsField() && (sameLabel(e.Desc, name) || sameLabel(e.Hint, name) || strings.Contains(id, n) || strings.HasPrefix(norm(e.Desc), n)) {
 			v := fieldText(e) // an empty field shows its hint
 			if same(v, name) {
 				v = ""
 			}
 			return &es[i], v
+		}
+	}
+	for i, e := range es {
+		if e.IsField() && e.Hint == "" && sameLabel(e.Text, name) {
+			return &es[i], "" // the name it shows is its hint: it is empty
+		}
+	}
+	l := newLayout(es)
+	for i, e := range es {
+		if e.IsField() && sameLabel(l.fieldTitle(i), name) {
+			return &es[i], fieldText(e) // a form's label beside or above its field
 		}
 	}
 	want := strings.ToLower(strings.TrimSpace(name))
@@ -314,53 +353,92 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 	return nil, ""
 }
 
-// rowsWith returns the text of every list row that contains x: an
-// element's text, joined with the texts beside it on the same line.
-func rowsWith(es []uitree.Element, x string) []string {
-	var out []string
-	for _, e := range es {
-		if !strings.Contains(norm(e.Text), norm(x)) && !strings.Contains(norm(e.Desc), norm(x)) {
-			continue
+// row is one list row: its words joined, and the elements they are from.
+type row struct {
+	text  string
+	elems []uitree.Element
+}
+
+// rowsWith returns every list row that an element naming x is in: an
+// element whose label is x (after normalisation, a tile's state aside),
+// else one whose text holds x as words; with the texts of its row
+// (layout.rowOf: its container's, or its line's in a flat list).
+func rowsWith(es []uitree.Element, x string) []row {
+	var exact, words []int
+	for i, e := range es {
+		switch {
+		case sameLabel(e.Text, x) || sameLabel(e.Desc, x):
+			exact = append(exact, i)
+		case containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)):
+			words = append(words, i)
 		}
-		row := label(e)
-		for _, o := range es {
-			if o == e || o.Text == "" || o.Bounds.Y1 >= e.Bounds.Y2 || o.Bounds.Y2 <= e.Bounds.Y1 || o.ShortClass() == "Button" {
+	}
+	if len(exact) == 0 {
+		exact = words
+	}
+	l := newLayout(es)
+	var out []row
+	for _, i := range exact {
+		var r row
+		for k, j := range l.rowOf(i) {
+			t := es[j].Text
+			if k == 0 {
+				t = label(es[j])
+			}
+			if t == "" {
 				continue
 			}
-			if o.Bounds.Y2-o.Bounds.Y1 > 3*(e.Bounds.Y2-e.Bounds.Y1)+1 {
-				continue // a container, not a neighbour
-			}
-			row += " " + o.Text
+			r.text = strings.TrimSpace(r.text + " " + t)
+			r.elems = append(r.elems, es[j])
 		}
-		out = append(out, row)
+		out = append(out, r)
 	}
 	return out
 }
 
-// Title is the screen's title: the text of an element whose resource ID
-// is a title, else "".
-func Title(es []uitree.Element) string {
-	for _, e := range es {
-		id := e.ShortID()
-		if (id == "title" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "toolbar_title")) && e.ShortClass() != "EditText" && e.Text != "" {
-			return e.Text
-		}
+// rowHolds reports whether a row's words hold what it must show: a number
+// whole, anything else as whole words ("On" is not in "Connected") that
+// no negation comes just before ("Allowed" is not in "Not allowed", nor
+// "连接" in "未连接").
+func rowHolds(shown, want string) bool {
+	if numRe.MatchString(norm(want)) {
+		return holds(shown, want)
 	}
-	return ""
+	s, w := norm(shown), norm(want)
+	if w == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
+		first, _ := utf8.DecodeRuneInString(w)
+		last, _ := utf8.DecodeLastRuneInString(w)
+		if (i == 0 || !joins(before, first)) && (i+len(w) == len(s) || !joins(last, after)) && !negated(s[:i], w) {
+			return true
+		}
+		off = i + 1
+	}
 }
 
-// LastOutgoing is the last message bubble the phone marks as sent: the
-// lowest element whose description starts with "Sent" or whose resource ID
-// names an outgoing message.
-func LastOutgoing(es []uitree.Element) string {
-	last, y := "", -1
-	for _, e := range es {
-		id := strings.ToLower(e.ShortID())
-		if (strings.HasPrefix(strings.ToLower(e.Desc), "sent") || strings.Contains(id, "outgoing")) && e.Text != "" && e.Bounds.Y1 >= y {
-			last, y = e.Text, e.Bounds.Y1
+// negated reports whether the words before a match deny it.
+func negated(before, want string) bool {
+	b := strings.TrimRight(before, " ")
+	for _, n := range []string{"not", "no", "non", "never", "don't", "isn't", "un"} {
+		if strings.HasSuffix(b, " "+n) || b == n {
+			return !strings.HasPrefix(want, n+" ")
 		}
 	}
-	return last
+	for _, n := range []string{"不", "未", "没有", "没", "无", "非"} {
+		if strings.HasSuffix(b, n) {
+			return !strings.HasPrefix(want, n)
+		}
+	}
+	return false
 }
 
 var placeholderRe = regexp.MustCompile(`(?i)\{[^{}]*\}|\bwhat (?:was|you) read\b|\bthe (?:time|value|number|result) (?:read|found)\b|\bwith the result\b|\bthe result of (?:the )?(?:previous|last)\b|<[a-z_ ]+>|上一步的结果|读到的`)

@@ -14,7 +14,7 @@ func savedFields(screens []Screen) []uitree.Element {
 	var order []uitree.Element
 	for _, s := range screens {
 		for _, e := range s.Elements {
-			if e.ShortClass() != "EditText" || e.ResourceID == "" || e.Password {
+			if !e.IsField() || e.ResourceID == "" || e.Password {
 				continue
 			}
 			v, ok := first[e.ResourceID]

@@ -27,11 +27,11 @@ func Recheck(cs []Check, s Screen) []Result {
 		default:
 			continue
 		}
-		if held, ev := evalOne(c, o); held && c.Kind == Switch {
+		if held, ev, _ := evalOne(c, o); held && c.Kind == Switch {
 			out = append(out, Result{Check: c, Held: true, Evidence: ev})
 			continue
 		}
-		if held, ev := evalOne(opposite, o); held {
+		if held, ev, _ := evalOne(opposite, o); held {
 			out = append(out, Result{Check: c, Held: false, Evidence: fmt.Sprintf("no longer: %s", ev)})
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // A read of whether something is on (docs/design.md §9): the answer
@@ -44,26 +42,42 @@ func answerState(c Check, o Observed) (bool, string) {
 		return false, fmt.Sprintf("the answer %q does not say on or off, one of the two", clip(ans, 120))
 	}
 	for _, s := range append(append([]Screen(nil), o.Seen...), o.Final) {
-		var sws []uitree.Element
-		for _, e := range s.Elements {
-			if e.Checkable {
-				sws = append(sws, e)
+		l := newLayout(s.Elements)
+		var picked []int
+		if c.Label != "" {
+			for _, m := range l.switchesLabelled(c.Label) {
+				picked = append(picked, m.i)
 			}
-		}
-		for i, e := range sws {
+		} else {
+			var sws []int
+			for i := range s.Elements {
+				if l.isSwitch(i) {
+					sws = append(sws, i)
+				}
+			}
 			switch {
-			case c.Label != "" && !strings.Contains(norm(e.Text+" "+e.Desc), norm(c.Label)):
-				continue
-			case c.Label == "" && c.Ordinal > 0 && i != c.Ordinal-1:
-				continue
-			case c.Label == "" && c.Ordinal == Last && i != len(sws)-1:
-				continue
+			case c.Ordinal > 0 && c.Ordinal <= len(sws):
+				picked = sws[c.Ordinal-1 : c.Ordinal]
+			case c.Ordinal == Last && len(sws) > 0:
+				picked = sws[len(sws)-1:]
 			}
-			if e.Checked != on {
-				return false, fmt.Sprintf("the answer says %s, but the switch %q showed %s", onOff(on), firstNonEmpty(e.Desc, e.Text), onOff(e.Checked))
-			}
-			return true, fmt.Sprintf("the switch %q showed %s, as the answer says", firstNonEmpty(e.Desc, e.Text), onOff(on))
 		}
+		if len(picked) == 0 {
+			continue
+		}
+		e := s.Elements[picked[0]]
+		name := firstNonEmpty(c.Label, firstNonEmpty(e.Desc, e.Text))
+		shown, _ := l.switchState(picked[0])
+		for _, i := range picked {
+			st, sure := l.switchState(i)
+			if !sure || st != shown {
+				return false, fmt.Sprintf("the switch %q does not show one sure state on its screen", name)
+			}
+		}
+		if shown != on {
+			return false, fmt.Sprintf("the answer says %s, but the switch %q showed %s", onOff(on), name, onOff(shown))
+		}
+		return true, fmt.Sprintf("the switch %q showed %s, as the answer says", name, onOff(on))
 	}
 	return false, "no screen of the todo showed the switch the answer is about"
 }

@@ -16,14 +16,60 @@ var DefaultCommitLabels = []string{"Send", "Save", "Delete", "Pay", "Confirm", "
 	"发送", "保存", "删除", "支付", "付款", "确认", "确定", "完成", "提交", "转账"}
 
 // IsCommit reports whether an element is a commit control: its text or
-// description is one of labels (case and spacing aside).
+// description is one of labels (docs/design.md#verification-and-honest-status).
 func IsCommit(e uitree.Element, labels []string) bool {
-	for _, l := range labels {
-		if same(e.Text, l) || same(e.Desc, l) {
+	return IsCommitLabel(e.Text, labels) || IsCommitLabel(e.Desc, labels)
+}
+
+// commitObjects are the words a commit control may name after its verb
+// and still be that action: "Send message", "Send SMS", "Save changes",
+// "发送短信".
+var (
+	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post"}
+	commitObjectsZH = []string{"消息", "短信", "信息", "彩信", "邮件", "日程", "笔记", "闹钟", "联系人", "更改", "修改"}
+)
+
+// IsCommitLabel reports whether a control's label is a commit action: it
+// is one of labels (case, spacing, dashes and a closing mark aside), or
+// one of them followed by only what it acts on ("Send message"). A label
+// that merely holds the word ("Sent", "Send feedback", "Delete all
+// Timeline data?", "Don't save") is not one.
+func IsCommitLabel(label string, labels []string) bool {
+	l, _ := labelForm(label)
+	if l == "" {
+		return false
+	}
+	for _, c := range labels {
+		v := norm(c)
+		if v == "" {
+			continue
+		}
+		if l == v {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(l, v+" "); ok && slices.Contains(commitObjects, rest) {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(l, v); ok && !isASCII(v) && slices.Contains(commitObjectsZH, rest) {
 			return true
 		}
 	}
 	return false
+}
+
+// ControlLabel is the label of the control es[i]: its own text or
+// description, else the first inside it (an icon button whose description
+// is on its child, as Compose draws Google Messages' "Send message").
+func ControlLabel(es []uitree.Element, i int) string {
+	if l := firstNonEmpty(strings.TrimSpace(es[i].Text), strings.TrimSpace(es[i].Desc)); l != "" {
+		return l
+	}
+	for j := i + 1; j < uitree.SubtreeEnd(es, i); j++ {
+		if l := firstNonEmpty(strings.TrimSpace(es[j].Text), strings.TrimSpace(es[j].Desc)); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // Target is what a commit action is about to act on.
@@ -40,9 +86,12 @@ type Target struct {
 // message that is not the todo's, a record or field that is not the one
 // the postconditions name.
 func WrongTarget(t Target) string {
+	if uitree.Disabled(t.Elements, t.Control) {
+		return fmt.Sprintf("the %q control is disabled (enabled=false), so a tap on it does nothing: do what enables it first (a box to tick, a field to fill)", clip(label(t.Control), 40))
+	}
 	var fields []uitree.Element
 	for _, e := range t.Elements {
-		if e.ShortClass() == "EditText" {
+		if e.IsField() {
 			fields = append(fields, e)
 		}
 	}
@@ -69,7 +118,7 @@ func WrongTarget(t Target) string {
 				}
 			}
 		case FieldHolds:
-			if e, v := FieldValue(t.Elements, c.Field); e != nil && e.ShortClass() == "EditText" && v != "" && !holds(v, c.Value) {
+			if e, v := FieldValue(t.Elements, c.Field); e != nil && e.IsField() && v != "" && !holds(v, c.Value) {
 				return fmt.Sprintf("the field %q holds %q, but the todo wants %q", c.Field, clip(v, 80), c.Value)
 			}
 		case RowShows, ElementAbsent:
@@ -123,9 +172,7 @@ func renamedTo(task string, cs []Check, absent Check, fields []uitree.Element) b
 	return false
 }
 
-func isSend(e uitree.Element) bool {
-	return same(e.Text, "Send") || same(e.Desc, "Send") || same(e.Text, "发送")
-}
+func isSend(e uitree.Element) bool { return IsCommit(e, []string{"Send", "发送"}) }
 
 func hasKind(cs []Check, kind string) bool {
 	for _, c := range cs {
@@ -151,16 +198,18 @@ func mentions(task, name string) bool {
 	return false
 }
 
-// fieldText is what an input holds: its text unless that is its hint.
+// fieldText is what an input holds: its text unless that is its hint
+// (the dump's hint attribute, or the description the simulator and many
+// apps give a field, which an empty field shows).
 func fieldText(e uitree.Element) string {
-	if same(e.Text, e.Desc) || strings.HasPrefix(norm(e.Desc), norm(e.Text)+" ") {
+	if same(e.Text, e.Hint) || same(e.Text, e.Desc) || strings.HasPrefix(norm(e.Desc), norm(e.Text)+" ") {
 		return ""
 	}
 	return strings.TrimSpace(e.Text)
 }
 
 func fieldName(e uitree.Element) string {
-	return firstNonEmpty(e.Desc, strings.ReplaceAll(e.ShortID(), "_", " "))
+	return firstNonEmpty(firstNonEmpty(e.Desc, e.Hint), strings.ReplaceAll(e.ShortID(), "_", " "))
 }
 
 func firstFilled(fields []uitree.Element) *uitree.Element {
@@ -190,7 +239,7 @@ func DescribeCommit(t Target) string {
 	}
 	var vals []string
 	for _, e := range t.Elements {
-		if e.ShortClass() == "EditText" {
+		if e.IsField() {
 			if v := fieldText(e); v != "" {
 				vals = append(vals, fmt.Sprintf("%q", clip(v, 80)))
 			}

@@ -28,7 +28,8 @@ type Listed struct {
 	Clickable  bool   `json:"clickable,omitempty"`
 	Focused    bool   `json:"focused,omitempty"`
 	Scrollable bool   `json:"scrollable,omitempty"`
-	At         [2]int `json:"at"` // center on the 0-999 grid
+	Disabled   bool   `json:"disabled,omitempty"` // enabled=false: a tap does nothing until something enables it
+	At         [2]int `json:"at"`                 // center on the 0-999 grid
 }
 
 // Relative converts a pixel coordinate on an axis of the given size to the
@@ -58,9 +59,12 @@ func (e Element) Interesting() bool {
 }
 
 // List converts the interesting elements of a dump to listed form for a
-// screen of width x height pixels, at most MaxListed of them.
+// screen of width x height pixels, at most MaxListed of them. An element
+// the dump marks enabled=false is listed as disabled; a tree in which no
+// element is enabled carries no enabled attribute, so none is.
 func List(elems []Element, width, height int) []Listed {
 	var out []Listed
+	says := SaysEnabled(elems)
 	for _, e := range elems {
 		if !e.Interesting() {
 			continue
@@ -72,7 +76,7 @@ func List(elems []Element, width, height int) []Listed {
 		out = append(out, Listed{
 			Index: len(out) + 1, Class: e.ShortClass(), Text: e.Text, Desc: e.Desc, ID: e.ShortID(),
 			Checkable: e.Checkable, Checked: e.Checked, Clickable: e.Clickable,
-			Focused: e.Focused, Scrollable: e.Scrollable,
+			Focused: e.Focused, Scrollable: e.Scrollable, Disabled: says && !e.Enabled,
 			At: [2]int{Relative(cx, width), Relative(cy, height)},
 		})
 	}
@@ -82,6 +86,7 @@ func List(elems []Element, width, height int) []Listed {
 // String formats one element as a list line, e.g.
 //
 //	[3] Switch "Wi-Fi" id=wifi_switch checked=false clickable at=[500,212]
+//	[4] Button "Delete" clickable enabled=false at=[880,1200]
 func (l Listed) String() string {
 	var b strings.Builder
 	class := l.Class
@@ -100,6 +105,9 @@ func (l Listed) String() string {
 	}
 	if l.Clickable {
 		b.WriteString(" clickable")
+	}
+	if l.Disabled {
+		b.WriteString(" enabled=false")
 	}
 	if l.Focused {
 		b.WriteString(" focused")
@@ -197,6 +205,8 @@ func ParseLine(line string) (Listed, bool) {
 			l.Checkable, l.Checked = true, val == "true"
 		case "clickable":
 			l.Clickable = true
+		case "enabled":
+			l.Disabled = val == "false"
 		case "focused":
 			l.Focused = true
 		case "scrollable":

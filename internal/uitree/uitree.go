@@ -47,6 +47,7 @@ type Element struct {
 	Package    string `json:"package,omitempty"`
 	Text       string `json:"text,omitempty"`
 	Desc       string `json:"desc,omitempty"` // content-desc
+	Hint       string `json:"hint,omitempty"` // an input's hint, where the dump says it (newer dumps)
 	ResourceID string `json:"resource_id,omitempty"`
 	Bounds     Bounds `json:"bounds"`
 	Clickable  bool   `json:"clickable,omitempty"`
@@ -132,6 +133,8 @@ func elementFromAttrs(attrs []xml.Attr, depth int) Element {
 			e.Text = v
 		case "content-desc":
 			e.Desc = v
+		case "hint":
+			e.Hint = v
 		case "resource-id":
 			e.ResourceID = v
 		case "bounds":
@@ -174,6 +177,12 @@ func WriteXML(w io.Writer, rotation int, elems []Element) error {
 			i, esc(e.Text), esc(e.ResourceID), esc(e.Class), esc(e.Package), esc(e.Desc),
 			e.Checkable, e.Checked, e.Clickable, e.Enabled, e.Clickable, e.Focused, e.Scrollable,
 			e.Password, e.Selected, e.Bounds)
+		if e.Hint != "" {
+			s := b.String()
+			b.Reset()
+			b.WriteString(strings.TrimSuffix(s, ">"))
+			fmt.Fprintf(&b, ` hint="%s">`, esc(e.Hint))
+		}
 		stack = append(stack, e.Depth)
 	}
 	for range stack {

@@ -1,0 +1,108 @@
+package postcond
+
+import (
+	"strings"
+	"unicode"
+)
+
+// How a label a check names is compared with the words a screen shows
+// (docs/design.md#verification-and-honest-status): the same words after
+// normalisation, never a prefix, so "Bluetooth" is not the label of
+// "Bluetooth tethering".
+
+// foldRune maps the characters real strings use for a plain one: every
+// Unicode dash and minus to "-", every kind of space (no-break, narrow,
+// ideographic) to " ", and drops the invisible format characters
+// (zero-width space, direction marks).
+func foldRune(r rune) rune {
+	switch r {
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\uFE63', '\uFF0D':
+		return '-'
+	case '\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u2060', '\uFEFF':
+		return -1
+	}
+	if unicode.IsSpace(r) || unicode.Is(unicode.Zs, r) {
+		return ' '
+	}
+	return r
+}
+
+// norm folds case, dashes and spaces, and runs of white space to one.
+func norm(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(strings.Map(foldRune, s)), " "))
+}
+
+func same(a, b string) bool { return a != "" && norm(a) == norm(b) }
+
+// trailingMarks end a label without being part of it: the full stop a
+// Quick Settings tile's description ends with ("Bluetooth.", "蓝牙。"), a
+// colon before a value.
+const trailingMarks = ".。:：,，;；"
+
+// State words a tile or a row appends to its label.
+var (
+	stateSuffixes = []struct {
+		s  string
+		on bool
+	}{
+		{"已开启", true}, {"已关闭", false}, {"已打开", true}, {"已启用", true}, {"已停用", false},
+	}
+	stateWords = map[string]bool{
+		"on": true, "off": false, "开启": true, "关闭": false, "已开启": true, "已关闭": false,
+		"打开": true, "已打开": true, "已启用": true, "已停用": false, "开": true, "关": false,
+	}
+)
+
+// labelForm is a label as it is compared: normalised, trailing marks and
+// a state suffix removed ("Bluetooth, On" → "bluetooth", "蓝牙。" → "蓝牙",
+// "飞行模式 已开启" → "飞行模式"). state is the state the suffix says:
+// 1 on, 0 off, -1 none. A text that is only a state word ("On", "关闭")
+// has the empty label.
+func labelForm(s string) (label string, state int) {
+	l := strings.TrimRight(norm(s), trailingMarks+" ")
+	state = -1
+	if on, ok := stateWords[l]; ok {
+		return "", b2i(on)
+	}
+	// "Bluetooth, On": English state words only after a comma (not the
+	// "on" of "Turn on"); Chinese ones after a comma or a space.
+	for _, sep := range []string{",", "，", " "} {
+		i := strings.LastIndex(l, sep)
+		if i <= 0 {
+			continue
+		}
+		w := strings.TrimSpace(l[i+len(sep):])
+		if on, ok := stateWords[w]; ok && len([]rune(w)) > 1 && (sep != " " || !isASCII(w)) {
+			return strings.TrimRight(l[:i], trailingMarks+" "), b2i(on)
+		}
+	}
+	for _, x := range stateSuffixes {
+		if base, ok := strings.CutSuffix(l, x.s); ok && base != "" {
+			return strings.TrimRight(base, trailingMarks+" "), b2i(x.on)
+		}
+	}
+	return l, state
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameLabel reports whether a screen's text is the label a check names.
+func sameLabel(shown, want string) bool {
+	s, _ := labelForm(shown)
+	w, _ := labelForm(want)
+	return s != "" && s == w
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,387 @@
+package postcond
+
+import (
+	"strings"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// layout reads a UI tree the way a person reads the screen it draws
+// (docs/design.md#verification-and-honest-status): which texts make one
+// list row, which words label a switch that shows none of its own. Real
+// apps nest a row's title, summary and switch in one container; the
+// simulator and some older apps lay a row's elements side by side in the
+// list itself, where a row is the band of one line.
+type layout struct {
+	es     []uitree.Element
+	parent []int
+	end    []int // end[i]: just past es[i]'s last descendant
+	rowMax int   // the tallest a row container may be
+}
+
+func newLayout(es []uitree.Element) *layout {
+	l := &layout{es: es, parent: uitree.Parents(es), end: make([]int, len(es))}
+	for i := range es {
+		l.end[i] = uitree.SubtreeEnd(es, i)
+	}
+	h := 0
+	for _, e := range es {
+		h = max(h, e.Bounds.Y2)
+	}
+	if len(es) > 0 && es[0].Bounds.Y2 > es[0].Bounds.Y1 {
+		h = es[0].Bounds.Y2 - es[0].Bounds.Y1
+	}
+	l.rowMax = max(h/4, 1)
+	return l
+}
+
+func (l *layout) inside(i, a int) bool { return i > a && i < l.end[a] }
+
+func height(b uitree.Bounds) int { return b.Y2 - b.Y1 }
+
+// mayBeRow reports whether an ancestor can be one row: not a scrolling
+// list, and no taller than a quarter of the screen, a third for a row
+// tapped as a whole (a tile grid, a form, a dialog is more than one row).
+func (l *layout) mayBeRow(a int) bool {
+	e := l.es[a]
+	h := height(e.Bounds)
+	if e.Scrollable || h <= 0 {
+		return false
+	}
+	// A row tapped as a whole may be taller (a long summary on a short
+	// landscape screen).
+	return h <= l.rowMax || e.Clickable && h <= l.rowMax*4/3
+}
+
+// otherSwitch reports whether the subtree of a holds a switch that is not
+// i, nor one of i's ancestors or descendants: a container of two switches
+// is not one switch's row.
+func (l *layout) otherSwitch(a, i int) bool {
+	for j := a; j < l.end[a]; j++ {
+		if j == i || l.inside(j, i) || l.inside(i, j) {
+			continue
+		}
+		if l.isSwitch(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSwitch reports whether es[i] is a switch: checkable, or a tile whose
+// own words end with its state ("Bluetooth, On", "蓝牙 已开启").
+func (l *layout) isSwitch(i int) bool {
+	e := l.es[i]
+	if e.Checkable {
+		return true
+	}
+	if !e.Clickable {
+		return false
+	}
+	for _, s := range []string{e.Text, e.Desc} {
+		if lab, st := labelForm(s); lab != "" && st >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rowOf returns the elements of the row es[i] is in: the container around
+// it that holds other texts (a preference's title with its summary below,
+// a tile's label with its state), or, in a flat list, the texts beside it
+// on the same line among its siblings; never another control's words (a
+// button's, a neighbouring icon's). es[i] itself comes first.
+func (l *layout) rowOf(i int) []int {
+	out := []int{i}
+	if l.end[i] > i+1 && l.mayBeRow(i) { // a row or a tile that holds its texts
+		for j := i + 1; j < l.end[i]; j++ {
+			if l.es[j].Text != "" || l.es[j].Desc != "" {
+				out = append(out, j)
+			}
+		}
+		if len(out) > 1 {
+			return out
+		}
+	}
+	// A control (a tab, an icon) is a row of its own: only its own words.
+	for a := l.parent[i]; a >= 0 && !l.control(i); a = l.parent[a] {
+		if !l.mayBeRow(a) || l.otherRow(a, i) {
+			break
+		}
+		var texts []int
+		for j := a; j < l.end[a]; j++ {
+			if j != i && !l.inside(j, i) && l.es[j].Text != "" && !l.control(j) {
+				texts = append(texts, j)
+			}
+		}
+		if len(texts) > 0 {
+			return append(out, texts...)
+		}
+	}
+	// A flat list: the siblings on the same line.
+	e := l.es[i]
+	for j, o := range l.es {
+		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || l.control(j) || l.end[j] > j+1 || l.isSwitch(j) ||
+			o.Bounds.Y1 >= e.Bounds.Y2 || o.Bounds.Y2 <= e.Bounds.Y1 {
+			continue
+		}
+		if height(o.Bounds) > 3*height(e.Bounds)+1 {
+			continue // a container, not a neighbour
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// control reports whether es[j] is a control of its own, whose words are
+// its label and not what a row shows: a button, an icon in a grid, a
+// tab, a switch.
+func (l *layout) control(j int) bool {
+	e := l.es[j]
+	return e.Clickable || e.ShortClass() == "Button" || l.isSwitch(j)
+}
+
+// otherRow reports whether the subtree of a holds a row of its own that
+// es[i] is not in: a switch, unrelated to es[i], with words of its own (a
+// neighbouring tile, a Compose toggle row). A row's own widget switch,
+// which shows no words, is part of the row.
+func (l *layout) otherRow(a, i int) bool {
+	for j := a; j < l.end[a]; j++ {
+		if j == i || l.inside(j, i) || l.inside(i, j) || !l.isSwitch(j) {
+			continue
+		}
+		for k := j; k < l.end[j]; k++ {
+			if l.es[k].Text != "" || l.es[k].Desc != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// switchLabels returns the words that label the switch es[i], by how
+// near they are to it: its own text and description; the title of its row
+// (the row container around it, or the line beside it in a flat list);
+// the first text inside it (a Compose checkable row, a tile's label).
+func (l *layout) switchLabels(i int) [3][]string {
+	var out [3][]string
+	e := l.es[i]
+	for _, s := range []string{e.Text, e.Desc} {
+		if lab, _ := labelForm(s); lab != "" {
+			out[0] = append(out[0], s)
+		}
+	}
+	if t := l.rowTitle(i); t != "" {
+		out[1] = append(out[1], t)
+	}
+	var first string
+	for j := i + 1; j < l.end[i]; j++ {
+		c := l.es[j]
+		for _, s := range []string{c.Text, c.Desc} {
+			if lab, _ := labelForm(s); lab != "" {
+				id := c.ShortID()
+				if id == "title" || id == "tile_label" || strings.HasSuffix(id, "_title") {
+					out[2] = append(out[2], s)
+				} else if first == "" {
+					first = s
+				}
+			}
+		}
+	}
+	if len(out[2]) == 0 && first != "" {
+		out[2] = append(out[2], first)
+	}
+	return out
+}
+
+// rowTitle is the title of a switch's row: the text of the container
+// around it that holds no other switch (the one with a title id, else the
+// first), else the nearest text on its line among its siblings.
+func (l *layout) rowTitle(i int) string {
+	for a := l.parent[i]; a >= 0; a = l.parent[a] {
+		if !l.mayBeRow(a) || l.otherSwitch(a, i) {
+			break
+		}
+		title, first := "", ""
+		var texts []string
+		for j := a; j < l.end[a]; j++ {
+			c := l.es[j]
+			if j == i || l.inside(j, i) || c.Text == "" || c.IsField() {
+				continue
+			}
+			if lab, _ := labelForm(c.Text); lab == "" {
+				continue // a state word ("On"), not a title
+			}
+			id := c.ShortID()
+			if title == "" && (id == "title" || id == "switch_text" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "_label")) {
+				title = c.Text
+			}
+			if first == "" {
+				first = c.Text
+			}
+			texts = append(texts, c.Text)
+		}
+		if title == "" {
+			title = first
+		}
+		if title != "" {
+			return timedTitle(title, texts)
+		}
+	}
+	e := l.es[i]
+	best, dist := "", -1
+	for j, o := range l.es {
+		// A plain text beside it: never a control or a container of its
+		// own (a neighbouring tile in a grid).
+		if j == i || l.parent[j] != l.parent[i] || o.Text == "" || o.IsField() || o.Checkable || o.Clickable ||
+			o.ShortClass() == "Button" || l.end[j] > j+1 {
+			continue
+		}
+		if cy := (o.Bounds.Y1 + o.Bounds.Y2) / 2; cy < e.Bounds.Y1 || cy >= e.Bounds.Y2 {
+			continue
+		}
+		if lab, _ := labelForm(o.Text); lab == "" {
+			continue
+		}
+		d := max(e.Bounds.X1-o.Bounds.X2, o.Bounds.X1-e.Bounds.X2, 0)
+		if dist < 0 || d < dist {
+			best, dist = o.Text, d
+		}
+	}
+	return best
+}
+
+// switchState is the state a switch shows: its checked attribute, or the
+// state word of a tile that is not checkable. sure is false when the two
+// disagree (checked, but its words say off).
+func (l *layout) switchState(i int) (on, sure bool) {
+	e := l.es[i]
+	said := -1
+	for _, s := range []string{e.Text, e.Desc} {
+		if _, st := labelForm(s); st >= 0 {
+			said = st
+		}
+	}
+	for j := i + 1; j < l.end[i] && said < 0; j++ {
+		if lab, st := labelForm(l.es[j].Text); lab == "" && st >= 0 {
+			said = st // a tile's state line ("On", "已关闭")
+		}
+	}
+	if !e.Checkable {
+		return said == 1, said >= 0
+	}
+	return e.Checked, said < 0 || (said == 1) == e.Checked
+}
+
+// switchMatch is a switch a check's label names.
+type switchMatch struct {
+	i     int
+	label string // the words that named it
+}
+
+// switchesLabelled returns the switches a label names, the nearest
+// naming first: its own words, else its row's title, else its first
+// inner text; and an alarm's row named by its time or its name alone
+// ("07:30" or "Gym" for "07:30 Gym"). Only the nearest kind that names
+// any switch counts.
+func (l *layout) switchesLabelled(label string) []switchMatch {
+	var tiers [4][]switchMatch
+	for i := range l.es {
+		if !l.isSwitch(i) {
+			continue
+		}
+		labs := l.switchLabels(i)
+		found := false
+		for t, ls := range labs {
+			for _, s := range ls {
+				if sameLabel(s, label) {
+					tiers[t] = append(tiers[t], switchMatch{i, s})
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if found {
+			continue
+		}
+	timed:
+		for _, ls := range labs {
+			for _, s := range ls {
+				if timedName(s, label) {
+					tiers[3] = append(tiers[3], switchMatch{i, s})
+					break timed
+				}
+			}
+		}
+	}
+	for _, t := range tiers {
+		if len(t) > 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// timedName reports whether label names a row whose words are a clock
+// time and a name ("07:30 Gym"), or a time alone ("7:30 AM", as a clock
+// app titles an alarm's row): the time (compared as a time, so "7:30 AM"
+// is "07:30") or the name alone.
+func timedName(shown, label string) bool {
+	s := norm(shown)
+	m := timeValRe.FindStringSubmatchIndex(s)
+	if m == nil || m[0] != 0 {
+		return false
+	}
+	rest := strings.TrimSpace(s[m[1]:])
+	if lt := values(TypeTime, label); len(lt) == 1 && wholeValue(TypeTime, strings.TrimSpace(label)) != "" {
+		st := values(TypeTime, s[:m[1]])
+		return len(st) == 1 && st[0] == lt[0]
+	}
+	return rest != "" && sameLabel(rest, label)
+}
+
+// timedTitle is an alarm row's title: a title that is only a clock time
+// ("7:30 AM") with the row's next text, its name ("7:30 AM Gym"), so the
+// alarm is named by either.
+func timedTitle(title string, texts []string) string {
+	if wholeValue(TypeTime, strings.TrimSpace(title)) == "" {
+		return title
+	}
+	for i, t := range texts {
+		if t != title || i+1 >= len(texts) {
+			continue
+		}
+		next := texts[i+1]
+		if lab, _ := labelForm(next); lab != "" && wholeValue(TypeTime, strings.TrimSpace(next)) == "" {
+			return title + " " + next
+		}
+		break
+	}
+	return title
+}
+
+// fieldTitle is the label of the input field es[i]: the text (not a
+// control's) in the container around it that holds no other field, or "".
+func (l *layout) fieldTitle(i int) string {
+	for a := l.parent[i]; a >= 0; a = l.parent[a] {
+		if !l.mayBeRow(a) {
+			return ""
+		}
+		for j := a; j < l.end[a]; j++ {
+			if j != i && l.es[j].IsField() {
+				return ""
+			}
+		}
+		for j := a; j < l.end[a]; j++ {
+			if c := l.es[j]; j != i && !l.inside(j, i) && c.Text != "" && !l.control(j) {
+				if lab, _ := labelForm(c.Text); lab != "" {
+					return c.Text
+				}
+			}
+		}
+	}
+	return ""
+}
