@@ -49,6 +49,11 @@ type fakePhone struct {
 	delayed    time.Duration
 	delayUntil time.Time
 	override   string // extra wm size line
+	// imeReply answers every `ime` command, as a phone that refuses them
+	// all does; imeReplies answer the ime commands starting with a key.
+	imeReply   string
+	imeReplies map[string]string
+	props      map[string]string // getprop answers
 }
 
 func newFakePhone() *fakePhone {
@@ -123,6 +128,23 @@ func (f *fakePhone) shell(serial, cmd string, exec bool) []byte {
 	defer f.mu.Unlock()
 	f.tick()
 	f.commands = append(f.commands, cmd)
+	if strings.HasPrefix(cmd, "getprop ") {
+		var b strings.Builder
+		for _, c := range strings.Split(cmd, "; ") {
+			b.WriteString(f.props[strings.TrimPrefix(c, "getprop ")] + "\n")
+		}
+		return []byte(b.String())
+	}
+	if strings.HasPrefix(cmd, "ime ") {
+		if f.imeReply != "" {
+			return []byte(f.imeReply)
+		}
+		for k, v := range f.imeReplies {
+			if strings.HasPrefix(cmd, k) {
+				return []byte(v)
+			}
+		}
+	}
 	args := strings.Fields(cmd)
 	switch {
 	case cmd == "screencap -p":

@@ -1,6 +1,7 @@
 package device
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +131,43 @@ func TestLockStateOnRealPhones(t *testing.T) {
 		if hasPatternView(elems) {
 			t.Errorf("%s read as a pattern lock", name)
 		}
+	}
+}
+
+func TestIMERefusalsOfRealPhones(t *testing.T) {
+	const issues = "issues-transcribed-dumpsys.txt"
+	colorOS := realBlock(t, issues, "zai-org/Open-AutoGLM#106")
+	if !imeBlocked(colorOS) {
+		t.Errorf("ColorOS SecurityException not read as blocked:\n%s", colorOS)
+	}
+	for _, name := range []string{"senzhk/ADBKeyBoard#66", "suyiiyii/AutoGLM-GUI#479"} {
+		if out := realBlock(t, issues, name); imeBlocked(out) {
+			t.Errorf("%s read as blocked", name)
+		}
+	}
+
+	// Over the driver: ColorOS answers every ime command with its trace.
+	f, _, d := setup(t, Options{})
+	f.set(func(f *fakePhone) { f.imeReply = colorOS })
+	err := d.Type(tctx(t), "hi")
+	if !errors.Is(err, ErrIMEBlocked) || !NeedsPerson(err) || !strings.Contains(err.Error(), `"USB debugging (security settings)"`) ||
+		strings.Contains(err.Error(), "ContextImpl") {
+		t.Errorf("ColorOS: err = %v; want ErrIMEBlocked naming the setting, without the trace", err)
+	}
+	if _, _, text, _, _ := f.snapshot(); text != "" {
+		t.Errorf("ColorOS: typed %q", text)
+	}
+
+	// Installed but not registered: `ime list -s` lacks it and `ime set`
+	// refuses it (Android 14).
+	block := realBlock(t, issues, "senzhk/ADBKeyBoard#66")
+	lines := strings.SplitAfter(block, "\n")
+	f, _, d = setup(t, Options{})
+	f.set(func(f *fakePhone) {
+		f.imeReplies = map[string]string{"ime list -s": lines[0] + lines[1], "ime set": lines[2]}
+	})
+	err = d.Type(tctx(t), "hi")
+	if !errors.Is(err, ErrIMENotInstalled) || !strings.Contains(err.Error(), "ime enable com.android.adbkeyboard/.AdbIME") {
+		t.Errorf("not registered: err = %v; want ErrIMENotInstalled with the steps to enable it", err)
 	}
 }
