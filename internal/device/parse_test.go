@@ -2,6 +2,8 @@ package device
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -114,6 +116,31 @@ func FuzzCheckPNG(f *testing.F) {
 		shot, reason := checkPNG(b)
 		if reason == "" && (shot.Width <= 0 || shot.Height <= 0 || len(shot.PNG) == 0) {
 			t.Fatalf("accepted %q as %+v", b, shot)
+		}
+	})
+}
+
+func FuzzParseGetprop(f *testing.F) {
+	f.Add("[ro.serialno]: [f89a5ec6]\n[ro.build.version.sdk]: [35]\n")
+	f.Add("[]: []\n[a]: [b]: [c]\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for k, v := range parseGetprop(s) {
+			if !strings.Contains(s, "["+k+"]: ["+v+"]") {
+				t.Fatalf("parseGetprop(%q) read %q = %q, which the input does not hold", s, k, v)
+			}
+		}
+	})
+}
+
+func FuzzCheckSDK(f *testing.F) {
+	f.Add("19", "4.4.2")
+	f.Add("35", "15")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, sdk, release string) {
+		err := checkSDK("x", sdk, release)
+		n, perr := strconv.Atoi(strings.TrimSpace(sdk))
+		if (err != nil) != (perr == nil && n > 0 && n < MinSDK) {
+			t.Fatalf("checkSDK(%q) = %v", sdk, err)
 		}
 	})
 }

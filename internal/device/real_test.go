@@ -171,3 +171,40 @@ func TestIMERefusalsOfRealPhones(t *testing.T) {
 		t.Errorf("not registered: err = %v; want ErrIMENotInstalled with the steps to enable it", err)
 	}
 }
+
+func TestIdentityFromRealGetprop(t *testing.T) {
+	props := parseGetprop(realFile(t, "peridot-poco-getprop.txt"))
+	if props["ro.serialno"] != "f89a5ec6" || props["ro.build.version.sdk"] != "35" {
+		t.Errorf("ro.serialno %q sdk %q, want f89a5ec6 35", props["ro.serialno"], props["ro.build.version.sdk"])
+	}
+}
+
+// TestOldAndroidIsRefused: a phone below MinSDK is refused where its
+// identity is first read, with a message naming the release it runs and
+// the one needed; a supported one (the POCO F6's Android 15) passes.
+func TestOldAndroidIsRefused(t *testing.T) {
+	real := parseGetprop(realFile(t, "peridot-poco-getprop.txt"))
+	for _, c := range []struct {
+		name, sdk, release string
+		refused            bool
+	}{
+		{"Android 15 (POCO F6)", real["ro.build.version.sdk"], real["ro.build.version.release"], false},
+		{"Android 5.0", "21", "5.0", false},
+		{"Android 4.4", "19", "4.4.2", true},
+		{"Android 4.1", "16", "4.1.2", true},
+		{"SDK not told", "", "", false},
+	} {
+		f, _, d := setup(t, Options{})
+		f.set(func(f *fakePhone) {
+			f.props = map[string]string{"ro.serialno": real["ro.serialno"], "ro.build.version.sdk": c.sdk, "ro.build.version.release": c.release}
+		})
+		id, err := IdentityOf(tctx(t), d)
+		var ua *UnsupportedAndroidError
+		switch {
+		case c.refused && (!errors.As(err, &ua) || !strings.Contains(err.Error(), "Android "+c.release) || !strings.Contains(err.Error(), "Android 5.0 (API 21) or newer")):
+			t.Errorf("%s: id %q err %v; want it refused, naming its release and the oldest supported", c.name, id, err)
+		case !c.refused && (err != nil || id != "f89a5ec6"):
+			t.Errorf("%s: id %q err %v; want f89a5ec6", c.name, id, err)
+		}
+	}
+}
