@@ -23,7 +23,11 @@ func (d *adbDevice) CurrentApp(ctx context.Context) (App, error) {
 		// The shade or the keyguard covers the app: that is what shows.
 		return App{Package: f.pkg, Name: SystemUIName, Window: f.window}, nil
 	}
-	name := AppName(f.pkg)
+	// The name a person sees on this phone, else the built-in table's.
+	name := d.AppLabel(ctx, f.pkg)
+	if name == "" {
+		name = AppName(f.pkg)
+	}
 	if name == "" {
 		name = f.pkg
 	}
