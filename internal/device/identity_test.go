@@ -76,8 +76,9 @@ func TestIdentityOfReadsTheSerialNo(t *testing.T) {
 }
 
 // BenchmarkIdentityOf is what naming the journal by the phone's identity
-// adds to each action: one `getprop ro.serialno` over our ADB client and
-// server to a simulated phone on loopback. Beside it, a `dumpsys window`
+// adds to each action: one shell round trip of getprop (ro.serialno and
+// the Android release) over our ADB client and server to a simulated phone
+// on loopback. Beside it, a `dumpsys window`
 // read (CurrentApp), which every action already makes to record the screen
 // before its input.
 //
