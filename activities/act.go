@@ -124,8 +124,9 @@ func (a *Activities) input(ctx context.Context, d device.Device, act autoglm.Act
 		return ActResult{Result: "ok", Touched: true}, nil
 	}
 	// Errors the model can act on go back to it as the action's result.
-	if errors.Is(err, device.ErrIMENotInstalled) {
-		// No model can fix this: a person must install the keyboard.
+	if device.NeedsPerson(err) {
+		// No model can fix this: a person must install the keyboard,
+		// or turn on the phone setting that lets adb switch to it.
 		return ActResult{Result: err.Error(), NeedsHuman: err.Error()}, nil
 	}
 	var nf *device.AppNotFoundError

@@ -198,7 +198,8 @@ func deviceError(op string, err error) error {
 		return err
 	}
 	var na *device.NotAllowedError
-	if errors.As(err, &na) {
+	var ua *device.UnsupportedAndroidError
+	if errors.As(err, &na) || errors.As(err, &ua) {
 		return temporal.NewNonRetryableApplicationError(op+": "+err.Error(), ErrTypeConfig, nil)
 	}
 	return temporal.NewApplicationError(op+": "+err.Error(), ErrTypeDevice)

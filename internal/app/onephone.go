@@ -155,17 +155,22 @@ func (w *Worker) journalDir() string {
 
 // phoneIdentity is the identity of the phone listed as serial, or the
 // serial when the phone does not answer (it may still be served: the
-// journal reads the identity again before each action).
-func (w *Worker) phoneIdentity(ctx context.Context, serial string) string {
+// journal reads the identity again before each action). A phone whose
+// Android is too old to drive is the error that says so.
+func (w *Worker) phoneIdentity(ctx context.Context, serial string) (string, error) {
 	d, err := w.acts.Devices.Get(ctx, serial)
 	if err != nil {
-		return serial
+		return serial, nil
 	}
 	id, err := device.IdentityOf(ctx, d)
-	if err != nil {
-		return serial
+	var ua *device.UnsupportedAndroidError
+	if errors.As(err, &ua) {
+		return serial, err
 	}
-	return id
+	if err != nil {
+		return serial, nil
+	}
+	return id, nil
 }
 
 // Refused returns, for each phone this worker does not serve because

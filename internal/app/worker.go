@@ -238,7 +238,16 @@ func (w *Worker) refresh(ctx context.Context) {
 			return
 		}
 		cctx, ccancel := context.WithTimeout(ctx, 15*time.Second)
-		phone := w.phoneIdentity(cctx, in.Serial)
+		phone, uerr := w.phoneIdentity(cctx, in.Serial)
+		if uerr != nil {
+			// Too old an Android: refuse it rather than misread it.
+			ccancel()
+			if w.refused[in.Serial] != uerr.Error() {
+				w.log.Error("not serving the phone", "serial", in.Serial, "error", uerr)
+			}
+			w.refused[in.Serial] = uerr.Error()
+			continue
+		}
 		why, err := w.servedElsewhere(cctx, in.Serial, phone)
 		ccancel()
 		if ctx.Err() != nil {

@@ -48,6 +48,9 @@ type adbDevice struct {
 	imeOK     bool
 	pkgs      []string
 	pkgsAt    time.Time
+	labels    map[string]appLabel // AppLabel's, per package
+	loc       string              // the phone's locale (locale)
+	locKnown  bool
 }
 
 var (

@@ -31,6 +31,9 @@ type App struct {
 	Package  string `json:"package"`
 	Name     string `json:"name"`               // display name from the app table, or the package
 	Activity string `json:"activity,omitempty"` // focused activity when known
+	// Window is the system UI window that has the focus (NotificationShade,
+	// StatusBar, Keyguard) when it covers the app; "" otherwise.
+	Window string `json:"window,omitempty"`
 }
 
 // Device is a phone as activities use it. Coordinates are screen pixels.

@@ -12,7 +12,9 @@
 //
 // A screen the phone refuses to capture (FLAG_SECURE: empty output,
 // "Status: -1", an all-black image) is a Screenshot with Sensitive set and a
-// Reason, never a black image passed off as the screen. Launch resolves a
+// Reason, never a black image passed off as the screen. CurrentApp names
+// the app in front by the label the phone shows for it, read from its APK
+// (package apk) once per app. Launch resolves a
 // name through a built-in table of English and Chinese app names, then the
 // installed packages, and fails with *AppNotFoundError listing close
 // matches. Type needs the ADB Keyboard and says how to install it when it

@@ -13,6 +13,22 @@ var ErrIMENotInstalled = errors.New("ADB Keyboard (com.android.adbkeyboard) is n
 	"`adb -s SERIAL install ADBKeyboard.apk`, then enable it with " +
 	"`adb -s SERIAL shell ime enable com.android.adbkeyboard/.AdbIME`")
 
+// ErrIMEBlocked means the phone refuses adb the switch to the ADB
+// Keyboard: its `ime` commands fail with a SecurityException for
+// WRITE_SECURE_SETTINGS, as ColorOS, MIUI and HyperOS phones do until a
+// developer setting allows it.
+var ErrIMEBlocked = errors.New("the phone refuses to switch its keyboard to the ADB Keyboard over adb " +
+	"(SecurityException: WRITE_SECURE_SETTINGS): on the phone open Settings > Developer options and turn on " +
+	"\"USB debugging (security settings)\" (on some ColorOS releases \"Disable permission monitoring\"), " +
+	"then try again")
+
+// NeedsPerson reports whether err is one only a person at the phone can
+// fix (the ADB Keyboard missing, or a setting that blocks it): no model
+// and no retry gets past it.
+func NeedsPerson(err error) bool {
+	return errors.Is(err, ErrIMENotInstalled) || errors.Is(err, ErrIMEBlocked)
+}
+
 // AppNotFoundError means Launch could not find the app on the phone.
 // Suggestions holds close names the caller may have meant.
 type AppNotFoundError struct {

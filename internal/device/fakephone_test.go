@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"image/png"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -49,6 +50,12 @@ type fakePhone struct {
 	delayed    time.Duration
 	delayUntil time.Time
 	override   string // extra wm size line
+	// imeReply answers every `ime` command, as a phone that refuses them
+	// all does; imeReplies answer the ime commands starting with a key.
+	imeReply   string
+	imeReplies map[string]string
+	props      map[string]string // getprop answers
+	apks       map[string][]byte // APKs by package, at /data/app/PKG-1/base.apk
 }
 
 func newFakePhone() *fakePhone {
@@ -123,6 +130,23 @@ func (f *fakePhone) shell(serial, cmd string, exec bool) []byte {
 	defer f.mu.Unlock()
 	f.tick()
 	f.commands = append(f.commands, cmd)
+	if strings.HasPrefix(cmd, "getprop ") {
+		var b strings.Builder
+		for _, c := range strings.Split(cmd, "; ") {
+			b.WriteString(f.props[strings.TrimPrefix(c, "getprop ")] + "\n")
+		}
+		return []byte(b.String())
+	}
+	if strings.HasPrefix(cmd, "ime ") {
+		if f.imeReply != "" {
+			return []byte(f.imeReply)
+		}
+		for k, v := range f.imeReplies {
+			if strings.HasPrefix(cmd, k) {
+				return []byte(v)
+			}
+		}
+	}
 	args := strings.Fields(cmd)
 	switch {
 	case cmd == "screencap -p":
@@ -156,6 +180,39 @@ func (f *fakePhone) shell(serial, cmd string, exec bool) []byte {
 		binary.LittleEndian.PutUint32(out[4:], uint32(h))
 		binary.LittleEndian.PutUint32(out[8:], 1)
 		return append(out, f.image(w, h).(*image.RGBA).Pix...)
+	case len(args) == 3 && args[0] == "pm" && args[1] == "path":
+		if _, ok := f.apks[args[2]]; ok {
+			return []byte("package:/data/app/" + args[2] + "-1/base.apk\n")
+		}
+		return nil
+	case len(args) == 4 && args[0] == "stat":
+		if b, ok := f.apkAt(args[3]); ok {
+			return []byte(fmt.Sprintf("%d\n", len(b)))
+		}
+		return []byte("stat: '" + args[3] + "': No such file or directory\n")
+	case exec && args[0] == "dd":
+		var in string
+		var bs, skip, count int
+		for _, a := range args[1:] {
+			k, v, _ := strings.Cut(a, "=")
+			n, _ := strconv.Atoi(v)
+			switch k {
+			case "if":
+				in = v
+			case "bs":
+				bs = n
+			case "skip":
+				skip = n
+			case "count":
+				count = n
+			}
+		}
+		b, ok := f.apkAt(in)
+		if !ok || bs <= 0 {
+			return nil
+		}
+		start := min(skip*bs, len(b))
+		return b[start:min(len(b), start+count*bs)]
 	case cmd == "wm size":
 		return []byte("Physical size: 1080x2400\n" + f.override)
 	case strings.HasPrefix(cmd, "input "):
@@ -251,6 +308,14 @@ func (f *fakePhone) snapshot() (inputs, commands []string, text, ime, focus stri
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.inputs), slices.Clone(f.commands), f.text, f.ime, f.focus
+}
+
+// apkAt is the APK at path.
+func (f *fakePhone) apkAt(path string) ([]byte, bool) {
+	pkg, ok := strings.CutPrefix(path, "/data/app/")
+	pkg, ok2 := strings.CutSuffix(pkg, "-1/base.apk")
+	b, found := f.apks[pkg]
+	return b, ok && ok2 && found
 }
 
 func (f *fakePhone) set(fn func(f *fakePhone)) {

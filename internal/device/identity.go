@@ -16,13 +16,22 @@ type Identifier interface {
 
 var _ Identifier = (*adbDevice)(nil)
 
-// Identity is the phone's `ro.serialno`, read over ADB.
+// Identity is the phone's `ro.serialno`, read over ADB in the same round
+// trip as its Android release: a phone older than MinSDK is an
+// *UnsupportedAndroidError, as this is where a worker first reads a phone.
 func (d *adbDevice) Identity(ctx context.Context) (string, error) {
-	out, err := d.shell(ctx, "getprop ro.serialno")
+	out, err := d.shell(ctx, "getprop ro.serialno; getprop ro.build.version.sdk; getprop ro.build.version.release")
 	if err != nil {
 		return "", fmt.Errorf("device %s: read its identity (getprop ro.serialno): %w", d.serial, err)
 	}
-	return strings.TrimSpace(out), nil
+	lines := strings.Split(strings.TrimRight(out, "\r\n"), "\n")
+	for len(lines) < 3 {
+		lines = append(lines, "")
+	}
+	if err := checkSDK(d.serial, lines[1], lines[2]); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(lines[0]), nil
 }
 
 // IdentityOf is the identity of d: its `ro.serialno` when that names one

@@ -76,8 +76,9 @@ func TestIdentityOfReadsTheSerialNo(t *testing.T) {
 }
 
 // BenchmarkIdentityOf is what naming the journal by the phone's identity
-// adds to each action: one `getprop ro.serialno` over our ADB client and
-// server to a simulated phone on loopback. Beside it, a `dumpsys window`
+// adds to each action: one shell round trip of getprop (ro.serialno and
+// the Android release) over our ADB client and server to a simulated phone
+// on loopback. Beside it, a `dumpsys window`
 // read (CurrentApp), which every action already makes to record the screen
 // before its input.
 //
@@ -99,5 +100,27 @@ func BenchmarkCurrentApp(b *testing.B) {
 		if _, err := d.CurrentApp(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAppLabelsOverTheSimulator reads app labels the way a real phone
+// gives them (pm path, stat, dd of the APK over the exec service) through
+// our ADB server from the simulator, for apps the built-in table does not
+// name.
+func TestAppLabelsOverTheSimulator(t *testing.T) {
+	d, _ := hostWithPhone(t, "R58M123ABC")
+	l, ok := d.(device.Labeler)
+	if !ok {
+		t.Fatal("an ADB phone is not a device.Labeler")
+	}
+	ctx := context.Background()
+	for pkg, want := range map[string]string{"com.android.shell": "Shell", "com.google.android.inputmethod.latin": "Gboard",
+		"com.android.settings": "Settings", "com.absent.app": ""} {
+		if got := l.AppLabel(ctx, pkg); got != want {
+			t.Errorf("AppLabel(%s) = %q, want %q", pkg, got, want)
+		}
+	}
+	if app, err := d.CurrentApp(ctx); err != nil || app.Name != "Launcher" {
+		t.Errorf("CurrentApp = %+v, %v; want the launcher's label", app, err)
 	}
 }

@@ -15,15 +15,23 @@ func (d *adbDevice) CurrentApp(ctx context.Context) (App, error) {
 	if err != nil {
 		return App{}, fmt.Errorf("device %s: dumpsys window: %w", d.serial, err)
 	}
-	pkg, act, ok := parseFocus(out)
+	f, ok := parseFocus(out)
 	if !ok {
 		return App{}, fmt.Errorf("device %s: no focused window in `dumpsys window` output (is the screen locked?): %q", d.serial, clip(out))
 	}
-	name := AppName(pkg)
-	if name == "" {
-		name = pkg
+	if f.window != "" {
+		// The shade or the keyguard covers the app: that is what shows.
+		return App{Package: f.pkg, Name: SystemUIName, Window: f.window}, nil
 	}
-	return App{Package: pkg, Name: name, Activity: act}, nil
+	// The name a person sees on this phone, else the built-in table's.
+	name := d.AppLabel(ctx, f.pkg)
+	if name == "" {
+		name = AppName(f.pkg)
+	}
+	if name == "" {
+		name = f.pkg
+	}
+	return App{Package: f.pkg, Name: name, Activity: f.activity}, nil
 }
 
 func (d *adbDevice) ScreenSize(ctx context.Context) (int, int, error) {

@@ -32,34 +32,6 @@ func parseWmSize(out string) (w, h int, err error) {
 	return w, h, nil
 }
 
-var (
-	// mCurrentFocus=Window{1a2b u0 com.android.settings/com.android.settings.Settings}
-	currentFocusRe = regexp.MustCompile(`mCurrentFocus=Window\{\S+ \S+ ([^\s/}]+)(?:/([^\s}]+))?\}`)
-	// mFocusedApp=ActivityRecord{1a2b u0 com.tencent.mm/.ui.LauncherUI t12}
-	// (older: mFocusedApp=AppWindowToken{... token=Token{... ActivityRecord{... u0 pkg/.Act t12}}})
-	focusedAppRe = regexp.MustCompile(`mFocusedApp=.*?ActivityRecord\{\S+ \S+ ([^\s/}]+)/([^\s}]+)`)
-)
-
-// parseFocus finds the foreground package and activity in `dumpsys window`
-// output. The focused window wins; when it is not an app window (a dialog,
-// the keyboard, nothing) the focused app is used.
-func parseFocus(out string) (pkg, activity string, ok bool) {
-	if m := currentFocusRe.FindStringSubmatch(out); m != nil && looksLikePackage(m[1]) {
-		return m[1], expandActivity(m[1], m[2]), true
-	}
-	if m := focusedAppRe.FindStringSubmatch(out); m != nil && looksLikePackage(m[1]) {
-		return m[1], expandActivity(m[1], m[2]), true
-	}
-	return "", "", false
-}
-
-func expandActivity(pkg, act string) string {
-	if strings.HasPrefix(act, ".") {
-		return pkg + act
-	}
-	return act
-}
-
 // parsePackages reads `pm list packages` output ("package:com.x" lines).
 func parsePackages(out string) []string {
 	var pkgs []string

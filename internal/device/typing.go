@@ -3,7 +3,6 @@ package device
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ func (d *adbDevice) Type(ctx context.Context, text string) error {
 	restore := func() error { return nil }
 	if prev != AdbIME {
 		if err := d.selectAdbIME(ctx); err != nil {
-			if errors.Is(err, ErrIMENotInstalled) {
+			if NeedsPerson(err) {
 				return err
 			}
 			// Switching keyboards types nothing into the field.
@@ -70,9 +69,9 @@ func (d *adbDevice) selectAdbIME(ctx context.Context) error {
 	known := d.imeOK
 	d.mu.Unlock()
 	if !known {
-		out, err := d.shell(ctx, "ime list -s")
+		out, err := d.ime(ctx, "ime list -s")
 		if err != nil {
-			return fmt.Errorf("device %s: ime list: %w", d.serial, err)
+			return err
 		}
 		if !strings.Contains(out, AdbIME) {
 			pk, err := d.shell(ctx, "pm list packages com.android.adbkeyboard")
@@ -84,18 +83,42 @@ func (d *adbDevice) selectAdbIME(ctx context.Context) error {
 			}
 		}
 	}
-	out, err := d.shell(ctx, "ime enable "+AdbIME)
-	if err != nil {
-		return fmt.Errorf("device %s: ime enable: %w", d.serial, err)
-	}
-	if strings.Contains(out, "Unknown input method") || strings.Contains(out, "cannot be enabled") {
-		return fmt.Errorf("device %s: %w (phone said: %s)", d.serial, ErrIMENotInstalled, clip(out))
-	}
-	if err := d.send(ctx, "ime set "+AdbIME); err != nil {
-		return err
+	for _, cmd := range []string{"ime enable " + AdbIME, "ime set " + AdbIME} {
+		out, err := d.ime(ctx, cmd)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(out, "Unknown input method") || strings.Contains(out, "cannot be enabled") ||
+			strings.Contains(out, "cannot be selected") {
+			// Installed perhaps, but not registered as an input method.
+			return fmt.Errorf("device %s: %w (phone said: %s)", d.serial, ErrIMENotInstalled, clip(out))
+		}
+		if commandFailed(out) {
+			return fmt.Errorf("device %s: %s failed: %s", d.serial, cmd, clip(out))
+		}
 	}
 	d.mu.Lock()
 	d.imeOK = true
 	d.mu.Unlock()
 	return nil
+}
+
+// ime runs an `ime` command and returns its output; a phone that refuses
+// it for want of WRITE_SECURE_SETTINGS is ErrIMEBlocked, which names the
+// setting to turn on instead of passing the stack trace on.
+func (d *adbDevice) ime(ctx context.Context, cmd string) (string, error) {
+	out, err := d.shell(ctx, cmd)
+	if err != nil {
+		return "", fmt.Errorf("device %s: %s: %w", d.serial, cmd, err)
+	}
+	if imeBlocked(out) {
+		return "", fmt.Errorf("device %s: %w", d.serial, ErrIMEBlocked)
+	}
+	return out, nil
+}
+
+// imeBlocked reports whether `ime` output is the SecurityException of a
+// phone that withholds WRITE_SECURE_SETTINGS from adb.
+func imeBlocked(out string) bool {
+	return strings.Contains(out, "SecurityException") && strings.Contains(out, "WRITE_SECURE_SETTINGS")
 }

@@ -77,26 +77,31 @@ func (d *adbDevice) LockState(ctx context.Context) (LockState, error) {
 }
 
 // parseKeyguard reads the window policy's keyguard state: showing and
-// secure from its KeyguardServiceDelegate lines, or the older
-// mShowingLockscreen / isStatusBarKeyguard flags.
+// secure from its KeyguardServiceDelegate lines (Android 6+, Fire OS), the
+// older mShowingLockscreen / mDreamingLockscreen flags (Android 5-7: a
+// dreaming lock screen is a lock screen), isStatusBarKeyguard and the
+// KeyguardStateMonitor's mIsShowing. Any of them saying it shows means it
+// shows. ok is false when the output has none of them (Android 4's window
+// policy): the state is unknown.
 func parseKeyguard(out string) (showing, secure, ok bool) {
 	vals := map[string]string{}
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.Lines(out) {
 		for _, f := range strings.Fields(line) {
 			if k, v, found := strings.Cut(f, "="); found {
 				if _, seen := vals[k]; !seen {
-					vals[k] = v
+					vals[k] = strings.TrimRight(v, ",")
 				}
 			}
 		}
 	}
 	secure = vals["secure"] == "true"
-	for _, k := range []string{"showing", "mIsShowing", "mShowingLockscreen", "isStatusBarKeyguard"} {
+	for _, k := range []string{"showing", "mShowingLockscreen", "mDreamingLockscreen", "isStatusBarKeyguard", "mIsShowing"} {
 		if v, found := vals[k]; found {
-			return v == "true", secure, true
+			ok = true
+			showing = showing || v == "true"
 		}
 	}
-	return false, secure, false
+	return showing, secure, ok
 }
 
 // Unlock makes sure the phone is awake and unlocked, as its owner does

@@ -86,3 +86,18 @@ func isLock(err error, kind string) bool {
 	var le *LockedError
 	return errors.As(err, &le) && le.Kind == kind
 }
+
+func FuzzParseKeyguard(f *testing.F) {
+	f.Add("    KeyguardServiceDelegate\n      showing=true\n      secure=true\n")
+	f.Add("mShowingLockscreen=false mShowingDream=false mDreamingLockscreen=true mTopIsFullscreen=false")
+	f.Add("isStatusBarKeyguard=true\nmForceStatusBarFromKeyguard=true")
+	f.Fuzz(func(t *testing.T, s string) {
+		showing, secure, ok := parseKeyguard(s)
+		if !ok && showing {
+			t.Fatalf("parseKeyguard(%q): showing without any keyguard field", s)
+		}
+		if secure && !strings.Contains(s, "secure=true") {
+			t.Fatalf("parseKeyguard(%q): secure without secure=true", s)
+		}
+	})
+}

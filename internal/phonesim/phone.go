@@ -76,6 +76,9 @@ type Phone struct {
 
 	tmu        sync.Mutex
 	transports map[*transport]struct{}
+
+	apkMu sync.Mutex
+	apks  map[string][]byte // the APKs built for `pm path`'s files, per package
 }
 
 // New returns a phone in its initial state: awake, on the launcher.

@@ -99,12 +99,14 @@ func (p *Phone) cmdWm(e *cmdEnv) int {
 
 func (p *Phone) props() [][2]string {
 	return [][2]string{
+		{"persist.sys.locale", "en-US"},
 		{"ro.build.id", "PSIM.240101.001"},
 		{"ro.build.version.release", "14"},
 		{"ro.build.version.sdk", "34"},
 		{"ro.product.brand", "google"},
 		{"ro.product.cpu.abi", "x86_64"},
 		{"ro.product.device", "phonesim"},
+		{"ro.product.locale", "en-US"},
 		{"ro.product.manufacturer", "Google"},
 		{"ro.product.model", p.cfg.Model},
 		{"ro.product.name", "phonesim"},

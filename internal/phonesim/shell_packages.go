@@ -70,7 +70,7 @@ func (p *Phone) cmdPm(e *cmdEnv) int {
 				continue
 			}
 			if withPath {
-				e.out("package:/data/app/%s/base.apk=%s\n", a.Package, a.Package)
+				e.out("package:%s=%s\n", apkPath(a.Package), a.Package)
 			} else {
 				e.out("package:%s\n", a.Package)
 			}
@@ -80,7 +80,7 @@ func (p *Phone) cmdPm(e *cmdEnv) int {
 	if len(args) >= 2 && args[0] == "path" {
 		for _, a := range p.packages() {
 			if a.Package == args[1] {
-				e.out("package:/data/app/%s/base.apk\n", a.Package)
+				e.out("package:%s\n", apkPath(a.Package))
 				return 0
 			}
 		}
