@@ -51,6 +51,9 @@ func Parse(protocol, raw string, f autoglm.Frame) (autoglm.Response, error) {
 	default:
 		resp, err = autoglm.Parse(raw)
 	}
+	if protocol == "" {
+		protocol = autoglm.ProtocolPhoneflow
+	}
 	var pe *autoglm.ParseError
 	if errors.As(err, &pe) {
 		if fam := Family(raw); fam != "" && !reads(protocol, fam) {

@@ -41,6 +41,9 @@ func Family(raw string) string {
 
 // reads reports whether protocol reads answers of family.
 func reads(protocol, family string) bool {
+	if protocol == "" {
+		protocol = autoglm.ProtocolPhoneflow
+	}
 	switch family {
 	case FamilyAutoGLM:
 		return protocol == autoglm.ProtocolAutoGLM || protocol == autoglm.ProtocolPhoneflow
@@ -54,8 +57,8 @@ func reads(protocol, family string) bool {
 	return true
 }
 
-// setting is the configuration that reads a family.
-func setting(family string) string {
+// Setting is the configuration that reads a family.
+func Setting(family string) string {
 	switch family {
 	case FamilyAutoGLM:
 		return "executor.protocol: autoglm (or phoneflow)"
@@ -91,7 +94,7 @@ type WrongFamilyError struct {
 // Error names the family, the protocol and the setting that reads it.
 func (e *WrongFamilyError) Error() string {
 	return "the executor answered in " + familyName(e.Family) + ", which executor.protocol " + e.Protocol +
-		" does not read: set " + setting(e.Family) + " for this model"
+		" does not read: set " + Setting(e.Family) + " for this model"
 }
 
 // Unwrap gives the reader's refusal.

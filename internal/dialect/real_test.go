@@ -109,7 +109,7 @@ func TestRealAnswersWrongProtocol(t *testing.T) {
 			cfg.Protocol = p
 			_, err := Parse(p, a.Raw, Frame(cfg, a.Screen[0], a.Screen[1]))
 			var wf *WrongFamilyError
-			if !errors.As(err, &wf) || wf.Family != a.Family || !strings.Contains(err.Error(), setting(a.Family)) {
+			if !errors.As(err, &wf) || wf.Family != a.Family || !strings.Contains(err.Error(), Setting(a.Family)) {
 				t.Errorf("%s under %s: %v; want the %s family named with its setting", a.Source, p, err, a.Family)
 			}
 		}

@@ -109,7 +109,7 @@ func (c *Client) params(ctx context.Context, msgs []Message) (openai.ChatComplet
 	if c.cfg.MaxTokens > 0 {
 		p.MaxTokens = openai.Int(int64(c.cfg.MaxTokens))
 	}
-	if lowered(ctx) {
+	if LowersMaxTokens(ctx) {
 		p.MaxTokens = openai.Int(int64(LoweredMaxTokens(c.cfg.MaxTokens)))
 	}
 	if tools, ok := toolsFrom(ctx); ok {

@@ -57,7 +57,8 @@ func LoweredMaxTokens(configured int) int {
 	return max(configured/2, MinLoweredMaxTokens)
 }
 
-func lowered(ctx context.Context) bool {
+// LowersMaxTokens reports whether ctx comes from WithLowerMaxTokens.
+func LowersMaxTokens(ctx context.Context) bool {
 	v, _ := ctx.Value(lowerKey{}).(bool)
 	return v
 }
