@@ -92,3 +92,20 @@ func TestThinkCurrentAppAsTheModelKnowsIt(t *testing.T) {
 		}
 	}
 }
+
+// Under the tools protocol the model acts by element number of the list
+// the request carried.
+func TestThinkToolCallByElement(t *testing.T) {
+	a, _, m := newActivities(t, &llm.Answer{ToolCalls: []llm.ToolCall{{Name: "tap", Arguments: `{"element": 1}`}}})
+	a.Exec.Protocol = autoglm.ProtocolTools
+	res, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "Turn on Wi-Fi", Think: true, UITree: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Think.Response == nil || res.Think.Response.Action.Name != autoglm.ActionTap || res.Think.Response.Action.Element == nil {
+		t.Fatalf("think = %+v", res.Think)
+	}
+	if sys := m.last()[0].Text; !strings.Contains(sys, "calling one of the functions") {
+		t.Fatalf("system prompt %q", sys)
+	}
+}

@@ -58,14 +58,14 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	if n := len(hist); n > 0 && hist[n-1].CutOff {
 		ctx = llm.WithLowerMaxTokens(ctx)
 	}
-	ans, err := a.Executor.Chat(ctx, msgs)
+	ans, err := a.Executor.Chat(dialect.WithProtocol(ctx, a.Exec.Protocol), msgs)
 	if err != nil {
 		return ThinkResult{}, modelError("executor", err)
 	}
 	res := a.turn(si)
 	res.Guidance = version
 	res.Model, res.TotalMS, res.Usage = ans.Model, ans.Total.Milliseconds(), ans.Usage()
-	resp, err := dialect.Parse(a.Exec.Protocol, ans.Text, dialect.Frame(a.Exec, si.Width, si.Height))
+	resp, err := dialect.ParseAnswer(a.Exec, ans, si)
 	var wf *dialect.WrongFamilyError
 	if errors.As(err, &wf) {
 		// The model answers in another family's grammar: asking again
@@ -73,7 +73,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		return ThinkResult{}, temporal.NewNonRetryableApplicationError("executor model: "+wf.Error(), ErrTypeModelPermanent, nil)
 	}
 	cut := ans.FinishReason == "length"
-	if err == nil && cut && !endsWhole(ans.Text) {
+	if err == nil && cut && len(ans.ToolCalls) == 0 && !endsWhole(ans.Text) {
 		err = &autoglm.ParseError{Raw: ans.Text, Reason: "the answer's action is incomplete"}
 	}
 	if err != nil {
@@ -87,6 +87,9 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 			res.Turn.CutOff = true
 		}
 		res.Turn.Assistant = ans.Text
+		if res.Turn.Assistant == "" {
+			res.Turn.Assistant = pe.Raw
+		}
 	} else {
 		res.Action = autoglm.FormatAction(resp.Action)
 		res.Turn.Assistant = resp.Said
