@@ -51,6 +51,7 @@ func Tools() []llm.Tool {
 		{Name: "back", Description: "Go back one screen.", Parameters: object(map[string]any{})},
 		{Name: "home", Description: "Go to the home screen.", Parameters: object(map[string]any{})},
 		{Name: "wait", Description: "Wait for a screen that is still loading.", Parameters: object(map[string]any{"seconds": map[string]any{"type": "integer", "minimum": 1, "maximum": 10}})},
+		{Name: "note", Description: "Keep something read on the screen for later steps.", Parameters: object(map[string]any{"message": text("what to keep")}, "message")},
 		{Name: "take_over", Description: "Hand the phone to a person: a login, a captcha, a payment password.", Parameters: object(map[string]any{"message": text("what the person has to do")}, "message")},
 		{Name: "finish", Description: "End the task, done or impossible; the message reports the outcome and anything the task asked to read.", Parameters: object(map[string]any{"message": text("the outcome")}, "message")},
 	}
@@ -64,7 +65,7 @@ func Parse(calls []llm.ToolCall, elems []uitree.Listed) (autoglm.Response, error
 		return autoglm.Response{}, &autoglm.ParseError{Raw: string(said), Reason: fmt.Sprintf(format, args...)}
 	}
 	if len(calls) == 0 {
-		return fail("no tool call: call one of the phone's functions (tap, swipe, type_text, launch_app, back, home, wait, take_over, finish)")
+		return fail("no tool call: call one of the phone's functions (tap, swipe, type_text, launch_app, back, home, wait, note, take_over, finish)")
 	}
 	var acts []autoglm.Action
 	for _, c := range calls {
@@ -79,7 +80,9 @@ func Parse(calls []llm.ToolCall, elems []uitree.Listed) (autoglm.Response, error
 			return fail("two different actions: %s and %s; call exactly one function", autoglm.FormatAction(acts[0]), autoglm.FormatAction(a))
 		}
 	}
-	return autoglm.Response{Action: acts[0], Said: string(said)}, nil
+	// Later requests replay the turn in the layout's own words (the
+	// do(...) form its "Previous action" line uses), not as JSON.
+	return autoglm.Response{Action: acts[0]}, nil
 }
 
 func toAction(c llm.ToolCall, elems []uitree.Listed) (autoglm.Action, string) {
@@ -164,6 +167,8 @@ func toAction(c llm.ToolCall, elems []uitree.Listed) (autoglm.Action, string) {
 		}
 	case "take_over":
 		a.Name, a.Message = autoglm.ActionTakeOver, str("message")
+	case "note":
+		a.Name, a.Message = autoglm.ActionNote, str("message")
 	case "finish":
 		a.Name, a.Message = autoglm.ActionFinish, str("message")
 	default:

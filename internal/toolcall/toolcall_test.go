@@ -48,7 +48,7 @@ func TestParseCalls(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.calls, err, c.reason)
 		}
 	}
-	if len(Tools()) != 11 {
+	if len(Tools()) != 12 {
 		t.Fatalf("%d tools", len(Tools()))
 	}
 }
