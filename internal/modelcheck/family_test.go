@@ -53,3 +53,34 @@ func TestCheckNamesTheFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckToolsProtocol checks an endpoint that answers the offered
+// functions with a tool call.
+func TestCheckToolsProtocol(t *testing.T) {
+	exec := autoglm.DefaultConfig()
+	exec.Protocol = autoglm.ProtocolTools
+	r := Check(context.Background(), Target{Role: RoleExecutor, LLM: answeringTap(t), Exec: exec, ModelSetting: "executor.model"})
+	if !r.OK || r.Answer != `do(action="Tap", element=[500,300])` {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func answeringTap(t *testing.T) llm.Config {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		msg := map[string]any{"role": "assistant", "content": "no tools offered"}
+		if req["tools"] != nil {
+			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "c", "type": "function",
+				"function": map[string]any{"name": "tap", "arguments": `{"x": 500, "y": 300}`}}}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": msg}}})
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return llm.Config{BaseURL: srv.URL + "/v1", Model: "m", Timeout: 10 * time.Second}
+}

@@ -234,7 +234,7 @@ func (r Result) executor(ctx context.Context, c *llm.Client, t Target) Result {
 	if err != nil {
 		return r.fail(Failed, "building the request: "+err.Error(), "check the screenshot settings (screenshot.*)")
 	}
-	a, err := c.Chat(ctx, msgs)
+	a, err := c.Chat(dialect.WithProtocol(ctx, t.Exec.Protocol), msgs)
 	if err != nil {
 		if s := status(err); s == http.StatusBadRequest || s == http.StatusUnprocessableEntity {
 			// The same request without the image: if that goes through,
@@ -257,7 +257,7 @@ func (r Result) executor(ctx context.Context, c *llm.Client, t Target) Result {
 		return r.chatFailure(t, err)
 	}
 	r.took(a)
-	resp, err := dialect.Parse(t.Exec.Protocol, a.Text, dialect.Frame(t.Exec, in.Width, in.Height))
+	resp, err := dialect.ParseAnswer(t.Exec, a, in)
 	var wf *dialect.WrongFamilyError
 	if errors.As(err, &wf) {
 		r.Raw, r.Family = a.Text, wf.Family
