@@ -34,6 +34,13 @@ func TestParseActions(t *testing.T) {
 		{call(`{"action": "answer", "text": "3 alarms"}`), rel, `do(action="Note", message="3 alarms")`},
 		{call(`{"action": "terminate", "status": "success"}`), rel, `finish(message="success")`},
 		{call(`"{\"action\": \"click\", \"coordinate\": [10, 10]}"`), rel, `do(action="Tap", element=[10,10])`},
+		{call(`{"action": "swipe", "direction": "up"}`), rel, `do(action="Swipe", start=[500,700], end=[500,300])`},
+		{call(`{"action": "drag", "start_coordinate": [100, 100], "end_coordinate": [100, 500]}`), rel, `do(action="Swipe", start=[100,100], end=[100,501])`},
+		{call(`{"action": "click", "coordinate": [100, 100, 300, 300]}`), rel, `do(action="Tap", element=[200,200])`},
+		{call(`{"action": "system_button", "button": "back"}`), rel, `do(action="Back")`},
+		{call(`{"action": "terminate", "status": "fail"}`), rel, `finish(message="failure: the task could not be completed")`},
+		{call(`{"action": "AWAKE", "text": "WeChat"}`), rel, `do(action="Launch", app="WeChat")`},
+		{call(`{"action": "ask_user", "text": "Which account?"}`), rel, `do(action="Take_over", message="Which account?")`},
 		{"<thinking>x</thinking>\n<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": {\"action\": \"click\", \"coordinate\": [10, 10]}}", rel, `do(action="Tap", element=[10,10])`},
 	} {
 		got, err := Parse(c.answer, c.f)

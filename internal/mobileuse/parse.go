@@ -126,7 +126,7 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 	}
 	var a autoglm.Action
 	var bad string
-	switch act := str("action"); act {
+	switch act := strings.ToLower(str("action")); act {
 	case "click":
 		a.Name = autoglm.ActionTap
 		a.Element, bad = pt("coordinate")
@@ -138,12 +138,15 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 		a.Element, bad = pt("coordinate")
 	case "swipe":
 		a.Name = autoglm.ActionSwipe
-		if a.Start, bad = pt("coordinate"); bad == "" {
-			a.End, bad = pt("coordinate2")
+		a.Start, a.End, bad = swipe(args, f)
+	case "drag":
+		a.Name = autoglm.ActionSwipe
+		if a.Start, bad = pt("start_coordinate"); bad == "" {
+			a.End, bad = pt("end_coordinate")
 		}
 	case "type":
 		a.Name, a.Text = autoglm.ActionType, str("text")
-	case "open", "open_app":
+	case "open", "open_app", "awake":
 		a.Name = autoglm.ActionLaunch
 		if a.App = strings.TrimSpace(str("text")); a.App == "" {
 			a.App = strings.TrimSpace(str("app"))
@@ -167,12 +170,14 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 		}
 	case "answer":
 		a.Name, a.Message = autoglm.ActionNote, str("text")
+	case "info", "ask_user":
+		a.Name, a.Message = autoglm.ActionTakeOver, str("text")
 	case "terminate":
 		a.Name = autoglm.ActionFinish
 		switch strings.ToLower(str("status")) {
 		case "success":
 			a.Message = "success"
-		case "failure":
+		case "failure", "fail":
 			a.Message = "failure: the task could not be completed"
 		default:
 			bad = `terminate needs "status": "success" or "failure"`
@@ -182,7 +187,7 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 	case "":
 		bad = `the mobile_use arguments have no "action"`
 	default:
-		bad = fmt.Sprintf("action %q is not a mobile_use action: use click, long_press, swipe, type, open, system_button, wait, answer or terminate", act)
+		bad = fmt.Sprintf("action %q is not a mobile_use action: use click, long_press, swipe, drag, type, open, system_button, wait, answer, ask_user or terminate", act)
 	}
 	return a, bad
 }
@@ -195,10 +200,10 @@ func point(v any, f autoglm.Frame) (*autoglm.Point, string) {
 			ok = true
 		}
 	}
-	if !ok || len(list) != 2 {
+	if !ok || (len(list) != 2 && len(list) != 4) {
 		return nil, fmt.Sprintf("coordinate %v: want [x, y]", v)
 	}
-	var n [2]float64
+	n := make([]float64, len(list))
 	for i, e := range list {
 		switch x := e.(type) {
 		case float64:
@@ -213,6 +218,9 @@ func point(v any, f autoglm.Frame) (*autoglm.Point, string) {
 			return nil, fmt.Sprintf("coordinate %v: want numbers", v)
 		}
 	}
+	if len(n) == 4 { // a box: its centre
+		n = []float64{(n[0] + n[2]) / 2, (n[1] + n[3]) / 2}
+	}
 	p, ok := f.Grid(n[0], n[1])
 	if !ok {
 		if f.Relative {
@@ -221,4 +229,42 @@ func point(v any, f autoglm.Frame) (*autoglm.Point, string) {
 		return nil, fmt.Sprintf("coordinate %v is outside the %dx%d image the model saw: if this model answers on a 0-999 grid (Qwen3-VL), set executor.coordinates: relative", v, f.W, f.H)
 	}
 	return &p, ""
+}
+
+// swipeSpan is the length, on the 0-999 grid, of a swipe given by its
+// direction only.
+const swipeSpan = 400
+
+// swipe reads a swipe: from coordinate to coordinate2 (Qwen, GUI-Owl), or
+// a direction the finger moves, through coordinate or the middle of the
+// screen (MAI-UI).
+func swipe(args map[string]any, f autoglm.Frame) (*autoglm.Point, *autoglm.Point, string) {
+	start := &autoglm.Point{500, 500}
+	if v, ok := args["coordinate"]; ok {
+		p, bad := point(v, f)
+		if bad != "" {
+			return nil, nil, bad
+		}
+		start = p
+	}
+	if v, ok := args["coordinate2"]; ok {
+		end, bad := point(v, f)
+		return start, end, bad
+	}
+	dir, _ := args["direction"].(string)
+	dx, dy := 0, 0
+	switch strings.ToLower(strings.TrimSpace(dir)) {
+	case "up":
+		dy = -swipeSpan
+	case "down":
+		dy = swipeSpan
+	case "left":
+		dx = -swipeSpan
+	case "right":
+		dx = swipeSpan
+	default:
+		return nil, nil, `swipe needs "coordinate2": [x, y], or "direction": up, down, left or right`
+	}
+	clamp := func(v int) int { return min(max(v, 0), 999) }
+	return &autoglm.Point{clamp(start[0] - dx/2), clamp(start[1] - dy/2)}, &autoglm.Point{clamp(start[0] + dx/2), clamp(start[1] + dy/2)}, ""
 }
