@@ -3,8 +3,12 @@ package activities
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -107,5 +111,25 @@ func TestThinkToolCallByElement(t *testing.T) {
 	}
 	if sys := m.last()[0].Text; !strings.Contains(sys, "calling one of the functions") {
 		t.Fatalf("system prompt %q", sys)
+	}
+}
+
+// An endpoint that answers with native tool calls and no text under the
+// autoglm protocol fails the first think at once with the reason, not
+// retried as an empty answer.
+func TestThinkNativeToolCallsUnderAutoGLM(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",`+
+			`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"click","arguments":"{\"x\":1}"}}]}}]}`)
+	}))
+	defer srv.Close()
+	a, _, _ := newActivities(t)
+	a.Executor = llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "autoglm-phone-9b", Timeout: 10 * time.Second})
+	a.Exec.Protocol = autoglm.ProtocolAutoGLM
+	_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Think: true})
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || !ae.NonRetryable() || !strings.Contains(err.Error(), "executor.protocol: tools") {
+		t.Fatalf("%v; want a non-retryable error naming executor.protocol: tools", err)
 	}
 }
