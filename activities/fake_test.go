@@ -28,7 +28,8 @@ type fakePhone struct {
 	inputs    []string
 	failNext  error // returned by the next input
 	apps      map[string]bool
-	clock     int // bumps the status bar only
+	clock     int    // bumps the status bar only
+	pkg       string // the foreground package; empty = Settings
 }
 
 var _ device.Device = (*fakePhone)(nil)
@@ -99,6 +100,9 @@ func (p *fakePhone) Launch(_ context.Context, app string) error {
 }
 func (p *fakePhone) Type(_ context.Context, text string) error { return p.input("type %s", text) }
 func (p *fakePhone) CurrentApp(context.Context) (device.App, error) {
+	if p.pkg != "" {
+		return device.App{Package: p.pkg, Name: p.pkg}, nil
+	}
 	return device.App{Package: "com.android.settings", Name: "Settings"}, nil
 }
 func (p *fakePhone) ScreenSize(context.Context) (int, int, error) { return p.w, p.h, nil }
@@ -128,14 +132,16 @@ func (f fakePool) List(context.Context) ([]device.Info, error) {
 // fakeModel answers with scripted texts or errors and records requests.
 type fakeModel struct {
 	mu      sync.Mutex
-	answers []any // string or error
+	answers []any // string, *llm.Answer or error
 	reqs    [][]llm.Message
+	lowered []bool // whether each request asked for fewer max tokens
 }
 
-func (m *fakeModel) Chat(_ context.Context, msgs []llm.Message) (*llm.Answer, error) {
+func (m *fakeModel) Chat(ctx context.Context, msgs []llm.Message) (*llm.Answer, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.reqs = append(m.reqs, msgs)
+	m.lowered = append(m.lowered, llm.LowersMaxTokens(ctx))
 	if len(m.answers) == 0 {
 		return nil, errors.New("fake model: no answer scripted")
 	}
@@ -143,6 +149,9 @@ func (m *fakeModel) Chat(_ context.Context, msgs []llm.Message) (*llm.Answer, er
 	m.answers = m.answers[1:]
 	if err, ok := a.(error); ok {
 		return nil, err
+	}
+	if ans, ok := a.(*llm.Answer); ok {
+		return ans, nil
 	}
 	return &llm.Answer{Text: a.(string), Model: "fake", Total: 1500 * time.Millisecond}, nil
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/dialect"
+	"github.com/phoneflow/phoneflow/internal/llm"
 )
 
 // Keep executor results small: they travel through workflow history. The
@@ -48,32 +51,66 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 	}
 	var version int
 	si.TaskPrompt, version = a.executorGuidance(ctx, in)
-	msgs, err := autoglm.BuildMessages(a.Exec, si, a.now())
+	msgs, err := dialect.BuildMessages(a.Exec, si, a.now())
 	if err != nil {
 		return ThinkResult{}, temporal.NewNonRetryableApplicationError("executor request: "+err.Error(), ErrTypeConfig, nil)
 	}
-	ans, err := a.Executor.Chat(ctx, msgs)
+	if n := len(hist); n > 0 && hist[n-1].CutOff {
+		ctx = llm.WithLowerMaxTokens(ctx)
+	}
+	ans, err := a.Executor.Chat(dialect.WithProtocol(ctx, a.Exec.Protocol), msgs)
 	if err != nil {
 		return ThinkResult{}, modelError("executor", err)
 	}
 	res := a.turn(si)
 	res.Guidance = version
 	res.Model, res.TotalMS, res.Usage = ans.Model, ans.Total.Milliseconds(), ans.Usage()
-	resp, err := autoglm.Parse(ans.Text)
+	resp, err := dialect.ParseAnswer(a.Exec, ans, si)
+	var wf *dialect.WrongFamilyError
+	if errors.As(err, &wf) {
+		// The model answers in another family's grammar: asking again
+		// cannot help, the setting must change.
+		return ThinkResult{}, temporal.NewNonRetryableApplicationError("executor model: "+wf.Error(), ErrTypeModelPermanent, nil)
+	}
+	cut := ans.FinishReason == "length"
+	if err == nil && cut && len(ans.ToolCalls) == 0 && !endsWhole(ans.Text) {
+		err = &autoglm.ParseError{Raw: ans.Text, Reason: "the answer's action is incomplete"}
+	}
 	if err != nil {
 		var pe *autoglm.ParseError
 		if !errors.As(err, &pe) {
 			return ThinkResult{}, err
 		}
 		res.ParseError = pe.Reason
+		if cut {
+			res.ParseError = "the answer was cut off by the max_tokens limit before its action was complete (" + pe.Reason + "): think in fewer words and give the action"
+			res.Turn.CutOff = true
+		}
 		res.Turn.Assistant = ans.Text
+		if res.Turn.Assistant == "" {
+			res.Turn.Assistant = pe.Raw
+		}
 	} else {
 		res.Action = autoglm.FormatAction(resp.Action)
-		res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
+		res.Turn.Assistant = resp.Said
+		if res.Turn.Assistant == "" {
+			res.Turn.Assistant = "<think>" + resp.Thinking + "</think><answer>" + res.Action + "</answer>"
+		}
 		resp.Thinking = clip(resp.Thinking, maxThinkingKept)
 		res.Response = &resp
 	}
 	return a.keepTurn(ctx, hist, res)
+}
+
+// endsWhole reports whether an answer the max-tokens limit stopped still
+// ends where an action ends: a closing parenthesis or brace, after any
+// closing tags.
+func endsWhole(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, tag := range []string{"</answer>", "</tool_call>", "<|end_of_box|>", "```"} {
+		t = strings.TrimSpace(strings.TrimSuffix(t, tag))
+	}
+	return strings.HasSuffix(t, ")") || strings.HasSuffix(t, "}")
 }
 
 // turn starts the result of a think with the turn kept for later requests:
@@ -118,10 +155,12 @@ func (a *Activities) request(ctx context.Context, in ThinkInput, s screen) (auto
 		si.SensitiveReason = "secure screen"
 	}
 	if a.Exec.Protocol == autoglm.ProtocolAutoGLM {
-		// The app as the model knows it: its own label, System Home for
-		// the launcher (docs/design.md §3).
-		if l := device.ModelLabel(si.AppPackage); l != "" {
-			si.AppName = l
+		// The app as the model knows it: its own label, and System Home
+		// for any launcher and any app it does not know, as its reference
+		// client reports them (docs/design.md §3).
+		si.AppName = device.ModelLabel(si.AppPackage)
+		if si.AppName == "" {
+			si.AppName = device.ModelHome
 		}
 	}
 	hist := in.History

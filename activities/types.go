@@ -174,6 +174,9 @@ type Turn struct {
 	// Info is the turn's screen-info object in the autoglm layout, from
 	// which later requests rebuild the turn (docs/design.md §3).
 	Info string `json:"info,omitempty"`
+	// CutOff marks an answer the max-tokens limit cut off: the next
+	// request asks for fewer tokens (docs/models.md#cut-off-answers).
+	CutOff bool `json:"cut_off,omitempty"`
 }
 
 // ThinkInput is the input of Think: the executor request, built inside the

@@ -73,7 +73,7 @@ func TestDefaults(t *testing.T) {
 		want := "default"
 		switch k {
 		case "executor.protocol":
-			want = `default for executor.model "offline-executor": its name does not contain autoglm (case, - _ . / and spaces ignored)`
+			want = `default for executor.model "offline-executor": its name names none of autoglm, ui-tars, gui-owl, mai-ui, ui-venus or qwen…vl (case, - _ . / and spaces ignored)`
 		case "executor.lang", "executor.ui_elements", "screenshot.format", "screenshot.max_pixels", "verifier.use":
 			want = "default for executor.protocol phoneflow"
 		}
@@ -93,7 +93,11 @@ func TestProtocolDefaultFollowsModelName(t *testing.T) {
 	}{
 		{map[string]string{"MODEL_NAME": "autoglm-phone-9b"}, ProtocolAutoGLM},
 		{map[string]string{"MODEL_NAME": "ZhipuAI/AutoGLM-Phone-9B"}, ProtocolAutoGLM},
-		{map[string]string{"MODEL_NAME": "qwen2.5-vl-72b-instruct"}, ProtocolPhoneflow},
+		{map[string]string{"MODEL_NAME": "qwen2.5-vl-72b-instruct"}, ProtocolMobileUse},
+		{map[string]string{"MODEL_NAME": "qwen2.5-vl-72b-instruct", "PHONEFLOW_EXECUTOR_PROTOCOL": "phoneflow"}, ProtocolPhoneflow},
+		{map[string]string{"MODEL_NAME": "ByteDance-Seed/UI-TARS-1.5-7B"}, ProtocolUITARS},
+		{map[string]string{"MODEL_NAME": "mPLUG/GUI-Owl-7B"}, ProtocolMobileUse},
+		{map[string]string{"MODEL_NAME": "gpt-4o"}, ProtocolPhoneflow},
 		{map[string]string{"MODEL_NAME": "autoglm-phone", "PHONEFLOW_EXECUTOR_PROTOCOL": "phoneflow"}, ProtocolPhoneflow},
 		{map[string]string{"MODEL_NAME": "gpt-4o", "PHONEFLOW_EXECUTOR_PROTOCOL": "autoglm"}, ProtocolAutoGLM},
 	} {

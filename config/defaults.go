@@ -111,11 +111,21 @@ func (c *Config) fillDerived() map[string]string {
 	model := strconv.Quote(c.Executor.Model)
 	if c.Executor.Protocol == "" {
 		c.Executor.Protocol = c.Executor.EffectiveProtocol()
-		why := "does not contain"
-		if c.Executor.Protocol == ProtocolAutoGLM {
-			why = "contains"
+		why := "names none of autoglm, ui-tars, gui-owl, mai-ui, ui-venus or qwen…vl"
+		switch c.Executor.Protocol {
+		case ProtocolAutoGLM:
+			why = "contains autoglm"
+		case ProtocolUITARS:
+			why = "contains ui-tars"
+		case ProtocolMobileUse:
+			why = "names a mobile_use model (gui-owl, mai-ui, ui-venus or qwen…vl)"
 		}
-		set["executor.protocol"] = "default for executor.model " + model + ": its name " + why + " autoglm (case, - _ . / and spaces ignored)"
+		set["executor.protocol"] = "default for executor.model " + model + ": its name " + why + " (case, - _ . / and spaces ignored)"
+	}
+	if c.Executor.Coordinates == "" {
+		if c.Executor.Coordinates = c.Executor.EffectiveCoordinates(); c.Executor.Coordinates != "" {
+			set["executor.coordinates"] = "default for executor.protocol " + c.Executor.Protocol + " and executor.model " + model
+		}
 	}
 	profile := "default for executor.protocol " + c.Executor.Protocol
 	if c.Executor.Lang == "" {
@@ -147,8 +157,8 @@ func (c *Config) fillDerived() map[string]string {
 		switch {
 		case c.Verifier.Use == VerifyByEndpoint:
 			set["verifier.use"] = "default: verifier.model is set"
-		case c.Executor.Protocol == ProtocolAutoGLM:
-			set["verifier.use"] = profile + ": an AutoGLM executor answers only do()/finish(), so the planner verifies"
+		case ownGrammar(c.Executor.Protocol):
+			set["verifier.use"] = profile + ": the executor answers only in its own action grammar, so the planner verifies"
 		default:
 			set["verifier.use"] = profile
 		}

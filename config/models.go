@@ -35,6 +35,24 @@ const (
 	ProtocolAutoGLM = "autoglm"
 	// ProtocolPhoneflow is phoneflow's richer layout for general vision models.
 	ProtocolPhoneflow = "phoneflow"
+	// ProtocolUITARS is UI-TARS's prompt and Thought:/Action: grammar.
+	ProtocolUITARS = "uitars"
+	// ProtocolMobileUse is the Qwen-VL mobile_use <tool_call> protocol
+	// (Qwen2.5/3-VL, GUI-Owl, MAI-UI, UI-Venus).
+	ProtocolMobileUse = "mobile_use"
+	// ProtocolTools offers the phone's actions as native function tools.
+	ProtocolTools = "tools"
+)
+
+// Protocols lists the executor protocols.
+func Protocols() []string {
+	return []string{ProtocolAutoGLM, ProtocolPhoneflow, ProtocolUITARS, ProtocolMobileUse, ProtocolTools}
+}
+
+// Coordinate spaces of executor.coordinates (uitars and mobile_use).
+const (
+	CoordsPixels   = "pixels"   // absolute pixels of the image as the model's processor resized it
+	CoordsRelative = "relative" // a grid over the screen (0-1000 for UI-TARS v1, 0-999 for Qwen3-VL)
 )
 
 // Endpoint is Model under the name it has inside Executor, so Executor's
@@ -45,7 +63,7 @@ type Endpoint = Model
 // requests (docs/design.md §3).
 type Executor struct {
 	Endpoint
-	// Protocol is ProtocolAutoGLM or ProtocolPhoneflow; empty means the
+	// Protocol is one of Protocols(); empty means the
 	// default for the model name (see DefaultProtocol), filled in by Load.
 	Protocol string `key:"protocol"`
 	// Lang is the language of phoneflow's executor system prompt, zh or
@@ -63,6 +81,14 @@ type Executor struct {
 	// HistoryTokens bounds the estimated tokens of the earlier turns sent
 	// with an executor request: the newest turns, thoughts whole, that fit.
 	HistoryTokens int `key:"history_tokens"`
+	// Coordinates is the space of the points in uitars and mobile_use
+	// answers, pixels or relative; empty means the default for the model
+	// name (see DefaultCoordinates), filled in by Load.
+	Coordinates string `key:"coordinates"`
+	// PromptAdvice appends the task-type advice of prompt memory to a
+	// system_prompt_file too ("true"); by default that file goes out as
+	// written.
+	PromptAdvice bool `key:"prompt_advice"`
 }
 
 // modelKey folds a model name for matching: lower case without "-", "_",
@@ -76,11 +102,66 @@ func modelKey(model string) string {
 // for a model whose name contains "autoglm" once case and the separators
 // - _ . / and spaces are ignored (autoglm-phone-9b, AutoGLM-Phone-9B-Multilingual,
 // parasail-auto-glm-9b-multilingual), else phoneflow.
+//
+// The other families by name: uitars for UI-TARS ("ui-tars", "uitars"),
+// mobile_use for GUI-Owl, MAI-UI, UI-Venus and Qwen vision models
+// ("gui-owl", "mai-ui", "ui-venus", "qwen…vl").
 func DefaultProtocol(model string) string {
-	if strings.Contains(modelKey(model), "autoglm") {
+	k := modelKey(model)
+	switch {
+	case strings.Contains(k, "autoglm"):
 		return ProtocolAutoGLM
+	case strings.Contains(k, "uitars"):
+		return ProtocolUITARS
+	case strings.Contains(k, "guiowl") || strings.Contains(k, "maiui") || strings.Contains(k, "uivenus") || qwenVL(k):
+		return ProtocolMobileUse
 	}
 	return ProtocolPhoneflow
+}
+
+// qwenVL reports a folded model name of a Qwen vision model: "qwen", then
+// "vl" somewhere after it (qwen25vl7binstruct, qwen3vl235ba22b, qwenvlmax).
+func qwenVL(k string) bool {
+	i := strings.Index(k, "qwen")
+	return i >= 0 && strings.Contains(k[i:], "vl")
+}
+
+// DefaultCoordinates is the coordinate space of a uitars or mobile_use
+// model by its name: relative for UI-TARS v1 (its SFT and DPO releases,
+// which answer in 0-1000 box tokens) and for Qwen3-VL-based models
+// (Qwen3-VL, MAI-UI: a 0-999 grid); pixels of the resized image for the
+// others (UI-TARS-1.5, Qwen2.5-VL, GUI-Owl, UI-Venus). Empty for the
+// other protocols.
+func DefaultCoordinates(protocol, model string) string {
+	k := modelKey(model)
+	switch protocol {
+	case ProtocolUITARS:
+		if !strings.Contains(k, "uitars15") && (strings.Contains(k, "sft") || strings.Contains(k, "dpo")) {
+			return CoordsRelative
+		}
+		return CoordsPixels
+	case ProtocolMobileUse:
+		if strings.Contains(k, "qwen3") || strings.Contains(k, "maiui") {
+			return CoordsRelative
+		}
+		return CoordsPixels
+	}
+	return ""
+}
+
+// EffectiveCoordinates is the coordinate space in force.
+func (e Executor) EffectiveCoordinates() string {
+	if e.Coordinates != "" {
+		return e.Coordinates
+	}
+	return DefaultCoordinates(e.EffectiveProtocol(), e.Model)
+}
+
+// ownGrammar reports a protocol whose models answer only in their own
+// grammar: they get the reference client's screenshot (full-size PNG), no
+// element list, and cannot give the verifier's JSON verdict.
+func ownGrammar(protocol string) bool {
+	return protocol == ProtocolAutoGLM || protocol == ProtocolUITARS || protocol == ProtocolMobileUse
 }
 
 // DefaultLang is the executor prompt language used when none is set: for
@@ -117,7 +198,7 @@ func (e Executor) SendsUIElements() bool {
 	if e.UIElements != "" {
 		return e.UIElements == "true"
 	}
-	return e.EffectiveProtocol() != ProtocolAutoGLM
+	return !ownGrammar(e.EffectiveProtocol())
 }
 
 // ScreenshotFormat is screenshot.format, or the profile's default when it
@@ -126,7 +207,7 @@ func (c Config) ScreenshotFormat() string {
 	switch {
 	case c.Screenshot.Format != "":
 		return c.Screenshot.Format
-	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+	case ownGrammar(c.Executor.EffectiveProtocol()):
 		return "png"
 	}
 	return "jpeg"
@@ -138,7 +219,7 @@ func (c Config) ScreenshotMaxPixels() int {
 	switch {
 	case c.Screenshot.MaxPixels != 0:
 		return c.Screenshot.MaxPixels
-	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+	case ownGrammar(c.Executor.EffectiveProtocol()):
 		return FullSize
 	}
 	return DefaultMaxPixels
@@ -174,7 +255,7 @@ func (c Config) EffectiveVerifier() string {
 		return c.Verifier.Use
 	case c.Verifier.Model != "":
 		return VerifyByEndpoint
-	case c.Executor.EffectiveProtocol() == ProtocolAutoGLM:
+	case ownGrammar(c.Executor.EffectiveProtocol()):
 		return VerifyByPlanner
 	}
 	return VerifyByExecutor

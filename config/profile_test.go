@@ -20,7 +20,9 @@ func TestExecutorProfileDefaults(t *testing.T) {
 		{"parasail-auto-glm-9b-multilingual", ProtocolAutoGLM, "en", "png", VerifyByPlanner, FullSize, "false"},
 		{"auto_glm_phone", ProtocolAutoGLM, "zh", "png", VerifyByPlanner, FullSize, "false"},
 		{"gpt-4o", ProtocolPhoneflow, "en", "jpeg", VerifyByExecutor, DefaultMaxPixels, "true"},
-		{"qwen2.5-vl-72b-instruct", ProtocolPhoneflow, "en", "jpeg", VerifyByExecutor, DefaultMaxPixels, "true"},
+		{"qwen2.5-vl-72b-instruct", ProtocolMobileUse, "en", "png", VerifyByPlanner, FullSize, "false"},
+		{"UI-TARS-1.5-7B", ProtocolUITARS, "en", "png", VerifyByPlanner, FullSize, "false"},
+		{"Qwen3-VL-235B-A22B-Instruct", ProtocolMobileUse, "en", "png", VerifyByPlanner, FullSize, "false"},
 	}
 	for _, c := range cases {
 		t.Run(c.model, func(t *testing.T) {
@@ -88,5 +90,25 @@ screenshot:
 	cfg, _, err = load(t, "", map[string]string{"PHONEFLOW_VERIFIER_USE": "none"})
 	if _, ok := cfg.VerifierModel(); err != nil || ok {
 		t.Fatalf("none: %v, model %v", err, ok)
+	}
+}
+
+// TestCoordinatesByModelName checks the coordinate space each family's
+// name selects.
+func TestCoordinatesByModelName(t *testing.T) {
+	for _, c := range []struct{ model, want string }{
+		{"UI-TARS-1.5-7B", CoordsPixels},
+		{"ui-tars-7b-sft", CoordsRelative},
+		{"UI-TARS-72B-DPO", CoordsRelative},
+		{"Qwen2.5-VL-7B-Instruct", CoordsPixels},
+		{"Qwen3-VL-8B-Instruct", CoordsRelative},
+		{"GUI-Owl-7B", CoordsPixels},
+		{"MAI-UI-8B", CoordsRelative},
+		{"autoglm-phone-9b", ""},
+	} {
+		e := Executor{Endpoint: Endpoint{Model: c.model}}
+		if got := e.EffectiveCoordinates(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.model, got, c.want)
+		}
 	}
 }

@@ -155,8 +155,11 @@ func (c Config) Validate() error {
 			maxExecutor, bounds.Step, bounds.VerifyCalls, bounds.Verify))
 	}
 
-	if p := c.Executor.Protocol; p != "" && p != ProtocolAutoGLM && p != ProtocolPhoneflow {
-		bad("executor.protocol", `autoglm (the AutoGLM-Phone layout), phoneflow (the layout for general vision models), or empty for the default by model name`)
+	if p := c.Executor.Protocol; p != "" && !slices.Contains(Protocols(), p) {
+		bad("executor.protocol", `autoglm (AutoGLM-Phone), phoneflow (general vision models), uitars (UI-TARS), mobile_use (Qwen-VL mobile_use: GUI-Owl, MAI-UI, UI-Venus), tools (native function calls), or empty for the default by model name`)
+	}
+	if k := c.Executor.Coordinates; k != "" && k != CoordsPixels && k != CoordsRelative {
+		bad("executor.coordinates", "pixels (absolute pixels of the resized image: UI-TARS-1.5, Qwen2.5-VL), relative (a grid over the screen: UI-TARS v1, Qwen3-VL), or empty for the default by model name")
 	}
 
 	if l := c.Executor.Lang; l != "" && l != "zh" && l != "en" {
@@ -171,8 +174,8 @@ func (c Config) Validate() error {
 	switch v := c.Verifier.Use; v {
 	case "", VerifyByPlanner, VerifyByNone:
 	case VerifyByExecutor:
-		if c.Executor.EffectiveProtocol() == ProtocolAutoGLM {
-			bad("verifier.use", "planner, endpoint or none: an AutoGLM executor answers only do()/finish() and cannot give the verifier's JSON verdict")
+		if ownGrammar(c.Executor.EffectiveProtocol()) {
+			bad("verifier.use", "planner, endpoint or none: an executor of protocol "+c.Executor.EffectiveProtocol()+" answers only in its own action grammar and cannot give the verifier's JSON verdict")
 		}
 	case VerifyByEndpoint:
 		if c.Verifier.Model == "" {

@@ -19,7 +19,7 @@ func runParseCmd(t *testing.T, stdin string, args ...string) (stdout, stderr str
 	if err := cmd.ParseFlags(args); err != nil {
 		t.Fatal(err)
 	}
-	err = cmd.RunE(cmd, nil)
+	err = cmd.RunE(cmd, cmd.Flags().Args())
 	return out.String(), errOut.String(), err
 }
 
@@ -73,5 +73,44 @@ func TestParseCommandPlanner(t *testing.T) {
 	}
 	if _, _, err := runParseCmd(t, "{}", "--planner", "later"); exitCode(err) != exitUsage {
 		t.Errorf("bad phase: exit %d, want %d", exitCode(err), exitUsage)
+	}
+}
+
+// TestParseProtocols reads one answer of each family under its protocol,
+// and names the family under another.
+func TestParseProtocols(t *testing.T) {
+	for _, c := range []struct {
+		answer string
+		args   []string
+		want   string
+	}{
+		{"Thought: open it\nAction: click(start_box='(546,1204)')", []string{"--protocol", "uitars"}, `"element":[500,500]`},
+		{"Action: click(start_box='<|box_start|>(500,300)<|box_end|>')", []string{"--protocol", "uitars", "--coordinates", "relative"}, `"element":[500,300]`},
+		{"<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": {\"action\": \"open\", \"text\": \"Settings\"}}\n</tool_call>", []string{"--protocol", "mobile_use"}, `"app":"Settings"`},
+		{`{"name": "tap", "arguments": "{\"x\": 500, \"y\": 300}"}`, []string{"--protocol", "tools"}, `"element":[500,300]`},
+		{`{"tool_calls": [{"type": "function", "function": {"name": "back", "arguments": "{}"}}]}`, []string{"--protocol", "tools"}, `"name":"Back"`},
+		{`do(action="Back")`, []string{"--protocol", "phoneflow"}, `"name":"Back"`},
+	} {
+		out, errOut, err := runParseCmd(t, c.answer, c.args...)
+		if err != nil || !strings.Contains(out, c.want) {
+			t.Errorf("%v %q: %q %q %v, want %s", c.args, c.answer, out, errOut, err, c.want)
+		}
+	}
+	_, errOut, err := runParseCmd(t, "Thought: x\nAction: press_back()")
+	if exitCode(err) != exitFailure || !strings.Contains(errOut, "executor.protocol: uitars") {
+		t.Errorf("a UI-TARS answer under autoglm: %q %v", errOut, err)
+	}
+	for _, args := range [][]string{{"--protocol", "glm"}, {"--coordinates", "px"}, {"--screen", "big"}} {
+		if _, _, err := runParseCmd(t, "x", args...); exitCode(err) != exitUsage {
+			t.Errorf("%v: %v, want exit %d", args, err, exitUsage)
+		}
+	}
+}
+
+// TestParseAnswerAsArgument reads the answer from the argument.
+func TestParseAnswerAsArgument(t *testing.T) {
+	out, _, err := runParseCmd(t, "", `do(action="Home")`)
+	if err != nil || !strings.Contains(out, `"name":"Home"`) {
+		t.Fatalf("%q %v", out, err)
 	}
 }

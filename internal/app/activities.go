@@ -103,11 +103,14 @@ func ExecConfig(cfg config.Config) autoglm.Config {
 	c.Protocol = cfg.Executor.EffectiveProtocol()
 	c.Lang = cfg.Executor.EffectiveLang()
 	c.HistoryTokens = cfg.Executor.HistoryTokens
+	c.Coordinates = cfg.Executor.EffectiveCoordinates()
+	c.PromptAdvice = cfg.Executor.PromptAdvice
 	return c
 }
 
 // SystemPrompt reads executor.system_prompt_file, or returns "" when none
-// is set.
+// is set. The text is sent byte for byte, its final newline and spacing
+// kept: a vendor's published prompt is the model's conditioning.
 func SystemPrompt(cfg config.Config) (string, error) {
 	path := cfg.Executor.SystemPromptFile
 	if path == "" {
@@ -117,8 +120,8 @@ func SystemPrompt(cfg config.Config) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("executor.system_prompt_file: %w: point it at a readable text file, or leave it empty for phoneflow's own prompt", err)
 	}
-	text := strings.TrimSpace(string(data))
-	if text == "" {
+	text := string(data)
+	if strings.TrimSpace(text) == "" {
 		return "", fmt.Errorf("executor.system_prompt_file %s is empty: put the prompt text in it, or leave the key empty for phoneflow's own prompt", path)
 	}
 	return text, nil

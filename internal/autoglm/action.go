@@ -58,4 +58,9 @@ func (a Action) TouchesDevice() bool {
 type Response struct {
 	Thinking string `json:"thinking"`
 	Action   Action `json:"action"`
+	// Said is the answer as later requests replay it in the protocol's own
+	// words: for AutoGLM the thinking and the call exactly as the model
+	// wrote them, tagged <think>/<answer> as its reference client replays
+	// them (docs/models.md). Not kept in workflow history.
+	Said string `json:"-"`
 }

@@ -22,6 +22,16 @@ const (
 	// ScreenInfoHeader and that JSON in every later one, the screenshot only
 	// on the newest.
 	ProtocolAutoGLM = "autoglm"
+	// ProtocolUITARS is UI-TARS's layout and grammar: Thought:/Action:
+	// answers with click(start_box=...) calls (package uitars).
+	ProtocolUITARS = "uitars"
+	// ProtocolMobileUse is the Qwen-VL mobile_use function in <tool_call>
+	// JSON, as GUI-Owl, MAI-UI, UI-Venus and Qwen2.5/3-VL answer it
+	// (package mobileuse).
+	ProtocolMobileUse = "mobile_use"
+	// ProtocolTools offers the phone's actions as native function tools
+	// (package toolcall).
+	ProtocolTools = "tools"
 )
 
 // ScreenInfoHeader opens every user message of the autoglm layout after

@@ -46,6 +46,13 @@ type Config struct {
 	// HistoryTokens bounds the estimated tokens of the earlier turns of a
 	// request (KeepHistory); 0 means DefaultHistoryTokens.
 	HistoryTokens int
+	// Coordinates is the space the answers' points are in for the uitars
+	// and mobile_use protocols: CoordsPixels or CoordsRelative (the other
+	// protocols always use the 0-999 grid).
+	Coordinates string
+	// PromptAdvice appends the task-type advice to a SystemPrompt of the
+	// user's own too; by default a user's prompt goes out as written.
+	PromptAdvice bool
 }
 
 // DefaultConfig returns the settings used when nothing is configured.
@@ -90,8 +97,13 @@ func (c Config) Validate() error {
 	if c.JPEGQuality < 0 || c.JPEGQuality > 100 {
 		errs = append(errs, fmt.Errorf("autoglm: JPEG quality %d is outside 1..100", c.JPEGQuality))
 	}
-	if c.Protocol != "" && c.Protocol != ProtocolPhoneflow && c.Protocol != ProtocolAutoGLM {
-		errs = append(errs, fmt.Errorf("autoglm: protocol %q: use %s or %s", c.Protocol, ProtocolAutoGLM, ProtocolPhoneflow))
+	switch c.Protocol {
+	case "", ProtocolPhoneflow, ProtocolAutoGLM, ProtocolUITARS, ProtocolMobileUse, ProtocolTools:
+	default:
+		errs = append(errs, fmt.Errorf("autoglm: protocol %q: use %s, %s, %s, %s or %s", c.Protocol, ProtocolAutoGLM, ProtocolPhoneflow, ProtocolUITARS, ProtocolMobileUse, ProtocolTools))
+	}
+	if c.Coordinates != "" && c.Coordinates != CoordsPixels && c.Coordinates != CoordsRelative {
+		errs = append(errs, fmt.Errorf("autoglm: coordinates %q: use %s or %s", c.Coordinates, CoordsPixels, CoordsRelative))
 	}
 	if c.Lang != "" && c.Lang != "en" && c.Lang != "zh" {
 		errs = append(errs, fmt.Errorf("autoglm: prompt language %q: use en or zh", c.Lang))

@@ -38,7 +38,8 @@ func (e *ParseError) Feedback() string {
 // quotes and full-width punctuation around arguments, single quotes, extra
 // spaces, "Long_Press"-style spellings. Calls written before </think> are
 // part of the reasoning; when the action is tagged <answer>, calls in the
-// prose around it are commentary. When no action is found, when an action is
+// prose around it are commentary; a do() on a line of its own wins over a
+// finish() after it (never a finish in place of an action). When no action is found, when an action is
 // malformed, or when the answer names two different actions, it returns a
 // *ParseError — never a guessed finish.
 func Parse(raw string) (Response, error) {
@@ -109,6 +110,7 @@ func Parse(raw string) (Response, error) {
 	// line of its own that ends the answer is the action, and calls quoted
 	// in the reasoning before it (the previous step, an action it rules
 	// out) are commentary.
+	all := calls
 	tagged := calls[:0:0]
 	for _, c := range calls {
 		if c.inAnswer {
@@ -121,7 +123,24 @@ func Parse(raw string) (Response, error) {
 	case len(tagged) > 0:
 		calls = tagged
 	case len(calls) > 0 && calls[len(calls)-1].start > errOutsideAt && endsAnswer(text, calls[len(calls)-1].start, calls[len(calls)-1].end):
+		last := calls[len(calls)-1]
 		calls = calls[len(calls)-1:]
+		if last.act.Name != ActionFinish {
+			break
+		}
+		// A trailing finish never replaces an action the answer wrote on a
+		// line of its own before it: the do() is what the model meant to
+		// run, and the finish its hope for the next turn. Two such lines
+		// that differ are ambiguous.
+		var own []found
+		for _, c := range all[:len(all)-1] {
+			if c.act.Name != ActionFinish && c.start > errOutsideAt && ownLine(text, c.start, c.end) {
+				own = append(own, c)
+			}
+		}
+		if len(own) > 0 {
+			calls = own
+		}
 	case errOutside != "":
 		return fail("%s", errOutside)
 	}
@@ -142,7 +161,37 @@ func Parse(raw string) (Response, error) {
 	} else {
 		thinking = text[:calls[0].start]
 	}
-	return Response{Thinking: cleanThinking(thinking), Action: calls[0].act}, nil
+	thinking = cleanThinking(thinking)
+	return Response{Thinking: thinking, Action: calls[0].act,
+		Said: "<think>" + thinking + "</think><answer>" + callText(text, calls[0].start, calls[0].end) + "</answer>"}, nil
+}
+
+// callText is the call at text[start:end] as the model wrote it, without
+// the space or closing tags its end may have taken in.
+func callText(text string, start, end int) string {
+	s := strings.TrimSpace(text[start:end])
+	for _, tag := range []string{"</answer>", "<|end_of_box|>", "```", "</think>"} {
+		s = strings.TrimSpace(strings.TrimSuffix(s, tag))
+	}
+	return s
+}
+
+// ownLine reports whether the call at text[start:end] stands on a line of
+// its own: nothing but a tag, fence or "Action:" label before it on its
+// line, nothing but closing tags and space after it.
+func ownLine(text string, start, end int) bool {
+	before := text[strings.LastIndex(text[:start], "\n")+1 : start]
+	if cleanThinking(before) != "" {
+		return false
+	}
+	rest := text[end:]
+	if i := strings.Index(rest, "\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, tag := range []string{"</answer>", "<|end_of_box|>", "```", "</think>"} {
+		rest = strings.ReplaceAll(rest, tag, "")
+	}
+	return strings.TrimSpace(rest) == ""
 }
 
 // endsAnswer reports whether the call at text[start:end] stands on a line

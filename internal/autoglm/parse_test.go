@@ -226,3 +226,20 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestSaidKeepsTheCallAsWritten checks that the replayed turn holds the
+// call exactly as the model wrote it: curly quotes unescaped, arguments
+// in the model's own spacing.
+func TestSaidKeepsTheCallAsWritten(t *testing.T) {
+	got, err := Parse("我要输入。\ndo(action=\"Type\", text=\"“你好”，我到了\")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<think>我要输入。</think><answer>do(action=\"Type\", text=\"“你好”，我到了\")</answer>"; got.Said != want {
+		t.Fatalf("said %q, want %q", got.Said, want)
+	}
+	got, err = Parse("<think>x</think>\n<answer>do(action=\"Back\")</answer>")
+	if err != nil || got.Said != `<think>x</think><answer>do(action="Back")</answer>` {
+		t.Fatalf("tagged: %q, %v", got.Said, err)
+	}
+}

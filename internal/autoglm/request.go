@@ -157,8 +157,9 @@ func SystemPrompt(now time.Time, lang, taskPrompt string) string {
 }
 
 // systemPrompt is the configured prompt text (cfg.SystemPrompt) with its
-// date filled in, or phoneflow's own in cfg.Lang; the task-type advice is
-// appended to either.
+// date filled in, or phoneflow's own in cfg.Lang. The task-type advice is
+// appended to phoneflow's own, and to the user's only with
+// cfg.PromptAdvice.
 func systemPrompt(cfg Config, now time.Time, taskPrompt, en, zh string) string {
 	if cfg.SystemPrompt == "" {
 		return datedPrompt(now, cfg.Lang, taskPrompt, en, zh)
@@ -167,7 +168,12 @@ func systemPrompt(cfg Config, now time.Time, taskPrompt, en, zh string) string {
 	if cfg.Lang == "zh" {
 		date = now.Format("2006年01月02日") + " " + zhWeekdays[now.Weekday()]
 	}
-	return withAdvice(strings.ReplaceAll(cfg.SystemPrompt, "{date}", date), cfg.Lang, taskPrompt)
+	p := strings.ReplaceAll(cfg.SystemPrompt, "{date}", date)
+	if !cfg.PromptAdvice {
+		// A prompt of the user's own goes out as written.
+		return p
+	}
+	return withAdvice(p, cfg.Lang, taskPrompt)
 }
 
 var zhWeekdays = []string{"星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"}

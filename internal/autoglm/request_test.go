@@ -225,3 +225,28 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
+
+// TestOwnPromptSentAsWritten checks that a prompt of the user's own goes
+// out byte for byte, final newline included, with no advice appended
+// unless PromptAdvice asks for it.
+func TestOwnPromptSentAsWritten(t *testing.T) {
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	for _, proto := range []string{ProtocolAutoGLM, ProtocolPhoneflow} {
+		cfg := DefaultConfig()
+		cfg.Protocol = proto
+		cfg.SystemPrompt = "My prompt.\n\n  Rules stay as written.\n"
+		in := StepInput{Task: "Open Settings", Sensitive: true, SensitiveReason: "secure screen", TaskPrompt: "Use the search box."}
+		msgs, err := BuildMessages(cfg, in, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgs[0].Text != cfg.SystemPrompt {
+			t.Fatalf("%s: system %q, want the file's text as is", proto, msgs[0].Text)
+		}
+		cfg.PromptAdvice = true
+		msgs, _ = BuildMessages(cfg, in, now)
+		if !strings.HasPrefix(msgs[0].Text, cfg.SystemPrompt) || !strings.Contains(msgs[0].Text, "Use the search box.") {
+			t.Fatalf("%s: with PromptAdvice: %q", proto, msgs[0].Text)
+		}
+	}
+}

@@ -54,6 +54,9 @@ type Answer struct {
 	CachedTokens     int // prompt tokens served from the endpoint's cache, where reported
 	Streamed         bool
 	FinishReason     string // "stop", or "length" when max tokens cut the answer off
+	// ToolCalls are the answer's native function calls, read only under
+	// WithTools.
+	ToolCalls []ToolCall
 	// ResponseFormat is the format a JSON request was answered in
 	// (FormatJSONSchema, FormatJSONObject or FormatPlain); empty for other
 	// requests.
@@ -92,7 +95,7 @@ func (c *Client) String() string {
 // LogValue keeps slog from printing the key.
 func (c *Client) LogValue() slog.Value { return c.cfg.LogValue() }
 
-func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) {
+func (c *Client) params(ctx context.Context, msgs []Message) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{
 		Model:       c.cfg.Model,
 		Temperature: openai.Float(c.cfg.Temperature),
@@ -105,6 +108,12 @@ func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) 
 	}
 	if c.cfg.MaxTokens > 0 {
 		p.MaxTokens = openai.Int(int64(c.cfg.MaxTokens))
+	}
+	if LowersMaxTokens(ctx) {
+		p.MaxTokens = openai.Int(int64(LoweredMaxTokens(c.cfg.MaxTokens)))
+	}
+	if tools, ok := toolsFrom(ctx); ok {
+		setTools(&p, tools)
 	}
 	for i, m := range msgs {
 		switch m.Role {
@@ -169,7 +178,7 @@ func (c *Client) Models(parent context.Context) ([]string, error) {
 // then none, stepping down when the endpoint refuses one and remembering
 // what worked (Format); Answer.ResponseFormat says which was used.
 func (c *Client) Chat(ctx context.Context, msgs []Message) (*Answer, error) {
-	p, err := c.params(msgs)
+	p, err := c.params(ctx, msgs)
 	if err != nil {
 		return nil, &Error{Kind: Permanent, Endpoint: c.cfg.Endpoint(), Msg: "bad request: " + err.Error(), err: err}
 	}
@@ -194,6 +203,12 @@ func (c *Client) Chat(ctx context.Context, msgs []Message) (*Answer, error) {
 		if wantJSON {
 			formatMemory.Store(c.formatKey(), format)
 			ans.ResponseFormat = format
+		}
+		if _, offered := toolsFrom(ctx); len(ans.ToolCalls) > 0 && !offered && strings.TrimSpace(ans.Text) == "" {
+			return nil, c.toolCallsNotRead(ans.ToolCalls)
+		}
+		if _, offered := toolsFrom(ctx); offered && len(ans.ToolCalls) > 0 {
+			return ans, nil
 		}
 		if strings.TrimSpace(ans.Text) == "" {
 			return nil, &Error{Kind: Retryable, Endpoint: c.cfg.Endpoint(), Msg: fmt.Sprintf("model %q returned an empty answer: retry; if it persists check max tokens and the prompt", c.cfg.Model)}
@@ -232,6 +247,9 @@ func (c *Client) once(ctx context.Context, p openai.ChatCompletionNewParams, sta
 		ans.FinishReason = res.Choices[0].FinishReason
 		msg := res.Choices[0].Message
 		ans.Text = withReasoning(extraString(msg.JSON.ExtraFields, "reasoning_content"), msg.Content)
+		for _, tc := range msg.ToolCalls {
+			ans.ToolCalls = append(ans.ToolCalls, ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
 	}
 	if strings.Contains(ans.Text, "</think>") {
 		ans.ThinkEnd = total
@@ -244,6 +262,7 @@ func (c *Client) stream(ctx context.Context, p openai.ChatCompletionNewParams, s
 	defer s.Close()
 	ans := &Answer{Streamed: true}
 	var text, reasoning strings.Builder
+	var calls streamedCalls
 	for s.Next() {
 		ch := s.Current()
 		if ch.Model != "" {
@@ -260,6 +279,9 @@ func (c *Client) stream(ctx context.Context, p openai.ChatCompletionNewParams, s
 			}
 			if choice.FinishReason != "" {
 				ans.FinishReason = choice.FinishReason
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				calls.add(tc)
 			}
 			r := extraString(choice.Delta.JSON.ExtraFields, "reasoning_content")
 			d := choice.Delta.Content
@@ -293,6 +315,7 @@ func (c *Client) stream(ctx context.Context, p openai.ChatCompletionNewParams, s
 		ans.TTFT = ans.Total
 	}
 	ans.Text = withReasoning(reasoning.String(), text.String())
+	ans.ToolCalls = calls.calls
 	return ans, nil
 }
 

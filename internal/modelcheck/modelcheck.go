@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/dialect"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/planner"
@@ -53,7 +55,11 @@ const (
 	ServerError  = "server_error"
 	TooSlow      = "too_slow"
 	BadAnswer    = "answer_not_understood"
-	Failed       = "request_failed"
+	// WrongFamily is an answer in another model family's grammar than
+	// the configured protocol reads, or native tool calls under a text
+	// protocol.
+	WrongFamily = "wrong_protocol"
+	Failed      = "request_failed"
 )
 
 // Result is what a check found.
@@ -68,6 +74,7 @@ type Result struct {
 	Problem, Fix          string
 	Cause                 string // the likely cause of the problem
 	Raw                   string // the raw answer, when it did not parse
+	Family                string // the grammar family the answer is written in, when the protocol does not read it
 	Answer                string // what the parsed answer says
 	TTFT, Total           time.Duration
 	PromptTokens          int
@@ -129,6 +136,7 @@ var causes = map[string]string{
 	RateLimited:  "the key's rate limit or quota is used up",
 	ServerError:  "the model server failed on a well-formed request: its logs say why (out of memory, the model still loading, a crash)",
 	TooSlow:      "the model is slow or overloaded, or the timeout is too short for it",
+	WrongFamily:  "the model answers in another family's action grammar than executor.protocol reads: the protocol was chosen by model name, or set for another model",
 	BadAnswer:    "the model does not follow the prompt's answer format: it is not the kind of model this role needs",
 	Failed:       "see the error: it fits none of the known kinds",
 }
@@ -216,13 +224,17 @@ func (r Result) executor(ctx context.Context, c *llm.Client, t Target) Result {
 	if err != nil {
 		return r.fail(Failed, "rendering the probe screenshot: "+err.Error(), "report this as a bug")
 	}
-	in := autoglm.StepInput{Task: probeTask, AppName: "Launcher", Screenshot: png,
+	app := "Launcher"
+	if t.Exec.Protocol == autoglm.ProtocolAutoGLM {
+		app = device.ModelHome // as the worker reports the launcher to it
+	}
+	in := autoglm.StepInput{Task: probeTask, AppName: app, Screenshot: png,
 		Width: phonesim.DefaultWidth, Height: phonesim.DefaultHeight}
-	msgs, err := autoglm.BuildMessages(t.Exec, in, now())
+	msgs, err := dialect.BuildMessages(t.Exec, in, now())
 	if err != nil {
 		return r.fail(Failed, "building the request: "+err.Error(), "check the screenshot settings (screenshot.*)")
 	}
-	a, err := c.Chat(ctx, msgs)
+	a, err := c.Chat(dialect.WithProtocol(ctx, t.Exec.Protocol), msgs)
 	if err != nil {
 		if s := status(err); s == http.StatusBadRequest || s == http.StatusUnprocessableEntity {
 			// The same request without the image: if that goes through,
@@ -236,13 +248,28 @@ func (r Result) executor(ctx context.Context, c *llm.Client, t Target) Result {
 					fmt.Sprintf("set %s to a vision model (e.g. autoglm-phone-9b, or a VL model of your provider)", t.ModelSetting))
 			}
 		}
+		var le *llm.Error
+		if errors.As(err, &le) && strings.Contains(le.Msg, "executor.protocol: tools") {
+			r.Family = dialect.FamilyToolCall
+			return r.fail(WrongFamily, "the model answered with native tool calls and no text, which executor.protocol "+r.Protocol+" does not read",
+				"set executor.protocol: tools for a model that acts through function calls, or use a model that answers in text")
+		}
 		return r.chatFailure(t, err)
 	}
 	r.took(a)
-	resp, err := autoglm.Parse(a.Text)
+	resp, err := dialect.ParseAnswer(t.Exec, a, in)
+	var wf *dialect.WrongFamilyError
+	if errors.As(err, &wf) {
+		r.Raw, r.Family = a.Text, wf.Family
+		return r.fail(WrongFamily, wf.Error(), "set "+dialect.Setting(wf.Family)+" (or executor.model to a model of the configured family); the raw answer is below")
+	}
 	if err != nil {
 		r.Raw = a.Text
 		fix := fmt.Sprintf("the model must answer <think>…</think><answer>do(action=…)</answer> (docs/design.md §3): use an AutoGLM-Phone model or a vision model that follows the prompt (set %s)", t.ModelSetting)
+		switch r.Protocol {
+		case autoglm.ProtocolUITARS, autoglm.ProtocolMobileUse:
+			fix = fmt.Sprintf("the model must answer in the %s grammar (docs/models.md): use a model of that family (set %s) or set executor.protocol for this model's family", r.Protocol, t.ModelSetting)
+		}
 		if r.Protocol == autoglm.ProtocolAutoGLM && !strings.Contains(strings.ToLower(t.LLM.Model), "autoglm") {
 			fix += "; for a general vision model set executor.protocol to phoneflow"
 		}

@@ -91,6 +91,13 @@ func glmRequest(msgs []message) (observation, []act, bool) {
 			o.Elems = append(o.Elems, l)
 		}
 	}
+	if o.App == "System Home" {
+		// The reference client says System Home for the launcher and for
+		// every app the model does not know: the screen tells which.
+		if app := inferApp(o.Elems); app != "" {
+			o.App = app
+		}
+	}
 	if n, ok := modelLabels[o.App]; ok {
 		o.App = n
 	}

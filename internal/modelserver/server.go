@@ -382,14 +382,21 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if model == "" {
 		model = string(role)
 	}
+	var calls []toolCall
+	finish := "stop"
+	if role == roleExecutor && len(req.Tools) > 0 && string(req.Tools) != "null" {
+		if c, think, ok := asToolCall(content); ok {
+			calls, content, finish = []toolCall{c}, think, "tool_calls"
+		}
+	}
 	if req.Stream {
-		s.stream(w, r, id, model, content, u, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+		s.stream(w, r, id, model, content, calls, u, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 		return
 	}
 	writeJSON(w, http.StatusOK, completion{
 		ID: id, Object: "chat.completion", Created: time.Now().Unix(), Model: model,
-		Choices: []completionChoice{{Message: completionMsg{Role: "assistant", Content: content},
-			FinishReason: "stop", Logprobs: json.RawMessage("null")}},
+		Choices: []completionChoice{{Message: completionMsg{Role: "assistant", Content: content, ToolCalls: calls},
+			FinishReason: finish, Logprobs: json.RawMessage("null")}},
 		Usage: &u,
 	})
 }
@@ -407,7 +414,7 @@ func (s *Server) abandoned(r *http.Request) bool {
 
 // stream writes content as server-sent events, spreading the configured
 // latency across the chunks.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, id, model, content string, u usage, withUsage bool) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, id, model, content string, calls []toolCall, u usage, withUsage bool) {
 	fl, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -445,6 +452,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, id, model, conte
 		}
 	}
 	stop := "stop"
+	if len(calls) > 0 {
+		stop = "tool_calls"
+		if !send(mk(chunkDelta{ToolCalls: calls}, nil)) {
+			return
+		}
+	}
 	if !send(mk(chunkDelta{}, &stop)) {
 		return
 	}

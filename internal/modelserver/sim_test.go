@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/toolcall"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -434,4 +436,60 @@ func TestPersonaOnALivePhone(t *testing.T) {
 		t.Errorf("the phone's life did not test much: %v", kinds)
 	}
 	t.Logf("life events while the persona worked: %v", kinds)
+}
+
+// TestPersonaDrivesSimulatorWithTools runs goals with the phone's actions
+// offered as function tools (executor.protocol tools): every step is a
+// tool call read into the action it means.
+func TestPersonaDrivesSimulatorWithTools(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhone(t)
+	var tools []map[string]any
+	for _, tl := range toolcall.Tools() {
+		tools = append(tools, map[string]any{"type": "function", "function": map[string]any{
+			"name": tl.Name, "description": tl.Description, "parameters": tl.Parameters}})
+	}
+	for _, c := range []struct {
+		task  string
+		check func(phonesim.State) bool
+	}{
+		{"Turn off Wi-Fi", func(s phonesim.State) bool { return !s.Toggles.WiFi }},
+		{"Send Alice a message saying hi", func(s phonesim.State) bool {
+			return len(s.MessagesSent) == 1 && s.MessagesSent[0].To == "Alice Chen" && s.MessagesSent[0].Text == "hi"
+		}},
+	} {
+		var turns []map[string]any
+		prevAction, prevResult := "", ""
+		done := false
+		for step := 1; step <= 12 && !done; step++ {
+			text := observe(t, a, c.task, prevAction, prevResult)
+			msgs := append([]map[string]any{{"role": "system", "content": "You operate an Android phone by calling its functions."}}, turns...)
+			msgs = append(msgs, map[string]any{"role": "user", "content": []map[string]any{
+				{"type": "text", "text": text},
+				{"type": "image_url", "image_url": map[string]any{"url": "data:image/png;base64,iVBORw0KGgo="}},
+			}})
+			comp := decodeCompletion(t, post(t, srv.URL, "", map[string]any{"model": "offline-executor", "messages": msgs, "tools": tools}))
+			var calls []llm.ToolCall
+			for _, tc := range comp.Choices[0].Message.ToolCalls {
+				calls = append(calls, llm.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+			}
+			resp, err := toolcall.Parse(calls, nil)
+			if err != nil {
+				t.Fatalf("%q step %d: %v (text %q)", c.task, step, err, comp.Choices[0].Message.Content)
+			}
+			act := autoglm.FormatAction(resp.Action)
+			if resp.Action.Name == autoglm.ActionFinish {
+				done = true
+				break
+			}
+			prevResult = apply(t, a, resp.Action)
+			prevAction = act
+			turns = append(turns, map[string]any{"role": "user", "content": strings.SplitN(text, "\n", 2)[0]},
+				map[string]any{"role": "assistant", "content": "<answer>" + act + "</answer>"})
+		}
+		if !done || !c.check(p.State()) {
+			t.Errorf("%q: finished %t, state %s", c.task, done, stateJSON(p))
+		}
+	}
 }

@@ -16,6 +16,9 @@ type chatRequest struct {
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
 	// ResponseFormat asks for JSON answers (see format.go).
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+	// Tools offered as functions: the executor then answers with a tool
+	// call (toolcall.go).
+	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
 type streamOptions struct {
@@ -110,8 +113,9 @@ type completionChoice struct {
 }
 
 type completionMsg struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role      string     `json:"role"`
+	Content   string     `json:"content"`
+	ToolCalls []toolCall `json:"tool_calls,omitempty"`
 }
 
 type chunk struct {
@@ -130,8 +134,9 @@ type chunkChoice struct {
 }
 
 type chunkDelta struct {
-	Role    string `json:"role,omitempty"`
-	Content string `json:"content,omitempty"`
+	Role      string     `json:"role,omitempty"`
+	Content   string     `json:"content,omitempty"`
+	ToolCalls []toolCall `json:"tool_calls,omitempty"`
 }
 
 type apiError struct {
