@@ -331,6 +331,11 @@ type StepInput struct {
 	// Verify it would run has the same input; otherwise, and when the
 	// verifier could not give a verdict, it runs Verify.
 	VerifyFinish bool `json:"verify_finish,omitempty"`
+	// KeepApplied asks for any error the Step ends with after its action
+	// reached the phone to come back as an ActionApplied error carrying
+	// the action's result (details: StepApplied), so the todo records the
+	// action (a commit made) before it goes on or fails (docs/design.md §4).
+	KeepApplied bool `json:"keep_applied,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does
