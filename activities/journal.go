@@ -157,7 +157,12 @@ func (j *Journal) phoneOf(key, serial string) *phoneJournal {
 		path: filepath.Join(j.dir, name+".jsonl"), lockPath: filepath.Join(j.dir, name+".lock"),
 		keep: keep, entries: map[string]*JournalEntry{},
 	}
-	j.phones[serial] = p
+	// Kept under the identity it is looked up by: a phone reached by
+	// another serial (a network phone, whose ro.serialno is not its
+	// adb serial) finds the journal this process has read, and its
+	// count of intents, instead of reading the file again (and pruning
+	// the phone's copy) at every action.
+	j.phones[key] = p
 	return p
 }
 
