@@ -97,6 +97,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	// A phone that timed out to its lock screen is unlocked before the
 	// action lands; one that cannot be gets the person asked, with
 	// nothing sent and no model called (docs/design.md §15).
+	if _, ok := d.(phoneUnlocker); ok && a.Unlock != nil {
+		// The unlock touches the phone before the action does: fenced
+		// as the action is.
+		if err := a.fenceFirst(ctx, d, in); err != nil {
+			return StepResult{}, err
+		}
+	}
 	if q, err := a.unlock(ctx, d); err != nil || q != "" {
 		return StepResult{Locked: q}, err
 	}
