@@ -64,10 +64,14 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 // element_exists or row_shows postcondition wants (docs/design.md §9): a row the list
 // shows below the screen is on the phone all the same. A found element
 // turns the check into held, with the probe's evidence; anything else is
-// left as it was. It returns the swipes sent.
-func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) int {
+// left as it was. It returns the swipes sent. A probe cut off by the
+// deadline (the Step's verification giving up in time for its think, the
+// activity's own timeout) looked at part of the list only: whether the
+// check holds is not known, so it gives an error and no verdict, never a
+// failed check (a failed todo makes the replanner run it again).
+func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) (int, error) {
 	if in.Serial == "" || a.Devices == nil || s.Sensitive {
-		return 0
+		return 0, nil
 	}
 	swipes := 0
 	for i, r := range rs {
@@ -86,6 +90,9 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		}
 		p, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
 		swipes += p.Swipes
+		if err != nil && ctx.Err() != nil {
+			return swipes, fmt.Errorf("the probe for %s was cut off (%v) after %d swipes: whether it holds is not known: %w", c, ctx.Err(), p.Swipes, err)
+		}
 		if err != nil {
 			a.logger(ctx).Warn("probe failed; the postcondition is judged on the final screen alone", "serial", in.Serial, "error", err)
 			continue
@@ -94,5 +101,5 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 			rs[i].Held, rs[i].Evidence = true, fmt.Sprintf("%s, past the screen's edge: %s", c, p.Evidence)
 		}
 	}
-	return swipes
+	return swipes, nil
 }
