@@ -82,6 +82,11 @@ type JournalEntry struct {
 type ActionIntent struct {
 	Action autoglm.Action `json:"action"`
 	Before Evidence       `json:"before"`
+	// Secure says the screen the action was decided on is secure
+	// (FLAG_SECURE: its screenshot was refused, StepInput.ScreenSensitive),
+	// also when its UI tree reads: text typed there is a secret and is
+	// not written on the phone (docs/design.md §4).
+	Secure bool `json:"secure,omitempty"`
 }
 
 // journalRecord is one line of a phone's journal: an intent, a try that

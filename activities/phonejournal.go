@@ -179,7 +179,7 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 	}
 	applyRecord(&e, rec)
 	pe := phoneEntry{ID: e.ID, Try: e.Try, At: rec.At, Token: e.Token, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied, Pending: e.Pending}
-	if e.Intent != nil && isType(e.Intent.Action) && (e.Intent.Before.FocusedPassword || e.Intent.Before.Sensitive) {
+	if e.Intent != nil && isType(e.Intent.Action) && (e.Intent.Before.FocusedPassword || e.Intent.Before.Sensitive || e.Intent.Secure) {
 		pe.Hidden = true
 		hidden := *e.Intent
 		text := hidden.Action.Text

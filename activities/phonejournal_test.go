@@ -73,7 +73,18 @@ func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	pin := "4711"
 	typ := autoglm.Action{Name: autoglm.ActionType, Text: pin}
-	for _, before := range []Evidence{{App: "com.bank", FocusedKey: "pin", FocusedPassword: true, Focused: &pin}, {App: "com.bank", Sensitive: true}} {
+	for _, c := range []struct {
+		before Evidence
+		secure bool
+	}{
+		{Evidence{App: "com.bank", FocusedKey: "pin", FocusedPassword: true, Focused: &pin}, false},
+		{Evidence{App: "com.bank", Sensitive: true}, false},
+		// A FLAG_SECURE screen whose UI tree reads (FLAG_SECURE stops
+		// screencap, not uiautomator): an SMS-code field that does not
+		// hide its text.
+		{Evidence{App: "com.bank", FocusedKey: "code", Focused: &pin, Tree: "t1"}, true},
+	} {
+		before := c.before
 		j, err := OpenJournal(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +96,7 @@ func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 		}
 		pc := &phoneCopy{notes: notes, serial: "phone-1"}
 		id := "goal/todo/run/3"
-		intent := journalRecord{ID: id, At: now, Try: newTry(), Intent: &ActionIntent{Action: typ, Before: before}, Token: 5}
+		intent := journalRecord{ID: id, At: now, Try: newTry(), Intent: &ActionIntent{Action: typ, Before: before, Secure: c.secure}, Token: 5}
 		if err := pc.put(ctx, p, intent); err != nil {
 			t.Fatal(err)
 		}
