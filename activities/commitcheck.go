@@ -75,6 +75,10 @@ func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepIn
 		return nil, c, nil
 	}
 	m := shownItem(e.Match)
+	// The probe swipes the phone's list: fenced as the action is.
+	if err := a.fenceFirst(ctx, d, in); err != nil {
+		return nil, c, err
+	}
 	r, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
 	if err != nil {
 		return nil, c, err

@@ -141,7 +141,7 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 			return res, err
 		}
 	}
-	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before}, Token: in.LeaseToken}
+	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before, Secure: in.ScreenSensitive}, Token: in.LeaseToken}
 	if err := a.journal(ctx, p, intent); err != nil {
 		var fenced errFencedOnPhone
 		if !errors.As(err, &fenced) {

@@ -27,6 +27,7 @@ type fakePhone struct {
 	sensitive bool
 	inputs    []string
 	failNext  error // returned by the next input
+	failShot  error // returned by every screenshot while set
 	apps      map[string]bool
 	clock     int    // bumps the status bar only
 	pkg       string // the foreground package; empty = Settings
@@ -63,6 +64,9 @@ func (p *fakePhone) Screenshot(context.Context) (device.Screenshot, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clock++
+	if p.failShot != nil {
+		return device.Screenshot{}, p.failShot
+	}
 	if p.sensitive {
 		return device.Screenshot{Width: p.w, Height: p.h, Sensitive: true, Reason: "secure screen"}, nil
 	}

@@ -1,9 +1,12 @@
 package activities
 
 import (
+	"context"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/phoneflow/phoneflow/internal/device"
 )
 
 // ErrTypePhoneLeaseLost is the error type of a device action refused because
@@ -34,4 +37,24 @@ func fence(phone, goal string, token, high int64) error {
 	return temporal.NewNonRetryableApplicationError(fmt.Sprintf(
 		"phone %s was granted to another goal after %s got it: the action carries %s and the phone's journal has recorded token %d; nothing was sent, and the goal asks for the phone again before it acts",
 		phone, who, carries, high), ErrTypePhoneLeaseLost, nil)
+}
+
+// fenceFirst fences what an acting Step does to the phone before its
+// action (docs/design.md §5): waking and unlocking it, and the look
+// before a commit's read-only probe swipes. A goal whose phone was
+// granted to another goal after it (a newer token recorded on the phone
+// or the host) gets PhoneLeaseLost and touches nothing: its unlock
+// would type the PIN, and its swipes scroll the list, on the phone the
+// other goal drives. Steps that carry no action, and runs without the
+// journal, are not fenced (as their actions are not).
+func (a *Activities) fenceFirst(ctx context.Context, d device.Device, in StepInput) error {
+	if a.Journal == nil || in.Act == nil || !in.Act.TouchesDevice() || in.ActionID == "" {
+		return nil
+	}
+	_, unlock, err := a.fenced(ctx, d, in.GoalID, in.LeaseToken)
+	if err != nil {
+		return err
+	}
+	unlock()
+	return nil
 }

@@ -90,3 +90,53 @@ func TestTokenlessActionsWithoutAnyTokenGoThrough(t *testing.T) {
 		t.Fatalf("inputs %v", p.got())
 	}
 }
+
+// What a Step does to the phone before its action is fenced as the action
+// is (docs/design.md §5): once a goal granted the phone later has acted,
+// the older goal's Step neither unlocks the phone (typing its PIN) nor
+// scrolls its list in the look before a commit; it gets PhoneLeaseLost.
+func TestUnlockAndProbesBeforeTheActionAreFenced(t *testing.T) {
+	t.Run("unlock", func(t *testing.T) {
+		a, fp, _ := newActivities(t)
+		j, err := OpenJournal(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Journal = j
+		p := &lockedPhone{fakePhone: fp, pin: "4827"}
+		a.Devices = lockedPool{p}
+		a.Unlock = &Unlocker{PIN: "4827"}
+		if err := fencedTap(a, "goal-b", 200, "b/1"); err != nil {
+			t.Fatal(err)
+		}
+		p.locked = true // the screen timed out to its lock screen
+		wantLeaseLost(t, fencedTap(a, "goal-a", 100, "a/1"), "recorded token 200")
+		if len(p.tried) != 0 || !p.locked || len(fp.got()) != 1 {
+			t.Fatalf("the fenced goal's Step typed %v into the lock screen (locked %v), inputs %v", p.tried, p.locked, fp.got())
+		}
+		if err := fencedTap(a, "goal-b", 200, "b/2"); err != nil || p.locked {
+			t.Fatalf("the holder's Step: %v, locked %v", err, p.locked)
+		}
+	})
+	t.Run("look before a commit", func(t *testing.T) {
+		a, p := newNotes(t, 30)
+		j, err := OpenJournal(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Journal = j
+		in := tapAt("Create a note titled n31 with the text x", 540, 600)
+		in.ActionID, in.GoalID, in.LeaseToken = "b/1", "goal-b", 200
+		if _, err := a.Step(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		before := len(p.got())
+		in = tapAt("Create a note titled n31 with the text x", 540, 2250) // New note: a commit, looked before
+		in.ActionID, in.GoalID, in.LeaseToken = "a/1", "goal-a", 100
+		_, err = a.Step(context.Background(), in)
+		wantLeaseLost(t, err, "recorded token 200")
+		if got := p.got()[before:]; len(got) != 0 || p.scroll != 0 {
+			t.Fatalf("the fenced goal's look before its commit sent %v (scroll %d)", got, p.scroll)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -91,5 +92,50 @@ func TestJournalKeptUnderTheSerialIsTakenOver(t *testing.T) {
 	e, ok, err := q.get("x/1")
 	if err != nil || !ok || e.Applied == nil || q.token != 7 {
 		t.Fatalf("entry %+v %v %v, token %d: want the serial's journal read under the identity", e, ok, err, q.token)
+	}
+}
+
+// pruneCounter is a named phone keeping notes in memory that counts the
+// prunes of its journal's old entries.
+type pruneCounter struct {
+	namedPhone
+	*memNotes
+	prunes int
+}
+
+func (p *pruneCounter) WriteNotes(ctx context.Context, w device.NotesWrite) ([]string, error) {
+	if w.Prune != "" {
+		p.prunes++
+	}
+	return p.memNotes.WriteNotes(ctx, w)
+}
+
+type prunePool struct{ p *pruneCounter }
+
+func (f prunePool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
+func (f prunePool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: f.p.serial, State: "device"}}, nil
+}
+
+// A phone whose ro.serialno is not the serial it is reached by (every
+// network phone) keeps one journal in the worker, found by its identity
+// each time: its old entries are pruned every 256th intent, as designed
+// (docs/design.md §4), not at every action, and the host's file is read
+// once, not again for each action.
+func TestJournalOfANetworkPhoneIsKeptByItsIdentity(t *testing.T) {
+	a, _ := newJournalled(t)
+	p := &pruneCounter{namedPhone: namedPhone{newFormPhone(), "192.168.1.7:5555", "R58M123ABC"}, memNotes: &memNotes{files: map[string]string{}}}
+	a.Devices = prunePool{p}
+	back := autoglm.Action{Name: autoglm.ActionBack}
+	for i := range 20 {
+		if _, err := a.Step(context.Background(), StepInput{Serial: p.serial, Task: "t", Act: &back, ActionID: fmt.Sprintf("todo/run/%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.prunes != 1 {
+		t.Fatalf("20 intents pruned the phone's journal %d times, want once (every %d intents)", p.prunes, phonePruneEvery)
+	}
+	if a.Journal.phoneOf("R58M123ABC", p.serial) != a.Journal.phoneOf("R58M123ABC", "emulator-5554") || a.Journal.phoneOf("R58M123ABC", p.serial) != a.Journal.phone("R58M123ABC") {
+		t.Fatal("the phone's journal is not one, whichever serial reaches it")
 	}
 }

@@ -82,6 +82,11 @@ type JournalEntry struct {
 type ActionIntent struct {
 	Action autoglm.Action `json:"action"`
 	Before Evidence       `json:"before"`
+	// Secure says the screen the action was decided on is secure
+	// (FLAG_SECURE: its screenshot was refused, StepInput.ScreenSensitive),
+	// also when its UI tree reads: text typed there is a secret and is
+	// not written on the phone (docs/design.md §4).
+	Secure bool `json:"secure,omitempty"`
 }
 
 // journalRecord is one line of a phone's journal: an intent, a try that
@@ -157,7 +162,12 @@ func (j *Journal) phoneOf(key, serial string) *phoneJournal {
 		path: filepath.Join(j.dir, name+".jsonl"), lockPath: filepath.Join(j.dir, name+".lock"),
 		keep: keep, entries: map[string]*JournalEntry{},
 	}
-	j.phones[serial] = p
+	// Kept under the identity it is looked up by: a phone reached by
+	// another serial (a network phone, whose ro.serialno is not its
+	// adb serial) finds the journal this process has read, and its
+	// count of intents, instead of reading the file again (and pruning
+	// the phone's copy) at every action.
+	j.phones[key] = p
 	return p
 }
 

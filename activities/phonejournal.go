@@ -179,7 +179,7 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 	}
 	applyRecord(&e, rec)
 	pe := phoneEntry{ID: e.ID, Try: e.Try, At: rec.At, Token: e.Token, Intent: e.Intent, NotSent: e.NotSent, Applied: e.Applied, Pending: e.Pending}
-	if e.Intent != nil && isType(e.Intent.Action) && (e.Intent.Before.FocusedPassword || e.Intent.Before.Sensitive) {
+	if e.Intent != nil && isType(e.Intent.Action) && (e.Intent.Before.FocusedPassword || e.Intent.Before.Sensitive || e.Intent.Secure) {
 		pe.Hidden = true
 		hidden := *e.Intent
 		text := hidden.Action.Text
@@ -208,7 +208,7 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 			}
 		}
 		if p.phoneWrites%phonePruneEvery == 0 {
-			w.Prune, w.PruneDays = phoneActions, PhoneJournalDays
+			w.Prune, w.PruneDays = phoneActions, pruneDays(ctx, pc.notes, rec.At)
 		}
 		p.phoneWrites++
 	}
@@ -223,6 +223,29 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 		}
 	}
 	return nil
+}
+
+// pruneDays is the age, in days of the phone's clock, past which a prune
+// removes the phone's entries (find -mtime): PhoneJournalDays, plus the
+// days the phone's clock is ahead of the host's (hostNow), so a phone clock
+// that jumped forward prunes nothing younger than PhoneJournalDays of the
+// host's time (docs/design.md §4). 0 (no prune this time) when the phone's
+// clock cannot be read; a phone that cannot tell its clock at all is pruned
+// by its own.
+func pruneDays(ctx context.Context, notes device.Notes, hostNow time.Time) int {
+	c, ok := notes.(device.PhoneClock)
+	if !ok {
+		return PhoneJournalDays
+	}
+	t, err := c.PhoneTime(ctx)
+	if err != nil {
+		return 0
+	}
+	days := PhoneJournalDays
+	if ahead := t.Sub(hostNow); ahead > 0 {
+		days += int((ahead + 24*time.Hour - 1) / (24 * time.Hour))
+	}
+	return days
 }
 
 // phoneJournalError is an intent that could not be written on the phone:

@@ -73,7 +73,18 @@ func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	pin := "4711"
 	typ := autoglm.Action{Name: autoglm.ActionType, Text: pin}
-	for _, before := range []Evidence{{App: "com.bank", FocusedKey: "pin", FocusedPassword: true, Focused: &pin}, {App: "com.bank", Sensitive: true}} {
+	for _, c := range []struct {
+		before Evidence
+		secure bool
+	}{
+		{Evidence{App: "com.bank", FocusedKey: "pin", FocusedPassword: true, Focused: &pin}, false},
+		{Evidence{App: "com.bank", Sensitive: true}, false},
+		// A FLAG_SECURE screen whose UI tree reads (FLAG_SECURE stops
+		// screencap, not uiautomator): an SMS-code field that does not
+		// hide its text.
+		{Evidence{App: "com.bank", FocusedKey: "code", Focused: &pin, Tree: "t1"}, true},
+	} {
+		before := c.before
 		j, err := OpenJournal(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +96,7 @@ func TestPhoneCopyHidesTypedSecrets(t *testing.T) {
 		}
 		pc := &phoneCopy{notes: notes, serial: "phone-1"}
 		id := "goal/todo/run/3"
-		intent := journalRecord{ID: id, At: now, Try: newTry(), Intent: &ActionIntent{Action: typ, Before: before}, Token: 5}
+		intent := journalRecord{ID: id, At: now, Try: newTry(), Intent: &ActionIntent{Action: typ, Before: before, Secure: c.secure}, Token: 5}
 		if err := pc.put(ctx, p, intent); err != nil {
 			t.Fatal(err)
 		}
@@ -172,5 +183,91 @@ func TestResultThePhoneMissedIsWrittenBack(t *testing.T) {
 	b.Devices, b.Blobs = a.Devices, a.Blobs
 	if res, err, _ := stepAct(t, b, tap, "g/t/r/1", before, false); err != nil || res.Act.Result != "ok" || !slices.Equal(form.got(), []string{"tap 432 2112"}) {
 		t.Fatalf("another host's retry = %+v, %v, inputs %v", res.Act, err, form.got())
+	}
+}
+
+// clockNotes is a phone keeping notes in memory with a clock of its own:
+// each file's modification time is the phone's clock when it was written,
+// and a prune (find -mtime +N) removes the files older than N days of that
+// clock, as toybox does.
+type clockNotes struct {
+	*memNotes
+	clock  time.Time // the phone's clock
+	broken bool      // its clock cannot be read
+	mtimes map[string]time.Time
+	prunes []int
+}
+
+func (c *clockNotes) PhoneTime(context.Context) (time.Time, error) {
+	if c.broken {
+		return time.Time{}, fmt.Errorf("date: not found")
+	}
+	return c.clock, nil
+}
+
+func (c *clockNotes) WriteNotes(ctx context.Context, w device.NotesWrite) ([]string, error) {
+	listed, err := c.memNotes.WriteNotes(ctx, w)
+	for f := range w.Files {
+		c.mtimes[f] = c.clock
+	}
+	if w.Prune != "" && w.PruneDays > 0 {
+		c.prunes = append(c.prunes, w.PruneDays)
+		for f, at := range c.mtimes {
+			if strings.HasPrefix(f, w.Prune+"/") && c.clock.Sub(at) > time.Duration(w.PruneDays)*24*time.Hour {
+				delete(c.files, f)
+				delete(c.mtimes, f)
+			}
+		}
+	}
+	return listed, err
+}
+
+// A phone whose clock jumps forward prunes nothing younger than
+// PhoneJournalDays of the host's time (docs/design.md §4): the prune's age
+// counts the days the phone's clock is ahead of the host's.
+func TestPhoneClockJumpPrunesNothingYoung(t *testing.T) {
+	host := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	c := &clockNotes{memNotes: &memNotes{files: map[string]string{}}, clock: host, mtimes: map[string]time.Time{}}
+	p := &phoneCopy{notes: c, serial: "fake-1"}
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pj := j.phone("fake-1")
+	intent := func(id string, at time.Time) {
+		t.Helper()
+		pj.phoneWrites = 0 // a prune is due with this intent
+		if err := p.put(context.Background(), pj, journalRecord{ID: id, At: at, Intent: &ActionIntent{Action: autoglm.Action{Name: autoglm.ActionBack}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	intent("old", host.Add(-20*24*time.Hour))
+	c.mtimes[phoneFile("old")] = host.Add(-20 * 24 * time.Hour)
+	intent("yesterday", host.Add(-24*time.Hour))
+	c.mtimes[phoneFile("yesterday")] = host.Add(-24 * time.Hour)
+	// The phone's clock jumps 30 days ahead; the host's has not moved.
+	c.clock = host.Add(30 * 24 * time.Hour)
+	intent("now", host)
+	if _, ok := c.files[phoneFile("yesterday")]; !ok {
+		t.Fatalf("an entry one day old by the host's clock was pruned (prunes at %v days)", c.prunes)
+	}
+	if _, ok := c.files[phoneFile("now")]; !ok {
+		t.Fatal("the new entry was pruned")
+	}
+	if got := c.prunes[len(c.prunes)-1]; got != PhoneJournalDays+30 {
+		t.Fatalf("prune at %d days of the phone's clock, want %d", got, PhoneJournalDays+30)
+	}
+	// The host's clock catches up: the 20-day-old entry goes.
+	c.clock = host.Add(30*24*time.Hour + time.Hour)
+	intent("later", host.Add(30*24*time.Hour+time.Hour))
+	if _, ok := c.files[phoneFile("old")]; ok {
+		t.Fatal("an entry 50 days old by the host's clock was kept")
+	}
+	// A clock that cannot be read prunes nothing this time.
+	c.broken = true
+	n := len(c.prunes)
+	intent("unread", host.Add(31*24*time.Hour))
+	if len(c.prunes) != n {
+		t.Fatalf("pruned with an unreadable clock: %v", c.prunes)
 	}
 }

@@ -65,10 +65,14 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 // shows below the screen is on the phone all the same. A found element
 // turns the check into held, with the probe's evidence; anything else is
 // left as it was. An element_absent that held on the screen is looked for
-// the same way (probeAbsent). It returns the swipes sent.
-func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) int {
+// the same way (probeAbsent). It returns the swipes sent. A probe cut off by the
+// deadline (the Step's verification giving up in time for its think, the
+// activity's own timeout) looked at part of the list only: whether the
+// check holds is not known, so it gives an error and no verdict, never a
+// failed check (a failed todo makes the replanner run it again).
+func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.Screen, rs []postcond.Result) (int, error) {
 	if in.Serial == "" || a.Devices == nil || s.Sensitive {
-		return 0
+		return 0, nil
 	}
 	swipes := 0
 	for i, r := range rs {
@@ -76,7 +80,10 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		c := r.Check
 		switch {
 		case c.Kind == postcond.ElementAbsent && r.Held:
-			swipes += a.probeAbsent(ctx, in.Serial, &rs[i])
+			n, err := a.probeAbsent(ctx, in.Serial, &rs[i])
+			if swipes += n; err != nil {
+				return swipes, err
+			}
 			continue
 		case r.Held:
 			continue
@@ -90,6 +97,9 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		}
 		p, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
 		swipes += p.Swipes
+		if err != nil && ctx.Err() != nil {
+			return swipes, fmt.Errorf("the probe for %s was cut off (%v) after %d swipes: whether it holds is not known: %w", c, ctx.Err(), p.Swipes, err)
+		}
 		if err != nil {
 			a.logger(ctx).Warn("probe failed; the postcondition is judged on the final screen alone", "serial", in.Serial, "error", err)
 			continue
@@ -98,7 +108,7 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 			rs[i].Held, rs[i].Evidence = true, fmt.Sprintf("%s, past the screen's edge: %s", c, p.Evidence)
 		}
 	}
-	return swipes
+	return swipes, nil
 }
 
 // probeAbsent judges an element_absent check that held on the final
@@ -107,10 +117,13 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 // only when the probe saw the whole list without finding it; found, or
 // not looked through to both ends (a probe that failed or ran out of
 // swipes), it does not hold. It returns the swipes sent.
-func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond.Result) int {
+func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond.Result) (int, error) {
 	text := r.Check.Text
 	p, err := a.Probe(ctx, serial, func(e uitree.Element) bool { return postcond.Shows(e, text) }, probe.Limits{})
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// Cut off by the deadline: no verdict, as probeMissing says.
+		return p.Swipes, fmt.Errorf("the probe for %s was cut off (%v) after %d swipes: whether it holds is not known: %w", r.Check, ctx.Err(), p.Swipes, err)
 	case err != nil:
 		r.Held, r.Evidence = false, fmt.Sprintf("%q is not on the final screen, but the list past its edge could not be looked through (%v), so it is not shown to be gone", text, err)
 	case p.Found:
@@ -120,5 +133,5 @@ func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond
 	default:
 		r.Evidence = fmt.Sprintf("%s; past the screen's edge: %s", r.Evidence, p.Evidence)
 	}
-	return p.Swipes
+	return p.Swipes, nil
 }

@@ -37,6 +37,11 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (StepResult, error)
 		}
 		err = handBackOutage(attempt(ctx), err, applied)
 	}
+	if err != nil && in.KeepApplied && res.Act != nil {
+		// The action reached the phone: its result goes back with the
+		// error, whatever the error (docs/design.md §4).
+		err = keepApplied(err, res)
+	}
 	if err != nil {
 		res = StepResult{}
 	}
@@ -93,6 +98,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	// A phone that timed out to its lock screen is unlocked before the
 	// action lands; one that cannot be gets the person asked, with
 	// nothing sent and no model called (docs/design.md §15).
+	if _, ok := d.(phoneUnlocker); ok && a.Unlock != nil {
+		// The unlock touches the phone before the action does: fenced
+		// as the action is.
+		if err := a.fenceFirst(ctx, d, in); err != nil {
+			return StepResult{}, err
+		}
+	}
 	if q, err := a.unlock(ctx, d); err != nil || q != "" {
 		return StepResult{Locked: q}, err
 	}
@@ -134,18 +146,23 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			}
 			ar, err = a.act(ctx, d, attempt, *in.Act, in.ScreenHash, in.Width, in.Height)
 		}
-		if err != nil {
+		if err != nil && ar.Result == "" {
 			return StepResult{}, err
 		}
 		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
 			ar.Committed, ar.Commit = cc.Commit, commit.Key
 		}
 		res.Act = &ar
+		if err != nil {
+			// The action was decided (sent, or judged) and its record
+			// failed: what it did goes back with the error.
+			return res, err
+		}
 		prevAction, prevResult = autoglm.FormatAction(*in.Act), ar.Result
 	}
 	s, err := a.observe(ctx, d, in.UITree)
 	if err != nil {
-		return StepResult{}, err
+		return res, err // what was applied, for keepApplied
 	}
 	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
 		// A system window took the focus around the commit tap: the todo
@@ -178,7 +195,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		Notes: in.Notes, HistoryRef: in.HistoryRef, Guidance: in.Guidance,
 	}, s)
 	if err != nil {
-		return res, err // what was applied and seen, for handBackOutage
+		return res, err // what was applied and seen, for handBackOutage and keepApplied
 	}
 	th.ReplayMiss = miss
 	res.Think = &th

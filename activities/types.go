@@ -337,6 +337,11 @@ type StepInput struct {
 	// Established are the states earlier todos of the goal established,
 	// rechecked with a finish verified here (VerifyInput.Established).
 	Established []postcond.Check `json:"established,omitempty"`
+	// KeepApplied asks for any error the Step ends with after its action
+	// reached the phone to come back as an ActionApplied error carrying
+	// the action's result (details: StepApplied), so the todo records the
+	// action (a commit made) before it goes on or fails (docs/design.md §4).
+	KeepApplied bool `json:"keep_applied,omitempty"`
 }
 
 // ModelOutage is the detail of a ModelUnavailable error: which model does

@@ -228,7 +228,10 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 	if in.SentChecked {
 		newlySent(rs, in.Commits)
 	}
-	probes := a.probeMissing(ctx, in, s, rs)
+	probes, err := a.probeMissing(ctx, in, s, rs)
+	if err != nil {
+		return VerifyResult{}, err
+	}
 	res := VerifyResult{Status: verify.Failed, By: verify.ByPostcondition, Checks: rs, Evidence: postcond.Summary(rs), Probes: probes}
 	if postcond.AllHeld(rs) {
 		res.Status = verify.Done

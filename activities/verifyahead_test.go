@@ -11,8 +11,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 const finishAnswer = `<think>The Wi-Fi row shows it.</think><answer>finish(message="The Wi-Fi row is shown")</answer>`
@@ -106,5 +109,62 @@ func TestStepNearItsDeadlineLeavesTheFinishToVerify(t *testing.T) {
 		if (res.Verdict != nil) != c.verdict || res.Think == nil {
 			t.Fatalf("%v start-to-close: verdict = %+v after %d model calls, want a verdict: %v", c.timeout, res.Verdict, len(m.reqs), c.verdict)
 		}
+	}
+}
+
+// slowNotes is a Notes list whose swipes take a while and end with the
+// context, as a phone's adb commands do.
+type slowNotes struct{ *notesPhone }
+
+func (p slowNotes) Swipe(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(40 * time.Millisecond):
+	}
+	return p.notesPhone.Swipe(ctx, x1, y1, x2, y2, d)
+}
+
+func (p slowNotes) UITree(ctx context.Context) ([]uitree.Element, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return p.notesPhone.UITree(ctx)
+}
+
+type slowNotesPool struct{ p slowNotes }
+
+func (f slowNotesPool) Get(context.Context, string) (device.Device, error) { return f.p, nil }
+func (f slowNotesPool) List(context.Context) ([]device.Info, error) {
+	return []device.Info{{Serial: "fake-1", State: "device"}}, nil
+}
+
+// A probe for an unmet postcondition cut off by the deadline (the Step's
+// verification giving up in time for its think) has looked at part of the
+// list only: the verification gives no verdict, never a failed one, so the
+// todo verifies the finish itself or asks; a failed todo is run again.
+func TestAProbeCutOffByTheDeadlineGivesNoVerdict(t *testing.T) {
+	a, np := newNotes(t, 40)
+	p := slowNotes{np}
+	a.Devices = slowNotesPool{p}
+	obs, err := a.Observe(context.Background(), ObserveInput{Serial: "fake-1", UITree: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := VerifyInput{Serial: "fake-1", Task: "Create a note titled n38", Message: "saved n38", Screen: obs,
+		Expect: []postcond.Check{{Kind: postcond.ElementExists, Text: "n38"}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	v, err := a.Verify(ctx, in)
+	if err == nil {
+		t.Fatalf("a cut-off probe gave the verdict %s (%s), want none", v.Status, v.Evidence)
+	}
+	if !strings.Contains(err.Error(), "not known") {
+		t.Errorf("error %q does not say the check is unknown", err)
+	}
+	// With time for the whole list, the note below the screen is found.
+	v, err = a.Verify(context.Background(), in)
+	if err != nil || v.Status != verify.Done {
+		t.Fatalf("the whole probe: %+v, %v", v, err)
 	}
 }

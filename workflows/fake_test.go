@@ -104,6 +104,17 @@ type fakeWorld struct {
 	replayMiss int
 	recorded   []activities.RecordRoutineInput
 
+	// failAfter makes the Step that applies the action with this key fail
+	// once after it, with the error given, as the real Step does: handed
+	// back with the action's result when the step asks for it
+	// (StepInput.KeepApplied).
+	failAfter map[string]error
+	// commitKeys marks actions as commits (action key → commit key): the
+	// Step refuses one whose key the step's Commits hold, as the look
+	// before a commit does, and counts in sent the ones it applies.
+	commitKeys map[string]string
+	sent       map[string]int
+
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
 	steps        []stepCall
@@ -204,6 +215,14 @@ func (f *fakeWorld) Replan(_ context.Context, in activities.ReplanInput) (activi
 	return d, nil
 }
 
+// ptrOr is *a, or the zero action.
+func ptrOr(a *autoglm.Action) autoglm.Action {
+	if a == nil {
+		return autoglm.Action{}
+	}
+	return *a
+}
+
 func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activities.StepResult, error) {
 	if f.whileThinking != nil && in.Think {
 		f.whileThinking(in)
@@ -241,9 +260,20 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	} else if in.Act != nil && f.uncertain != "" && actionKey(*in.Act) == f.uncertain {
 		f.log = append(f.log, "uncertain "+actionKey(*in.Act))
 		res.Act = &activities.ActResult{Result: activities.ActUncertain, Uncertain: "Did the phone take " + f.uncertain + "? The screen is secure."}
+	} else if k, ok := f.commitKeys[actionKey(ptrOr(in.Act))]; in.Act != nil && ok && slices.Contains(in.Commits, k) {
+		f.log = append(f.log, "refused "+actionKey(*in.Act))
+		why := "this todo already made " + k + "; it is not done twice"
+		res.Act = &activities.ActResult{Result: activities.ActRefused + ": " + why, Refused: why}
 	} else if in.Act != nil {
 		f.log = append(f.log, "act "+actionKey(*in.Act))
 		res.Act = &activities.ActResult{Result: "ok", Touched: in.Act.TouchesDevice()}
+		if k, ok := f.commitKeys[actionKey(*in.Act)]; ok {
+			if f.sent == nil {
+				f.sent = map[string]int{}
+			}
+			f.sent[k]++
+			res.Act.Commit, res.Act.Committed = k, "sent: "+k
+		}
 		if !f.stuck {
 			f.screen++
 		}
@@ -251,6 +281,14 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	res.Screen = activities.Observation{
 		ScreenRef: "sha256:" + strings.Repeat("ab", 32), Hash: fmt.Sprintf("%016x", f.screen),
 		App: "Settings", AppPackage: "com.android.settings", Width: 1080, Height: 2400,
+	}
+	if e, ok := f.failAfter[actionKey(ptrOr(in.Act))]; ok && in.Act != nil && res.Act != nil {
+		delete(f.failAfter, actionKey(*in.Act))
+		f.log = append(f.log, "failed after "+actionKey(*in.Act))
+		if in.KeepApplied {
+			return activities.StepResult{}, activities.KeepAppliedError(e, res)
+		}
+		return activities.StepResult{}, e
 	}
 	if in.Act != nil && f.executorDownOnAct > 0 {
 		f.executorDown, f.executorDownOnAct = f.executorDownOnAct, 0

@@ -89,6 +89,11 @@ type LeaseState struct {
 	// BlockedAfter is how long a holder's workflow task may keep failing
 	// before the phone is taken from it (limits.blocked_holder_after).
 	BlockedAfter time.Duration `json:"blocked_after,omitempty"`
+
+	// Retired are requests their goals gave up (released, or replaced by
+	// a newer request), newest last: the same request arriving again is
+	// ignored (ChangeLeaseRequestOrder).
+	Retired []string `json:"retired,omitempty"`
 }
 
 // LeaseWaiter is a goal queued for a phone.
@@ -119,6 +124,9 @@ func (e *DeviceBusyError) Error() string {
 
 type lease struct {
 	st LeaseState
+	// order is how the run takes acquires and releases: by arrival
+	// (ChangeLeaseRequestOrder), or in the fixed order of names.
+	order signalOrder
 }
 
 // DeviceLeaseWorkflow serializes goals on one phone: it grants the phone
@@ -155,6 +163,7 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}
 	acquire := workflow.GetSignalChannel(ctx, SignalLeaseAcquire)
 	release := workflow.GetSignalChannel(ctx, SignalLeaseRelease)
+	l.requestOrder(ctx)
 	if !l.st.Derived && getVersion(ctx, ChangeLeaseClaims, workflow.DefaultVersion, 1) >= 1 {
 		// A lease that starts empty may replace one that was terminated
 		// or reset while a goal held the phone: learn the holder and the
@@ -187,20 +196,20 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 			tick = workflow.NewTimer(ctx, l.st.CheckInterval)
 		}
 		fired, cancelled := false, false
-		sel := workflow.NewSelector(ctx)
-		sel.AddReceive(acquire, func(c workflow.ReceiveChannel, _ bool) {
-			var r activities.LeaseRequest
-			c.Receive(ctx, &r)
-			l.acquire(ctx, r)
-		})
-		sel.AddReceive(release, func(c workflow.ReceiveChannel, _ bool) {
-			var r activities.LeaseRelease
-			c.Receive(ctx, &r)
-			l.release(ctx, r.GoalID)
-		})
-		sel.AddFuture(tick, func(workflow.Future) { fired = true })
-		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) { cancelled = true })
-		sel.Select(ctx)
+		if l.order.byArrival() {
+			// A condition, not a selector: a selector takes the ready
+			// channels in the order its cases were added.
+			t := tick
+			if workflow.Await(ctx, func() bool { return acquire.Len() > 0 || release.Len() > 0 || t.IsReady() }) != nil {
+				cancelled = true
+			} else if acquire.Len() > 0 || release.Len() > 0 {
+				l.takeInOrder(ctx, acquire, release)
+			} else {
+				fired = true
+			}
+		} else {
+			l.selectOne(ctx, acquire, release, tick, &fired, &cancelled)
+		}
 		if cancelled {
 			l.closeDown(ctx)
 			return ctx.Err()
@@ -222,6 +231,26 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 			}
 		}
 	}
+}
+
+// selectOne waits for one acquire, release, the check timer or the cancel,
+// as runs from before ChangeLeaseRequestOrder do: of the signals ready
+// together, acquires first.
+func (l *lease) selectOne(ctx workflow.Context, acquire, release workflow.ReceiveChannel, tick workflow.Future, fired, cancelled *bool) {
+	sel := workflow.NewSelector(ctx)
+	sel.AddReceive(acquire, func(c workflow.ReceiveChannel, _ bool) {
+		var r activities.LeaseRequest
+		c.Receive(ctx, &r)
+		l.acquire(ctx, r)
+	})
+	sel.AddReceive(release, func(c workflow.ReceiveChannel, _ bool) {
+		var r activities.LeaseRelease
+		c.Receive(ctx, &r)
+		l.release(ctx, r.GoalID)
+	})
+	sel.AddFuture(tick, func(workflow.Future) { *fired = true })
+	sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) { *cancelled = true })
+	sel.Select(ctx)
 }
 
 // idle reports whether the lease may close: nobody holds or waits, and no
@@ -286,8 +315,13 @@ func (l *lease) derive(ctx workflow.Context) {
 	l.st.Derived = true
 }
 
-// drain applies every signal already delivered, until none is left.
+// drain applies every signal already delivered, until none is left: in
+// arrival order (ChangeLeaseRequestOrder), else releases first.
 func (l *lease) drain(ctx workflow.Context, acquire, release workflow.ReceiveChannel) {
+	if l.order.byArrival() {
+		l.takeInOrder(ctx, acquire, release)
+		return
+	}
 	for {
 		var r activities.LeaseRequest
 		var rel activities.LeaseRelease

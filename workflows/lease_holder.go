@@ -12,6 +12,7 @@ import (
 
 func (l *lease) dropHolder(ctx workflow.Context, why string) {
 	workflow.GetLogger(ctx).Warn("device lease: dropping holder", "serial", l.st.Serial, "goal", l.st.Holder, "reason", why)
+	l.retire(l.st.HolderRequest)
 	l.st.Holder, l.st.HolderRequest, l.st.HeldSince, l.st.HolderRevocable = "", "", time.Time{}, false
 	l.grantNext(ctx)
 	l.details(ctx)

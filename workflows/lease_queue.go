@@ -15,11 +15,19 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 		log.Warn("device lease: acquire without goal ID ignored", "serial", l.st.Serial)
 		return
 	}
+	if l.retired(r.RequestID) {
+		// A request its goal gave up, delivered again (a retried
+		// signal): granting or queueing it would give the phone to a goal
+		// that no longer waits for this answer (ChangeLeaseRequestOrder).
+		log.Info("device lease: a request given up arrived again; ignored", "serial", l.st.Serial, "goal", r.GoalID, "request", r.RequestID)
+		return
+	}
 	switch {
 	case r.GoalID == l.st.Holder:
 		// A retried or repeated request from the holder: say yes again,
 		// to the request now asking; a new request gets a new token.
 		if r.RequestID != l.st.HolderRequest {
+			l.retire(l.st.HolderRequest)
 			l.nextToken(ctx)
 		}
 		l.st.HolderRequest = r.RequestID
@@ -32,6 +40,9 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 	default:
 		pos := l.position(r.GoalID)
 		if pos > 0 {
+			if old := l.st.Queue[pos-1].RequestID; old != r.RequestID {
+				l.retire(old)
+			}
 			l.st.Queue[pos-1].RequestID, l.st.Queue[pos-1].Revocable = r.RequestID, r.Revocable
 		} else if r.Wait {
 			l.st.Queue = append(l.st.Queue, LeaseWaiter{r.GoalID, r.RequestID, r.Revocable})
@@ -49,10 +60,14 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 func (l *lease) release(ctx workflow.Context, goalID string) {
 	if goalID != "" && goalID == l.st.Holder {
 		workflow.GetLogger(ctx).Info("device released", "serial", l.st.Serial, "goal", goalID)
+		l.retire(l.st.HolderRequest)
 		l.st.Holder, l.st.HolderRequest, l.st.HeldSince, l.st.HolderRevocable = "", "", time.Time{}, false
 		l.grantNext(ctx)
 		l.details(ctx)
 		return
+	}
+	if i := l.position(goalID); i > 0 {
+		l.retire(l.st.Queue[i-1].RequestID)
 	}
 	l.unqueue(ctx, goalID)
 	l.forget(ctx, goalID) // a goal that gives the phone up drives it no more

@@ -449,6 +449,15 @@ type leaseSignals struct {
 	grants []activities.LeaseGrant
 	// claims is what FindLeaseClaims answers when the lease starts empty.
 	claims activities.LeaseClaims
+	// duringCheck, when set, runs inside the next DescribeLeaseHolder
+	// (once): signals it sends reach the lease together, in one batch,
+	// when the check returns.
+	duringCheck func()
+	// running, when set, answers whether a goal's workflow still runs.
+	running func(goal string) bool
+	// deliver, when set, hears every signal the lease sends a goal and
+	// answers for the goal (an error: the goal has closed).
+	deliver func(goal, name string, arg any) error
 }
 
 func (s *leaseSignals) add(line string) {
@@ -467,8 +476,14 @@ func (s *leaseSignals) list() []string {
 // ("<signal> <goal>") fail as if that goal had closed.
 func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEnvironment, *leaseSignals) {
 	t.Helper()
+	return leaseUnitEnv(t, worker.Options{Interceptors: Interceptors()}, failing...)
+}
+
+// leaseUnitEnv is newLeaseUnitEnv on a worker with the options given.
+func leaseUnitEnv(t *testing.T, opts worker.Options, failing ...string) (*testsuite.TestWorkflowEnvironment, *leaseSignals) {
+	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	env := newTestEnvironment(&s, worker.Options{Interceptors: Interceptors()})
+	env := newTestEnvironment(&s, opts)
 	env.RegisterWorkflow(DeviceLeaseWorkflow)
 	sig := &leaseSignals{}
 	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", mock.Anything, mock.Anything).Return(
@@ -487,9 +502,22 @@ func newLeaseUnitEnv(t *testing.T, failing ...string) (*testsuite.TestWorkflowEn
 			if slices.Contains(failing, name+" "+goal) {
 				return errors.New("workflow not found")
 			}
+			if sig.deliver != nil {
+				return sig.deliver(goal, name, arg)
+			}
 			return nil
 		})
-	env.RegisterActivityWithOptions(func(context.Context, string) (activities.HolderStatus, error) {
+	env.RegisterActivityWithOptions(func(_ context.Context, goal string) (activities.HolderStatus, error) {
+		sig.mu.Lock()
+		during, running := sig.duringCheck, sig.running
+		sig.duringCheck = nil
+		sig.mu.Unlock()
+		if during != nil {
+			during()
+		}
+		if running != nil && !running(goal) {
+			return activities.HolderStatus{Running: false, Status: "TimedOut"}, nil
+		}
 		return activities.HolderStatus{Running: true}, nil
 	}, activity.RegisterOptions{Name: activities.NameDescribeLeaseHolder})
 	// No goal claims the phone when the lease starts, unless the test

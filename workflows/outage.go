@@ -134,6 +134,7 @@ type applied struct {
 func (t *todoRun) stepWaitingForModel(ctx workflow.Context, act *autoglm.Action, think bool) (activities.StepResult, error) {
 	var w outageWait
 	told := ""
+	keep := keepsApplied(ctx)
 	for {
 		a := act
 		if t.applied != nil {
@@ -143,6 +144,16 @@ func (t *todoRun) stepWaitingForModel(ctx workflow.Context, act *autoglm.Action,
 		o, ok := modelOutage(err)
 		if ok && o.Applied != nil && act != nil && t.applied == nil {
 			t.applied = &applied{Action: *act, Result: *o.Applied}
+		}
+		if f, is := activities.AppliedOf(err); is && keep && act != nil && t.applied == nil {
+			// The action reached the phone and the step failed after it
+			// (ChangeKeepApplied): the todo keeps its result. An error
+			// that alone would have been retried is: the step's look and
+			// think run again without the action, with retries of their own.
+			t.applied = &applied{Action: *act, Result: f.Applied}
+			if f.Retryable && ctx.Err() == nil {
+				continue
+			}
 		}
 		if ok && ctx.Err() == nil {
 			err = w.wait(ctx, o, t.in.ModelOutageWait, t.showModelWait(ctx, &told))
@@ -159,7 +170,11 @@ func (t *todoRun) stepWaitingForModel(ctx workflow.Context, act *autoglm.Action,
 		if err == nil && t.applied != nil {
 			res.Act = t.applied.Result.Act
 		}
-		if err == nil || !ok {
+		if (err == nil && (res.Locked == "" || !keep)) || (!ok && !keep) {
+			// A run that keeps applied actions keeps this one past a
+			// failure and a lock screen: a try after the device wait or
+			// the unlock does not send it again, and the todo records it
+			// if the step fails for good.
 			t.applied = nil
 		}
 		return res, err

@@ -15,11 +15,13 @@ import (
 const ChangeSignalArrivalOrder = "signal-arrival-order"
 
 // orderedSignals are the signals whose arrival order the workflows use:
-// every name the goal and the todo read with readByArrival and
+// every name the goal, the todo and the lease read with readByArrival and
 // drainByArrival.
 var orderedSignals = map[string]bool{
 	SignalTodoEvent: true, SignalPause: true, SignalResume: true, SignalInject: true,
 	SignalUserInput: true, SignalApprove: true, SignalClarify: true, SignalSteer: true,
+	// The lease's requests (ChangeLeaseRequestOrder).
+	SignalLeaseAcquire: true, SignalLeaseRelease: true,
 }
 
 // Interceptors returns the worker interceptors every worker, test

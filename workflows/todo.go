@@ -277,6 +277,11 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			t.st.Unseen = append([]string(nil), t.st.Unseen[unseen:]...)
 		}
 		if err != nil {
+			if keepsApplied(ctx) {
+				// The step's action reached the phone before it failed:
+				// the todo's result records it (ChangeKeepApplied).
+				t.keepApplied(act)
+			}
 			if temporal.IsCanceledError(err) || ctx.Err() != nil {
 				return TodoResult{}, err
 			}

@@ -32,6 +32,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 	case act != nil:
 		t.withAction(ctx, &in, act)
 		in.Commits = t.st.Commits.Made
+		in.KeepApplied = keepsApplied(ctx)
 	case t.applied != nil:
 		in.PreviousAction = autoglm.FormatAction(t.applied.Action)
 		if r := t.applied.Result.Act; r != nil {
@@ -97,14 +98,7 @@ func (t *todoRun) afterStep(ctx workflow.Context, act *autoglm.Action, res activ
 	prevHash := prev.Hash
 	prevText := t.st.NextText
 	if act != nil {
-		result := "ok"
-		if res.Act != nil && res.Act.Result != "" {
-			result = res.Act.Result
-		}
-		t.traceAction(t.st.Screen, *act, result)
-		t.st.Commits.record(res.Act)
-		t.st.PreviousAction, t.st.PreviousResult = prevText, result
-		t.addRecent(prevText, result)
+		result := t.took(*act, res.Act)
 		if result == "ok" || result == activities.ActAlreadyApplied || result == activities.ActUncertain {
 			t.st.Failures = 0
 		} else {
@@ -200,6 +194,47 @@ func (t *todoRun) afterStep(ctx workflow.Context, act *autoglm.Action, res activ
 		t.stuck = why
 	}
 	return TodoResult{}, false
+}
+
+// took folds the result of the todo's decided action (t.st.NextText)
+// into its record: the routine's trace, the commit log, the last action
+// and the recent ones. It returns the result's text.
+func (t *todoRun) took(act autoglm.Action, r *activities.ActResult) string {
+	result := "ok"
+	if r != nil && r.Result != "" {
+		result = r.Result
+	}
+	text := t.st.NextText
+	t.traceAction(t.st.Screen, act, result)
+	t.st.Commits.record(r)
+	t.st.PreviousAction, t.st.PreviousResult = text, result
+	t.addRecent(text, result)
+	return result
+}
+
+// keepsApplied reports whether this run's Steps hand an applied action's
+// result back with any error after it, and the todo records it
+// (ChangeKeepApplied, docs/design.md §4).
+func keepsApplied(ctx workflow.Context) bool {
+	return markersOnceGive(ctx, ChangeKeepApplied) >= 1
+}
+
+// keepApplied records the action a step applied before the step failed
+// for good (ChangeKeepApplied): the commit it made and the action itself,
+// so the todo's result carries them (Committed, CommitKeys, Recent) and
+// the replanner and the look before the next commit see them.
+func (t *todoRun) keepApplied(act *autoglm.Action) {
+	a := t.applied
+	t.applied = nil
+	if a == nil || act == nil {
+		return
+	}
+	t.took(*act, a.Result.Act)
+	if s := a.Result.Screen; s.Hash != "" || s.ScreenRef != "" {
+		t.st.Screen = s
+		t.st.Checks.saw(s)
+	}
+	t.st.Checks.acted(a.Result.Act)
 }
 
 // details writes the Web UI's current details of the todo.

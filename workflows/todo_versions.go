@@ -53,6 +53,17 @@ var todoMarkersOnce = map[string]workflow.Version{
 // from before it replays as it ran.
 const ChangeVerifyInStep = "verify-in-step"
 
+// ChangeKeepApplied: a Step that fails after its action reached the phone
+// hands the action's result back with its error (StepInput.KeepApplied,
+// activities.ErrTypeActionApplied), and the todo records the action (a
+// commit made, its last action) before it fails, or, when the error alone
+// would have been retried, runs the rest of the step again without the
+// action (docs/design.md §4). Before it, such a step's result was dropped:
+// the todo failed with no record of its commit, and the todo run after it
+// sent the message again. No marker of its own: only runs that recorded
+// ChangeTodoMarkersOnce at version 3 take it.
+const ChangeKeepApplied = "keep-applied"
+
 // ChangeReobserveAfterWait: a finish whose screen is from before a wait in
 // which a person could use the phone (a pause, a question) is verified on
 // the phone observed again (VerifyInput.Reobserve), not on that screen
@@ -67,7 +78,7 @@ const ChangeReobserveAfterWait = "reobserve-after-wait"
 // first ones are.
 var todoMarkersOnceAdded = []map[string]workflow.Version{
 	2: {ChangeVerifyInStep: 1},
-	3: {ChangeReobserveAfterWait: 1},
+	3: {ChangeKeepApplied: 1, ChangeReobserveAfterWait: 1},
 }
 
 // todoMarkersOnceLatest is the version of ChangeTodoMarkersOnce a new run
@@ -121,7 +132,8 @@ func withTodoMarkersOnce(ctx workflow.Context) workflow.Context {
 
 // markersOnceGive returns the version the run's ChangeTodoMarkersOnce
 // marker stands for of changeID, DefaultVersion when it stands for none:
-// for the changes that have no marker of their own (ChangeVerifyInStep).
+// for the changes that have no marker of their own (ChangeVerifyInStep,
+// ChangeKeepApplied).
 func markersOnceGive(ctx workflow.Context, changeID string) workflow.Version {
 	once, _ := ctx.Value(markersOnceKey{}).(map[string]workflow.Version)
 	if v, ok := once[changeID]; ok {

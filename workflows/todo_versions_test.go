@@ -136,7 +136,10 @@ func TestLaterMarkerVersionsAddChanges(t *testing.T) {
 	if _, ok := TodoMarkersOnceImplies(1, ChangeVerifyInStep); ok {
 		t.Fatalf("version 1 of %s stands for %s", ChangeTodoMarkersOnce, ChangeVerifyInStep)
 	}
-	for _, id := range []string{ChangeVerifyInStep, ChangeVerifyFinish} {
+	if _, ok := TodoMarkersOnceImplies(2, ChangeKeepApplied); ok {
+		t.Fatalf("version 2 of %s stands for %s", ChangeTodoMarkersOnce, ChangeKeepApplied)
+	}
+	for _, id := range []string{ChangeVerifyInStep, ChangeVerifyFinish, ChangeKeepApplied} {
 		if v, ok := TodoMarkersOnceImplies(todoMarkersOnceLatest, id); !ok || v != 1 {
 			t.Errorf("the latest version of %s gives %s version %d (%v), want 1", ChangeTodoMarkersOnce, id, v, ok)
 		}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -232,6 +233,17 @@ func (m meteredDevice) ReadNotes(ctx context.Context, files []string, list strin
 	ctx, done := m.begin(ctx, "read_notes", false)
 	got, listed, err := n.ReadNotes(ctx, files, list)
 	return got, listed, done(err)
+}
+
+// PhoneTime reads the wrapped phone's clock, when it can be read.
+func (m meteredDevice) PhoneTime(ctx context.Context) (time.Time, error) {
+	c, ok := m.d.(device.PhoneClock)
+	if !ok {
+		return time.Time{}, errors.New("this phone's clock cannot be read")
+	}
+	ctx, done := m.begin(ctx, "phone_time", false)
+	t, err := c.PhoneTime(ctx)
+	return t, done(err)
 }
 
 // WriteNotes writes the wrapped phone's notes; device.ErrNoNotes when it

@@ -45,7 +45,7 @@ func init() {
 			e.out("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1015(sdcard_rw) context=u:r:shell:s0\n")
 			return 0
 		},
-		"sleep": cmdSleep,
+		"sleep": cmdSleep, "date": (*Phone).cmdDate,
 		"exit":  func(*Phone, *cmdEnv) int { return 0 },
 		"sh":    (*Phone).cmdSh,
 		"umask": cmdUmask, "printf": cmdPrintf, "mv": (*Phone).cmdMv, "find": (*Phone).cmdFind,

@@ -220,3 +220,21 @@ func cmdSleep(_ *Phone, e *cmdEnv) int {
 	}
 	return 0
 }
+
+// cmdDate is toybox date reading the phone's clock: `date +%s` prints its
+// Unix seconds, plain `date` the time as toybox prints it.
+func (p *Phone) cmdDate(e *cmdEnv) int {
+	p.mu.Lock()
+	now := p.life.now
+	p.mu.Unlock()
+	switch args := e.args[1:]; {
+	case len(args) == 0:
+		e.out("%s\n", now.UTC().Format("Mon Jan _2 15:04:05 MST 2006"))
+	case len(args) == 1 && args[0] == "+%s":
+		e.out("%d\n", now.Unix())
+	default:
+		e.err("date: this phone's date knows +%%s only\n")
+		return 1
+	}
+	return 0
+}
