@@ -69,6 +69,9 @@ func TestStartSendsGoalInputWithSearchAttributes(t *testing.T) {
 	if gotOpts.ID != "goal-x" || gotOpts.TaskQueue != workflows.TaskQueue || gotOpts.StaticSummary != "turn on Wi-Fi" {
 		t.Fatalf("options = %+v", gotOpts)
 	}
+	if !gotOpts.WorkflowExecutionErrorWhenAlreadyStarted {
+		t.Error("a start under an ID a running goal has would be handed that goal's run, and the new goal dropped")
+	}
 	if gotOpts.Memo[MemoGoal] != "turn on Wi-Fi" {
 		t.Errorf("memo = %v", gotOpts.Memo)
 	}

@@ -161,6 +161,10 @@ func (g *Client) StartGoal(ctx context.Context, so client.StartWorkflowOptions, 
 	// benchmark wants them): the worker adds no defaults of its own
 	// (docs/design.md §2).
 	in.Options.Resolved = true
+	// A goal running under this ID is not this start's: without this the
+	// SDK hands back that run as if it had been started, and the new goal
+	// is dropped while the caller says it started.
+	so.WorkflowExecutionErrorWhenAlreadyStarted = true
 	// A start the server did not answer may still have started the goal,
 	// so it is sent again with the same ID: a goal already running under
 	// that ID with this text on this phone is the one started before
