@@ -120,3 +120,30 @@ func TestGoalTextLimit(t *testing.T) {
 		mc.AssertNotCalled(t, "ExecuteWorkflow", mock.Anything, mock.Anything, mock.Anything, mock.Anything)
 	}
 }
+
+// A command that is not one exits 2 as every usage error does: at the top,
+// and under a group (cobra printed the group's help and exited 0).
+func TestUnknownCommandsAreUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"schedule", "creat", "x"}, []string{`unknown command "creat" for "starter schedule"`, `did you mean "create"`}},
+		{[]string{"nosuch"}, []string{`unknown command "nosuch"`}},
+		{[]string{"status", "a", "b", "c"}, nil},
+	} {
+		out, code := execCLI(t, nil, "", append(scheduleCmds(), statusCmds()...), c.args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want 2\n%s", c.args, code, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%q: output lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	// The group alone still prints its help.
+	if out, code := execCLI(t, nil, "", scheduleCmds(), "schedule"); code != exitOK || !strings.Contains(out, "create") {
+		t.Errorf("starter schedule: exit %d\n%s", code, out)
+	}
+}

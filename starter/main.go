@@ -77,7 +77,8 @@ func exitCode(err error) int {
 
 func main() {
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	err := rootCmd.Execute()
+	wireUsage(rootCmd)
+	err := usageOf(rootCmd.Execute())
 	// Export the client's spans still buffered (telemetry.otlp_endpoint).
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	_ = tracing.Shutdown(sctx)

@@ -45,12 +45,13 @@ func execCLI(t *testing.T, mc *mocks.Client, stdin string, cmds []*cobra.Command
 	root := &cobra.Command{Use: "starter", SilenceUsage: true, SilenceErrors: true}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(cmds...)
+	wireUsage(root)
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
 	root.SetIn(strings.NewReader(stdin))
 	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
+	err := usageOf(root.ExecuteContext(context.Background()))
 	if err != nil {
 		if _, ok := err.(exitError); !ok {
 			out.WriteString("error: " + err.Error() + "\n")
