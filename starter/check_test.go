@@ -51,7 +51,8 @@ func TestCheckCmdOnADump(t *testing.T) {
 		want string
 	}{
 		{[]string{"check", "--dump", dump, `{"kind":"looks_done"}`}, "unknown kind"},
-		{[]string{"check", "--dump", dump, `{kind}`}, "must be a list of checks"},
+		{[]string{"check", "--dump", dump, `{kind}`}, "is not JSON"},
+		{[]string{"check", "--dump", dump, `"switch"`}, "must be a list of checks"},
 		{[]string{"check", "--dump", dump}, "no check given"},
 		{[]string{"check", `{"kind":"element_exists","text":"x"}`}, "--dump window_dump.xml"},
 		{[]string{"check", "--dump", bad, `{"kind":"element_exists","text":"x"}`}, "uiautomator dump"},

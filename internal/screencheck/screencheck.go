@@ -27,7 +27,10 @@ func ParseChecks(args []string) ([]postcond.Check, error) {
 	var out []postcond.Check
 	for i, a := range args {
 		raw := bytes.TrimSpace([]byte(a))
-		if len(raw) > 0 && raw[0] == '{' {
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf(`%w: check argument %d (%s) is not JSON: write a check such as '{"kind":"switch","label":"Wi-Fi","on":true}', in single quotes for the shell`, ErrBadInput, i+1, clip(a, 80))
+		}
+		if raw[0] == '{' {
 			raw = append(append([]byte("["), raw...), ']')
 		}
 		cs, probs := postcond.Parse(raw)
