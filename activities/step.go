@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -228,14 +227,8 @@ func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResu
 		ctx, cancel = context.WithDeadline(ctx, end)
 		defer cancel()
 	}
-	commits := in.Commits
-	if res.Act != nil && res.Act.Commit != "" {
-		// This Step's own action committed too: the todo records it next.
-		commits = append(slices.Clone(commits), res.Act.Commit)
-	}
 	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
-		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established,
-		Commits: commits, SentChecked: true})
+		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established})
 	if err != nil {
 		return nil
 	}

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -38,12 +37,6 @@ type VerifyInput struct {
 	// whose later todo undid an earlier one's state does not end done
 	// (docs/design.md §9).
 	Established []postcond.Check `json:"established,omitempty"`
-	// Commits are the commits this todo's runs made (StepInput.Commits),
-	// and SentChecked says the workflow sends them: a last_sent check
-	// then holds only for a message one of them sent, not for an earlier
-	// message with the same words (docs/design.md §9).
-	Commits     []string `json:"commits,omitempty"`
-	SentChecked bool     `json:"sent_checked,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §9).
@@ -225,9 +218,6 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 		break
 	}
 	rs := postcond.Eval(in.Expect, o)
-	if in.SentChecked {
-		newlySent(rs, in.Commits)
-	}
 	probes, err := a.probeMissing(ctx, in, s, rs)
 	if err != nil {
 		return VerifyResult{}, err
@@ -237,40 +227,4 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 		res.Status = verify.Done
 	}
 	return res, nil
-}
-
-// newlySent turns a held last_sent check into not held when no commit of
-// the todo sent its message: the bubble the conversation ends with is then
-// one the phone showed before the todo, yesterday's "on my way" for
-// today's (docs/design.md §9). A commit's key holds the texts of the
-// fields it sent (commitTap.Key).
-func newlySent(rs []postcond.Result, commits []string) {
-	for i, r := range rs {
-		if r.Check.Kind != postcond.LastSent || !r.Held || sentBy(commits, r.Check.Contains) {
-			continue
-		}
-		rs[i].Held = false
-		rs[i].Evidence = r.Evidence + ", but this todo sent no such message: that bubble was on the phone before it"
-	}
-}
-
-// sentBy reports whether one of commits sent a message that is text. A
-// tap a system window met right after it (unconfirmedMark) may have landed
-// on that window: it does not show a message sent.
-func sentBy(commits []string, text string) bool {
-	for _, k := range commits {
-		if strings.Contains(k, unconfirmedMark) {
-			continue
-		}
-		parts := strings.Split(k, "|")
-		if len(parts) < 3 {
-			continue
-		}
-		for _, f := range parts[2:] {
-			if postcond.SameMessage(f, text) {
-				return true
-			}
-		}
-	}
-	return false
 }

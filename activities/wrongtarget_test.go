@@ -9,7 +9,6 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
-	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 func tree(t *testing.T, a *Activities, elems []uitree.Element) string {
@@ -112,31 +111,6 @@ func TestModelEvidenceMustQuoteTheScreen(t *testing.T) {
 	res, err := a.Verify(context.Background(), VerifyInput{Task: "Read today's forecast", Message: "Sunny", Screen: screen})
 	if err != nil || res.Status != "failed" {
 		t.Fatalf("unquoted evidence: %+v, %v", res, err)
-	}
-}
-
-// A conversation that already ends with the same words (yesterday's "on
-// my way") is not today's message: last_sent holds only for a message a
-// commit of this todo sent (docs/design.md §9).
-func TestLastSentNeedsAMessageThisTodoSent(t *testing.T) {
-	a, _, _ := newActivities(t)
-	screen := Observation{TreeRef: tree(t, a, conversationWith("Mom", "", "see you", "on my way")), App: "Messages", AppPackage: "com.example.messages"}
-	in := VerifyInput{Task: "Send Mom 'on my way'", Message: "Sent", Screen: screen, SentChecked: true,
-		Expect: []postcond.Check{{Kind: postcond.LastSent, Conversation: "Mom", Contains: "on my way"}}}
-	v, err := a.Verify(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Status != verify.Failed || !strings.Contains(v.Evidence, "sent no such message") {
-		t.Fatalf("nothing sent today: %+v", v)
-	}
-	in.Commits = []string{"com.example.messages|Send|on my way"}
-	if v, err = a.Verify(context.Background(), in); err != nil || v.Status != verify.Done {
-		t.Fatalf("sent by this todo: %+v %v", v, err)
-	}
-	in.Commits = []string{"com.example.messages|Send|on my way" + unconfirmedMark + "1"}
-	if v, err = a.Verify(context.Background(), in); err != nil || v.Status != verify.Failed {
-		t.Fatalf("a tap a dialog met is not shown to have sent: %+v %v", v, err)
 	}
 }
 
