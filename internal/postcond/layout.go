@@ -15,8 +15,9 @@ import (
 type layout struct {
 	es     []uitree.Element
 	parent []int
-	end    []int // end[i]: just past es[i]'s last descendant
-	rowMax int   // the tallest a row container may be
+	end    []int         // end[i]: just past es[i]'s last descendant
+	rowMax int           // the tallest a row container may be
+	screen uitree.Bounds // the window the tree draws
 }
 
 func newLayout(es []uitree.Element) *layout {
@@ -24,15 +25,28 @@ func newLayout(es []uitree.Element) *layout {
 	for i := range es {
 		l.end[i] = uitree.SubtreeEnd(es, i)
 	}
-	h := 0
-	for _, e := range es {
-		h = max(h, e.Bounds.Y2)
-	}
-	if len(es) > 0 && es[0].Bounds.Y2 > es[0].Bounds.Y1 {
-		h = es[0].Bounds.Y2 - es[0].Bounds.Y1
-	}
-	l.rowMax = max(h/4, 1)
+	l.screen = windowBounds(es, l.parent)
+	l.rowMax = max(height(l.screen)/4, 1)
 	return l
+}
+
+// windowBounds is the screen a tree draws: its largest top-level window.
+// A dump of several windows (the status bar's first, then the app's or a
+// dialog's) is as tall as the app's window, not the status bar's.
+func windowBounds(es []uitree.Element, parent []int) uitree.Bounds {
+	var best uitree.Bounds
+	area := func(b uitree.Bounds) int { return max(b.X2-b.X1, 0) * max(b.Y2-b.Y1, 0) }
+	for i, e := range es {
+		if parent[i] < 0 && area(e.Bounds) > area(best) {
+			best = e.Bounds
+		}
+	}
+	if area(best) == 0 {
+		for _, e := range es {
+			best.X2, best.Y2 = max(best.X2, e.Bounds.X2), max(best.Y2, e.Bounds.Y2)
+		}
+	}
+	return best
 }
 
 func (l *layout) inside(i, a int) bool { return i > a && i < l.end[a] }

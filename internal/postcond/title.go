@@ -31,11 +31,8 @@ func Title(es []uitree.Element) string {
 		lab, _ := labelForm(e.Text)
 		return lab != ""
 	}
-	top := 0 // a title is at the top: in the first quarter of the window
-	if len(es) > 0 {
-		top = es[0].Bounds.Y1 + (es[0].Bounds.Y2-es[0].Bounds.Y1)/4
-	}
-	inControl := func(i int) bool { // a folder's or a card's title, tapped with it
+	top := l.screen.Y1 + height(l.screen)/4 // a title is at the top: in the first quarter of the window
+	inControl := func(i int) bool {         // a folder's or a card's title, tapped with it
 		for a := l.parent[i]; a >= 0; a = l.parent[a] {
 			if es[a].Clickable {
 				return true
