@@ -333,7 +333,7 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 		}
 	}
 	for i, e := range es {
-		if e.IsField() && e.Hint == "" && sameLabel(e.Text, name) {
+		if e.IsField() && e.Hint == "" && (sameLabel(e.Text, name) || promptFor(e.Text, name)) {
 			return &es[i], "" // the name it shows is its hint: it is empty
 		}
 	}
@@ -351,6 +351,22 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 		}
 	}
 	return nil, ""
+}
+
+// prompts are the words a field's hint puts before the field's name
+// ("请输入验证码", "Enter your email").
+var prompts = []string{"请输入", "请填写", "请选择", "输入", "enter your ", "enter ", "type your ", "type "}
+
+// promptFor reports whether a field's text is the hint that asks for
+// name (an old dump with no hint attribute writes the hint as the text).
+func promptFor(text, name string) bool {
+	t := norm(text)
+	for _, p := range prompts {
+		if rest, ok := strings.CutPrefix(t, p); ok && sameLabel(rest, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // row is one list row: its words joined, and the elements they are from.
