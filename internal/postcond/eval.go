@@ -207,17 +207,27 @@ func sameName(title, name string) bool {
 	return title == name || strings.HasPrefix(title, name+" ")
 }
 
-// find returns the first element whose text or description contains x.
-// shownNotTyped is the elements that are not input fields.
+// shownNotTyped is the elements that are not input fields and that a
+// person can see: an element the tree gives no area ([0,0][0,0], a row
+// cut off at the list's edge, a label the lock screen hides) shows
+// nothing, in a tree whose elements have bounds at all.
 func shownNotTyped(es []uitree.Element) []uitree.Element {
 	out := make([]uitree.Element, 0, len(es))
+	sized := false
 	for _, e := range es {
-		if !e.IsField() {
+		sized = sized || hasArea(e.Bounds)
+	}
+	for _, e := range es {
+		if !e.IsField() && (hasArea(e.Bounds) || !sized) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+func hasArea(b uitree.Bounds) bool { return b.X2 > b.X1 && b.Y2 > b.Y1 }
+
+// find returns the first element whose text or description contains x.
 
 func find(es []uitree.Element, x string) *uitree.Element {
 	for i, e := range es {
