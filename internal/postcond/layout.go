@@ -128,6 +128,20 @@ func (l *layout) rowOf(i int) []int {
 				texts = append(texts, j)
 			}
 		}
+		if len(texts) > 0 && l.onLine(i, texts) && l.parent[a] >= 0 {
+			// A title's line (a notification's title with its time): the
+			// row is the container around the line too, with the text
+			// below it, unless that holds another row's title.
+			if b := l.parent[a]; l.mayBeRow(b) && !l.otherRow(b, i) && !l.otherTitle(b, i) {
+				var more []int
+				for j := b; j < l.end[b]; j++ {
+					if j != i && !l.inside(j, i) && l.es[j].Text != "" && !l.control(j) && !l.inside(j, a) && j != a {
+						more = append(more, j)
+					}
+				}
+				texts = append(texts, more...)
+			}
+		}
 		if len(texts) > 0 {
 			return append(out, texts...)
 		}
@@ -145,6 +159,29 @@ func (l *layout) rowOf(i int) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// onLine reports whether every element of js is on es[i]'s line.
+func (l *layout) onLine(i int, js []int) bool {
+	e := l.es[i].Bounds
+	for _, j := range js {
+		if o := l.es[j].Bounds; o.Y1 >= e.Y2 || o.Y2 <= e.Y1 {
+			return false
+		}
+	}
+	return true
+}
+
+// otherTitle reports whether the subtree of a holds a text other than
+// es[i] with es[i]'s resource ID: a second row's title, so a is a list.
+func (l *layout) otherTitle(a, i int) bool {
+	id := l.es[i].ResourceID
+	for j := a; j < l.end[a]; j++ {
+		if j != i && id != "" && l.es[j].ResourceID == id && l.es[j].Text != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // control reports whether es[j] is a control of its own, whose words are
@@ -165,8 +202,10 @@ func (l *layout) otherRow(a, i int) bool {
 			continue
 		}
 		for k := j; k < l.end[j]; k++ {
-			if l.es[k].Text != "" || l.es[k].Desc != "" {
-				return true
+			for _, w := range []string{l.es[k].Text, l.es[k].Desc} {
+				if lab, _ := labelForm(w); lab != "" { // not only its state ("关闭")
+					return true
+				}
 			}
 		}
 	}
