@@ -97,7 +97,8 @@ func (l *layout) isSwitch(i int) bool {
 			return true
 		}
 	}
-	return false
+	n, _ := tileName(e.Desc)
+	return n != ""
 }
 
 // rowOf returns the elements of the row es[i] is in: the container around
@@ -224,6 +225,9 @@ func (l *layout) switchLabels(i int) [3][]string {
 			out[0] = append(out[0], s)
 		}
 	}
+	if n, _ := tileName(e.Desc); n != "" && !e.Checkable {
+		out[0] = append(out[0], n)
+	}
 	if t := l.rowTitle(i); t != "" {
 		out[1] = append(out[1], t)
 	}
@@ -314,6 +318,9 @@ func (l *layout) switchState(i int) (on, sure bool) {
 		if _, st := labelForm(s); st >= 0 {
 			said = st
 		}
+	}
+	if n, st := tileName(e.Desc); said < 0 && n != "" {
+		said = st
 	}
 	for j := i + 1; j < l.end[i] && said < 0; j++ {
 		if lab, st := labelForm(l.es[j].Text); lab == "" && st >= 0 {
