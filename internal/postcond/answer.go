@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/device"
@@ -21,6 +22,10 @@ var (
 // message and a screen compare ("7:05 PM" and "19:05" are one time).
 func values(typ, text string) []string {
 	var out []string
+	text = strings.Map(foldRune, text) // "100\u00a0%" is "100 %"
+	if typ == TypeTime {
+		text = clockColon(text)
+	}
 	switch typ {
 	case TypeTime:
 		for _, m := range timeValRe.FindAllStringSubmatch(text, -1) {
@@ -60,15 +65,47 @@ func digits(s string) string {
 	return b.String()
 }
 
+// clockColon reads the colon a clock's font draws from a private-use
+// character between two digits ("3\uEE0134", as a lock screen's clock
+// writes 3:34) as a colon.
+func clockColon(text string) string {
+	rs := []rune(text)
+	for i := 1; i+1 < len(rs); i++ {
+		if unicode.Is(unicode.Co, rs[i]) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+			rs[i] = ':'
+		}
+	}
+	return string(rs)
+}
+
 // screenValues lists, in screen order, the values of a type the screen
-// shows, each with the element it is in.
+// shows, each with the element it is in: its text, else the description
+// that says what it shows (a lock screen's clock, a launcher icon's
+// "WhatsApp, 15 notifications"); and a clock drawn as its hour, colon
+// and minutes side by side, read as one time.
 func screenValues(typ string, es []uitree.Element) (vals, in []string) {
-	for _, e := range es {
+	parent := uitree.Parents(es)
+	for i, e := range es {
 		if e.IsField() || e.ShortClass() == "Button" {
 			continue
 		}
-		for _, v := range values(typ, e.Text) {
-			vals, in = append(vals, v), append(in, e.Text)
+		vs, from := values(typ, e.Text), e.Text
+		if len(vs) == 0 && !same(e.Desc, e.Text) {
+			vs, from = values(typ, e.Desc), e.Desc
+		}
+		if len(vs) == 0 && typ == TypeTime && e.Text == "" {
+			var parts []string
+			for j := i + 1; j < len(es) && j < uitree.SubtreeEnd(es, i); j++ {
+				if parent[j] == i {
+					parts = append(parts, strings.TrimSpace(es[j].Text))
+				}
+			}
+			if joined := strings.Join(parts, ""); len(parts) > 1 && wholeValue(TypeTime, joined) != "" {
+				vs, from = values(typ, joined), joined
+			}
+		}
+		for _, v := range vs {
+			vals, in = append(vals, v), append(in, from)
 		}
 	}
 	return vals, in

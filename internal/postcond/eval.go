@@ -207,17 +207,27 @@ func sameName(title, name string) bool {
 	return title == name || strings.HasPrefix(title, name+" ")
 }
 
-// find returns the first element whose text or description contains x.
-// shownNotTyped is the elements that are not input fields.
+// shownNotTyped is the elements that are not input fields and that a
+// person can see: an element the tree gives no area ([0,0][0,0], a row
+// cut off at the list's edge, a label the lock screen hides) shows
+// nothing, in a tree whose elements have bounds at all.
 func shownNotTyped(es []uitree.Element) []uitree.Element {
 	out := make([]uitree.Element, 0, len(es))
+	sized := false
 	for _, e := range es {
-		if !e.IsField() {
+		sized = sized || hasArea(e.Bounds)
+	}
+	for _, e := range es {
+		if !e.IsField() && (hasArea(e.Bounds) || !sized) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+func hasArea(b uitree.Bounds) bool { return b.X2 > b.X1 && b.Y2 > b.Y1 }
+
+// find returns the first element whose text or description contains x.
 
 func find(es []uitree.Element, x string) *uitree.Element {
 	for i, e := range es {
@@ -333,7 +343,7 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 		}
 	}
 	for i, e := range es {
-		if e.IsField() && e.Hint == "" && sameLabel(e.Text, name) {
+		if e.IsField() && e.Hint == "" && (sameLabel(e.Text, name) || promptFor(e.Text, name)) {
 			return &es[i], "" // the name it shows is its hint: it is empty
 		}
 	}
@@ -351,6 +361,22 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 		}
 	}
 	return nil, ""
+}
+
+// prompts are the words a field's hint puts before the field's name
+// ("请输入验证码", "Enter your email").
+var prompts = []string{"请输入", "请填写", "请选择", "输入", "enter your ", "enter ", "type your ", "type "}
+
+// promptFor reports whether a field's text is the hint that asks for
+// name (an old dump with no hint attribute writes the hint as the text).
+func promptFor(text, name string) bool {
+	t := norm(text)
+	for _, p := range prompts {
+		if rest, ok := strings.CutPrefix(t, p); ok && sameLabel(rest, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // row is one list row: its words joined, and the elements they are from.

@@ -50,6 +50,14 @@ var (
 	stateWords = map[string]bool{
 		"on": true, "off": false, "开启": true, "关闭": false, "已开启": true, "已关闭": false,
 		"打开": true, "已打开": true, "已启用": true, "已停用": false, "开": true, "关": false,
+		// Other languages real tiles and switch bars say their state in.
+		"activado": true, "desactivado": false, "activada": true, "desactivada": false, "se habilitó": true, "se deshabilitó": false,
+		"habilitado": true, "deshabilitado": false, "encendido": true, "apagado": false,
+		"ativado": true, "desativado": false, "ligado": true, "desligado": false,
+		"włączony": true, "wyłączony": false, "włączono": true, "wyłączono": false, "włączone": true, "wyłączone": false,
+		"włączona": true, "wyłączona": false, "activé": true, "désactivé": false, "bật": true, "tắt": false,
+		"켜짐": true, "꺼짐": false, "เปิด": true, "ปิด": false, "вкл": true, "выкл": false, "включено": true, "выключено": false,
+		"açık": true, "kapalı": false,
 	}
 )
 
@@ -64,15 +72,15 @@ func labelForm(s string) (label string, state int) {
 	if on, ok := stateWords[l]; ok {
 		return "", b2i(on)
 	}
-	// "Bluetooth, On": English state words only after a comma (not the
-	// "on" of "Turn on"); Chinese ones after a comma or a space.
+	// "Bluetooth, On": state words only after a comma (not the "on" of
+	// "Turn on"); Chinese ones after a comma or a space.
 	for _, sep := range []string{",", "，", " "} {
 		i := strings.LastIndex(l, sep)
 		if i <= 0 {
 			continue
 		}
 		w := strings.TrimSpace(l[i+len(sep):])
-		if on, ok := stateWords[w]; ok && len([]rune(w)) > 1 && (sep != " " || !isASCII(w)) {
+		if on, ok := stateWords[w]; ok && len([]rune(w)) > 1 && (sep != " " || cjk(w)) {
 			return strings.TrimRight(l[:i], trailingMarks+" "), b2i(on)
 		}
 	}
@@ -105,4 +113,31 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// cjk reports whether a word is written in Chinese, Japanese or Korean.
+func cjk(w string) bool {
+	for _, r := range w {
+		return isCJK(r)
+	}
+	return false
+}
+
+// tileName is the name a Quick Settings tile's description starts with
+// when it says more than its name and state, and the state it says
+// ("Wi-Fi,Tayrron,Se habilitó,Señal de Wi-Fi excelente": the Wi-Fi tile,
+// on, connected to Tayrron); "" and -1 when it says no state after its
+// name.
+func tileName(desc string) (string, int) {
+	parts := strings.FieldsFunc(norm(desc), func(r rune) bool { return r == ',' || r == '，' })
+	if len(parts) < 2 {
+		return "", -1
+	}
+	for _, p := range parts[1:] {
+		if on, ok := stateWords[strings.TrimRight(strings.TrimSpace(p), trailingMarks+" ")]; ok {
+			name, _ := labelForm(parts[0])
+			return name, b2i(on)
+		}
+	}
+	return "", -1
 }

@@ -15,8 +15,9 @@ import (
 type layout struct {
 	es     []uitree.Element
 	parent []int
-	end    []int // end[i]: just past es[i]'s last descendant
-	rowMax int   // the tallest a row container may be
+	end    []int         // end[i]: just past es[i]'s last descendant
+	rowMax int           // the tallest a row container may be
+	screen uitree.Bounds // the window the tree draws
 }
 
 func newLayout(es []uitree.Element) *layout {
@@ -24,15 +25,28 @@ func newLayout(es []uitree.Element) *layout {
 	for i := range es {
 		l.end[i] = uitree.SubtreeEnd(es, i)
 	}
-	h := 0
-	for _, e := range es {
-		h = max(h, e.Bounds.Y2)
-	}
-	if len(es) > 0 && es[0].Bounds.Y2 > es[0].Bounds.Y1 {
-		h = es[0].Bounds.Y2 - es[0].Bounds.Y1
-	}
-	l.rowMax = max(h/4, 1)
+	l.screen = windowBounds(es, l.parent)
+	l.rowMax = max(height(l.screen)/4, 1)
 	return l
+}
+
+// windowBounds is the screen a tree draws: its largest top-level window.
+// A dump of several windows (the status bar's first, then the app's or a
+// dialog's) is as tall as the app's window, not the status bar's.
+func windowBounds(es []uitree.Element, parent []int) uitree.Bounds {
+	var best uitree.Bounds
+	area := func(b uitree.Bounds) int { return max(b.X2-b.X1, 0) * max(b.Y2-b.Y1, 0) }
+	for i, e := range es {
+		if parent[i] < 0 && area(e.Bounds) > area(best) {
+			best = e.Bounds
+		}
+	}
+	if area(best) == 0 {
+		for _, e := range es {
+			best.X2, best.Y2 = max(best.X2, e.Bounds.X2), max(best.Y2, e.Bounds.Y2)
+		}
+	}
+	return best
 }
 
 func (l *layout) inside(i, a int) bool { return i > a && i < l.end[a] }
@@ -83,7 +97,8 @@ func (l *layout) isSwitch(i int) bool {
 			return true
 		}
 	}
-	return false
+	n, _ := tileName(e.Desc)
+	return n != ""
 }
 
 // rowOf returns the elements of the row es[i] is in: the container around
@@ -114,6 +129,20 @@ func (l *layout) rowOf(i int) []int {
 				texts = append(texts, j)
 			}
 		}
+		if len(texts) > 0 && l.onLine(i, texts) && l.parent[a] >= 0 {
+			// A title's line (a notification's title with its time): the
+			// row is the container around the line too, with the text
+			// below it, unless that holds another row's title.
+			if b := l.parent[a]; l.mayBeRow(b) && !l.otherRow(b, i) && !l.otherTitle(b, i) {
+				var more []int
+				for j := b; j < l.end[b]; j++ {
+					if j != i && !l.inside(j, i) && l.es[j].Text != "" && !l.control(j) && !l.inside(j, a) && j != a {
+						more = append(more, j)
+					}
+				}
+				texts = append(texts, more...)
+			}
+		}
 		if len(texts) > 0 {
 			return append(out, texts...)
 		}
@@ -131,6 +160,29 @@ func (l *layout) rowOf(i int) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// onLine reports whether every element of js is on es[i]'s line.
+func (l *layout) onLine(i int, js []int) bool {
+	e := l.es[i].Bounds
+	for _, j := range js {
+		if o := l.es[j].Bounds; o.Y1 >= e.Y2 || o.Y2 <= e.Y1 {
+			return false
+		}
+	}
+	return true
+}
+
+// otherTitle reports whether the subtree of a holds a text other than
+// es[i] with es[i]'s resource ID: a second row's title, so a is a list.
+func (l *layout) otherTitle(a, i int) bool {
+	id := l.es[i].ResourceID
+	for j := a; j < l.end[a]; j++ {
+		if j != i && id != "" && l.es[j].ResourceID == id && l.es[j].Text != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // control reports whether es[j] is a control of its own, whose words are
@@ -151,8 +203,10 @@ func (l *layout) otherRow(a, i int) bool {
 			continue
 		}
 		for k := j; k < l.end[j]; k++ {
-			if l.es[k].Text != "" || l.es[k].Desc != "" {
-				return true
+			for _, w := range []string{l.es[k].Text, l.es[k].Desc} {
+				if lab, _ := labelForm(w); lab != "" { // not only its state ("关闭")
+					return true
+				}
 			}
 		}
 	}
@@ -170,6 +224,9 @@ func (l *layout) switchLabels(i int) [3][]string {
 		if lab, _ := labelForm(s); lab != "" {
 			out[0] = append(out[0], s)
 		}
+	}
+	if n, _ := tileName(e.Desc); n != "" && !e.Checkable {
+		out[0] = append(out[0], n)
 	}
 	if t := l.rowTitle(i); t != "" {
 		out[1] = append(out[1], t)
@@ -261,6 +318,9 @@ func (l *layout) switchState(i int) (on, sure bool) {
 		if _, st := labelForm(s); st >= 0 {
 			said = st
 		}
+	}
+	if n, st := tileName(e.Desc); said < 0 && n != "" {
+		said = st
 	}
 	for j := i + 1; j < l.end[i] && said < 0; j++ {
 		if lab, st := labelForm(l.es[j].Text); lab == "" && st >= 0 {

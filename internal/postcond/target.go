@@ -5,19 +5,46 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // DefaultCommitLabels are the labels of controls that commit something the
 // phone cannot take back (docs/design.md §9): a tap on one is checked
-// against the todo before it is sent.
-var DefaultCommitLabels = []string{"Send", "Save", "Delete", "Pay", "Confirm", "OK", "Done", "Submit", "Transfer",
-	"发送", "保存", "删除", "支付", "付款", "确认", "确定", "完成", "提交", "转账"}
+// against the todo before it is sent. They name the action, in the
+// languages phones show it in: send, save, delete, pay, confirm, allow,
+// accept, call, end a call, post, log in, buy, clear all, close an app.
+var DefaultCommitLabels = []string{
+	"Send", "Save", "Delete", "Pay", "Confirm", "OK", "Done", "Submit", "Transfer",
+	"Allow", "Always allow", "Allow all", "While using the app", "Only this time", "Just once", "Always", "Grant",
+	"Accept", "Agree", "Call", "End call", "Hang up", "Post", "Tweet", "Publish", "Log in", "Login", "Sign in",
+	"Buy", "Buy now", "Sell", "Purchase", "Place order", "Order", "Book", "Clear all", "Close app", "Force stop", "Uninstall", "Erase", "Reset",
+	"发送", "保存", "删除", "支付", "付款", "确认", "确定", "完成", "提交", "转账",
+	"允许", "始终允许", "仅在使用中允许", "仅限这一次", "仅此一次", "始终", "同意", "接受", "拨打", "呼叫", "挂断", "发布", "发表",
+	"登录", "登陆", "买入", "卖出", "购买", "立即购买", "下单", "清除全部", "全部清除", "关闭应用", "强行停止", "卸载",
+	// Other languages real phones show.
+	"Готово", "Отправить", "Сохранить", "Удалить", "Разрешить", "Подтвердить", "Принять", "Войти", "Позвонить", "Опубликовать",
+	"Enviar", "Guardar", "Eliminar", "Permitir", "Confirmar", "Aceptar", "Listo", "Llamar", "Publicar", "Pagar", "Comprar",
+	"Salvar", "Excluir", "Concluído", "Entrar", "Ligar",
+	"Senden", "Speichern", "Löschen", "Zulassen", "Erlauben", "Bestätigen", "Fertig", "Anrufen", "Annehmen",
+	"Envoyer", "Enregistrer", "Supprimer", "Autoriser", "Confirmer", "Valider", "Terminé", "Appeler", "Accepter", "Publier",
+	"Wyślij", "Zapisz", "Usuń", "Zezwól", "Potwierdź", "Gotowe", "Zadzwoń", "Akceptuj",
+	"Gönder", "Gönderi", "Kaydet", "Sil", "İzin ver", "Onayla", "Tamam", "Kabul et", "Ara", "Paylaş",
+	"Gửi", "Lưu", "Xóa", "Cho phép", "Xác nhận", "Đồng ý", "Xong", "Gọi",
+	"전송", "보내기", "저장", "삭제", "허용", "확인", "완료", "통화", "게시",
+	"ส่ง", "บันทึก", "ลบ", "อนุญาต", "ยืนยัน", "ตกลง", "เสร็จสิ้น", "โทร",
+	"送信", "削除", "許可", "確認", "完了", "投稿",
+}
 
 // IsCommit reports whether an element is a commit control: its text or
 // description is one of labels (docs/design.md#verification-and-honest-status).
+// A checkable control (a tab, a toggle, a box to tick) only changes what
+// the screen shows or a setting it can change back: never a commit.
 func IsCommit(e uitree.Element, labels []string) bool {
+	if e.Checkable {
+		return false
+	}
 	return IsCommitLabel(e.Text, labels) || IsCommitLabel(e.Desc, labels)
 }
 
@@ -25,29 +52,55 @@ func IsCommit(e uitree.Element, labels []string) bool {
 // and still be that action: "Send message", "Send SMS", "Save changes",
 // "发送短信".
 var (
-	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post"}
+	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post", "all", "order"}
 	commitObjectsZH = []string{"消息", "短信", "信息", "彩信", "邮件", "日程", "笔记", "闹钟", "联系人", "更改", "修改"}
+	// priceRe is a price a commit control names after its verb ("Pay
+	// $5", "Aceptar por S/ 8", "Buy for 3,99 €"): an optional "for" word,
+	// a currency, an amount.
+	priceRe = regexp.MustCompile(`^(?:(?:for|por|pour|für|per|за|para)\s+)?(?:\p{Sc}|[\p{L}]{1,3}/?\.?)?\s*\d[\d.,' ]*\s*(?:\p{Sc}|[\p{L}]{1,3}\.?)?$`)
 )
+
+// commitForm is a label as commit labels are compared: its label form
+// with the dot a capital İ leaves when lowered removed ("GÖNDERİ" is
+// "gönderi"), and no spaces between Chinese, Japanese or Korean
+// characters ("买 入" is "买入").
+func commitForm(s string) string {
+	l, _ := labelForm(s)
+	l = strings.ReplaceAll(l, "\u0307", "")
+	rs := []rune(l)
+	var b strings.Builder
+	for i, r := range rs {
+		if r == ' ' && i > 0 && i+1 < len(rs) && isCJK(rs[i-1]) && isCJK(rs[i+1]) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
 
 // IsCommitLabel reports whether a control's label is a commit action: it
 // is one of labels (case, spacing, dashes and a closing mark aside), or
-// one of them followed by only what it acts on ("Send message"). A label
-// that merely holds the word ("Sent", "Send feedback", "Delete all
-// Timeline data?", "Don't save") is not one.
+// one of them followed by only what it acts on ("Send message") or a
+// price ("Pay $5"). A label that merely holds the word ("Sent", "Send
+// feedback", "Delete all Timeline data?", "Don't save") is not one.
 func IsCommitLabel(label string, labels []string) bool {
-	l, _ := labelForm(label)
+	l := commitForm(label)
 	if l == "" {
 		return false
 	}
 	for _, c := range labels {
-		v := norm(c)
+		v := commitForm(c)
 		if v == "" {
 			continue
 		}
 		if l == v {
 			return true
 		}
-		if rest, ok := strings.CutPrefix(l, v+" "); ok && slices.Contains(commitObjects, rest) {
+		if rest, ok := strings.CutPrefix(l, v+" "); ok && (slices.Contains(commitObjects, rest) || priceRe.MatchString(rest)) {
 			return true
 		}
 		if rest, ok := strings.CutPrefix(l, v); ok && !isASCII(v) && slices.Contains(commitObjectsZH, rest) {

@@ -2,18 +2,24 @@ package postcond
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // Title is the screen's title as a person reads it
 // (docs/design.md#verification-and-honest-status), or "": the text of an element whose
-// resource ID is a title, at the top of the window, neither a control nor
-// inside one, and outside any scrolling list (a list's rows, a notification, a card
-// have titles of their own); else the text inside the app bar (a toolbar,
-// action bar or top app bar container, as Compose apps with no IDs on
-// their texts still name the container); else the description of an
-// app-bar container that shows no text (a collapsing toolbar).
+// resource ID is a title (a dialog's alertTitle, a permission dialog's
+// question, a conversation's contact name), at the top of the window or
+// with no text of its window above it (a dialog, a bottom sheet), neither
+// a control nor inside one, and outside any scrolling list (a list's rows,
+// a notification, a card have titles of their own); else the text inside
+// the app bar (a toolbar, action bar or top app bar container, as Compose
+// apps with no IDs on their texts still name the container); else the
+// description of an app-bar container that shows no text (a collapsing
+// toolbar); else the largest text at the top of the window that is
+// neither a control's nor a list's nor only a clock time or a number (the
+// top bar of an app that names nothing, a caller's name above a call).
 func Title(es []uitree.Element) string {
 	l := newLayout(es)
 	inList := func(i int) bool {
@@ -31,22 +37,51 @@ func Title(es []uitree.Element) string {
 		lab, _ := labelForm(e.Text)
 		return lab != ""
 	}
-	top := 0 // a title is at the top: in the first quarter of the window
-	if len(es) > 0 {
-		top = es[0].Bounds.Y1 + (es[0].Bounds.Y2-es[0].Bounds.Y1)/4
-	}
-	inControl := func(i int) bool { // a folder's or a card's title, tapped with it
+	top := l.screen.Y1 + height(l.screen)/4 // a title is at the top: in the first quarter of the window
+	inControl := func(i int) bool {         // a folder's or a card's title, tapped with it
 		for a := l.parent[i]; a >= 0; a = l.parent[a] {
-			if es[a].Clickable {
+			if es[a].Clickable && l.mayBeRow(a) { // not a whole dialog tapped outside its buttons
 				return true
 			}
 		}
 		return false
 	}
+	// inButton: inside a control narrower than two thirds of the window
+	// (a button, a tab, an icon), not a bar tapped as a whole.
+	inButton := func(i int) bool {
+		for a := l.parent[i]; a >= 0; a = l.parent[a] {
+			if es[a].Clickable && l.mayBeRow(a) && 3*(es[a].Bounds.X2-es[a].Bounds.X1) < 2*(l.screen.X2-l.screen.X1) {
+				return true
+			}
+		}
+		return false
+	}
+	root := make([]int, len(es))
+	for i := range es {
+		root[i] = i
+		if p := l.parent[i]; p >= 0 {
+			root[i] = root[p]
+		}
+	}
+	// nothingAbove: no text of es[i]'s window is above it (a dialog's or
+	// a sheet's title, however far down the screen it opens).
+	nothingAbove := func(i int) bool {
+		for j, o := range es {
+			if j != i && root[j] == root[i] && titled(o) && o.Bounds.Y2 <= es[i].Bounds.Y1 {
+				return false
+			}
+		}
+		return true
+	}
 	for i, e := range es {
-		id := e.ShortID()
-		if !inControl(i) && (id == "title" || strings.HasSuffix(id, "_title") || strings.HasSuffix(id, "toolbar_title")) && titled(e) && !inList(i) &&
-			!e.Clickable && e.Bounds.Y1 < top {
+		if !inControl(i) && titleID(e.ShortID()) && titled(e) && !e.Clickable && (!inList(i) && e.Bounds.Y1 < top || nothingAbove(i)) {
+			return e.Text
+		}
+	}
+	// A conversation's contact name: the header a person taps for the
+	// contact's details, in the app bar or just below it.
+	for i, e := range es {
+		if nameID(e.ShortID()) && titled(e) && !inList(i) && e.Bounds.Y1 < top {
 			return e.Text
 		}
 	}
@@ -65,7 +100,87 @@ func Title(es []uitree.Element) string {
 			return e.Desc
 		}
 	}
+	main := -1 // the app's window: the largest top-level one
+	for i, e := range es {
+		if l.parent[i] < 0 && e.Bounds == l.screen {
+			main = i
+			break
+		}
+	}
+	best := -1
+	for i, e := range es {
+		if root[i] != main || !titled(e) || inButton(i) || inList(i) || inStatus(l, i) || e.Clickable || e.Bounds.Y1 >= l.screen.Y1+height(l.screen)/5 || !wordsOnly(e.Text) {
+			continue
+		}
+		if best < 0 || height(e.Bounds) > height(es[best].Bounds) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return es[best].Text
+	}
 	return ""
+}
+
+// titleID reports whether a resource ID names a title: "title",
+// "alertTitle", "toolbar_title", "page_title_view", and the question a
+// permission dialog asks; never a subtitle or a tab's title.
+func titleID(id string) bool {
+	id = strings.ToLower(id)
+	if strings.Contains(id, "subtitle") || strings.Contains(id, "tab") {
+		return false
+	}
+	return strings.HasSuffix(id, "title") || strings.Contains(id, "_title_") || id == "permission_message"
+}
+
+// statusID reports whether a resource ID names the phone's status shown
+// at the top of a lock screen or a shade (its carrier, clock, date,
+// battery), which titles nothing.
+func statusID(id string) bool {
+	id = strings.ToLower(id)
+	for _, w := range []string{"status", "carrier", "operator", "clock", "date", "week", "time", "battery", "weather", "speed", "signal"} {
+		if strings.Contains(id, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameID reports whether a resource ID names the person a screen is
+// with: a conversation's contact, a chat's other attendee, a caller.
+func nameID(id string) bool {
+	id = strings.ToLower(id)
+	if !strings.HasSuffix(id, "name") {
+		return false
+	}
+	for _, w := range []string{"contact", "attendee", "conversation", "caller", "recipient", "participant", "peer", "chat"} {
+		if strings.Contains(id, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inStatus reports whether es[i] or a container around it shows the
+// phone's status (a status bar's icons, its clock, a network speed).
+func inStatus(l *layout, i int) bool {
+	for a := i; a >= 0; a = l.parent[a] {
+		if statusID(l.es[a].ShortID()) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOnly reports whether a text has words, not only a clock time, a
+// date's digits or a number (a call's timer, a counter).
+func wordsOnly(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return wholeValue(TypeTime, strings.TrimSpace(s)) == ""
+		}
+	}
+	return false
 }
 
 // appBarID reports whether a resource ID names a screen's app bar.

@@ -306,9 +306,10 @@ func TestEveryKindOnEveryFile(t *testing.T) {
 				t.Errorf("%s: switch %q holds both on and off", d.name, x)
 			}
 		}
-		// Every visible text that is not in an input field is shown.
+		// Every visible text (one with an area) that is not in an input
+		// field is shown.
 		for _, e := range d.elems {
-			if e.IsField() || e.Text == "" || strings.TrimSpace(e.Text) == "" || len([]rune(e.Text)) > 100 {
+			if e.IsField() || e.Bounds.X2 <= e.Bounds.X1 || e.Bounds.Y2 <= e.Bounds.Y1 || e.Text == "" || strings.TrimSpace(e.Text) == "" || len([]rune(e.Text)) > 100 {
 				continue
 			}
 			r := postcond.Eval([]postcond.Check{{Kind: postcond.ElementExists, Text: e.Text}}, postcond.Observed{Final: s})

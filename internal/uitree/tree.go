@@ -57,5 +57,29 @@ func SaysEnabled(es []Element) bool {
 }
 
 // Disabled reports whether the tree es says that its element e is
-// disabled (enabled=false): a tap on it does nothing.
-func Disabled(es []Element, e Element) bool { return !e.Enabled && SaysEnabled(es) }
+// disabled (enabled=false): a tap on it does nothing. A container tapped
+// for the control inside it (a send button's frame) is disabled when the
+// control that gives it its words is: the screen draws it greyed out.
+func Disabled(es []Element, e Element) bool {
+	if !SaysEnabled(es) {
+		return false
+	}
+	if !e.Enabled {
+		return true
+	}
+	for i := range es {
+		// The tree's own element (a caller may have named the control by
+		// its child's words).
+		o := es[i]
+		if o.Bounds != e.Bounds || o.Class != e.Class || o.ResourceID != e.ResourceID || o.Depth != e.Depth || o.Text != "" || o.Desc != "" {
+			continue
+		}
+		for j := i + 1; j < SubtreeEnd(es, i); j++ {
+			if es[j].Text != "" || es[j].Desc != "" {
+				return !es[j].Enabled
+			}
+		}
+		return false
+	}
+	return false
+}
