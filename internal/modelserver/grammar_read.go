@@ -14,8 +14,7 @@ import (
 // the screen from the newest user message (its element list, which the
 // layouts carry only with executor.ui_elements on, as the autoglm layout
 // carries it in its screen info), and the actions taken before. ok is
-// false for other layouts, or without the element list the persona
-// needs to see the screen.
+// false for other layouts.
 func (g grammar) request(msgs []message) (observation, []act, bool) {
 	switch g.protocol {
 	case config.ProtocolUITARS:
@@ -122,9 +121,10 @@ func feedbackLines(text, failed string) observation {
 }
 
 // seen completes an observation of a layout that names no app: the app
-// is told from the screen, as the autoglm layout's System Home is.
+// is told from the screen, as the autoglm layout's System Home is (and
+// stays unknown without an element list).
 func seen(o observation, hist []act) (observation, []act, bool) {
-	if len(o.Elems) == 0 && !o.Sensitive {
+	if o.Task == "" {
 		return observation{}, nil, false
 	}
 	o.App = inferApp(o.Elems)
