@@ -3,6 +3,7 @@ package modelserver
 import (
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,9 +28,9 @@ func TestPersonaDrivesSimulatorInModelGrammars(t *testing.T) {
 		name, protocol, model, coords string
 		tasks                         []string
 	}{
-		{"uitars-pixels", autoglm.ProtocolUITARS, "ui-tars-1.5-7b", autoglm.CoordsPixels, []string{"Turn off Wi-Fi", "Send Alice a message saying hi"}},
+		{"uitars-pixels", autoglm.ProtocolUITARS, "ui-tars-1.5-7b", autoglm.CoordsPixels, []string{"Turn off Wi-Fi", "Send Alice a message saying hi", "Read the Android version"}},
 		{"uitars-v1-grid", autoglm.ProtocolUITARS, "ui-tars-7b-sft", autoglm.CoordsRelative, []string{"Turn off Wi-Fi"}},
-		{"mobile_use-pixels", autoglm.ProtocolMobileUse, "qwen2.5-vl-7b-instruct", autoglm.CoordsPixels, []string{"Turn off Wi-Fi", "Send Alice a message saying hi"}},
+		{"mobile_use-pixels", autoglm.ProtocolMobileUse, "qwen2.5-vl-7b-instruct", autoglm.CoordsPixels, []string{"Turn off Wi-Fi", "Send Alice a message saying hi", "Read the Android version"}},
 		{"mobile_use-grid", autoglm.ProtocolMobileUse, "qwen3-vl-8b-instruct", autoglm.CoordsRelative, []string{"Turn off Wi-Fi"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,6 +45,11 @@ func TestPersonaDrivesSimulatorInModelGrammars(t *testing.T) {
 				act, steps := runWithConfig(t, cfg, cl, p, a, task, 15)
 				if act.Name != autoglm.ActionFinish {
 					t.Fatalf("%q ended with %+v after %d steps", task, act, steps)
+				}
+				// UI-TARS's finished() carries the result; mobile_use's
+				// terminate only a status.
+				if want := "Android version: 14"; strings.HasPrefix(task, "Read") && c.protocol == autoglm.ProtocolUITARS && act.Message != want {
+					t.Errorf("%q finished %q, want %q", task, act.Message, want)
 				}
 			}
 			st := p.State()
