@@ -72,8 +72,9 @@ type EnvOptions struct {
 	// NoWorker leaves the worker out (for measurements that call the
 	// activity code directly).
 	NoWorker bool
-	// Protocol is the executor request layout (config.ProtocolAutoGLM or
-	// config.ProtocolPhoneflow); empty keeps the configured default.
+	// Protocol is the executor request layout (one of config.Protocols;
+	// the offline server answers each in its grammar); empty keeps the
+	// configured default.
 	Protocol string
 }
 

@@ -114,8 +114,9 @@ func TestFastSubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Stop()
-	// Each executor request layout runs the same subset.
-	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM} {
+	// Each executor request layout runs the same subset; the offline
+	// server answers uitars and mobile_use requests in their grammars.
+	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM, config.ProtocolUITARS, config.ProtocolMobileUse} {
 		t.Run(protocol, func(t *testing.T) {
 			sum, err := Run(ctx, st, Options{Cases: cases, Seed: 1, Batch: len(cases), Protocol: protocol})
 			if err != nil {

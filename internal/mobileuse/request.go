@@ -8,6 +8,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // Image sizes the Qwen2.5-VL processor resizes to by default.
@@ -64,6 +65,11 @@ func BuildMessages(cfg autoglm.Config, in autoglm.StepInput) ([]llm.Message, err
 		if n = oneLine(n); n != "" {
 			text += "Note: " + n + "\n"
 		}
+	}
+	if cfg.IncludeElements && len(in.Elements) > 0 && in.Width > 0 && in.Height > 0 {
+		// Only when executor.ui_elements asks for it: the reference
+		// client sends none.
+		text += uitree.FormatList(in.Elements, in.Width, in.Height) + "\n"
 	}
 	user := llm.Message{Role: llm.RoleUser, Text: text}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Text: system}}

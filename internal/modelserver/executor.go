@@ -219,12 +219,12 @@ const donePrefix = "Done "
 // "Done i/n: <result>" and the Notes found in the earlier turns say which
 // clause is current and what the earlier ones returned.
 func decide(msgs []message, naive bool) step {
-	return decideMisreading(msgs, naive, nil)
+	return decideMisreading(msgs, grammar{}, naive, nil)
 }
 
-// decideMisreading is decide with the task first passed through misread
-// (nil: read as written).
-func decideMisreading(msgs []message, naive bool, misread func(string) string) step {
+// decideMisreading is decide for a request of grammar g, with the task
+// first passed through misread (nil: read as written).
+func decideMisreading(msgs []message, g grammar, naive bool, misread func(string) string) step {
 	// The newest user message that states a task: a correction appended
 	// after an unusable answer has none of its own.
 	var last string
@@ -240,6 +240,9 @@ func decideMisreading(msgs []message, naive bool, misread func(string) string) s
 	obs := parseObservation(last)
 	hist := history(msgs[:n])
 	if o, h, ok := glmRequest(msgs); ok {
+		obs, hist = o, h
+	}
+	if o, h, ok := g.request(msgs); ok {
 		obs, hist = o, h
 	}
 	if misread != nil {
@@ -321,7 +324,24 @@ func doneFromNotes(notes []string, n int) []string {
 	}
 }
 
-func (s *Server) executorAnswer(msgs []message, f faults) string {
+// executorAnswer is the persona's answer to an executor request, in
+// grammar g (grammar.go) when the request is laid out for one.
+func (s *Server) executorAnswer(msgs []message, g grammar, f faults) string {
+	answer := s.glmAnswer(msgs, g, f)
+	if g.protocol == "" {
+		return answer
+	}
+	if out, ok := g.write(answer); ok {
+		return out
+	}
+	// An action the grammar cannot say, or a malformed answer on
+	// purpose: a thought without an action, which the parsers refuse
+	// (and take for no other family).
+	return "Thought: I cannot tell which action comes next."
+}
+
+// glmAnswer is the persona's answer in AutoGLM's grammar.
+func (s *Server) glmAnswer(msgs []message, g grammar, f faults) string {
 	if f.malformed {
 		s.count(func(st *Stats) { st.Malformed++ })
 		return malformedExecutor(f.variant)
@@ -341,7 +361,7 @@ func (s *Server) executorAnswer(msgs []message, f faults) string {
 		}
 	}
 	// A naive persona told by its guidance to check each tap does.
-	st := decideMisreading(msgs, s.cfg.Naive && !heedsTapCheck(msgs), mis)
+	st := decideMisreading(msgs, g, s.cfg.Naive && !heedsTapCheck(msgs), mis)
 	answer := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"
 	if f.wrongTap {
 		p := f.tap

@@ -364,7 +364,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		content = s.guidanceAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Guidance++ })
 	default:
-		content = s.executorAnswer(msgs, f)
+		content = s.executorAnswer(msgs, grammarOf(req.Model, msgs), f)
 		s.count(func(st *Stats) { st.Executor++ })
 	}
 	s.count(func(st *Stats) {

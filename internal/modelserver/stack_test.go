@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/dialect"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -22,6 +23,14 @@ func runWithStack(t *testing.T, protocol string, c *llm.Client, p *phonesim.Phon
 	t.Helper()
 	cfg := autoglm.DefaultConfig()
 	cfg.Protocol = protocol
+	return runWithConfig(t, cfg, c, p, a, task, maxSteps)
+}
+
+// runWithConfig is runWithStack for requests built with cfg in any
+// protocol (dialect.BuildMessages) and answers read by its parser.
+func runWithConfig(t *testing.T, cfg autoglm.Config, c *llm.Client, p *phonesim.Phone, a *adbShell, task string, maxSteps int) (autoglm.Action, int) {
+	t.Helper()
+	protocol := cfg.Protocol
 	var hist []autoglm.Turn
 	in := autoglm.StepInput{Task: task, Width: phonesim.DefaultWidth, Height: phonesim.DefaultHeight}
 	focus := regexp.MustCompile(`mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/`)
@@ -46,7 +55,7 @@ func runWithStack(t *testing.T, protocol string, c *llm.Client, p *phonesim.Phon
 		}
 		in.Screenshot, in.Sensitive = png, !ok
 		in.History = hist
-		msgs, err := autoglm.BuildMessages(cfg, in, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+		msgs, err := dialect.BuildMessages(cfg, in, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +63,7 @@ func runWithStack(t *testing.T, protocol string, c *llm.Client, p *phonesim.Phon
 		if err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
-		resp, err := autoglm.Parse(ans.Text)
+		resp, err := dialect.Parse(protocol, ans.Text, dialect.Frame(cfg, in.Width, in.Height))
 		if err != nil {
 			t.Fatalf("step %d: %v\n%s", step, err, ans.Text)
 		}

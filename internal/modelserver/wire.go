@@ -2,8 +2,12 @@ package modelserver
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/jpeg" // sizes of the screenshots sent
+	_ "image/png"
 	"strings"
 )
 
@@ -47,6 +51,10 @@ type message struct {
 	Role   string
 	Text   string
 	Images int
+	// ImageW and ImageH are the size of the first image, when it is a
+	// data URL of a PNG or JPEG (0 otherwise): the frame of answers in
+	// pixels of the image the model saw (grammar.go).
+	ImageW, ImageH int
 }
 
 // decodeMessages turns the raw request messages into text plus image
@@ -75,6 +83,9 @@ func decodeMessages(in []chatMessage) ([]message, error) {
 				case "image_url":
 					if p.ImageURL == nil || p.ImageURL.URL == "" {
 						return nil, fmt.Errorf("messages[%d].content[%d]: image_url part without a url", i, j)
+					}
+					if msg.Images == 0 {
+						msg.ImageW, msg.ImageH = imageSize(p.ImageURL.URL)
 					}
 					msg.Images++
 				default:
@@ -169,4 +180,17 @@ func estimateTokens(s string) int {
 		return 0
 	}
 	return (len(s) + 3) / 4
+}
+
+// imageSize is the size of the image of a base64 data URL, or 0, 0.
+func imageSize(url string) (int, int) {
+	_, data, ok := strings.Cut(url, ";base64,")
+	if !ok || !strings.HasPrefix(url, "data:image/") {
+		return 0, 0
+	}
+	c, _, err := image.DecodeConfig(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)))
+	if err != nil {
+		return 0, 0
+	}
+	return c.Width, c.Height
 }

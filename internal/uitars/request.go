@@ -6,6 +6,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // Image sizes UI-TARS's processor resizes to (the reference parser's
@@ -53,7 +54,7 @@ func BuildMessages(cfg autoglm.Config, in autoglm.StepInput) ([]llm.Message, err
 	for _, t := range in.History {
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: t.Assistant})
 	}
-	user := llm.Message{Role: llm.RoleUser, Text: feedback(in), ImagesFirst: true}
+	user := llm.Message{Role: llm.RoleUser, Text: feedback(cfg, in), ImagesFirst: true}
 	if in.Sensitive {
 		user.Text = strings.TrimSpace("The screenshot is unavailable (" + in.SensitiveReason + "): use call_user() to hand over to the user.\n" + user.Text)
 		return append(msgs, user), nil
@@ -76,8 +77,10 @@ func BuildMessages(cfg autoglm.Config, in autoglm.StepInput) ([]llm.Message, err
 }
 
 // feedback is what the newest user message says besides the screenshot:
-// a failed previous action and the notes, one line each.
-func feedback(in autoglm.StepInput) string {
+// a failed previous action and the notes, one line each, and the element
+// list when executor.ui_elements asks for it (off by default: the
+// reference client sends none).
+func feedback(cfg autoglm.Config, in autoglm.StepInput) string {
 	var lines []string
 	if r := strings.TrimSpace(in.PreviousResult); r != "" && !strings.HasPrefix(strings.ToLower(r), "ok") && r != "already applied" {
 		lines = append(lines, "The previous action failed: "+oneLine(r))
@@ -86,6 +89,9 @@ func feedback(in autoglm.StepInput) string {
 		if n = oneLine(n); n != "" {
 			lines = append(lines, "Note: "+n)
 		}
+	}
+	if cfg.IncludeElements && len(in.Elements) > 0 && in.Width > 0 && in.Height > 0 {
+		lines = append(lines, uitree.FormatList(in.Elements, in.Width, in.Height))
 	}
 	return strings.Join(lines, "\n")
 }
