@@ -29,7 +29,9 @@ func host(t *testing.T, serialNo string) *adbtest.Server {
 	}
 	t.Cleanup(h.Close)
 	h.SetShell(func(_, cmd string, _ bool) []byte {
-		if strings.TrimSpace(cmd) == "getprop ro.serialno" {
+		// The identity is read with the release in one round trip
+		// (`getprop ro.serialno; getprop ro.build.version.sdk; …`).
+		if strings.HasPrefix(strings.TrimSpace(cmd), "getprop ro.serialno") {
 			return []byte(serialNo + "\n")
 		}
 		return nil
