@@ -145,7 +145,7 @@ func glmMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, error)
 	}
 	user := llm.Message{Role: llm.RoleUser, Text: glmUserText(in.Task, ScreenInfo(cfg, in), len(in.History) == 0), ImagesFirst: true}
 	if !in.Sensitive {
-		img, err := screenImage(cfg, in)
+		img, err := ScreenImage(cfg, in)
 		if err != nil {
 			return nil, err
 		}

@@ -129,7 +129,7 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	}
 	user := llm.Message{Role: llm.RoleUser, Text: StepText(cfg, in)}
 	if !in.Sensitive {
-		img, err := screenImage(cfg, in)
+		img, err := ScreenImage(cfg, in)
 		if err != nil {
 			return nil, err
 		}
@@ -138,8 +138,9 @@ func BuildMessages(cfg Config, in StepInput, now time.Time) ([]llm.Message, erro
 	return append(msgs, user), nil
 }
 
-// screenImage encodes the current screenshot for the request.
-func screenImage(cfg Config, in StepInput) (llm.Image, error) {
+// ScreenImage encodes the step's screenshot for a request, from its decoded
+// image when the step has one: every layout that sends the screenshot uses it.
+func ScreenImage(cfg Config, in StepInput) (llm.Image, error) {
 	var img llm.Image
 	var err error
 	if in.Decoded != nil {

@@ -80,13 +80,7 @@ func BuildMessages(cfg autoglm.Config, in autoglm.StepInput) ([]llm.Message, err
 	if len(in.Screenshot) == 0 {
 		return nil, errors.New("mobileuse: step input has no screenshot: capture one")
 	}
-	var img llm.Image
-	var err error
-	if in.Decoded != nil {
-		img, _, _, err = autoglm.EncodeImage(in.Decoded, in.Screenshot, cfg)
-	} else {
-		img, _, _, err = autoglm.Encode(in.Screenshot, cfg)
-	}
+	img, err := autoglm.ScreenImage(cfg, in)
 	if err != nil {
 		return nil, err
 	}
