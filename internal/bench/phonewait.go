@@ -66,7 +66,7 @@ func (r *runner) phoneWait(ctx context.Context) ([]Table, error) {
 	window := r.o.phoneWaitWindow()
 	firstHour, laterHour := ChecksWithin(time.Hour), int(time.Hour/workflows.PhoneCheckMax)
 	t := Table{
-		Title: "16. Waiting for the phone",
+		Title: "Waiting for the phone",
 		Note: fmt.Sprintf("%q on one simulated phone (offline models, embedded server, real adb). Each run waits until the goal's status is `waiting_phone`, "+
 			"then watches it for %s of real time (the backoff is not sped up: the first check runs as the wait starts, then %s apart doubling to %s, so the window sees the early ramp only), "+
 			"then the message arrives and the goal must end done. "+
@@ -189,7 +189,7 @@ func (r *runner) checkCPU(ctx context.Context, env *Env) (float64, error) {
 // policy state.
 func (r *runner) lockCheck(ctx context.Context, env *Env) (Table, error) {
 	t := Table{
-		Title: "16a. The lock check before each step",
+		Title: "The lock check before each step",
 		Note: fmt.Sprintf("`Unlock` of the ADB device (docs/design.md §15) on a simulated phone that is awake and unlocked, through the private adb server, "+
 			"%d calls per run after one unmeasured; wall time per call, and CPU per call as %s. It adds no history event (it runs inside the Step activity).", lockChecks, threadCPUNote),
 		Header: []string{"wall ms per check", "CPU ms per check"},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -36,13 +35,14 @@ func TestQuickBench(t *testing.T) {
 		t.Fatalf("measurements failed: %v", rep.Errors)
 	}
 	var hist *Table
-	for i := range rep.Tables {
-		if strings.HasPrefix(rep.Tables[i].Title, "2. ") {
-			hist = &rep.Tables[i]
+	tables := rep.Tables()
+	for i := range tables {
+		if tables[i].Title == Headings[MeasureHistory] {
+			hist = &tables[i]
 		}
 	}
 	if hist == nil {
-		t.Fatalf("no history table in %d tables", len(rep.Tables))
+		t.Fatalf("no history table in %d tables", len(tables))
 	}
 	vals := map[string]string{}
 	for _, row := range hist.Rows {

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Table is one measurement's result.
+// Table is one table of a measurement's result.
 type Table struct {
 	Title  string
 	Note   string // how it was measured, what the numbers mean
@@ -17,6 +17,17 @@ type Table struct {
 	Rows   [][]string
 	// Findings are plain statements about the figures (bad ones included).
 	Findings []string
+}
+
+// Section is one measurement of a run: its tables and when and under
+// what load it was taken. It is the unit a report file replaces
+// (<!-- bench:NAME --> … <!-- /bench:NAME -->, see Merge).
+type Section struct {
+	Name   string // one of Measurements
+	Began  time.Time
+	Load   string // load averages at its start and end, from /proc/loadavg
+	Tables []Table
+	Err    string // why the measurement did not finish, or ""
 }
 
 // Report is a whole benchmark run.
@@ -29,37 +40,88 @@ type Report struct {
 	Code    string // the commit the binary was built from
 	// FileStore: the embedded server's store was a SQLite file, not memory.
 	FileStore bool
-	Tables    []Table
+	Sections  []Section
 	Errors    []string // measurements that could not be taken, and why
 }
 
-// Render writes the report as markdown.
+// Tables returns the tables of every section, in order.
+func (r Report) Tables() []Table {
+	var ts []Table
+	for _, s := range r.Sections {
+		ts = append(ts, s.Tables...)
+	}
+	return ts
+}
+
+// Headings are the section headings of the measurements, stable from run
+// to run so that links into a report keep working.
+var Headings = map[string]string{
+	MeasureOverhead:   "Orchestration overhead",
+	MeasureHistory:    "History cost",
+	MeasureScale:      "Scale: phones on one worker",
+	MeasureScreenshot: "Screenshot pipeline",
+	MeasureSettle:     "Settle waiting against a fixed 1 s delay",
+	MeasureRobustness: "Robustness of the agent loop at 20% and 50% wrong taps",
+	MeasureCost:       "Cost per goal",
+	MeasurePhoneWait:  "Waiting for the phone",
+}
+
+// OtherCommands says which measurements a report file holds that `starter
+// bench` does not take, and how a file keeps them.
+const OtherCommands = "Measured by other commands, not by `starter bench`: the evaluation sets (`starter eval`), the generated task " +
+	"suite (`starter eval --suite generated`), the real-screen corpus (`go test ./internal/realscreens`), prompt optimisation " +
+	"(`starter eval --suite prompt-opt`), the drills and the fault campaign (`go test ./internal/drill/...`), the soaks and " +
+	"routines (`go test ./internal/eval`, `./internal/e2e/routines`), the cluster (`go test -tags bench ./internal/cluster`), " +
+	"the journal on the phone (`go test -bench PhoneJournal ./activities`) and the fleet (`starter bench --fleet N`). " +
+	"A report file keeps them between `<!-- kept: measured by <command> -->` and `<!-- /kept -->`; `starter bench --report` " +
+	"replaces only the sections between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` it measured."
+
+// Render writes the report as a new markdown file: a header, one section
+// per measurement between its markers, the measurements that failed, and
+// the line that says what other commands measure.
 func (r Report) Render(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# phoneflow benchmarks\n\n")
-	fmt.Fprintf(&b, "- Date: %s\n", r.Date.UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Fprintf(&b, "- Machine: %d CPUs (%s), %.1f GiB memory, %s, %s\n", r.Machine.CPUs, orNA(r.Machine.CPUModel), r.Machine.MemoryGB, r.Machine.OS, r.Machine.GoVer)
-	if r.Load != "" {
-		fmt.Fprintf(&b, "- Load average (1/5/15 min): %s\n", r.Load)
-	}
-	fmt.Fprintf(&b, "- Repetitions per measurement: %d; figures are median (min–max) unless said otherwise\n", r.Runs)
+	b.WriteString("What `starter bench` measured on this machine: each section says when, at which commit, on what machine and under " +
+		"what load it was measured, and the command that measured it.\n\n")
+	fmt.Fprintf(&b, "- Machine: %s\n", r.Machine.line())
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
-	b.WriteString("- Rerun: `go run ./starter bench --report BENCHMARKS.md` (needs the `adb` binary; `--quick` for a short check, `--only NAME` for one measurement)\n")
-	if r.Code != "" {
-		fmt.Fprintf(&b, "- Code: %s\n", r.Code)
+	b.WriteString("- Rerun: `go run ./starter bench --report BENCHMARKS.md` (needs the `adb` binary; `--quick` for a short check, " +
+		"`--only NAME` for one measurement: only its section is replaced)\n")
+	for _, s := range r.Sections {
+		if s.Err != "" && len(s.Tables) == 0 {
+			continue
+		}
+		b.WriteString("\n")
+		b.WriteString(r.Block(s))
 	}
-	store := "in-memory SQLite"
-	if r.FileStore {
-		store = "SQLite file, write-ahead log"
+	if len(r.Errors) > 0 {
+		b.WriteString("\n## Not measured\n\n")
+		for _, e := range r.Errors {
+			b.WriteString("- " + e + "\n")
+		}
 	}
-	fmt.Fprintf(&b, "- Stack: embedded Temporal server (%s) in this process, offline model server over HTTP on loopback, simulated phones behind a private `adb` server, the worker in this process\n", store)
-	for _, t := range r.Tables {
-		fmt.Fprintf(&b, "\n## %s\n\n", t.Title)
+	b.WriteString("\n" + OtherCommands + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Block renders one measurement's section with its markers: the heading,
+// the line that says when, where and how it was measured, then its tables
+// (the first under the heading, the others under their own titles).
+func (r Report) Block(s Section) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n## %s\n\n", openMarker(s.Name), heading(s.Name))
+	b.WriteString(r.stamp(s) + "\n")
+	for i, t := range s.Tables {
+		if i > 0 || (t.Title != "" && t.Title != heading(s.Name)) {
+			fmt.Fprintf(&b, "\n### %s\n", t.Title)
+		}
 		if t.Note != "" {
-			b.WriteString(t.Note + "\n\n")
+			b.WriteString("\n" + t.Note + "\n")
 		}
 		if len(t.Header) > 0 {
-			b.WriteString("| " + strings.Join(t.Header, " | ") + " |\n")
+			b.WriteString("\n| " + strings.Join(t.Header, " | ") + " |\n")
 			b.WriteString("|" + strings.Repeat(" --- |", len(t.Header)) + "\n")
 			for _, row := range t.Rows {
 				cells := make([]string, len(t.Header))
@@ -77,14 +139,45 @@ func (r Report) Render(w io.Writer) error {
 			}
 		}
 	}
-	if len(r.Errors) > 0 {
-		b.WriteString("\n## Not measured\n\n")
-		for _, e := range r.Errors {
-			b.WriteString("- " + e + "\n")
-		}
+	if s.Err != "" {
+		fmt.Fprintf(&b, "\nNot finished: %s\n", s.Err)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	b.WriteString(closeMarker(s.Name) + "\n")
+	return b.String()
+}
+
+// stamp is the line under a section's heading: date, commit, machine,
+// load, repetitions, stack and the command.
+func (r Report) stamp(s Section) string {
+	code := r.Code
+	if code == "" {
+		code = "an unrecorded commit (the binary carries no VCS stamp)"
+	}
+	store := "in-memory SQLite"
+	if r.FileStore {
+		store = "SQLite file, write-ahead log"
+	}
+	runs := fmt.Sprintf("%d runs", r.Runs)
+	if r.Runs == 1 {
+		runs = "1 run"
+	}
+	line := fmt.Sprintf("Measured %s at %s with `%s`; %s", s.Began.UTC().Format("2006-01-02 15:04 UTC"), code, r.Command, r.Machine.line())
+	if s.Load != "" {
+		line += "; load average (1/5/15 min) " + s.Load
+	}
+	return line + fmt.Sprintf("; %s, figures are median (min–max) unless said otherwise; embedded Temporal server (%s), offline model server "+
+		"on loopback, simulated phones behind a private `adb` server, the worker in the same process.", runs, store)
+}
+
+func (m Machine) line() string {
+	return fmt.Sprintf("%d CPUs (%s), %.1f GiB memory, %s, %s", m.CPUs, orNA(m.CPUModel), m.MemoryGB, m.OS, m.GoVer)
+}
+
+func heading(name string) string {
+	if h, ok := Headings[name]; ok {
+		return h
+	}
+	return name
 }
 
 func orNA(s string) string {
@@ -117,9 +210,9 @@ func BuildCommit() string {
 		rev = rev[:12]
 	}
 	if modified == "true" {
-		return "commit " + rev + " + uncommitted changes"
+		return "commit `" + rev + "` + uncommitted changes"
 	}
-	return "commit " + rev
+	return "commit `" + rev + "`"
 }
 
 // LoadAvg returns the first three fields of /proc/loadavg, or "".

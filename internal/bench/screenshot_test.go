@@ -32,10 +32,10 @@ func TestScreenshotMeasure(t *testing.T) {
 	if len(rep.Errors) > 0 {
 		t.Fatalf("measurement failed: %v", rep.Errors)
 	}
-	if len(rep.Tables) != 1 {
-		t.Fatalf("%d tables, want the screenshot table", len(rep.Tables))
+	if len(rep.Tables()) != 1 {
+		t.Fatalf("%d tables, want the screenshot table", len(rep.Tables()))
 	}
-	tab := rep.Tables[0]
+	tab := rep.Tables()[0]
 	col := map[string]int{}
 	for i, h := range tab.Header {
 		col[h] = i

@@ -75,14 +75,15 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Run runs the suite and returns the report. A measurement that fails is
-// listed under Report.Errors; the others still run.
+// Run runs the suite and returns the report, one Section per measurement.
+// A measurement that fails is listed under Report.Errors (and its
+// Section's Err); the others still run.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	o = o.withDefaults()
-	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: BuildCommit(), FileStore: o.FileStore}
+	rep := &Report{Machine: ReadMachine(), Date: time.Now(), Command: o.Command, Runs: o.Runs, Code: Commit(), FileStore: o.FileStore}
 	loadStart := LoadAvg()
 	st, err := StartStack(ctx, o.ADBPath, o.FileStore, o.Logger)
 	if err != nil {
@@ -110,15 +111,20 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		began := time.Now()
+		began, load := time.Now(), LoadAvg()
 		ts, err := s.fn(ctx)
-		rep.Tables = append(rep.Tables, ts...)
+		sec := Section{Name: s.name, Began: began, Tables: ts}
+		if load != "" {
+			sec.Load = fmt.Sprintf("%s at start, %s at end", load, LoadAvg())
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			sec.Err = err.Error()
 			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", s.name, err))
 		}
+		rep.Sections = append(rep.Sections, sec)
 		o.Progress(fmt.Sprintf("%s done in %s", s.name, time.Since(began).Round(time.Second)))
 	}
 	rep.Load = fmt.Sprintf("%s at start, %s at end", loadStart, LoadAvg())
