@@ -76,7 +76,7 @@ func HashImage(img image.Image) string {
 
 // DecodeScreen reads a step's screenshot in one pass: the image the
 // executor is sent (scaled as cfg says) and the screen hash, without
-// building the full-size image (BENCHMARKS §4).
+// building the full-size image (BENCHMARKS.md#screenshot-pipeline).
 func DecodeScreen(pngData []byte, cfg autoglm.Config) (image.Image, string, error) {
 	var w, h int // the image's own size, which the hash samples
 	if c, err := png.DecodeConfig(bytes.NewReader(pngData)); err == nil {

@@ -144,7 +144,7 @@ type Screenshot struct {
 const (
 	// DefaultMaxPixels is a 1080×2400 screen halved each way (540×1200):
 	// text stays legible and the scale and JPEG encode cost about a third
-	// less CPU than at 1 MP (BENCHMARKS §4).
+	// less CPU than at 1 MP (BENCHMARKS.md#screenshot-pipeline).
 	DefaultMaxPixels     = 648_000
 	FullSize             = -1 // screenshot.max_pixels: never downscale
 	DefaultHistoryTokens = 8000

@@ -24,7 +24,7 @@ const GoalWaitingPhone = "waiting_phone"
 
 // Backoff of a wait for the phone: checks start this far apart and double
 // up to PhoneCheckMax, so an hour of waiting costs 16 checks (12 each later
-// hour) and no model call (BENCHMARKS §16). Exported for the benchmark,
+// hour) and no model call (BENCHMARKS.md#waiting-for-the-phone). Exported for the benchmark,
 // which multiplies its figures out by this schedule.
 const (
 	PhoneCheckFirst = 15 * time.Second

@@ -13,7 +13,7 @@ import (
 // EncodePixels prepares a raw screen capture (full size, opaque) for a
 // request: scaled down to cfg.MaxPixels with a box filter, every source
 // pixel counted once, then encoded in cfg.Format. No PNG is decoded or
-// encoded on the way, which was most of a step's CPU (BENCHMARKS §4). It
+// encoded on the way, which was most of a step's CPU (BENCHMARKS.md#screenshot-pipeline). It
 // returns the image sent and its size; the image decoded is the scaled
 // one, for callers that keep it.
 func EncodePixels(src *image.RGBA, cfg Config) (llm.Image, *image.RGBA, error) {

@@ -154,7 +154,7 @@ func EncodeImage(src image.Image, pngData []byte, cfg Config) (llm.Image, int, i
 		nw, nh := ScaledSize(w, h, cfg.MaxPixels)
 		// Bilinear, as legible at 1 MP as CatmullRom was and
 		// a small part of its cost; scaling and encoding are most of a
-		// step's CPU (BENCHMARKS §4).
+		// step's CPU (BENCHMARKS.md#screenshot-pipeline).
 		img, w, h = scaleDown(src, nw, nh), nw, nh
 	} else if cfg.Format == "png" && sameSize(pngData, w, h) {
 		// src is pngData decoded (DecodeScaled did not need to scale it).

@@ -39,7 +39,7 @@ func ScaledSize(w, h, maxPixels int) (int, int) {
 // sends (scaled to cfg's MaxPixels, bilinear), calling onRow with every
 // row of the full-size image on the way, without building the full-size
 // image: the largest CPU cost of a step was decoding into a full-size
-// image and scaling that (BENCHMARKS §4). It returns the image and the
+// image and scaling that (BENCHMARKS.md#screenshot-pipeline). It returns the image and the
 // full size. A PNG that needs no scaling, or that is not 8-bit RGB or RGBA
 // without interlacing, is decoded whole by image/png (onRow still sees its
 // rows).

@@ -10,7 +10,7 @@ import (
 // decode to *image.RGBA or *image.NRGBA (opaque, so alike); those take a
 // path that reads and writes the pixel bytes directly, four channels at a
 // time in one 64-bit word, which costs a fraction of the generic scaler's
-// CPU on every executor step (BENCHMARKS §4). Other image types take the
+// CPU on every executor step (BENCHMARKS.md#screenshot-pipeline). Other image types take the
 // generic scaler.
 func scaleDown(src image.Image, nw, nh int) *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, nw, nh))

@@ -67,7 +67,7 @@ func TestGoalWaitsForAMessage(t *testing.T) {
 	if replies != 1 {
 		t.Fatalf("%d replies to Alice Chen, want 1: %+v", replies, env.Phone.State().MessagesSent)
 	}
-	// What the wait cost in the goal's history (BENCHMARKS.md): the
+	// What the wait cost in the goal's history (BENCHMARKS.md#waiting-for-the-phone): the
 	// events from the first check's scheduling to the last one's end.
 	h, err := history(env.Client, id)
 	if err != nil {

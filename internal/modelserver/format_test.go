@@ -49,7 +49,8 @@ func invalidRate(t *testing.T, seed int64, rate float64, refuse []string, n int)
 
 // TestPlannerInvalidRateByFormat measures the planner's invalid-answer
 // rate on the offline planner's fault mode in each response format (the
-// BENCHMARKS.md table; -v prints it). Structured output can only remove
+// medians of BENCHMARKS.md#planner-formats-retention-fleet-and-cluster; -v
+// prints the table). Structured output can only remove
 // invalid answers, never add them.
 func TestPlannerInvalidRateByFormat(t *testing.T) {
 	const n, rate = 200, 0.3

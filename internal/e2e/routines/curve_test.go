@@ -67,7 +67,7 @@ func curveTasks() []curveTask {
 	}
 }
 
-// TestRoutineTenRuns measures the curve of BENCHMARKS.md (Routines): for
+// TestRoutineTenRuns measures the curve of BENCHMARKS.md#routines-the-tenth-run: for
 // each of five task types, the same goal runs N times in a row (as a
 // schedule would start it) on one stack with routines on, the phone reset
 // before each run, and the table gives the executor calls of each run and

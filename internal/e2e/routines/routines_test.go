@@ -163,7 +163,7 @@ func checkSent(t testing.TB, r run, to, text string) {
 }
 
 // TestRoutineCostTable measures first against repeated runs and prints
-// the table of BENCHMARKS.md (Routines): PHONEFLOW_ROUTINE_BENCH=N runs N
+// their table (calls, tokens, wall time): PHONEFLOW_ROUTINE_BENCH=N runs N
 // pairs (a first run that learns on an empty routine store, then a
 // repeated run of the same task with another contact and text) at 0 ms and
 // at 1 s model latency, and prints medians. It is skipped otherwise:
