@@ -18,7 +18,7 @@ var costLatencies = []time.Duration{0, time.Second}
 // spent waiting for models, and the goal's wall time.
 func (r *runner) cost(ctx context.Context) ([]Table, error) {
 	t := Table{
-		Title: "Cost per goal",
+		Title: Headings[MeasureCost],
 		Note: fmt.Sprintf("The showcase goal (%q) in layered mode, phone reset before each run, at each model latency of the offline model server. "+
 			"Calls, tokens and model time are the goal result's `usage`, summed by the workflows from what the model server reported over HTTP "+
 			"(the offline server estimates tokens from text length and counts each image as a fixed number of tokens, so absolute token figures are "+

@@ -22,7 +22,7 @@ const capturesPerRun = 5
 
 func (r *runner) screenshot(ctx context.Context) ([]Table, error) {
 	t := Table{
-		Title: "Screenshot pipeline",
+		Title: Headings[MeasureScreenshot],
 		Note: fmt.Sprintf("The simulated phone (1080×2400) through the private adb server, %d captures per screen per run. "+
 			"Full PNG = what `screencap -p` returns (`device.Screenshot`), the reference for the bytes sent. "+
 			"Sent = the image an executor request carries with the default settings (at most 648,000 pixels, 540×1200 for this screen, JPEG quality 80), "+
@@ -144,7 +144,7 @@ const settleActions = 10
 
 func (r *runner) settle(ctx context.Context) ([]Table, error) {
 	t := Table{
-		Title: "Settle waiting against a fixed 1 s delay",
+		Title: Headings[MeasureSettle],
 		Note: fmt.Sprintf("%d inputs (launch Settings, then Home, alternately) on one simulated phone through adb, timed from the first input until the last one's wait ends. "+
 			"`settle` (the default) captures the screen every 150 ms until two captures match (at most 3 s); `fixed` sleeps 1 s after each input as the reference did; "+
 			"`none` does not wait at all and is shown only as the floor (the next observation could see a half-drawn screen).", settleActions),

@@ -153,7 +153,7 @@ func DirectTodo(ctx context.Context, a *activities.Activities, serial, id, task 
 
 func (r *runner) overhead(ctx context.Context) ([]Table, error) {
 	t := Table{
-		Title: "Orchestration overhead",
+		Title: Headings[MeasureOverhead],
 		Note: fmt.Sprintf("The showcase goal's three todos (%s) run back to back on one simulated phone, reset before each run: "+
 			"(a) as a plain in-process loop calling `Activities.Step` directly, (b) as one `TodoWorkflow` per todo through the embedded Temporal server "+
 			"(laid out as a goal runs it: the todo on the shared task queue, its `Step` activities on the phone's queue, one worker process serving both). "+
@@ -295,7 +295,7 @@ func (r *runner) profile(lat time.Duration, path string, run int) (func(), error
 
 func (r *runner) history(ctx context.Context) ([]Table, error) {
 	t := Table{
-		Title: "History cost",
+		Title: Headings[MeasureHistory],
 		Note: fmt.Sprintf("The showcase goal (%q) in layered mode, phone reset before each run. Events and bytes (protobuf size of each event) "+
 			"are summed over the goal's history and its child todos' histories read back with GetWorkflowHistory; an executor step is one `Step` "+
 			"activity (act + settle + observe + think). Image bytes: every event is searched for PNG/JPEG signatures, raw and base64, and `data:image/`.", demo.Showcase),
@@ -397,7 +397,7 @@ func (r *runner) scale(ctx context.Context) ([]Table, error) {
 		sizes = []int{1, 5}
 	}
 	t := Table{
-		Title: "Scale: phones on one worker",
+		Title: Headings[MeasureScale],
 		Note: "N simulated phones, one goal each (\"Send Alice a message saying bench <i>\", layered mode), all started at once on one worker process " +
 			"(the shared task queue plus one task queue per phone). Isolation: each phone sent exactly its own goal's message and its input log holds no other goal's text. " +
 			"Step latency is the server-recorded time from `Step` activity scheduled to completed, over every step of every goal (includes queueing on the worker). " +

@@ -66,7 +66,7 @@ func (r *runner) phoneWait(ctx context.Context) ([]Table, error) {
 	window := r.o.phoneWaitWindow()
 	firstHour, laterHour := ChecksWithin(time.Hour), int(time.Hour/workflows.PhoneCheckMax)
 	t := Table{
-		Title: "Waiting for the phone",
+		Title: Headings[MeasurePhoneWait],
 		Note: fmt.Sprintf("%q on one simulated phone (offline models, embedded server, real adb). Each run waits until the goal's status is `waiting_phone`, "+
 			"then watches it for %s of real time (the backoff is not sped up: the first check runs as the wait starts, then %s apart doubling to %s, so the window sees the early ramp only), "+
 			"then the message arrives and the goal must end done. "+

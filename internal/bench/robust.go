@@ -93,7 +93,7 @@ func (r *runner) robustness(ctx context.Context) ([]Table, error) {
 		seeds = []int64{1}
 	}
 	t := Table{
-		Title: "Robustness of the agent loop at 20% and 50% wrong taps",
+		Title: Headings[MeasureRobustness],
 		Note: fmt.Sprintf("The offline executor moves %.0f%% of its taps to a wrong point (`modelserver.Config.RateWrongTap`; full runs add a %.0f%% setting). "+
 			"The %d goals below run in layered mode (planner, todos, replans, stuck and failure guards) and in single-loop mode "+
 			"(`GoalOptions.Mode = \"single\"`: the executor runs the whole goal as one todo, as the reference design did), with model-server seeds %v. "+
