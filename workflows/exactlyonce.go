@@ -57,7 +57,7 @@ func (t *todoRun) withAction(ctx workflow.Context, in *activities.StepInput, act
 // judge reached the phone, and tells the executor the answer.
 func (t *todoRun) askUncertain(ctx workflow.Context, q string) error {
 	done := t.st.PreviousAction
-	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Action: done, Text: q})
+	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionClarify, Action: done, Text: q})
 	if err != nil {
 		return err
 	}

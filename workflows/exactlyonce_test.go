@@ -29,7 +29,7 @@ func TestUncertainActionAsksTheUser(t *testing.T) {
 	}, time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "pay", Device: "emu-1", Options: GoalOptions{Plan: []string{"pay"}}})
 
-	if !strings.Contains(asked.PendingQuestion, "Did the phone take") || asked.Phase != GoalWaitingUser {
+	if !strings.Contains(asked.PendingQuestion, "Did the phone take") || asked.Phase != GoalWaitingUser || asked.QuestionKind != QuestionClarify {
 		t.Fatalf("status while asking = %+v", asked)
 	}
 	if acts := f.acts(); len(acts) != 0 {

@@ -55,6 +55,7 @@ func modelActivityOptions(summary string) workflow.ActivityOptions {
 type question struct {
 	Text string
 	Todo int
+	Kind string // QuestionClarify, QuestionTakeOver; "" from an older todo
 }
 
 type goalRun struct {

@@ -15,7 +15,7 @@ func (g *goalRun) ask(ctx workflow.Context, text string, todo int) error {
 		text = "The planner needs more information. What should I do?"
 	}
 	d := answerDeadline(ctx, g.opts.AnswerDeadline)
-	g.question, g.answer = &question{Text: text, Todo: todo}, nil
+	g.question, g.answer = &question{Text: text, Todo: todo, Kind: QuestionClarify}, nil
 	g.answerBy = answerBy(ctx, d)
 	g.setPhase(ctx, GoalWaitingUser)
 	g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyQuestion, Text: text, Deadline: g.answerBy}, false)
@@ -95,7 +95,10 @@ func (g *goalRun) status() Status {
 		s.WaitingFor = g.todoWaiting
 	}
 	if g.question != nil {
-		s.PendingQuestion = g.question.Text
+		s.PendingQuestion, s.QuestionKind = g.question.Text, g.question.Kind
+		if s.QuestionKind == "" {
+			s.QuestionKind = QuestionClarify // a todo from before the kinds: ask for words, never assume work was done
+		}
 	}
 	if g.approval != nil {
 		a := *g.approval

@@ -205,7 +205,7 @@ func TestGoalAskUserClarify(t *testing.T) {
 	}, 2*time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "tell the contact", Device: "emu-1"})
 
-	if firstStatus.Phase != GoalWaitingUser || firstStatus.PendingQuestion != "Which contact?" {
+	if firstStatus.Phase != GoalWaitingUser || firstStatus.PendingQuestion != "Which contact?" || firstStatus.QuestionKind != QuestionClarify {
 		t.Fatalf("status while waiting = %+v", firstStatus)
 	}
 	if rejectErr.Err() == nil || !strings.Contains(rejectErr.Err().Error(), "empty") {
@@ -498,6 +498,25 @@ func TestGoalStuckCorrectionRestartFail(t *testing.T) {
 	}
 }
 
+// An Interact asks the person to choose: a question answered in words,
+// never one the step viewer's Continue may answer for them.
+func TestGoalInteractAsksInWords(t *testing.T) {
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"pick": {{Name: autoglm.ActionInteract, Message: "Which of the two Alices?"}, finish("picked")}}}
+	env := newEnv(t, f)
+	var waiting Status
+	env.RegisterDelayedCallback(func() {
+		waiting = status(t, env)
+		mustUpdate(t, env, SignalClarify, "the one from work")
+	}, time.Minute)
+	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"pick"}}})
+	if waiting.PendingQuestion != "Which of the two Alices?" || waiting.QuestionKind != QuestionClarify {
+		t.Fatalf("status = %+v", waiting)
+	}
+	if r.Status != GoalDone {
+		t.Fatalf("result = %+v", r)
+	}
+}
+
 func TestGoalTakeOverAsksThroughParent(t *testing.T) {
 	f := &fakeWorld{scripts: map[string][]autoglm.Action{"login": {takeOver("please log in"), finish("logged in")}}}
 	env := newEnv(t, f)
@@ -507,7 +526,7 @@ func TestGoalTakeOverAsksThroughParent(t *testing.T) {
 		mustUpdate(t, env, SignalClarify, "done, logged in")
 	}, time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "x", Device: "emu-1", Options: GoalOptions{Plan: []string{"login"}}})
-	if waiting.PendingQuestion != "please log in" || waiting.Phase != GoalWaitingUser {
+	if waiting.PendingQuestion != "please log in" || waiting.Phase != GoalWaitingUser || waiting.QuestionKind != QuestionTakeOver {
 		t.Fatalf("status = %+v", waiting)
 	}
 	last := f.steps[len(f.steps)-1].In

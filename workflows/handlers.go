@@ -142,7 +142,7 @@ func (g *goalRun) onTodoEvent(ctx workflow.Context, ev TodoEvent) {
 	g.todoStep = ev.Steps
 	switch ev.Kind {
 	case TodoEventQuestion:
-		g.question, g.answerBy = &question{Text: ev.Text, Todo: ev.Todo}, ev.AnswerBy
+		g.question, g.answerBy = &question{Text: ev.Text, Todo: ev.Todo, Kind: ev.QuestionKind}, ev.AnswerBy
 		g.notify(ctx, activities.NotifyInput{Kind: activities.NotifyQuestion, Text: ev.Text, Todo: ev.Todo, Deadline: ev.AnswerBy}, false)
 	case TodoEventApproval:
 		g.approval, g.answerBy = &Approval{Action: ev.Action, Reason: ev.Text}, ev.AnswerBy

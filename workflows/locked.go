@@ -22,7 +22,7 @@ func (t *todoRun) askUnlock(ctx workflow.Context, res activities.StepResult) err
 	if getVersion(ctx, ChangeLockedPhoneAsks, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return errors.New(res.Locked)
 	}
-	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: res.Locked, Action: t.st.NextText})
+	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionTakeOver, Text: res.Locked, Action: t.st.NextText})
 	if err != nil {
 		return err
 	}

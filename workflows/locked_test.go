@@ -35,7 +35,7 @@ func TestLockedPhoneAsksThenRunsTheSameStep(t *testing.T) {
 		answer = update(env, SignalClarify, "unlocked it")
 	}, time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "turn on wifi", Device: "emu-1", Options: GoalOptions{Plan: []string{"turn on wifi"}}})
-	if asked.PendingQuestion != q {
+	if asked.PendingQuestion != q || asked.QuestionKind != QuestionTakeOver {
 		t.Fatalf("pending question %q, want the lock's", asked.PendingQuestion)
 	}
 	if answer.Err() != nil {

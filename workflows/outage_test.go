@@ -153,7 +153,7 @@ func TestUnverifiableFinishIsAskedNotFailed(t *testing.T) {
 		mustUpdate(t, env, SignalClarify, "yes, it went out")
 	}, 20*time.Minute)
 	r := runGoal(t, env, GoalInput{Goal: "send", Device: "emu-1", Options: GoalOptions{Plan: []string{"send"}, ModelOutageWait: 10 * time.Minute}})
-	if !strings.Contains(asked.PendingQuestion, "could not verify") || asked.Phase != GoalWaitingUser {
+	if !strings.Contains(asked.PendingQuestion, "could not verify") || asked.Phase != GoalWaitingUser || asked.QuestionKind != QuestionClarify {
 		t.Fatalf("status while asking = %+v", asked)
 	}
 	if r.Status != GoalDone || r.Todos[0].Status != TodoDone || !strings.Contains(r.Todos[0].Evidence, "the person answered: yes") {

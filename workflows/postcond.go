@@ -92,7 +92,7 @@ func (t *todoRun) askAfterRefusal(ctx workflow.Context, res activities.StepResul
 	}
 	action := t.st.PreviousAction
 	q := fmt.Sprintf("The executor tried again to commit %s, which was refused: %s. What should it do?", truncate(action, 200), res.Act.Refused)
-	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q, Action: action})
+	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionClarify, Text: q, Action: action})
 	if err != nil {
 		return err
 	}

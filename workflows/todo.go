@@ -311,7 +311,7 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			// Only a person can fix this (e.g. install the ADB Keyboard):
 			// ask, then let the executor look at the screen again.
 			done := t.st.PreviousAction
-			ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Action: done,
+			ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionTakeOver, Action: done,
 				Text: "The phone needs you: " + res.Act.NeedsHuman + ". Answer when it is fixed."})
 			if err != nil {
 				return TodoResult{}, err

@@ -104,7 +104,7 @@ func (t *todoRun) waitForPhone(ctx workflow.Context, try func() error) error {
 			if lost {
 				q = noWorkerQuestion(t.in.Device, now.Sub(since)+deviceScheduleToStart)
 			}
-			if _, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q}); err != nil {
+			if _, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionTakeOver, Text: q}); err != nil {
 				return err
 			}
 			since, told = time.Time{}, "" // a fresh wait, told to the goal again

@@ -51,7 +51,13 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 		if q == "" {
 			q = "The executor needs you to act on the phone (" + a.Name + "). Answer when done."
 		}
-		ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q, Action: text})
+		// Take_over hands the phone to the person; Interact asks them
+		// to choose, in words.
+		kind := QuestionClarify
+		if a.Name == autoglm.ActionTakeOver {
+			kind = QuestionTakeOver
+		}
+		ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: kind, Text: q, Action: text})
 		if err != nil {
 			return false, TodoResult{}, err
 		}

@@ -245,13 +245,17 @@ type Approval struct {
 
 // Status is the answer of the status query.
 type Status struct {
-	Phase           string    `json:"phase"`
-	CurrentTodo     int       `json:"current_todo"` // 1-based; 0 before the first todo
-	Steps           int       `json:"steps"`
-	MaxSteps        int       `json:"max_steps"`
-	TodoSteps       int       `json:"todo_steps"`
-	Paused          bool      `json:"paused"`
-	PendingQuestion string    `json:"pending_question,omitempty"`
+	Phase           string `json:"phase"`
+	CurrentTodo     int    `json:"current_todo"` // 1-based; 0 before the first todo
+	Steps           int    `json:"steps"`
+	MaxSteps        int    `json:"max_steps"`
+	TodoSteps       int    `json:"todo_steps"`
+	Paused          bool   `json:"paused"`
+	PendingQuestion string `json:"pending_question,omitempty"`
+	// QuestionKind says what the pending question asks of the person
+	// (QuestionClarify, QuestionTakeOver; "" from a todo of a worker
+	// before the kinds, to be taken as QuestionClarify).
+	QuestionKind    string    `json:"question_kind,omitempty"`
 	PendingApproval *Approval `json:"pending_approval,omitempty"`
 	Feedback        []string  `json:"feedback,omitempty"` // last N executor feedback items
 	Device          string    `json:"device"`
@@ -521,11 +525,28 @@ type TodoEvent struct {
 	// Lost marks a TodoEventNeedPhone sent because the lease refused a
 	// device action: the goal no longer holds the phone (docs/design.md §5).
 	Lost bool `json:"lost,omitempty"`
+	// QuestionKind is what a TodoEventQuestion asks of the person
+	// (QuestionClarify, QuestionTakeOver).
+	QuestionKind string `json:"question_kind,omitempty"`
 	// From is the sending todo's workflow ID, set by todos that tell
 	// their steps (docs/design.md §2): the goal takes Steps as the running
 	// todo's count only from the attempt it runs now.
 	From string `json:"from,omitempty"`
 }
+
+// What a question asks of the person (Status.QuestionKind): the step
+// viewer offers Continue only for work on the phone; any other question is
+// answered in words (docs/design.md#waiting-for-people-and-telling-them).
+const (
+	// QuestionClarify asks for words the goal uses: the planner's
+	// ask_user, Interact's choice, whether an action reached the phone,
+	// whether a todo is done, what to do after a refusal.
+	QuestionClarify = "clarify"
+	// QuestionTakeOver asks for work on the phone itself (Take_over,
+	// unlocking it, installing what it lacks, reconnecting it): the
+	// answer only says it is done.
+	QuestionTakeOver = "take_over"
+)
 
 // TodoEvent kinds.
 const (

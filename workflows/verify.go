@@ -203,7 +203,7 @@ const ByPerson = "person"
 func (t *todoRun) askVerdict(ctx workflow.Context, msg, why string) (activities.VerifyResult, error) {
 	q := fmt.Sprintf("phoneflow could not verify that %q is done (%s); the executor said: %s. Look at the phone and answer yes if it is done, or no.",
 		truncate(t.in.Task, 200), truncate(why, 200), truncate(msg, 200))
-	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, Text: q})
+	ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: QuestionClarify, Text: q})
 	if err != nil {
 		return activities.VerifyResult{}, err
 	}

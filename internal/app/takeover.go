@@ -32,25 +32,9 @@ type takeOver struct {
 
 var _ viewer.TakeOver = takeOver{}
 
-// Answer is what Continue tells a goal whose question the person handled
-// on the phone.
+// takeOverAnswer is what Continue tells a goal whose question asked for
+// work on the phone (a Take_over, a locked phone) once the person did it.
 const takeOverAnswer = "I did it myself on the phone (taken over from the step viewer). Look at the screen and carry on."
-
-func (t takeOver) Asks(ctx context.Context, id string) (string, error) {
-	st, err := t.ctl.Status(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	switch {
-	case st.PendingApproval != nil:
-		return "Approval needed: " + st.PendingApproval.Action + " — " + st.PendingApproval.Reason, nil
-	case st.PendingQuestion != "":
-		return st.PendingQuestion, nil
-	case st.Paused:
-		return "The goal is paused.", nil
-	}
-	return "", nil
-}
 
 func (t takeOver) Screen(ctx context.Context, id string) ([]byte, string, error) {
 	st, err := t.ctl.Status(ctx, id)
@@ -111,13 +95,29 @@ func (t takeOver) Continue(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch {
-	case st.PendingApproval != nil:
+	switch ask := viewer.AskOf(st); ask.Kind {
+	case viewer.AskApproval:
 		return "approved", t.ctl.Approve(ctx, id, true, "approved after taking over from the step viewer", false)
-	case st.PendingQuestion != "":
+	case viewer.AskTakeOver:
 		return "answered", t.ctl.Clarify(ctx, id, takeOverAnswer, false)
-	case st.Paused:
+	case viewer.AskQuestion:
+		return "", fmt.Errorf("the goal asks %q: only your words answer it: type the answer and press Answer (or run `starter clarify %s \"…\"`)", ask.Text, id)
+	case viewer.AskPaused:
 		return "resumed", t.ctl.Send(ctx, id, workflows.SignalResume, nil, false)
 	}
 	return "", errors.New("the goal is not waiting for a person: nothing to continue")
+}
+
+func (t takeOver) Answer(ctx context.Context, id, text string) (string, error) {
+	st, err := t.ctl.Status(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if st.PendingQuestion == "" {
+		if st.PendingApproval != nil {
+			return "", errors.New("the goal waits for an approval, not an answer: press Approve, or deny it with `starter deny " + id + "`")
+		}
+		return "", errors.New("the goal asks no question now: nothing to answer")
+	}
+	return "answered", t.ctl.Clarify(ctx, id, text, false)
 }

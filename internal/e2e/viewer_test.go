@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -268,4 +269,68 @@ func sseIDs(ctx context.Context, url, lastID string) ([]string, error) {
 		}
 	}
 	return ids, sc.Err()
+}
+
+// The planner's question ("what should the message say?") is answered on
+// the page in the person's words, never by Continue: the page shows the
+// answer box and no Continue, the viewer refuses Continue, and the words
+// typed are the message the goal sends. The index lists the goal on the
+// embedded server, whose visibility store cannot sort.
+func TestViewerAnswerBoxAndIndex(t *testing.T) {
+	env, g := stack(t, "")
+	base := serveViewer(t, env, g)
+	ctx := context.Background()
+	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.AskGoal, Device: env.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := waitStatus(t, g, id, 2*time.Minute, func(s workflows.Status) bool { return s.PendingQuestion != "" })
+	if st.QuestionKind != workflows.QuestionClarify {
+		t.Fatalf("the planner's question has kind %q, want %q", st.QuestionKind, workflows.QuestionClarify)
+	}
+	page := string(get(t, viewer.URL(base, id)))
+	for _, want := range []string{`data-ask-kind="question"`, `<form id="takeover-answer">`, `<button id="takeover-continue" type="button" hidden>`,
+		`id="goal-status">waiting_user<`, "waiting for your answer to: " + html.EscapeString(st.PendingQuestion)} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "No todo has started yet") {
+		t.Errorf("the page says no todo started while the goal waits for an answer:\n%s", page)
+	}
+	index := string(get(t, base+viewer.Path))
+	if !strings.Contains(index, `href="/goals/`+id+`"`) || !strings.Contains(index, "<td>waiting_user</td>") {
+		t.Errorf("the index does not list the waiting goal:\n%s", index)
+	}
+
+	post := func(path, body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(viewer.URL(base, id)+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post("/continue", ""); code != http.StatusConflict || !strings.Contains(body, "only your words answer it") {
+		t.Fatalf("Continue on a question for words: %d %s", code, body)
+	}
+	answer, _ := json.Marshal(map[string]string{"text": demo.AskExample})
+	if code, body := post("/answer", string(answer)); code != http.StatusOK {
+		t.Fatalf("answer: %d %s", code, body)
+	}
+	res := waitResult(t, g, id, 5*time.Minute)
+	if res.Status != workflows.GoalDone {
+		t.Fatalf("goal ended %s: %s", res.Status, res.Reason)
+	}
+	sent := env.Phone.State().MessagesSent
+	_, want, _ := strings.Cut(demo.AskExample, ": ")
+	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != want {
+		t.Fatalf("messages sent = %+v, want the typed answer's %q to Alice Chen", sent, want)
+	}
+	index = string(get(t, base+viewer.Path))
+	if !strings.Contains(index, `href="/goals/`+id+`"`) || !strings.Contains(index, "<td>done</td>") {
+		t.Errorf("the index does not list the finished goal:\n%s", index)
+	}
 }

@@ -37,6 +37,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 		return fmt.Sprintf("%d %ss", n, noun)
 	},
 	"anchor":     StepAnchor,
+	"badgeCSS":   badgeCSS,
 	"anchorTodo": func(id string) string { return strings.TrimSuffix(StepAnchor(id, 0), "-step-0") },
 	"blobURL":    func(string) string { return "" }, // replaced per request
 }).ParseFS(files, "templates/page.html"))
@@ -72,8 +73,8 @@ func URL(base, id string) string {
 // Handler serves /goals/ (an index of the newest goals), /goals/<id> (the
 // page), /goals/<id>/body (the live part of the page), /goals/<id>/events
 // (the events as JSON lines) and /goals/-/blobs/<ref> (screenshots); with
-// TakeOver, /goals/<id>/screen (the live screen), /goals/<id>/act and
-// /goals/<id>/continue (a person taking over).
+// TakeOver, /goals/<id>/screen (the live screen), /goals/<id>/act,
+// /goals/<id>/continue and /goals/<id>/answer (a person taking over).
 func Handler(o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -88,6 +89,7 @@ func Handler(o Options) http.Handler {
 		mux.Handle("GET /goals/{id}/screen", o.takeOverGuard(o.screen))
 		mux.Handle("POST /goals/{id}/act", o.takeOverGuard(o.act))
 		mux.Handle("POST /goals/{id}/continue", o.takeOverGuard(o.resume))
+		mux.Handle("POST /goals/{id}/answer", o.takeOverGuard(o.answer))
 	}
 	return o.guard(mux)
 }
@@ -148,14 +150,21 @@ func (o Options) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	data := pageData{Goal: g, TakeOver: o.TakeOver != nil}
-	if o.TakeOver != nil && g.Running {
-		if asks, err := o.TakeOver.Asks(r.Context(), g.ID); err != nil {
-			o.Logger.Warn("step viewer: cannot tell whether the goal waits for a person", "goal", g.ID, "error", err)
+	data := pageData{TakeOver: o.TakeOver != nil}
+	if g.Running {
+		// The history says the phase as last published; the goal itself
+		// says what it waits for, and until when.
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		st, err := o.Reader.Live(ctx, g.ID)
+		cancel()
+		if err != nil {
+			o.Logger.Warn("step viewer: cannot read what the goal waits for", "goal", g.ID, "error", err)
 		} else {
-			data.Asks = asks
+			g.withLive(st, time.Now())
+			data.Ask = AskOf(st)
 		}
 	}
+	data.Goal = g
 	if o.WebUI != nil {
 		data.WebURL = o.WebUI(g.ID)
 	}
@@ -211,10 +220,10 @@ func (o Options) blob(w http.ResponseWriter, r *http.Request) {
 type pageData struct {
 	Goal   Goal
 	WebURL string
-	// TakeOver says the page may offer taking over the phone; Asks is what
-	// the goal waits for a person for now ("" when nothing).
+	// TakeOver says the page may offer taking over the phone; Ask is what
+	// the goal waits for a person for now.
 	TakeOver bool
-	Asks     string
+	Ask      Ask
 }
 
 // keepAliveEvery is how often an idle event stream sends a comment, so

@@ -2,21 +2,35 @@ package viewer
 
 import (
 	"context"
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/converter"
 
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
-// indexSize is how many of the newest goals the index lists.
-const indexSize = 100
+// indexSize is how many of the newest goals the index lists; indexScan
+// bounds how many it reads to find them where the server cannot sort.
+const (
+	indexSize = 100
+	indexScan = 2000
+)
+
+// goalsQuery lists the goals; the ordered form is tried first.
+const (
+	goalsQuery   = "WorkflowType = 'GoalWorkflow'"
+	goalsOrdered = goalsQuery + " ORDER BY StartTime DESC"
+)
 
 // IndexEntry is one goal in the viewer's index.
 type IndexEntry struct {
@@ -27,23 +41,50 @@ type IndexEntry struct {
 
 // Index lists the newest goals, newest first: their ID, their status (the
 // goal's own, or Temporal's for a goal that closed without writing it),
-// and when they started.
+// and when they started. A visibility store that cannot sort (the
+// embedded server's SQLite store refuses ORDER BY) is read unordered, up
+// to indexScan goals, and sorted here.
 func (r *Reader) Index(ctx context.Context) ([]IndexEntry, error) {
-	resp, err := r.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-		PageSize: indexSize, Query: "WorkflowType = 'GoalWorkflow' ORDER BY StartTime DESC",
-	})
+	resp, err := r.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{PageSize: indexSize, Query: goalsOrdered})
+	var invalid *serviceerror.InvalidArgument
+	if errors.As(err, &invalid) {
+		return r.unorderedIndex(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
+	return entries(resp.GetExecutions()), nil
+}
+
+func (r *Reader) unorderedIndex(ctx context.Context) ([]IndexEntry, error) {
 	var out []IndexEntry
-	for _, e := range resp.GetExecutions() {
+	var token []byte
+	for len(out) < indexScan {
+		resp, err := r.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+			PageSize: int32(min(indexScan-len(out), 1000)), Query: goalsQuery, NextPageToken: token,
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entries(resp.GetExecutions())...)
+		if token = resp.GetNextPageToken(); len(token) == 0 {
+			break
+		}
+	}
+	slices.SortStableFunc(out, func(a, b IndexEntry) int { return b.Started.Compare(a.Started) })
+	return out[:min(len(out), indexSize)], nil
+}
+
+func entries(execs []*workflowpb.WorkflowExecutionInfo) []IndexEntry {
+	var out []IndexEntry
+	for _, e := range execs {
 		st := strings.ToLower(strings.TrimPrefix(e.GetStatus().String(), "WORKFLOW_EXECUTION_STATUS_"))
 		if s := keyword(e.GetSearchAttributes().GetIndexedFields()[workflows.SearchAttrStatus]); s != "" {
 			st = s
 		}
 		out = append(out, IndexEntry{ID: e.GetExecution().GetWorkflowId(), Status: st, Started: e.GetStartTime().AsTime()})
 	}
-	return out, nil
+	return out
 }
 
 func keyword(p *commonpb.Payload) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/converter"
@@ -49,6 +50,55 @@ func TestIndexListsGoals(t *testing.T) {
 	}
 }
 
+// A visibility store that refuses ORDER BY (the embedded server's) gets the
+// unordered query, every page of it, and the index is sorted here, newest
+// first; another error is shown as it is.
+func TestIndexWhereTheServerCannotSort(t *testing.T) {
+	at := func(d int) *timestamppb.Timestamp {
+		return timestamppb.New(time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC))
+	}
+	exec := func(id string, d int) *workflowpb.WorkflowExecutionInfo {
+		return &workflowpb.WorkflowExecutionInfo{Execution: &commonpb.WorkflowExecution{WorkflowId: id}, StartTime: at(d),
+			Status: enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING}
+	}
+	mc := &mocks.Client{}
+	ordered := func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return strings.Contains(r.GetQuery(), "ORDER BY")
+	}
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(ordered)).
+		Return(nil, serviceerror.NewInvalidArgument("invalid query: operation is not supported: 'ORDER BY' clause"))
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return !ordered(r) && len(r.GetNextPageToken()) == 0
+	})).Return(&workflowservice.ListWorkflowExecutionsResponse{Executions: []*workflowpb.WorkflowExecutionInfo{exec("goal-2", 2), exec("goal-5", 5)},
+		NextPageToken: []byte("p2")}, nil)
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return !ordered(r) && string(r.GetNextPageToken()) == "p2"
+	})).Return(&workflowservice.ListWorkflowExecutionsResponse{Executions: []*workflowpb.WorkflowExecutionInfo{exec("goal-9", 9), exec("goal-1", 1)}}, nil)
+	w := httptest.NewRecorder()
+	Handler(Options{Reader: &Reader{Client: mc}}).ServeHTTP(w, httptest.NewRequest("GET", "/goals/", nil))
+	body := w.Body.String()
+	if w.Code != 200 {
+		t.Fatalf("index: %d %s", w.Code, body)
+	}
+	last := -1
+	for _, id := range []string{"goal-9", "goal-5", "goal-2", "goal-1"} {
+		i := strings.Index(body, `href="/goals/`+id+`"`)
+		if i < last {
+			t.Fatalf("%s is missing or out of order (newest first):\n%s", id, body)
+		}
+		last = i
+	}
+
+	down := &mocks.Client{}
+	down.On("ListWorkflow", mock.Anything, mock.Anything).Return(nil, serviceerror.NewUnavailable("connection refused"))
+	w = httptest.NewRecorder()
+	Handler(Options{Reader: &Reader{Client: down}}).ServeHTTP(w, httptest.NewRequest("GET", "/goals/", nil))
+	if w.Code != 502 || !strings.Contains(w.Body.String(), "connection refused") {
+		t.Fatalf("an unreachable server: %d %s", w.Code, w.Body)
+	}
+	down.AssertNumberOfCalls(t, "ListWorkflow", 1)
+}
+
 // A pause and a resume during a todo show between the steps where they
 // happened, not at the top of the todo.
 func TestNotesBetweenSteps(t *testing.T) {
@@ -63,7 +113,11 @@ func TestNotesBetweenSteps(t *testing.T) {
 		t.Fatalf("notes placed: %+v / after %+v", steps, g.Todos[0].NotesAfter)
 	}
 	var b strings.Builder
-	if err := page.ExecuteTemplate(&b, "body", pageData{Goal: g}); err != nil {
+	tpl, err := page.Clone() // executing page itself would keep the handler from cloning it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tpl.ExecuteTemplate(&b, "body", pageData{Goal: g}); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

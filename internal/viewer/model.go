@@ -26,7 +26,7 @@ type Goal struct {
 	ID       string    `json:"id"`
 	Text     string    `json:"goal"`
 	Device   string    `json:"device"`
-	Status   string    `json:"status"` // running, or the result's status once closed
+	Status   string    `json:"status"` // the phase while it runs (running, paused, waiting_user, …), the result's status once closed
 	Running  bool      `json:"running"`
 	Steps    int       `json:"steps"` // the goal's step count (docs/design.md §2), live
 	MaxSteps int       `json:"max_steps"`
@@ -35,7 +35,10 @@ type Goal struct {
 	Reason   string    `json:"reason,omitempty"`
 	Started  time.Time `json:"started"`
 	Closed   time.Time `json:"closed,omitzero"`
-	Todos    []Todo    `json:"todos"`
+	// Waiting is what the running goal waits for, and until when ("" when
+	// it waits for nothing or cannot be asked).
+	Waiting string `json:"waiting,omitempty"`
+	Todos   []Todo `json:"todos"`
 	// Notes are the goal's own moments in time order: plans, replans,
 	// questions, answers, pauses.
 	Notes []Note `json:"notes,omitempty"`
@@ -269,6 +272,12 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 			a := ev.GetWorkflowExecutionUpdateAcceptedEventAttributes().GetAcceptedRequest().GetInput()
 			if n, ok := steeringNote(dc, a.GetName(), a.GetArgs(), at); ok {
 				g.Notes = append(g.Notes, n)
+			}
+		case enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
+			// The goal publishes its phase (paused, waiting for a
+			// person, a model, a time) as it changes.
+			if p := keyword(ev.GetUpsertWorkflowSearchAttributesEventAttributes().GetSearchAttributes().GetIndexedFields()[workflows.SearchAttrStatus]); p != "" && g.Running {
+				g.Status = p
 			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 			var res workflows.GoalResult

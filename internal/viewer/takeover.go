@@ -6,19 +6,19 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
 // TakeOver lets a person act on the phone of a goal that waits for them
-// (docs/design.md §7, taking over from the browser). The worker's app
-// implements it: the screen is read from the phone, actions go to the goal
-// as updates, and Continue answers the goal the way `starter clarify`,
-// `approve` or `resume` does.
+// (docs/design.md#waiting-for-people-and-telling-them, taking over from
+// the browser). The worker's app implements it: the screen is read from
+// the phone, actions go to the goal as updates, and Continue and Answer
+// answer the goal the way `starter clarify`, `approve` or `resume` does.
+// What the goal waits for is read by the viewer itself (AskOf).
 type TakeOver interface {
-	// Asks says what the goal waits for a person for, "" when nothing.
-	Asks(ctx context.Context, id string) (string, error)
 	// Screen is the phone's screen now: a PNG, or for a screen that
 	// forbids screenshots its layout (LayoutSVG); contentType says which.
 	Screen(ctx context.Context, id string) (data []byte, contentType string, err error)
@@ -26,8 +26,69 @@ type TakeOver interface {
 	// "type" action), kept out of the goal's history. It returns what was
 	// done, as history records it.
 	Act(ctx context.Context, id string, a workflows.PersonAction, text string) (string, error)
-	// Continue answers or resumes the goal and says how.
+	// Continue approves, resumes, or answers a question that asked for
+	// work on the phone (AskTakeOver), and says how. It refuses any other
+	// question: only the person's own words answer those.
 	Continue(ctx context.Context, id string) (string, error)
+	// Answer answers the pending question with the person's words.
+	Answer(ctx context.Context, id, text string) (string, error)
+}
+
+// What a goal waits for a person for (Ask.Kind).
+const (
+	// AskQuestion is answered in words only: the page offers an answer
+	// box and no Continue.
+	AskQuestion = "question"
+	// AskTakeOver asks for work on the phone: Continue says it is done;
+	// the answer box is offered too.
+	AskTakeOver = "take_over"
+	// AskApproval waits for an approval: Continue approves.
+	AskApproval = "approval"
+	// AskPaused is a paused goal: Continue resumes it.
+	AskPaused = "paused"
+)
+
+// Ask is what a goal waits for a person for; the zero Ask when nothing.
+type Ask struct {
+	Kind string `json:"kind,omitempty"`
+	Text string `json:"text,omitempty"`
+}
+
+// AskOf reads what the goal whose status is st waits for a person for,
+// from the kind the workflow gave its question: a question of no known
+// kind is one to answer in words, never one Continue answers.
+func AskOf(st workflows.Status) Ask {
+	switch {
+	case st.PendingApproval != nil:
+		return Ask{Kind: AskApproval, Text: "Approval needed: " + st.PendingApproval.Action + " — " + st.PendingApproval.Reason}
+	case st.PendingQuestion != "" && st.QuestionKind == workflows.QuestionTakeOver:
+		return Ask{Kind: AskTakeOver, Text: st.PendingQuestion}
+	case st.PendingQuestion != "":
+		return Ask{Kind: AskQuestion, Text: st.PendingQuestion}
+	case st.Paused:
+		return Ask{Kind: AskPaused, Text: "The goal is paused."}
+	}
+	return Ask{}
+}
+
+// Continues says whether Continue answers a: an approval, a pause, or a
+// question that asked for work on the phone.
+func (a Ask) Continues() bool {
+	return a.Kind == AskTakeOver || a.Kind == AskApproval || a.Kind == AskPaused
+}
+
+// Answers says whether a is a question the person answers in words.
+func (a Ask) Answers() bool { return a.Kind == AskQuestion || a.Kind == AskTakeOver }
+
+// ContinueLabel is the Continue button's words for a.
+func (a Ask) ContinueLabel() string {
+	switch a.Kind {
+	case AskApproval:
+		return "Approve"
+	case AskPaused:
+		return "Resume"
+	}
+	return "Continue: I did it on the phone"
 }
 
 // actRequest is the body of POST /goals/<id>/act: a person's action in the
@@ -41,7 +102,13 @@ type actRequest struct {
 	Text string `json:"text"`
 }
 
-// maxActBody bounds an action request.
+// answerRequest is the body of POST /goals/<id>/answer: the person's
+// answer to the pending question.
+type answerRequest struct {
+	Text string `json:"text"`
+}
+
+// maxActBody bounds an action or answer request.
 const maxActBody = 8 << 10
 
 // takeOverGuard protects the routes that act on a phone. They are the
@@ -100,6 +167,30 @@ func (o Options) resume(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
 	defer cancel()
 	how, err := o.TakeOver.Continue(ctx, r.PathValue("id"))
+	if err != nil {
+		code := http.StatusConflict
+		if errors.Is(err, context.DeadlineExceeded) {
+			code = http.StatusGatewayTimeout
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	writeJSON(w, map[string]string{"continued": how})
+}
+
+func (o Options) answer(w http.ResponseWriter, r *http.Request) {
+	var req answerRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxActBody)).Decode(&req); err != nil {
+		http.Error(w, "the answer is not JSON {text}: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if strings.TrimSpace(req.Text) == "" {
+		http.Error(w, "the answer is empty: type what the goal should use", http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
+	defer cancel()
+	how, err := o.TakeOver.Answer(ctx, r.PathValue("id"), req.Text)
 	if err != nil {
 		code := http.StatusConflict
 		if errors.Is(err, context.DeadlineExceeded) {
