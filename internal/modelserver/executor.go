@@ -47,6 +47,9 @@ func (c *solver) solve(task string) step {
 	if s, ok := c.messagesTask(task); ok {
 		return s
 	}
+	if s, ok := c.naiveGone(task); ok {
+		return s
+	}
 	in := parseIntent(task)
 	var s step
 	switch in.Kind {

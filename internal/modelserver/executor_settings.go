@@ -24,6 +24,9 @@ func (c *solver) settingsSwitch(name string) *uitree.Listed {
 	if l := c.byText(name); l != nil && l.Checkable {
 		return l
 	}
+	if c.naive {
+		return c.naiveSwitch(name)
+	}
 	return nil
 }
 

@@ -41,6 +41,10 @@ func (p *Phone) layoutSettings(b *builder) {
 		return
 	case pageSection:
 		b.appBar(v.arg, true)
+		if v.arg == sectionTethering {
+			p.layoutTethering(b)
+			return
+		}
 		b.add(widget{kind: kText, text: "Nothing to change here.", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: w - 48, Y2: contentTop + 160}})
 		return
 	}
@@ -52,11 +56,14 @@ func (p *Phone) layoutSettings(b *builder) {
 		b.y += rowH
 	}
 	sw("Wi-Fi", "wifi_switch", st.Toggles.WiFi, func() { st.Toggles.WiFi = !st.Toggles.WiFi })
-	sw("Bluetooth", "bluetooth_switch", st.Toggles.Bluetooth, func() { st.Toggles.Bluetooth = !st.Toggles.Bluetooth })
+	sw("Bluetooth", "bluetooth_switch", st.Toggles.Bluetooth, func() {
+		st.Toggles.Bluetooth = !st.Toggles.Bluetooth
+		st.Toggles.BluetoothTethering = st.Toggles.BluetoothTethering && st.Toggles.Bluetooth
+	})
 	sw("Airplane mode", "airplane_switch", st.Toggles.Airplane, func() {
 		st.Toggles.Airplane = !st.Toggles.Airplane
 		if st.Toggles.Airplane {
-			st.Toggles.WiFi, st.Toggles.Bluetooth = false, false
+			st.Toggles.WiFi, st.Toggles.Bluetooth, st.Toggles.BluetoothTethering = false, false, false
 		}
 	})
 	b.item(widget{kind: kText, text: "Brightness " + itoa(st.Brightness) + "%", id: "brightness_value"}, 48, 0, w-400, rowH)
@@ -64,6 +71,9 @@ func (p *Phone) layoutSettings(b *builder) {
 		tap: func() { st.Brightness = max(0, st.Brightness-10) }}, w-360, 30, w-216, rowH-30)
 	b.item(widget{kind: kButton, class: "android.widget.Button", text: "+", id: "brightness_up", clickable: true,
 		tap: func() { st.Brightness = min(100, st.Brightness+10) }}, w-192, 30, w-48, rowH-30)
+	b.y += rowH
+	b.item(widget{kind: kRow, text: sectionTethering, clickable: true,
+		tap: func() { p.push(newView(pkgSettings, pageSection, sectionTethering)) }}, 0, 0, w, rowH)
 	b.y += rowH
 	for _, name := range append(settingsRows, "About phone") {
 		tap := func() { p.push(newView(pkgSettings, pageSection, name)) }

@@ -63,6 +63,11 @@ type Toggles struct {
 	WiFi      bool `json:"wifi"`
 	Bluetooth bool `json:"bluetooth"`
 	Airplane  bool `json:"airplane"`
+	// BluetoothTethering shares the phone's connection over Bluetooth
+	// (Settings, Hotspot & tethering); it needs Bluetooth on, as on
+	// Android: turning it on turns Bluetooth on, and Bluetooth going off
+	// ends it.
+	BluetoothTethering bool `json:"bluetooth_tethering,omitempty"`
 }
 
 // SentMessage is one message sent from the Messages app. Seq is the input
