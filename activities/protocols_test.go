@@ -133,3 +133,33 @@ func TestThinkNativeToolCallsUnderAutoGLM(t *testing.T) {
 		t.Fatalf("%v; want a non-retryable error naming executor.protocol: tools", err)
 	}
 }
+
+// Under mobile_use a read task's value reaches the finish: the family
+// answers it with answer(text=…) and then calls terminate, which carries
+// only the status.
+func TestThinkMobileUseFinishCarriesTheAnswer(t *testing.T) {
+	call := func(args string) string {
+		return "Thought: the first alarm is 07:00.\nAction: say it.\n<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": " + args + "}\n</tool_call>"
+	}
+	a, _, _ := newActivities(t, call(`{"action": "answer", "text": "07:00"}`), call(`{"action": "terminate", "status": "success"}`))
+	a.Exec.Protocol = autoglm.ProtocolMobileUse
+	first, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "What time is the first alarm?", Think: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := first.Think.Response; r == nil || r.Action.Name != autoglm.ActionNote || r.Action.Message != "07:00" {
+		t.Fatalf("first think = %+v, want the answer as a note", first.Think)
+	}
+	next, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "What time is the first alarm?", Think: true,
+		HistoryRef: first.Think.HistoryRef, Notes: []string{"Noted: 07:00"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := next.Think.Response; r == nil || r.Action.Name != autoglm.ActionFinish || r.Action.Message != "07:00" {
+		t.Fatalf("second think = %+v, want finish with the answered value", next.Think)
+	}
+	// The turn is kept as the model wrote it.
+	if turns := historyOf(t, a, next.Think.HistoryRef); !strings.Contains(turns[1].Assistant, `"terminate"`) {
+		t.Fatalf("kept turn %q", turns[1].Assistant)
+	}
+}
