@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,22 +116,30 @@ func TestThinkToolCallByElement(t *testing.T) {
 }
 
 // An endpoint that answers with native tool calls and no text under the
-// autoglm protocol fails the first think at once with the reason, not
-// retried as an empty answer.
+// autoglm protocol (and any other text protocol) fails the first think at
+// once with the reason, not retried as an empty answer.
 func TestThinkNativeToolCallsUnderAutoGLM(t *testing.T) {
+	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",`+
 			`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"click","arguments":"{\"x\":1}"}}]}}]}`)
 	}))
 	defer srv.Close()
-	a, _, _ := newActivities(t)
-	a.Executor = llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "autoglm-phone-9b", Timeout: 10 * time.Second})
-	a.Exec.Protocol = autoglm.ProtocolAutoGLM
-	_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Think: true})
-	var ae *temporal.ApplicationError
-	if !errors.As(err, &ae) || !ae.NonRetryable() || !strings.Contains(err.Error(), "executor.protocol: tools") {
-		t.Fatalf("%v; want a non-retryable error naming executor.protocol: tools", err)
+	for _, protocol := range []string{autoglm.ProtocolAutoGLM, autoglm.ProtocolPhoneflow, autoglm.ProtocolUITARS, autoglm.ProtocolMobileUse} {
+		requests.Store(0)
+		a, _, _ := newActivities(t)
+		a.Executor = llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "autoglm-phone-9b", Timeout: 10 * time.Second})
+		a.Exec.Protocol = protocol
+		_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Think: true})
+		var ae *temporal.ApplicationError
+		if !errors.As(err, &ae) || !ae.NonRetryable() || !strings.Contains(err.Error(), "native tool calls") || !strings.Contains(err.Error(), "executor.protocol: tools") {
+			t.Fatalf("%s: %v; want a non-retryable error saying tool calls are not read and naming executor.protocol: tools", protocol, err)
+		}
+		if n := requests.Load(); n != 1 {
+			t.Fatalf("%s: %d requests, want the first answer to end it", protocol, n)
+		}
 	}
 }
 
