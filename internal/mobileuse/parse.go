@@ -125,6 +125,14 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 			return v
 		case float64:
 			return strconv.FormatFloat(v, 'f', -1, 64)
+		case []any:
+			// One value as a list, as Qwen3-VL's action space writes a
+			// status: ["success"].
+			if len(v) == 1 {
+				if s, ok := v[0].(string); ok {
+					return s
+				}
+			}
 		}
 		return ""
 	}
