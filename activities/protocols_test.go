@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,21 +116,59 @@ func TestThinkToolCallByElement(t *testing.T) {
 }
 
 // An endpoint that answers with native tool calls and no text under the
-// autoglm protocol fails the first think at once with the reason, not
-// retried as an empty answer.
+// autoglm protocol (and any other text protocol) fails the first think at
+// once with the reason, not retried as an empty answer.
 func TestThinkNativeToolCallsUnderAutoGLM(t *testing.T) {
+	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",`+
 			`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"click","arguments":"{\"x\":1}"}}]}}]}`)
 	}))
 	defer srv.Close()
-	a, _, _ := newActivities(t)
-	a.Executor = llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "autoglm-phone-9b", Timeout: 10 * time.Second})
-	a.Exec.Protocol = autoglm.ProtocolAutoGLM
-	_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Think: true})
-	var ae *temporal.ApplicationError
-	if !errors.As(err, &ae) || !ae.NonRetryable() || !strings.Contains(err.Error(), "executor.protocol: tools") {
-		t.Fatalf("%v; want a non-retryable error naming executor.protocol: tools", err)
+	for _, protocol := range []string{autoglm.ProtocolAutoGLM, autoglm.ProtocolPhoneflow, autoglm.ProtocolUITARS, autoglm.ProtocolMobileUse} {
+		requests.Store(0)
+		a, _, _ := newActivities(t)
+		a.Executor = llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "autoglm-phone-9b", Timeout: 10 * time.Second})
+		a.Exec.Protocol = protocol
+		_, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "t", Think: true})
+		var ae *temporal.ApplicationError
+		if !errors.As(err, &ae) || !ae.NonRetryable() || !strings.Contains(err.Error(), "native tool calls") || !strings.Contains(err.Error(), "executor.protocol: tools") {
+			t.Fatalf("%s: %v; want a non-retryable error saying tool calls are not read and naming executor.protocol: tools", protocol, err)
+		}
+		if n := requests.Load(); n != 1 {
+			t.Fatalf("%s: %d requests, want the first answer to end it", protocol, n)
+		}
+	}
+}
+
+// Under mobile_use a read task's value reaches the finish: the family
+// answers it with answer(text=…) and then calls terminate, which carries
+// only the status.
+func TestThinkMobileUseFinishCarriesTheAnswer(t *testing.T) {
+	call := func(args string) string {
+		return "Thought: the first alarm is 07:00.\nAction: say it.\n<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": " + args + "}\n</tool_call>"
+	}
+	a, _, _ := newActivities(t, call(`{"action": "answer", "text": "07:00"}`), call(`{"action": "terminate", "status": "success"}`))
+	a.Exec.Protocol = autoglm.ProtocolMobileUse
+	first, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "What time is the first alarm?", Think: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := first.Think.Response; r == nil || r.Action.Name != autoglm.ActionNote || r.Action.Message != "07:00" {
+		t.Fatalf("first think = %+v, want the answer as a note", first.Think)
+	}
+	next, err := a.Step(context.Background(), StepInput{Serial: "fake-1", Task: "What time is the first alarm?", Think: true,
+		HistoryRef: first.Think.HistoryRef, Notes: []string{"Noted: 07:00"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := next.Think.Response; r == nil || r.Action.Name != autoglm.ActionFinish || r.Action.Message != "07:00" {
+		t.Fatalf("second think = %+v, want finish with the answered value", next.Think)
+	}
+	// The turn is kept as the model wrote it.
+	if turns := historyOf(t, a, next.Think.HistoryRef); !strings.Contains(turns[1].Assistant, `"terminate"`) {
+		t.Fatalf("kept turn %q", turns[1].Assistant)
 	}
 }

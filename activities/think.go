@@ -91,6 +91,7 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 			res.Turn.Assistant = pe.Raw
 		}
 	} else {
+		resp = dialect.Concluded(a.Exec.Protocol, resp, answers(hist))
 		res.Action = autoglm.FormatAction(resp.Action)
 		res.Turn.Assistant = resp.Said
 		if res.Turn.Assistant == "" {
@@ -100,6 +101,15 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		res.Response = &resp
 	}
 	return a.keepTurn(ctx, hist, res)
+}
+
+// answers are the assistant answers of turns, oldest first.
+func answers(turns []Turn) []string {
+	out := make([]string, 0, len(turns))
+	for _, t := range turns {
+		out = append(out, t.Assistant)
+	}
+	return out
 }
 
 // endsWhole reports whether an answer the max-tokens limit stopped still

@@ -102,3 +102,15 @@ func Parse(protocol, raw string, f autoglm.Frame) (autoglm.Response, error) {
 	}
 	return resp, err
 }
+
+// Concluded is resp with the result the todo's earlier answers (earlier,
+// as the model wrote them, oldest first) give its finish: under
+// mobile_use a terminate carries only a status, and the text of the
+// answer before it is the result (mobileuse.Concluded). The other
+// protocols' finishes carry their result themselves.
+func Concluded(protocol string, resp autoglm.Response, earlier []string) autoglm.Response {
+	if protocol == autoglm.ProtocolMobileUse {
+		return mobileuse.Concluded(resp, earlier)
+	}
+	return resp
+}

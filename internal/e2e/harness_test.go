@@ -28,6 +28,11 @@ import (
 // protocols are the executor layouts every end-to-end goal runs with.
 var protocols = []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM}
 
+// showcaseProtocols are the layouts the showcase goal runs with: every
+// protocol, the offline server answering each in its family's grammar
+// (docs/models.md#model-families).
+var showcaseProtocols = config.Protocols()
+
 // stack starts the demo environment in a temporary data directory on free
 // ports, its executor requests in the given layout. It skips without adb
 // unless PHONEFLOW_REQUIRE_ADB=1.

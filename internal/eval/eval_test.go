@@ -115,8 +115,9 @@ func TestFastSubset(t *testing.T) {
 	}
 	defer st.Stop()
 	// Each executor request layout runs the same subset; the offline
-	// server answers uitars and mobile_use requests in their grammars.
-	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM, config.ProtocolUITARS, config.ProtocolMobileUse} {
+	// server answers uitars and mobile_use requests in their grammars and
+	// tools requests with native tool calls.
+	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM, config.ProtocolUITARS, config.ProtocolMobileUse, config.ProtocolTools} {
 		t.Run(protocol, func(t *testing.T) {
 			sum, err := Run(ctx, st, Options{Cases: cases, Seed: 1, Batch: len(cases), Protocol: protocol})
 			if err != nil {

@@ -33,6 +33,7 @@ func TestParseActions(t *testing.T) {
 		{call(`{"action": "wait", "time": 2}`), rel, `do(action="Wait", duration="2 seconds")`},
 		{call(`{"action": "answer", "text": "3 alarms"}`), rel, `do(action="Note", message="3 alarms")`},
 		{call(`{"action": "terminate", "status": "success"}`), rel, `finish(message="success")`},
+		{call(`{"action": "terminate", "status": ["success"]}`), rel, `finish(message="success")`},
 		{call(`"{\"action\": \"click\", \"coordinate\": [10, 10]}"`), rel, `do(action="Tap", element=[10,10])`},
 		{call(`{"action": "swipe", "direction": "up"}`), rel, `do(action="Swipe", start=[500,700], end=[500,300])`},
 		{call(`{"action": "drag", "start_coordinate": [100, 100], "end_coordinate": [100, 500]}`), rel, `do(action="Swipe", start=[100,100], end=[100,501])`},

@@ -13,6 +13,13 @@ import (
 // FunctionName is the function the protocol's answers call.
 const FunctionName = "mobile_use"
 
+// The finish messages of terminate's statuses, before an answer's text
+// concludes them (Concluded).
+const (
+	statusSuccess = "success"
+	statusFailure = "failure: the task could not be completed"
+)
+
 // Parse reads a mobile_use answer: reasoning (plain, "Thought:", or in
 // <thinking> tags) and one <tool_call> JSON object calling mobile_use,
 // its points mapped from frame f onto the 0-999 grid. Several calls that
@@ -56,6 +63,10 @@ func Parse(raw string, f autoglm.Frame) (autoglm.Response, error) {
 			return fail("%s", bad)
 		}
 		acts = append(acts, a)
+	}
+	if len(acts) == 2 && acts[0].Name == autoglm.ActionNote && acts[1].Name == autoglm.ActionFinish {
+		// answer then terminate in one turn: the finish with its result.
+		acts = []autoglm.Action{conclude(acts[1], acts[0].Message)}
 	}
 	for _, a := range acts[1:] {
 		if autoglm.FormatAction(a) != autoglm.FormatAction(acts[0]) {
@@ -114,6 +125,14 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 			return v
 		case float64:
 			return strconv.FormatFloat(v, 'f', -1, 64)
+		case []any:
+			// One value as a list, as Qwen3-VL's action space writes a
+			// status: ["success"].
+			if len(v) == 1 {
+				if s, ok := v[0].(string); ok {
+					return s
+				}
+			}
 		}
 		return ""
 	}
@@ -176,9 +195,9 @@ func toAction(args map[string]any, f autoglm.Frame) (autoglm.Action, string) {
 		a.Name = autoglm.ActionFinish
 		switch strings.ToLower(str("status")) {
 		case "success":
-			a.Message = "success"
+			a.Message = statusSuccess
 		case "failure", "fail":
-			a.Message = "failure: the task could not be completed"
+			a.Message = statusFailure
 		default:
 			bad = `terminate needs "status": "success" or "failure"`
 		}

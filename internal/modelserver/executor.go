@@ -330,6 +330,9 @@ func doneFromNotes(notes []string, n int) []string {
 // executorAnswer is the persona's answer to an executor request, in
 // grammar g (grammar.go) when the request is laid out for one.
 func (s *Server) executorAnswer(msgs []message, g grammar, f faults) string {
+	if out, ok := g.terminate(msgs); ok {
+		return out
+	}
 	answer := s.glmAnswer(msgs, g, f)
 	if g.protocol == "" {
 		return answer

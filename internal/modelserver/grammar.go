@@ -171,9 +171,26 @@ func (g grammar) uitarsCall(a act) (string, bool) {
 	return "", false
 }
 
+// terminate is the mobile_use answer after the one that gave a finish's
+// result: the family says a finish in two answers, answer(text=…) with
+// the result (its Action sentence the persona's finish, so the progress
+// shows it) and then terminate, which carries only the status. ok is
+// false unless the request's last step is that answer.
+func (g grammar) terminate(msgs []message) (string, bool) {
+	if g.protocol != config.ProtocolMobileUse {
+		return "", false
+	}
+	_, hist, ok := g.request(msgs)
+	if !ok || len(hist) == 0 || hist[len(hist)-1].Name != "finish" {
+		return "", false
+	}
+	b, _ := json.Marshal(map[string]any{"name": mobileuse.FunctionName, "arguments": map[string]any{"action": "terminate", "status": "success"}})
+	return "Thought: The answer is given; the task is complete.\nAction: End the task.\n<tool_call>\n" + string(b) + "\n</tool_call>", true
+}
+
 // mobileUseArgs is a persona action as the arguments of the mobile_use
-// function. Its terminate carries no message: the result of a finish is
-// given first as an answer only when the persona notes it (Note).
+// function. A finish with a message is its answer (terminate follows in
+// the next answer); one without is terminate.
 func (g grammar) mobileUseArgs(a act) (map[string]any, bool) {
 	pt := func(p [2]int) ([]int, bool) {
 		x, y, ok := g.at(p)
@@ -208,6 +225,9 @@ func (g grammar) mobileUseArgs(a act) (map[string]any, bool) {
 	case "Take_over":
 		return map[string]any{"action": "ask_user", "text": a.Message}, true
 	case "finish":
+		if strings.TrimSpace(a.Message) != "" {
+			return map[string]any{"action": "answer", "text": a.Message}, true
+		}
 		return map[string]any{"action": "terminate", "status": "success"}, true
 	}
 	return nil, false

@@ -67,6 +67,11 @@ func runWithConfig(t *testing.T, cfg autoglm.Config, c *llm.Client, p *phonesim.
 		if err != nil {
 			t.Fatalf("step %d: %v\n%s", step, err, ans.Text)
 		}
+		var earlier []string
+		for _, h := range hist {
+			earlier = append(earlier, h.Assistant)
+		}
+		resp = dialect.Concluded(protocol, resp, earlier)
 		if resp.Action.Name == autoglm.ActionFinish || resp.Action.NeedsHuman() {
 			return resp.Action, step
 		}

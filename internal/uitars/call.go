@@ -69,6 +69,11 @@ func readValue(text string, i int) (string, int, string) {
 		return "", i, "argument value missing"
 	}
 	q := text[i]
+	if q == '\\' && i+1 < len(text) && (text[i+1] == '\'' || text[i+1] == '"') {
+		// The quotes escaped, as a relayed or logged answer writes them
+		// (start_box=\'(660,1059)\'): the value ends at the escaped quote.
+		return readEscapedValue(text, i+2, text[i+1])
+	}
 	if q != '\'' && q != '"' {
 		j := i
 		for j < len(text) && text[j] != ',' && text[j] != ')' && text[j] != '\n' {
@@ -94,6 +99,32 @@ func readValue(text string, i int) (string, int, string) {
 		default:
 			b.WriteByte(c)
 		}
+	}
+	return "", i, "unterminated string: close it with a quote"
+}
+
+// readEscapedValue reads a value from text[i] that an escaped quote q
+// (a backslash and q) closes.
+func readEscapedValue(text string, i int, q byte) (string, int, string) {
+	var b strings.Builder
+	for j := i; j < len(text); j++ {
+		c := text[j]
+		if c == '\\' && j+1 < len(text) && text[j+1] == q && closes(text, j+2) {
+			return b.String(), j + 2, ""
+		}
+		if c == '\\' && j+1 < len(text) {
+			j++
+			switch text[j] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(text[j])
+			}
+			continue
+		}
+		b.WriteByte(c)
 	}
 	return "", i, "unterminated string: close it with a quote"
 }

@@ -92,3 +92,23 @@ func TestRequestLayout(t *testing.T) {
 		t.Fatalf("frame %+v", f)
 	}
 }
+
+// An answer relayed with its quotes backslash-escaped reads as written
+// with plain quotes; a quote escaped inside such a value stays in it.
+func TestParseEscapedQuotes(t *testing.T) {
+	f := autoglm.Frame{Relative: true, Scale: 1000}
+	for raw, want := range map[string]string{
+		`Action: click(start_box=\'(500,250)\')`:                   `do(action="Tap", element=[500,250])`,
+		`Action: finished(content=\'the alarm is at 07:00\')`:      `finish(message="the alarm is at 07:00")`,
+		`Action: type(content=\"it\'s me\")`:                       autoglm.FormatAction(autoglm.Action{Name: autoglm.ActionType, Text: "it's me"}),
+		`Action: drag(start_box=\'(1,2)\', end_box=\'(100,200)\')`: `do(action="Swipe", start=[1,2], end=[100,200])`,
+	} {
+		r, err := Parse(raw, f)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if got := autoglm.FormatAction(r.Action); got != want {
+			t.Errorf("%s: %s, want %s", raw, got, want)
+		}
+	}
+}
