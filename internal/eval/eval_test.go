@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,7 +107,7 @@ func TestFastSubset(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	st, err := StartStack(ctx, "", log)
@@ -117,9 +118,28 @@ func TestFastSubset(t *testing.T) {
 	// Each executor request layout runs the same subset; the offline
 	// server answers uitars and mobile_use requests in their grammars and
 	// tools requests with native tool calls.
+	// The two default layouts run the whole subset; the other three run
+	// the goals whose answers their grammars say differently (a tap, a
+	// typed message, a read value, a finish that must not be taken), so
+	// the package stays within go test's time limit on two loaded cores.
+	// PHONEFLOW_FAST_ALL=1 runs the whole subset in every layout.
+	full := map[string]bool{config.ProtocolPhoneflow: true, config.ProtocolAutoGLM: true}
+	few := []string{"bt-on", "zh-msg-lisi", "alarm-time-taken-off", "ask-first-alarm"}
 	for _, protocol := range []string{config.ProtocolPhoneflow, config.ProtocolAutoGLM, config.ProtocolUITARS, config.ProtocolMobileUse, config.ProtocolTools} {
 		t.Run(protocol, func(t *testing.T) {
-			sum, err := Run(ctx, st, Options{Cases: cases, Seed: 1, Batch: len(cases), Protocol: protocol})
+			run := cases
+			if !full[protocol] && os.Getenv("PHONEFLOW_FAST_ALL") != "1" {
+				run = nil
+				for _, c := range cases {
+					if slices.Contains(few, c.ID) {
+						run = append(run, c)
+					}
+				}
+				if len(run) != len(few) {
+					t.Fatalf("the fast subset lost some of %v", few)
+				}
+			}
+			sum, err := Run(ctx, st, Options{Cases: run, Seed: 1, Batch: len(run), Protocol: protocol})
 			if err != nil {
 				t.Fatal(err)
 			}
