@@ -391,6 +391,10 @@ func decideType(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return Unknown, "another field has the focus now"
 	case now.FocusedPassword:
 		return NotApplied, "the focused field hides its text, and typing replaces it: typed again"
+	case act.Sealed != "":
+		// The text is sealed, not compared: typing replaces the
+		// field's text, so typing it again is harmless.
+		return NotApplied, "the typed text is a secret, not compared with the field, and typing replaces it: typed again"
 	case *now.Focused == act.Text && (before.Focused == nil || *before.Focused != act.Text):
 		return Applied, "the focused field holds the typed text"
 	}
