@@ -146,6 +146,9 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 		// replaced by other text (docs/design.md#secrets-typed-by-the-executor).
 		return ActResult{}, err
 	}
+	// The screen the action was decided on was secure: its fields' text
+	// is not journalled, even when the tree read now does not say so.
+	before = hideFieldTexts(before, in.ScreenSensitive)
 	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before, Secure: in.ScreenSensitive}, Token: in.LeaseToken}
 	if err := a.journal(ctx, p, intent); err != nil {
 		var fenced errFencedOnPhone
