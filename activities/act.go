@@ -35,6 +35,9 @@ func attempt(ctx context.Context) int {
 }
 
 func (a *Activities) act(ctx context.Context, d device.Device, attempt int, act autoglm.Action, hash string, w, h int) (ActResult, error) {
+	if _, err := a.typedText(act); err != nil {
+		return ActResult{}, err // nothing typed, nothing else either
+	}
 	if attempt > 1 && hash != "" && act.TouchesDevice() {
 		s, err := a.observe(ctx, d, false)
 		if err != nil {
@@ -56,6 +59,9 @@ func (a *Activities) act(ctx context.Context, d device.Device, attempt int, act 
 
 func (a *Activities) perform(ctx context.Context, d device.Device, act autoglm.Action, w, h int) (ActResult, error) {
 	res, err := a.input(ctx, d, act, w, h)
+	if isSealedUnreadable(err) {
+		return ActResult{}, err
+	}
 	if err != nil {
 		return ActResult{}, deviceError(act.Name, err)
 	}
@@ -110,7 +116,11 @@ func (a *Activities) input(ctx context.Context, d device.Device, act autoglm.Act
 		}
 		err = d.Launch(ctx, act.App)
 	case autoglm.ActionType, autoglm.ActionTypeName:
-		err = d.Type(ctx, act.Text)
+		text, terr := a.typedText(act)
+		if terr != nil {
+			return ActResult{}, terr
+		}
+		err = hideTyped(d.Type(ctx, text), act, text)
 	case autoglm.ActionWait:
 		return a.wait(ctx, act.Duration)
 	default:

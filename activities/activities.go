@@ -17,6 +17,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/memory"
 	"github.com/phoneflow/phoneflow/internal/promptmem"
 	"github.com/phoneflow/phoneflow/internal/routine"
+	"github.com/phoneflow/phoneflow/internal/sealed"
 	"github.com/phoneflow/phoneflow/internal/takeover"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -108,6 +109,11 @@ type Activities struct {
 	// TakeOver holds the text a person types from the step viewer until
 	// PersonAct types it (docs/design.md §7); nil refuses typed text.
 	TakeOver *takeover.Store
+	// Sealed keeps the text the executor types into a password field or
+	// onto a secure screen, encrypted, so history carries only its handle
+	// (docs/design.md#secrets-typed-by-the-executor); nil leaves such
+	// text in clear.
+	Sealed *sealed.Store
 }
 
 // Error types of the application errors activities return.

@@ -87,6 +87,34 @@ func evidenceOf(obs Observation, elems []uitree.Element, hasTree bool, act autog
 	sum := sha256.Sum256(data)
 	ev.Tree = hex.EncodeToString(sum[:12])
 	ev.elems = elems
+	// On a secure screen the fields' text is what was typed there, a
+	// secret: the evidence, which both journals keep, holds none of it
+	// (docs/design.md#secrets-typed-by-the-executor), and an action it
+	// would have told about is judged without it.
+	return hideFieldTexts(evidenceFields(ev, obs, elems, act), obs.Sensitive)
+}
+
+// hideFieldTexts drops the fields' text from evidence of a secure screen
+// (a FLAG_SECURE window: what was typed there is a secret).
+func hideFieldTexts(ev Evidence, secure bool) Evidence {
+	if !secure {
+		return ev
+	}
+	if ev.Focused != nil {
+		s := ""
+		ev.Focused = &s
+	}
+	if ev.Target != nil && ev.Target.Field {
+		t := *ev.Target
+		t.Label = "" // a field's label is its text
+		ev.Target = &t
+	}
+	ev.Drafts = nil
+	return ev
+}
+
+// evidenceFields adds what the tree's fields and the touched element show.
+func evidenceFields(ev Evidence, obs Observation, elems []uitree.Element, act autoglm.Action) Evidence {
 	for _, e := range elems {
 		if e.Focused && isTextField(e) {
 			s := e.Text
@@ -391,6 +419,10 @@ func decideType(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return Unknown, "another field has the focus now"
 	case now.FocusedPassword:
 		return NotApplied, "the focused field hides its text, and typing replaces it: typed again"
+	case act.Sealed != "":
+		// The text is sealed, not compared: typing replaces the
+		// field's text, so typing it again is harmless.
+		return NotApplied, "the typed text is a secret, not compared with the field, and typing replaces it: typed again"
 	case *now.Focused == act.Text && (before.Focused == nil || *before.Focused != act.Text):
 		return Applied, "the focused field holds the typed text"
 	}

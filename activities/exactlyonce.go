@@ -141,6 +141,14 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 			return res, err
 		}
 	}
+	if _, err := a.typedText(act); err != nil {
+		// Sealed on another host, or expired: never typed, never
+		// replaced by other text (docs/design.md#secrets-typed-by-the-executor).
+		return ActResult{}, err
+	}
+	// The screen the action was decided on was secure: its fields' text
+	// is not journalled, even when the tree read now does not say so.
+	before = hideFieldTexts(before, in.ScreenSensitive)
 	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before, Secure: in.ScreenSensitive}, Token: in.LeaseToken}
 	if err := a.journal(ctx, p, intent); err != nil {
 		var fenced errFencedOnPhone
@@ -176,7 +184,15 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	if a.Fault != nil {
 		a.Fault(d.Serial(), in.ActionID)
 	}
-	return res, a.record(ctx, p, id, res)
+	if err := a.record(ctx, p, id, res); err != nil {
+		return res, err
+	}
+	if act.Sealed != "" && res.Result == "ok" && a.Sealed != nil {
+		// Recorded: a retry returns the result and types nothing, so
+		// the text is kept no longer.
+		a.Sealed.Drop(act.Sealed)
+	}
+	return res, nil
 }
 
 // fenced locks the phone's journal and checks the fence (docs/design.md

@@ -178,6 +178,9 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		rin := in
 		rin.PreviousAction, rin.PreviousResult = prevAction, prevResult
 		th, why, err := a.replay(ctx, rin, s)
+		if err == nil && why == "" {
+			err = a.sealTyped(&th, s.obs, s.elems)
+		}
 		if err != nil {
 			return res, err
 		}

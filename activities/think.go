@@ -99,6 +99,9 @@ func (a *Activities) think(ctx context.Context, in ThinkInput, s screen) (ThinkR
 		}
 		resp.Thinking = clip(resp.Thinking, maxThinkingKept)
 		res.Response = &resp
+		if err := a.sealTyped(&res, s.obs, s.elems); err != nil {
+			return ThinkResult{}, err
+		}
 	}
 	return a.keepTurn(ctx, hist, res)
 }

@@ -50,7 +50,11 @@ func actionKey(a autoglm.Action) string {
 	pt(a.Element)
 	pt(a.Start)
 	pt(a.End)
-	for _, s := range []string{a.App, a.Text, a.Message, a.Duration, a.Instruction} {
+	text := a.Text
+	if a.Sealed != "" {
+		text = autoglm.Masked(a.Chars)
+	}
+	for _, s := range []string{a.App, text, a.Message, a.Duration, a.Instruction} {
 		if s != "" {
 			fmt.Fprintf(&b, " %q", s)
 		}
@@ -79,6 +83,10 @@ func ActionSummary(a autoglm.Action, width, height int) string {
 	case autoglm.ActionLaunch:
 		s += " " + a.App
 	case autoglm.ActionType, autoglm.ActionTypeName:
+		if a.Sealed != "" {
+			s += " " + autoglm.Masked(a.Chars)
+			break
+		}
 		s += " " + truncate(a.Text, 40)
 	case autoglm.ActionWait:
 		s += " " + a.Duration

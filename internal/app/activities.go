@@ -261,6 +261,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		Memory:          mem,
 		MemoryUser:      cfg.Memory.User,
 		TakeOver:        TypedStore(cfg),
+		Sealed:          SealedStore(cfg),
 	}, nil
 }
 

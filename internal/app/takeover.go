@@ -10,6 +10,7 @@ import (
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/sealed"
 	"github.com/phoneflow/phoneflow/internal/takeover"
 	"github.com/phoneflow/phoneflow/internal/viewer"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -20,6 +21,14 @@ import (
 // data_dir, like the screenshots the viewer serves.
 func TypedStore(cfg config.Config) *takeover.Store {
 	return &takeover.Store{Dir: filepath.Join(cfg.DataDir, "typed")}
+}
+
+// SealedStore is where this host keeps, encrypted, the text the executor
+// types into a password field or onto a secure screen
+// (docs/design.md#secrets-typed-by-the-executor): under data_dir, with a
+// key of this host's.
+func SealedStore(cfg config.Config) *sealed.Store {
+	return &sealed.Store{Dir: filepath.Join(cfg.DataDir, "sealed")}
 }
 
 // takeOver is the step viewer's take-over on this host: the screen read

@@ -1,5 +1,7 @@
 package autoglm
 
+import "fmt"
+
 // Action names as they appear in the protocol (docs/design.md §3).
 const (
 	ActionLaunch    = "Launch"
@@ -34,6 +36,20 @@ type Action struct {
 	Message     string `json:"message,omitempty"`     // finish, Take_over, Note; on Tap it marks a sensitive tap
 	Duration    string `json:"duration,omitempty"`    // Wait, as written ("2 seconds")
 	Instruction string `json:"instruction,omitempty"` // Call_API
+	// Sealed, on a Type or Type_Name whose text is a secret (a password
+	// field, a secure screen), is the handle the worker sealed the text
+	// under, and Chars its number of characters; Text is then empty
+	// (docs/design.md#secrets-typed-by-the-executor).
+	Sealed string `json:"sealed,omitempty"`
+	Chars  int    `json:"chars,omitempty"`
+}
+
+// Masked is how a secret of n characters is shown: "•••• (8 characters)".
+func Masked(n int) string {
+	if n == 1 {
+		return "•••• (1 character)"
+	}
+	return fmt.Sprintf("•••• (%d characters)", n)
 }
 
 // Sensitive reports whether the action needs a human's approval before it

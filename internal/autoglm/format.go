@@ -29,6 +29,10 @@ func FormatAction(a Action) string {
 			arg("message", a.Message)
 		}
 	case ActionType, ActionTypeName:
+		if a.Sealed != "" {
+			arg("text", Masked(a.Chars))
+			break
+		}
 		arg("text", a.Text)
 	case ActionSwipe:
 		pt("start", a.Start)

@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -322,10 +323,21 @@ func (c *solver) scroll(up bool, what string) step {
 // field holds want.
 func (c *solver) fill(field *uitree.Listed, want, typeWhy, tapWhy string) (step, bool) {
 	switch {
-	case value(field) != want && c.focused(field) && !c.prevIs("Type"):
+	case !holds(field, want) && c.focused(field) && !c.prevIs("Type"):
 		return typeText(want, typeWhy), true
-	case value(field) != want:
+	case !holds(field, want):
 		return tapAt(*field, tapWhy), true
 	}
 	return step{}, false
+}
+
+// holds reports whether field shows want: its text, or, in a field that
+// hides its text, a dot for each of want's characters.
+func holds(field *uitree.Listed, want string) bool {
+	v := value(field)
+	if v == want {
+		return true
+	}
+	n := utf8.RuneCountInString(want)
+	return n > 0 && utf8.RuneCountInString(v) == n && strings.Trim(v, "•●*") == ""
 }

@@ -3,6 +3,7 @@ package phonesim
 import (
 	"cmp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
@@ -52,11 +53,14 @@ type widget struct {
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
 	value, hint                            string // text fields: content and hint drawn when empty
-	depth                                  int
-	color                                  uint32 // icons
-	maxScroll                              int    // lists
-	scrollOf                               *view  // lists: whose scroll offset this is
-	tap                                    func()
+	// password marks a field that hides its text: the tree says
+	// password="true" and shows a dot per character, as Android does.
+	password  bool
+	depth     int
+	color     uint32 // icons
+	maxScroll int    // lists
+	scrollOf  *view  // lists: whose scroll offset this is
+	tap       func()
 }
 
 // screen is a complete description of what the display shows.
@@ -219,14 +223,26 @@ func (p *Phone) screenNow() *screen {
 // editField adds a text field whose element text is its value, or its
 // label while empty (as Android reports a hint).
 func (b *builder) editField(id, label, hint string, x1, y1, x2, y2 int) {
+	b.field(id, label, hint, false, x1, y1, x2, y2)
+}
+
+// passwordField is a text field that hides its text.
+func (b *builder) passwordField(id, label, hint string, x1, y1, x2, y2 int) {
+	b.field(id, label, hint, true, x1, y1, x2, y2)
+}
+
+func (b *builder) field(id, label, hint string, password bool, x1, y1, x2, y2 int) {
 	v := b.v
 	val := v.fields[id]
 	text := val
+	if password {
+		text = strings.Repeat("•", utf8.RuneCountInString(val))
+	}
 	if text == "" {
 		text = label
 	}
 	b.add(widget{kind: kEdit, class: "android.widget.EditText", text: text, desc: hint, hint: hint, id: id, value: val,
-		clickable: true, focused: v.focus == id, full: uitree.Bounds{X1: x1, Y1: y1, X2: x2, Y2: y2},
+		clickable: true, focused: v.focus == id, full: uitree.Bounds{X1: x1, Y1: y1, X2: x2, Y2: y2}, password: password,
 		tap: func() { v.focus = id }})
 }
 
@@ -246,7 +262,7 @@ func (s *screen) elements() []uitree.Element {
 		out = append(out, uitree.Element{
 			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: s.pixels(w.bounds),
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
-			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth,
+			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth, Password: w.password,
 		})
 	}
 	return out

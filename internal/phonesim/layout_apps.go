@@ -192,7 +192,7 @@ func (p *Phone) layoutBank(b *builder) {
 	case pagePassword:
 		b.appBar("Sign in", true)
 		b.add(widget{kind: kText, text: "Enter your password", full: uitree.Bounds{X1: 48, Y1: contentTop + 80, X2: w - 48, Y2: contentTop + 200}})
-		b.editField("password", "Password", "Password", 48, contentTop+240, w-48, contentTop+400)
+		b.passwordField("password", "Password", "Password", 48, contentTop+240, w-48, contentTop+400)
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Continue", id: "continue_button", clickable: true,
 			full: uitree.Bounds{X1: 48, Y1: contentTop + 480, X2: w - 48, Y2: contentTop + 640}, tap: p.bankPassword})
 		return

@@ -111,3 +111,18 @@ const (
 	errIsDir    fsError = "Is a directory"
 	errNotFound fsError = "No such file or directory"
 )
+
+// Files is a copy of every file on the phone's storage, by path: what a
+// person who takes the phone could read off it (the drills and tests look
+// in it for what must not be kept there).
+func (p *Phone) Files() map[string][]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string][]byte, len(p.files))
+	for name, f := range p.files {
+		if !f.isDir() {
+			out[name] = append([]byte(nil), f.data...)
+		}
+	}
+	return out
+}

@@ -111,6 +111,13 @@ func Build(task Task, obs []Observed) []Step {
 		a := &s.Action
 		switch a.Name {
 		case autoglm.ActionType, autoglm.ActionTypeName:
+			if a.Sealed != "" {
+				// A secret is never kept: the model types it again
+				// (docs/design.md#secrets-typed-by-the-executor).
+				a.Text, a.Sealed, a.Chars = "", "", 0
+				s.Model = "the text typed is a secret, which a routine does not keep"
+				break
+			}
 			a.Text = Abstract(a.Text, task.Params)
 			if !Typable(a.Text, task.Template) {
 				s.Model = "the text typed is not a parameter of the todo"
