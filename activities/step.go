@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,6 +125,12 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 				return StepResult{}, err
 			}
 		}
+		if commit.Key == "" && refusal == nil && cc.Refused == "" {
+			// The screen now shows no commit (a retry after the input
+			// emptied the fields): the commit is named from the screen the
+			// action was decided on, as the first try named it.
+			commit = a.decidedCommit(ctx, in, cc.Commit != "")
+		}
 		switch {
 		case cc.Refused != "":
 			// The executor is told why, and the workflow asks the person
@@ -137,7 +144,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
 			// The journal keeps a veto as the action's result, so a retry
 			// returns it without asking again (docs/design.md §10).
-			ar, err = a.actOnce(ctx, d, in)
+			ar, err = a.actOnce(ctx, d, in, &commit)
 		default:
 			if v := a.vetoed(ctx, in); v != nil {
 				ar = *v
@@ -150,6 +157,8 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		}
 		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
 			ar.Committed, ar.Commit = cc.Commit, commit.Key
+		} else {
+			commit = commitTap{}
 		}
 		res.Act = &ar
 		if err != nil {
@@ -227,8 +236,14 @@ func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResu
 		ctx, cancel = context.WithDeadline(ctx, end)
 		defer cancel()
 	}
+	commits := in.Commits
+	if res.Act != nil && res.Act.Commit != "" {
+		// This Step's own action committed too: the todo records it next.
+		commits = append(slices.Clone(commits), res.Act.Commit)
+	}
 	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
-		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established})
+		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established,
+		Commits: commits, SentChecked: in.SentChecked})
 	if err != nil {
 		return nil
 	}
