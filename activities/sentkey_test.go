@@ -9,8 +9,10 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
@@ -178,5 +180,56 @@ func TestLastSentNeedsAMessageThisTodoSent(t *testing.T) {
 	in.SentChecked = false
 	if v := verdict(); v.Status != verify.Done {
 		t.Fatalf("without SentChecked: %+v", v)
+	}
+}
+
+// A send no commit control names (an icon without a label, the keyboard's
+// send key, typed text ending in Enter) is named by its effect: the
+// decided screen's draft left its field and shows once more. A field
+// emptied without a new bubble sent nothing.
+func TestASendNoControlNamesIsNamedByItsEffect(t *testing.T) {
+	a, _, _ := newActivities(t)
+	unlabelled := func(es []uitree.Element) []uitree.Element {
+		for i := range es {
+			if es[i].ResourceID == "send_button" {
+				es[i].Text, es[i].ResourceID = "", "ic_arrow"
+			}
+			es[i].Package = "com.example.messages"
+		}
+		return es
+	}
+	icon := autoglm.Point{uitree.Relative(950, 1080), uitree.Relative(1880, 2400)}
+	keyboard := autoglm.Point{uitree.Relative(1000, 1080), uitree.Relative(2300, 2400)}
+	for _, c := range []struct {
+		name          string
+		act           autoglm.Action
+		before, after []uitree.Element
+		want          string
+	}{
+		{"send icon", autoglm.Action{Name: autoglm.ActionTap, Element: &icon},
+			conversationWith("Mom", "on my way", "on my way"), conversationWith("Mom", "", "on my way", "on my way"), "com.example.messages|ic_arrow|on my way"},
+		{"keyboard's send key", autoglm.Action{Name: autoglm.ActionTap, Element: &keyboard},
+			conversationWith("Mom", "on my way"), conversationWith("Mom", "", "on my way"), "com.example.messages|tap|on my way"},
+		{"Enter", autoglm.Action{Name: autoglm.ActionType, Text: "on my way\n"},
+			conversationWith("Mom", "", "on my way"), conversationWith("Mom", "", "on my way", "on my way"), "com.example.messages|Enter|on my way"},
+		{"field cleared, nothing sent", autoglm.Action{Name: autoglm.ActionTap, Element: &icon},
+			conversationWith("Mom", "on my way", "on my way"), conversationWith("Mom", "", "on my way"), ""},
+		{"typed without Enter", autoglm.Action{Name: autoglm.ActionType, Text: "on my way"},
+			conversationWith("Mom", "", "on my way"), conversationWith("Mom", "on my way", "on my way"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := unlabelled(c.before)
+			if c.act.Name == autoglm.ActionType {
+				for i := range before {
+					if before[i].IsField() {
+						before[i].Focused = true
+					}
+				}
+			}
+			in := StepInput{Act: &c.act, ScreenTreeRef: tree(t, a, before), Width: 1080, Height: 2400}
+			if got := a.sentByEffect(context.Background(), in, unlabelled(c.after)); got.Key != c.want {
+				t.Fatalf("commit = %q, want %q", got.Key, c.want)
+			}
+		})
 	}
 }

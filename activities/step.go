@@ -172,6 +172,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	if err != nil {
 		return res, err // what was applied, for keepApplied
 	}
+	if r := res.Act; r != nil && r.Commit == "" && r.Refused == "" && r.Vetoed == "" && (r.Result == "ok" || r.Result == ActAlreadyApplied) {
+		// No commit control named it: the screen after it may show what
+		// it sent.
+		if c := a.sentByEffect(ctx, in, s.elems); c.Key != "" {
+			commit, r.Commit = c, c.Key
+		}
+	}
 	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
 		// A system window took the focus around the commit tap: the todo
 		// remembers what the screen showed, so a tap again on the same
