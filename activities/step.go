@@ -157,6 +157,11 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		}
 		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
 			ar.Committed, ar.Commit = cc.Commit, commit.Key
+		} else if ar.Result == ActUncertain && commit.Key != "" {
+			// Nothing tells whether the commit reached the phone: it is
+			// named as a tap a system window met (unconfirmedMark), which
+			// counts as made only where the screen shows a trace of it.
+			ar.Commit = commit.Key + unconfirmedMark + commit.Shown
 		} else {
 			commit = commitTap{}
 		}
@@ -179,7 +184,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			commit, r.Commit = c, c.Key
 		}
 	}
-	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
+	if res.Act != nil && res.Act.Commit != "" && !strings.Contains(res.Act.Commit, unconfirmedMark) && metSystemWindow(commit.App, s.elems) {
 		// A system window took the focus around the commit tap: the todo
 		// remembers what the screen showed, so a tap again on the same
 		// content is refused only if the first one left a trace.
