@@ -94,6 +94,11 @@ func TestAStepThatFailsAfterItsActionKeepsTheActionsResult(t *testing.T) {
 			if err != nil || again.Act == nil || again.Act.Result != "ok" || len(p.sent) != 1 {
 				t.Fatalf("the same step again = %+v, %v; sent %v", again.Act, err, p.sent)
 			}
+			// ... and names the commit the first try made, though the
+			// phone's field is empty now.
+			if again.Act.Commit != "|Send|see you at 7" {
+				t.Fatalf("the same step again names commit %q, want the first try's", again.Act.Commit)
+			}
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/probe"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
@@ -27,7 +28,9 @@ var (
 // fields held; App is the control's package and Shown how often each of
 // those field texts showed elsewhere on the screen.
 type commitTap struct {
-	Key, App, Shown string
+	Key   string `json:"key"`
+	App   string `json:"app,omitempty"`
+	Shown string `json:"shown,omitempty"`
 }
 
 // unconfirmedMark joins a commit's key and the Shown counts of its screen
@@ -188,4 +191,33 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// decidedCommit names the commit a tap makes on the screen the executor
+// decided it on (StepInput.ScreenTreeRef), or nothing: every try of one
+// action reads the same screen, so a retry names the commit its first try
+// made, whatever the input left on the phone. isCommit says the wrong
+// target check already found the control a commit control; otherwise its
+// label must read as one (commitRe).
+func (a *Activities) decidedCommit(ctx context.Context, in StepInput, isCommit bool) commitTap {
+	act := in.Act
+	if act == nil || act.Name != autoglm.ActionTap || act.Element == nil || in.ScreenTreeRef == "" || in.Width <= 0 || in.Height <= 0 {
+		return commitTap{}
+	}
+	elems, err := a.tree(ctx, in.ScreenTreeRef)
+	if err != nil {
+		return commitTap{}
+	}
+	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
+	label, app := "", ""
+	if i, ok := tappedControl(elems, x, y); ok {
+		label, app = postcond.ControlLabel(elems, i), elems[i].Package
+	} else if e, ok := tapped(elems, x, y); ok {
+		label, app = strings.TrimSpace(firstNonEmpty(e.Text, e.Desc)), e.Package
+	}
+	fields := fieldValues(elems)
+	if label == "" || len(fields) == 0 || !(isCommit || commitRe.MatchString(label)) {
+		return commitTap{}
+	}
+	return commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields)}
 }

@@ -36,8 +36,12 @@ type ActionFault func(serial, actionID string)
 
 // actOnce applies an action at most once per ID (docs/design.md §4). The
 // phone's journal is locked from the intent to the result, so the phone
-// runs one action at a time.
-func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput) (ActResult, error) {
+// runs one action at a time. commit names the commit the action makes as
+// the look before it found it on the screen now (nil when none); it is
+// written with the intent, and when the action's result comes from the
+// journal (a retried Step, a Step on another host), commit is set to what
+// the try that sent it wrote: the screen now is the one the input left.
+func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput, commit *commitTap) (ActResult, error) {
 	act := *in.Act
 	// The journal follows the phone, not the serial it is listed under.
 	key, err := device.IdentityOf(ctx, d)
@@ -100,12 +104,19 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 			return ActResult{}, journalError(err)
 		}
 	}
+	sentWith := func() {
+		if commit != nil && e.Intent != nil && e.Intent.Commit != nil {
+			*commit = *e.Intent.Commit
+		}
+	}
 	switch {
 	case ok && e.Applied != nil:
+		sentWith()
 		return *e.Applied, nil
 	case ok && e.Intent != nil && e.NotSent == "":
 		res, send, err := a.judge(ctx, d, p, id, act, e.Intent.Before)
 		if !send || err != nil {
+			sentWith()
 			return res, err
 		}
 	case !ok:
@@ -150,6 +161,10 @@ func (a *Activities) actOnce(ctx context.Context, d device.Device, in StepInput)
 	// is not journalled, even when the tree read now does not say so.
 	before = hideFieldTexts(before, in.ScreenSensitive)
 	intent := journalRecord{ID: id, At: a.now().UTC(), Try: newTry(), Intent: &ActionIntent{Action: act, Before: before, Secure: in.ScreenSensitive}, Token: in.LeaseToken}
+	if commit != nil && commit.Key != "" {
+		c := *commit
+		intent.Intent.Commit = &c
+	}
 	if err := a.journal(ctx, p, intent); err != nil {
 		var fenced errFencedOnPhone
 		if !errors.As(err, &fenced) {
@@ -322,6 +337,11 @@ func (a *Activities) settlePending(ctx context.Context, d device.Device, p *phon
 			if same {
 				res, ok = ActResult{Result: fmt.Sprintf("%s: `%s`, whose outcome was unknown, took effect (%s); it is not done twice. If the task is done, finish",
 					ActNotSentEarlier, autoglm.FormatAction(act), why)}, true
+				if c := e.Intent.Commit; c != nil {
+					// The todo records the earlier commit now that it is
+					// known to have gone out.
+					res.Commit = c.Key
+				}
 			}
 		case NotApplied:
 			rec = ActResult{Result: "not applied: " + why}

@@ -87,6 +87,12 @@ type ActionIntent struct {
 	// also when its UI tree reads: text typed there is a secret and is
 	// not written on the phone (docs/design.md §4).
 	Secure bool `json:"secure,omitempty"`
+	// Commit names the commit the action makes when it is a tap on a
+	// commit control (ActResult.Commit), as the Step computed it on the
+	// screen before the input: a retry of the action, on this host or
+	// another, finds the result and the commit it made here, never one
+	// computed again on the screen the input left (docs/design.md §4).
+	Commit *commitTap `json:"commit,omitempty"`
 }
 
 // journalRecord is one line of a phone's journal: an intent, a try that

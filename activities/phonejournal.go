@@ -192,6 +192,13 @@ func (pc *phoneCopy) put(ctx context.Context, p *phoneJournal, rec journalRecord
 			pe.Applied = &res
 		}
 	}
+	if in := pe.Intent; in != nil && in.Commit != nil && (in.Before.Sensitive || in.Secure) {
+		// A commit's key holds the texts of its fields: on a secure screen
+		// only this host's journal keeps them.
+		hidden := *in
+		hidden.Commit = nil
+		pe.Intent = &hidden
+	}
 	data, err := json.Marshal(pe)
 	if err != nil {
 		return err

@@ -64,7 +64,7 @@ func BenchmarkPhoneJournal(b *testing.B) {
 			n++
 			in := StepInput{Serial: serial, UITree: true, Act: &tap, ActionID: fmt.Sprintf("goal/todo/%s/%d", b.Name(), n), LeaseToken: 9,
 				Width: 1080, Height: 2400}
-			if res, err := a.actOnce(ctx, d, in); err != nil || res.Result != "ok" {
+			if res, err := a.actOnce(ctx, d, in, nil); err != nil || res.Result != "ok" {
 				b.Fatalf("%+v, %v", res, err)
 			}
 		}

@@ -110,6 +110,11 @@ func TestActMaybeSentSendIsJudgedByItsText(t *testing.T) {
 	if err != nil || res.Act.Result != ActUncertain || !strings.Contains(res.Act.Uncertain, "Send") || len(p.sent) != 0 {
 		t.Fatalf("retry of Send on an ambiguous screen = %+v, %v, sent %v; want the person asked", res.Act, err, p.sent)
 	}
+	// The todo keeps it as a commit that counts only where the screen
+	// shows a trace of it.
+	if !strings.HasPrefix(res.Act.Commit, "|Send|see you at 7"+unconfirmedMark) {
+		t.Fatalf("an uncertain Send is named %q, want its first try's name, unconfirmed", res.Act.Commit)
+	}
 }
 
 // TestActSendCoveredByTheKeyguardIsJudgedBeforeTheNextSend: the worker

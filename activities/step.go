@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,6 +125,12 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 				return StepResult{}, err
 			}
 		}
+		if commit.Key == "" && refusal == nil && cc.Refused == "" {
+			// The screen now shows no commit (a retry after the input
+			// emptied the fields): the commit is named from the screen the
+			// action was decided on, as the first try named it.
+			commit = a.decidedCommit(ctx, in, cc.Commit != "")
+		}
 		switch {
 		case cc.Refused != "":
 			// The executor is told why, and the workflow asks the person
@@ -137,7 +144,7 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		case in.ActionID != "" && a.Journal != nil && in.Act.TouchesDevice():
 			// The journal keeps a veto as the action's result, so a retry
 			// returns it without asking again (docs/design.md §10).
-			ar, err = a.actOnce(ctx, d, in)
+			ar, err = a.actOnce(ctx, d, in, &commit)
 		default:
 			if v := a.vetoed(ctx, in); v != nil {
 				ar = *v
@@ -150,6 +157,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		}
 		if ar.Refused == "" && ar.Vetoed == "" && (ar.Result == "ok" || ar.Result == ActAlreadyApplied) {
 			ar.Committed, ar.Commit = cc.Commit, commit.Key
+		} else if ar.Result == ActUncertain && commit.Key != "" {
+			// Nothing tells whether the commit reached the phone: it is
+			// named as a tap a system window met (unconfirmedMark), which
+			// counts as made only where the screen shows a trace of it.
+			ar.Commit = commit.Key + unconfirmedMark + commit.Shown
+		} else {
+			commit = commitTap{}
 		}
 		res.Act = &ar
 		if err != nil {
@@ -163,7 +177,14 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	if err != nil {
 		return res, err // what was applied, for keepApplied
 	}
-	if res.Act != nil && res.Act.Commit != "" && metSystemWindow(commit.App, s.elems) {
+	if r := res.Act; r != nil && r.Commit == "" && r.Refused == "" && r.Vetoed == "" && (r.Result == "ok" || r.Result == ActAlreadyApplied) {
+		// No commit control named it: the screen after it may show what
+		// it sent.
+		if c := a.sentByEffect(ctx, in, s.elems); c.Key != "" {
+			commit, r.Commit = c, c.Key
+		}
+	}
+	if res.Act != nil && res.Act.Commit != "" && !strings.Contains(res.Act.Commit, unconfirmedMark) && metSystemWindow(commit.App, s.elems) {
 		// A system window took the focus around the commit tap: the todo
 		// remembers what the screen showed, so a tap again on the same
 		// content is refused only if the first one left a trace.
@@ -230,8 +251,14 @@ func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResu
 		ctx, cancel = context.WithDeadline(ctx, end)
 		defer cancel()
 	}
+	commits := in.Commits
+	if res.Act != nil && res.Act.Commit != "" {
+		// This Step's own action committed too: the todo records it next.
+		commits = append(slices.Clone(commits), res.Act.Commit)
+	}
 	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
-		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established})
+		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established,
+		Commits: commits, SentChecked: in.SentChecked})
 	if err != nil {
 		return nil
 	}

@@ -337,6 +337,9 @@ type StepInput struct {
 	// Established are the states earlier todos of the goal established,
 	// rechecked with a finish verified here (VerifyInput.Established).
 	Established []postcond.Check `json:"established,omitempty"`
+	// SentChecked: see VerifyInput.SentChecked; with it Commits are all
+	// the commits the todo made, for the finish verified here.
+	SentChecked bool `json:"sent_checked,omitempty"`
 	// KeepApplied asks for any error the Step ends with after its action
 	// reached the phone to come back as an ActionApplied error carrying
 	// the action's result (details: StepApplied), so the todo records the

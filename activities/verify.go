@@ -37,6 +37,13 @@ type VerifyInput struct {
 	// whose later todo undid an earlier one's state does not end done
 	// (docs/design.md §9).
 	Established []postcond.Check `json:"established,omitempty"`
+	// Commits are the commits this todo's runs made (StepInput.Commits:
+	// its own and its earlier runs'), and SentChecked says the workflow
+	// sends them: a last_sent check then holds only for a message one of
+	// them sent, not for an older bubble with the same words
+	// (docs/design.md §9).
+	Commits     []string `json:"commits,omitempty"`
+	SentChecked bool     `json:"sent_checked,omitempty"`
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §9).
@@ -218,6 +225,9 @@ func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s 
 		break
 	}
 	rs := postcond.Eval(in.Expect, o)
+	if in.SentChecked {
+		newlySent(rs, in.Commits, s.Elements)
+	}
 	probes, err := a.probeMissing(ctx, in, s, rs)
 	if err != nil {
 		return VerifyResult{}, err

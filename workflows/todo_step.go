@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
@@ -47,6 +48,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		in.VerifyFinish = t.verifiesInStep(ctx)
 		if in.VerifyFinish {
 			in.Established = t.in.Established
+			in.Commits, in.SentChecked = t.sentSoFar(), true
 		}
 	}
 	if act != nil && act.TouchesDevice() {
@@ -210,6 +212,18 @@ func (t *todoRun) took(act autoglm.Action, r *activities.ActResult) string {
 	t.st.PreviousAction, t.st.PreviousResult = text, result
 	t.addRecent(text, result)
 	return result
+}
+
+// sentSoFar are the commits the todo made: its log (earlier runs' too),
+// and the commit of an action a step applied whose result the todo has
+// not taken in yet (t.applied). A finish is verified against them
+// (VerifyInput.SentChecked).
+func (t *todoRun) sentSoFar() []string {
+	made := t.st.Commits.Made
+	if a := t.applied; a != nil && a.Result.Act != nil && a.Result.Act.Commit != "" && !slices.Contains(made, a.Result.Act.Commit) {
+		made = append(slices.Clone(made), a.Result.Act.Commit)
+	}
+	return made
 }
 
 // keepsApplied reports whether this run's Steps hand an applied action's

@@ -75,6 +75,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 		in.Expect, in.Seen = t.in.Expect, t.st.Checks.Seen
 	}
 	in.Established = t.in.Established
+	in.Commits, in.SentChecked = t.sentSoFar(), true
 	if t.st.Checks.Stale && markersOnceGive(ctx, ChangeReobserveAfterWait) >= 1 {
 		// The screen the finish was decided on is from before a pause or
 		// a question: Verify looks at the phone again.

@@ -54,6 +54,14 @@ type Case struct {
 	Reply string `json:"reply,omitempty"`
 	// Fast marks the cases CI runs in `go test ./...`.
 	Fast bool `json:"fast,omitempty"`
+	// Before are messages the phone sent before the goal (yesterday's),
+	// outgoing bubbles of their conversations that are not in the phone's
+	// record of what it sent (phonesim.Phone.SentBefore).
+	Before []phonesim.SentMessage `json:"before,omitempty"`
+	// SendsNothing makes the executor persona not send the texts of
+	// Before again: it opens the conversation and finishes there
+	// (modelserver.Config.SendsNothing).
+	SendsNothing bool `json:"sends_nothing,omitempty"`
 }
 
 // Check is what the phone (or the goal's answer) must show at the end.

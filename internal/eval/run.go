@@ -120,6 +120,9 @@ func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
 		return sum, fmt.Errorf("eval: no tasks to run")
 	}
 	mc := modelserver.Config{Seed: o.Seed, RateWrongTap: o.WrongTaps, Naive: o.Naive}
+	for _, t := range tasks {
+		mc.SendsNothing = append(mc.SendsNothing, t.SendsNothing...)
+	}
 	if err := ApplyFaults(&mc, o.Faults); err != nil {
 		return sum, err
 	}
@@ -213,6 +216,12 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	mode := opts.Mode
 	out := Outcome{Task: t}
 	phone := env.Phones[i]
+	if t.Setup != nil {
+		if err := t.Setup(phone); err != nil {
+			out.Status, out.Verdict, out.Why = "error", HonestFailure, "the phone could not be prepared: "+err.Error()
+			return out
+		}
+	}
 	before := phone.State()
 	id := fmt.Sprintf("eval-%s-%s-%d-%d", safeID(t.ID), mode, time.Now().UnixNano()%1e9, seq.Add(1))
 	// Through goalctl, as `starter run` does: a call the loaded server did

@@ -37,6 +37,12 @@ type Task struct {
 	// Targets is what the task may commit on; any other commit is a wrong
 	// commit action.
 	Targets Targets
+	// Setup prepares the fresh phone before the goal starts (a fixed
+	// set's Case.Before); nil leaves it as it is.
+	Setup func(p *phonesim.Phone) error
+	// SendsNothing are message texts the executor persona does not send
+	// (modelserver.Config.SendsNothing).
+	SendsNothing []string
 }
 
 // Targets names what a task may change irreversibly: the people it may
@@ -111,6 +117,14 @@ func (c Case) Task() Task {
 		Feasible: c.Expect == workflows.GoalDone, Reply: c.Reply, Check: c.Check.Holds}
 	if c.Check.Sent != nil {
 		t.Targets.Recipients = []string{c.Check.Sent.To}
+	}
+	if c.SendsNothing {
+		for _, m := range c.Before {
+			t.SendsNothing = append(t.SendsNothing, m.Text)
+		}
+	}
+	if before := c.Before; len(before) > 0 {
+		t.Setup = func(p *phonesim.Phone) error { return p.SentBefore(before...) }
 	}
 	if c.Check.Note != nil {
 		t.Targets.Notes = []string{c.Check.Note.Title}

@@ -366,6 +366,15 @@ func (s *Server) glmAnswer(msgs []message, g grammar, f faults) string {
 			return task
 		}
 	}
+	if len(s.cfg.SendsNothing) > 0 {
+		read := mis
+		mis = func(task string) string {
+			if read != nil {
+				task = read(task)
+			}
+			return sendsNothing(task, s.cfg.SendsNothing)
+		}
+	}
 	// A naive persona told by its guidance to check each tap does.
 	st := decideMisreading(msgs, g, s.cfg.Naive && !heedsTapCheck(msgs), mis)
 	answer := "<think>" + st.think + "</think><answer>" + st.action + "</answer>"

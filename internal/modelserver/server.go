@@ -66,6 +66,12 @@ type Config struct {
 	// RateWrongTap it measures what the planner layer, the stuck guard and
 	// verification add.
 	Naive bool
+	// SendsNothing lists texts of messages the executor persona never
+	// sends: a todo sending one of them opens the conversation and
+	// finishes there, as a model does that takes the conversation's last
+	// bubble (yesterday's same words) for its own message. It measures
+	// whether verification catches that claim (docs/design.md §9).
+	SendsNothing []string
 	// ContextTokens is the context window: a prompt estimated longer is
 	// answered 400 "maximum context length", as real model servers answer
 	// it, instead of being read at a cost that grows with its length.
