@@ -84,6 +84,12 @@ steps), steps, result, web_url, viewer_url (the step viewer page) and sim_state
 (the simulated phone's state). The step viewer, on a free loopback port, shows
 every step with the screenshot the executor saw.
 
+The demo brings its own server, phone and models: the flags that point a
+worker at a cluster, a phone or a model endpoint (--temporal-address, --tls,
+--adb-address, --allow-device, --connect, --planner-… and --executor-…) are
+refused with what the demo uses instead, and a model the file or environment
+names is left to workers (the demo says so).
+
 Only one demo runs per data directory; a second one fails with a message.
 Exit status: 0 when the goal is done, 1 otherwise.`,
 		Example: `  starter demo
@@ -102,7 +108,7 @@ Exit status: 0 when the goal is done, 1 otherwise.`,
 	fs.BoolVar(&f.json, "json", false, "print one JSON object at the end instead of the live view")
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH, else the built-in adb server)")
 	fs.BoolVar(&f.builtin, "builtin-adb", false, "use phoneflow's built-in adb server even when adb is installed")
-	config.BindFlags(fs)
+	bindDemoFlags(fs)
 	return cmd
 }
 
@@ -115,7 +121,10 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.ask && f.goal != "" {
 		return usageError{errors.New("--ask and --goal exclude each other: --ask runs its own goal")}
 	}
-	cfg, _, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
+	if err := refusedDemoFlags(cmd.Flags()); err != nil {
+		return err
+	}
+	cfg, modelNote, err := loadDemoConfig(cmd.Flags())
 	if err != nil {
 		return usageError{err}
 	}
@@ -145,6 +154,9 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if modelNote != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), modelNote)
+	}
 	say("starting the demo: embedded Temporal + Web UI, offline models, a simulated phone over adb, a worker …")
 	began := time.Now()
 	env, err := demo.Start(ctx, demo.Options{
