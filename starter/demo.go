@@ -210,9 +210,10 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	say("Step viewer: %s", viewerURL)
 	if f.ask {
 		hint := fmt.Sprintf("the goal will ask who to message and what to say; answer here, or from another terminal:\n"+
-			"  go run ./starter clarify %s %s\n"+
+			"  %s\n"+
 			"  temporal workflow signal --address %s -w %s --name clarify --input '%s'",
-			id, strconv.Quote(demo.AskExample), env.Server.FrontendAddr(), id, strconv.Quote(demo.AskExample))
+			withConn("go run ./starter clarify "+id+" "+strconv.Quote(demo.AskExample), conn(env.Config)),
+			env.Server.FrontendAddr(), id, strconv.Quote(demo.AskExample))
 		if f.json {
 			fmt.Fprintln(cmd.ErrOrStderr(), hint)
 		} else {

@@ -208,14 +208,9 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	if u := gc.goals.WebURL(id); u != "" {
 		fmt.Fprintf(out, "Web UI: %s\n", u)
 	}
-	asked := ""
-	if !f.detach {
-		asked = askViewerURL(ctx, gc, id)
-	}
+	asked, answered := askViewerURL(ctx, gc, id, 5*time.Second)
 	vu := viewerURL(gc, id, asked)
-	if vu != "" {
-		fmt.Fprintf(out, "Step viewer: %s\n", vu)
-	}
+	fmt.Fprintln(out, viewerLine(asked, answered))
 	if f.detach {
 		fmt.Fprintf(out, "follow it with `%s`; stop it with `%s`\n", starterCmd(gc.cfg, "status -f "+id), starterCmd(gc.cfg, "cancel "+id))
 		return nil
