@@ -286,6 +286,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.keep {
 		say("Temporal and the Web UI stay up at %s, the step viewer at %s — press Ctrl-C to stop", env.Server.UIURL(), viewerURL)
 		<-ctx.Done()
+		say("\nstopped the demo: its Temporal server and Web UI, step viewer, worker, models and phone are down; kept in %s: the goals' histories, screenshots and prompt memory", env.DataDir)
 	}
 	if res.Status != workflows.GoalDone {
 		return exitError{exitFailure}
