@@ -171,6 +171,15 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl
 	if err != nil {
 		return statusReport{}, err
 	}
+	if info.Goal == "" {
+		// Started without phoneflow's memo (the Temporal CLI): the goal
+		// is in its start event.
+		goal, device := goals.StartedGoal(ctx, id)
+		info.Goal = goal
+		if info.Device == "" {
+			info.Device = device
+		}
+	}
 	rep := statusReport{ID: id, Execution: info.State, Goal: info.Goal, Device: info.Device, WebURL: goals.WebURL(id)}
 	if info.State != "running" {
 		r, err := goals.Result(ctx, id)
