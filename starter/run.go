@@ -61,8 +61,8 @@ worker serves is refused (exit status 3) unless --no-device-check is given.
 event of the goal (plan, todo_started, step, question, answer, approval,
 approved, denied, paused, resumed, todo_done, replanned, and last done, failed
 or cancelled); docs/observability.md documents the fields. The step viewer
-link (the worker's metrics address, /goals/ID) shows each step with its
-screenshot.
+link, which the goal's worker names (its metrics address, /goals/ID), shows
+each step with its screenshot.
 
 Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 		Example: `  starter run "Turn on Wi-Fi"
