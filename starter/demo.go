@@ -91,6 +91,10 @@ worker at a cluster, a phone or a model endpoint (--temporal-address, --tls,
 refused with what the demo uses instead, and a model the file or environment
 names is left to workers (the demo says so).
 
+A goal an interrupted demo left (Ctrl-C, a crash) stays in the data
+directory: --resume brings its phone back on the same serial and continues
+the goal where its history says it was; a plain demo ends it.
+
 Only one demo runs per data directory; a second one fails with a message.
 Exit status: 0 when the goal is done, 1 otherwise.`,
 		Example: `  starter demo
