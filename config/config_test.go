@@ -500,6 +500,9 @@ func TestEnvironmentTyposAreCaught(t *testing.T) {
 		{"PHONEFLOW_LIMITS_MAX_STEP=5", "did you mean PHONEFLOW_LIMITS_MAX_STEPS?"},
 		{"PHONEFLOW_PLANER_BASE_URL=http://x", "did you mean PHONEFLOW_PLANNER_BASE_URL?"},
 		{"PHONEFLOW_MAX_STEPS=5", "PHONEFLOW_LIMITS_MAX_STEPS"},
+		// A name the flag suggests (--temporal-port), a word of the key left out.
+		{"PHONEFLOW_TEMPORAL_PORT=7999", "PHONEFLOW_TEMPORAL_EMBEDDED_PORT"},
+		{"PHONEFLOW_TEMPORAL_UI_PORT=9000", "PHONEFLOW_TEMPORAL_EMBEDDED_UI_PORT"},
 		{"PHONEFLOW_WHATEVER=1", "phoneflow.example.yaml lists every key"},
 	} {
 		err := load(c.env, "HOME=/root")

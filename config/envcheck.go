@@ -68,7 +68,7 @@ func suggestEnv(name string) string {
 	for _, k := range keys {
 		known := EnvName(k.Key)
 		kl := known[strings.LastIndex(known, "_")+1:]
-		if editDistance(known, name) <= 3 || strings.HasSuffix(known, "_"+strings.TrimPrefix(name, "PHONEFLOW_")) || (strings.HasPrefix(name, known[:strings.LastIndex(known, "_")+1]) && editDistance(kl, last) <= 2) {
+		if editDistance(known, name) <= 3 || wordsWithin(name, known) || strings.HasSuffix(known, "_"+strings.TrimPrefix(name, "PHONEFLOW_")) || (strings.HasPrefix(name, known[:strings.LastIndex(known, "_")+1]) && editDistance(kl, last) <= 2) {
 			near = append(near, known)
 		}
 	}
@@ -76,4 +76,22 @@ func suggestEnv(name string) string {
 		return " (phoneflow.example.yaml lists every key; its variable is PHONEFLOW_ and the key in capitals with _ for ., e.g. PHONEFLOW_LIMITS_MAX_STEPS)"
 	}
 	return " (did you mean " + strings.Join(near, ", ") + "?)"
+}
+
+// wordsWithin reports whether the words of name (split at _) are those of
+// known with some left out, in order and with the same first key word:
+// PHONEFLOW_TEMPORAL_PORT is PHONEFLOW_TEMPORAL_EMBEDDED_PORT without
+// EMBEDDED, as the --temporal-port flag names it.
+func wordsWithin(name, known string) bool {
+	nw, kw := strings.Split(name, "_"), strings.Split(known, "_")
+	if len(nw) < 3 || len(nw) >= len(kw) || nw[1] != kw[1] {
+		return false
+	}
+	i := 0
+	for _, w := range kw {
+		if i < len(nw) && w == nw[i] {
+			i++
+		}
+	}
+	return i == len(nw)
 }

@@ -37,6 +37,7 @@ type demoFlags struct {
 	json    bool
 	adbPath string
 	builtin bool
+	resume  bool
 }
 
 // demoTodo is one todo in the --json report.
@@ -84,6 +85,16 @@ steps), steps, result, web_url, viewer_url (the step viewer page) and sim_state
 (the simulated phone's state). The step viewer, on a free loopback port, shows
 every step with the screenshot the executor saw.
 
+The demo brings its own server, phone and models: the flags that point a
+worker at a cluster, a phone or a model endpoint (--temporal-address, --tls,
+--adb-address, --allow-device, --connect, --planner-… and --executor-…) are
+refused with what the demo uses instead, and a model the file or environment
+names is left to workers (the demo says so).
+
+A goal an interrupted demo left (Ctrl-C, a crash) stays in the data
+directory: --resume brings its phone back on the same serial and continues
+the goal where its history says it was; a plain demo ends it.
+
 Only one demo runs per data directory; a second one fails with a message.
 Exit status: 0 when the goal is done, 1 otherwise.`,
 		Example: `  starter demo
@@ -102,7 +113,8 @@ Exit status: 0 when the goal is done, 1 otherwise.`,
 	fs.BoolVar(&f.json, "json", false, "print one JSON object at the end instead of the live view")
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH, else the built-in adb server)")
 	fs.BoolVar(&f.builtin, "builtin-adb", false, "use phoneflow's built-in adb server even when adb is installed")
-	config.BindFlags(fs)
+	fs.BoolVar(&f.resume, "resume", false, "continue the goal an interrupted demo left (same --data-dir) on its phone, brought back, instead of starting one")
+	bindDemoFlags(fs)
 	return cmd
 }
 
@@ -115,7 +127,13 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.ask && f.goal != "" {
 		return usageError{errors.New("--ask and --goal exclude each other: --ask runs its own goal")}
 	}
-	cfg, _, err := config.Load(config.LoadOptions{Flags: cmd.Flags()})
+	if f.resume && (f.ask || f.goal != "") {
+		return usageError{errors.New("--resume continues the goal an interrupted demo left; it takes no --goal or --ask")}
+	}
+	if err := refusedDemoFlags(cmd.Flags()); err != nil {
+		return err
+	}
+	cfg, modelNote, err := loadDemoConfig(cmd.Flags())
 	if err != nil {
 		return usageError{err}
 	}
@@ -145,6 +163,9 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if modelNote != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), modelNote)
+	}
 	say("starting the demo: embedded Temporal + Web UI, offline models, a simulated phone over adb, a worker …")
 	began := time.Now()
 	env, err := demo.Start(ctx, demo.Options{
@@ -152,6 +173,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		DataDir:    dataDir,
 		ADBPath:    f.adbPath,
 		BuiltinADB: f.builtin,
+		Resume:     f.resume,
 		Logger:     logger,
 		Dial:       app.Dialer(logger),
 		Worker:     app.WorkerRunner(logger),
@@ -175,22 +197,37 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if err != nil {
 		return err
 	}
-	// Goals left running by an interrupted earlier demo are bound to a
-	// phone that no longer exists (each demo's phone gets a fresh port).
-	if left, err := goals.ListRunning(ctx); err == nil {
-		for _, old := range left {
-			if err := goals.Terminate(ctx, old, "left over from an earlier demo whose simulated phone is gone"); err == nil {
-				say("ended %s, left running by an earlier demo", old)
+	// Goals left running by an interrupted earlier demo are bound to its
+	// phone: --resume brought it back on the same serial and continues
+	// them; a plain demo's phone is another one, so it ends them.
+	resumeCmd := demoResumeCmd(cmd, env.Config)
+	id := ""
+	left, _ := goals.ListRunning(ctx)
+	for _, old := range left {
+		if f.resume {
+			info, err := goals.Describe(ctx, old)
+			if err == nil && info.Device == env.Serial && id == "" {
+				id, goal = old, info.Goal
+				continue
 			}
 		}
+		if err := goals.Terminate(ctx, old, "left over from an earlier demo whose simulated phone is gone"); err == nil {
+			say("ended %s, left running by an earlier demo (`%s` would have continued it)", old, resumeCmd)
+		}
 	}
-	opts, err := goalOptions(runFlags{}, env.Config)
-	if err != nil {
-		return usageError{err}
+	if f.resume && id == "" {
+		return fmt.Errorf("nothing to resume: no goal an interrupted demo left runs in %s (a demo that ended its goal leaves none): run `starter demo`", env.DataDir)
 	}
-	id, _, err := goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: env.Serial, Options: opts})
-	if err != nil {
-		return err
+	if id != "" {
+		say("continuing %s, which an interrupted demo left, on its phone %s brought back: the goal goes on where its history says it was", id, env.Serial)
+	} else {
+		opts, err := goalOptions(runFlags{}, env.Config)
+		if err != nil {
+			return usageError{err}
+		}
+		if id, _, err = goals.Start(ctx, goalctl.StartRequest{Goal: goal, Device: env.Serial, Options: opts}); err != nil {
+			return err
+		}
 	}
 	say("goal %s: %s", id, goal)
 	say("Web UI: %s", goals.WebURL(id))
@@ -198,9 +235,10 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	say("Step viewer: %s", viewerURL)
 	if f.ask {
 		hint := fmt.Sprintf("the goal will ask who to message and what to say; answer here, or from another terminal:\n"+
-			"  go run ./starter clarify %s %s\n"+
+			"  %s\n"+
 			"  temporal workflow signal --address %s -w %s --name clarify --input '%s'",
-			id, strconv.Quote(demo.AskExample), env.Server.FrontendAddr(), id, strconv.Quote(demo.AskExample))
+			withConn("go run ./starter clarify "+id+" "+strconv.Quote(demo.AskExample), conn(env.Config)),
+			env.Server.FrontendAddr(), id, strconv.Quote(demo.AskExample))
 		if f.json {
 			fmt.Fprintln(cmd.ErrOrStderr(), hint)
 		} else {
@@ -220,13 +258,14 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		}
 	}()
 	res, err := watch(wctx, goals, id, goal, followIO{
+		conn:        conn(env.Config),
 		out:         out,
 		in:          cmd.InOrStdin(),
 		ttyIn:       isTTY(cmd.InOrStdin()),
 		tty:         isTTY(out),
 		json:        f.json,
 		errOut:      cmd.ErrOrStderr(),
-		interrupted: fmt.Sprintf("stopped the demo; goal %s stays unfinished in %s (the next demo ends it)", id, env.DataDir),
+		interrupted: fmt.Sprintf("stopped the demo; goal %s stays unfinished in %s: `%s` continues it (a plain demo ends it)", id, env.DataDir, resumeCmd),
 	})
 	if err != nil {
 		if cause := context.Cause(wctx); cause != nil && !errors.Is(cause, context.Canceled) {
@@ -251,6 +290,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.keep {
 		say("Temporal and the Web UI stay up at %s, the step viewer at %s — press Ctrl-C to stop", env.Server.UIURL(), viewerURL)
 		<-ctx.Done()
+		say("\nstopped the demo: its Temporal server and Web UI, step viewer, worker, models and phone are down; kept in %s: the goals' histories, screenshots and prompt memory", env.DataDir)
 	}
 	if res.Status != workflows.GoalDone {
 		return exitError{exitFailure}
@@ -305,6 +345,21 @@ func serveViewer(ctx context.Context, cfg config.Config, c client.Client, webURL
 		_ = srv.Close()
 	}()
 	return "http://" + l.Addr().String(), nil
+}
+
+// demoResumeCmd is the command that continues this demo's goal after an
+// interruption: the same data directory and Temporal ports.
+func demoResumeCmd(cmd *cobra.Command, cfg config.Config) string {
+	line := "go run ./starter demo --resume"
+	if fl := cmd.Flags().Lookup("data-dir"); fl != nil && fl.Changed {
+		line += " --data-dir " + quoteArg(fl.Value.String())
+	}
+	for _, name := range []string{"builtin-adb", "adb"} {
+		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
+			line += " --" + name + "=" + quoteArg(fl.Value.String())
+		}
+	}
+	return withConn(line, conn(cfg))
 }
 
 // demoPhoneHints says how another terminal reaches the demo's phone: it sits

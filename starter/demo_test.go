@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -104,4 +105,64 @@ func demoShowcase(t *testing.T, extra ...string) {
 		t.Errorf("web url = %s", rep.WebURL)
 	}
 	t.Logf("showcase: %d steps, result %q", rep.Steps, rep.Result)
+}
+
+// The demo refuses the flags whose settings its own parts replace, saying
+// what it uses instead, and its help lists only the flags it honours, with
+// the defaults it uses.
+func TestDemoRefusesFlagsItReplaces(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"demo", "--executor-base-url", "http://127.0.0.1:1/v1"}, "serves its offline models itself"},
+		{[]string{"demo", "--executor-model", "autoglm-phone-9b"}, "offline-executor"},
+		{[]string{"demo", "--planner-model", "gpt-x"}, "offline-planner"},
+		{[]string{"demo", "--connect", "10.0.0.2:5555"}, "docs/phones.md"},
+		{[]string{"demo", "--adb-address", "127.0.0.1:5037"}, "--builtin-adb"},
+		{[]string{"demo", "--allow-device", "emulator-5554"}, "only its own simulated phone"},
+		{[]string{"demo", "--temporal-address", "10.0.0.1:7233"}, "--temporal-port"},
+		{[]string{"demo", "--tls"}, "without TLS"},
+	} {
+		out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, c.args...)
+		if code != exitUsage || !strings.Contains(out, "--"+strings.TrimPrefix(c.args[1], "--")+":") || !strings.Contains(out, c.want) {
+			t.Errorf("%q: exit %d, want 2 and a message naming the flag and %q\n%s", c.args, code, c.want, out)
+		}
+	}
+	out, code := execCLI(t, nil, "", []*cobra.Command{newDemoCmd()}, "demo", "--help")
+	if code != 0 {
+		t.Fatalf("demo --help: exit %d\n%s", code, out)
+	}
+	for _, unfit := range []string{"--executor-base-url", "--executor-model", "--planner-base-url", "--connect", "--adb-address", "--allow-device", "--temporal-address", "--tls"} {
+		if strings.Contains(out, unfit+" ") {
+			t.Errorf("demo --help lists %s, which the demo does not take:\n%s", unfit, out)
+		}
+	}
+	for _, want := range []string{"--temporal-port", "--temporal-ui-port", `(default ".phoneflow/demo")`, `(default "warn")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo --help lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// A model named by the environment (or the file) does not switch the
+// demo's offline executor to another request layout; the demo says so.
+func TestDemoKeepsTheOfflineProfile(t *testing.T) {
+	t.Setenv("PHONEFLOW_EXECUTOR_MODEL", "autoglm-phone-9b")
+	cmd := newDemoCmd()
+	cfg, note, err := loadDemoConfig(cmd.Flags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _, err := config.Load(config.LoadOptions{Env: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Executor.Model != config.DefaultExecutorModel || cfg.Executor.Protocol != def.Executor.Protocol || cfg.Executor.Lang != def.Executor.Lang {
+		t.Errorf("executor = %s/%s/%s, want the offline one %s/%s/%s", cfg.Executor.Model, cfg.Executor.Protocol, cfg.Executor.Lang,
+			def.Executor.Model, def.Executor.Protocol, def.Executor.Lang)
+	}
+	if !strings.Contains(note, `executor.model "autoglm-phone-9b"`) || !strings.Contains(note, "PHONEFLOW_EXECUTOR_MODEL") {
+		t.Errorf("note = %q, want it to name the model it does not use and where it came from", note)
+	}
 }

@@ -78,20 +78,34 @@ func viewerURL(gc *goalCmd, id string, fromStatus string) string {
 	return ""
 }
 
-// askViewerURL asks a just-started goal for its viewer link: the goal's
-// worker knows where its viewer is. It gives up after a few seconds (no
-// worker yet) and returns "".
-func askViewerURL(ctx context.Context, gc *goalCmd, id string) string {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+// askViewerURL asks a goal for its viewer link: the worker that runs (or,
+// for an ended goal, replays) it knows where its viewer is. It gives up
+// after wait; answered is false when no worker answered.
+func askViewerURL(ctx context.Context, gc *goalCmd, id string, wait time.Duration) (link string, answered bool) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for {
 		if st, err := gc.goals.Status(ctx, id); err == nil {
-			return st.ViewerURL
+			return st.ViewerURL, true
 		}
 		select {
 		case <-ctx.Done():
-			return ""
+			return "", false
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// viewerLine is the "Step viewer:" line of a goal: the link its worker
+// gave, or why there is none. The viewer is the one of the worker that
+// serves the goal's phone, wherever that runs, so no address of this host
+// is guessed.
+func viewerLine(link string, answered bool) string {
+	switch {
+	case link != "":
+		return "Step viewer: " + link
+	case answered:
+		return "Step viewer: none (the worker running this goal serves no viewer: its metrics.address is empty)"
+	}
+	return "Step viewer: not known yet: no worker answered for this goal (the viewer is the one of the worker that serves its phone; status names it once a worker runs the goal)"
 }

@@ -23,6 +23,11 @@ func conn(cfg config.Config) progress.Conn {
 		if t.Embedded.Port != def.Temporal.Embedded.Port {
 			st = append(st, "--temporal-port", strconv.Itoa(t.Embedded.Port))
 		}
+		// The Web UI links the command prints are at the embedded UI's
+		// port, which is the Temporal port + 1000 unless set.
+		if ui := t.Embedded.UIPort; ui > 0 && ui != t.Embedded.Port+1000 {
+			st = append(st, "--temporal-ui-port", strconv.Itoa(ui))
+		}
 		tc = append(tc, "--address", temporalAddress(cfg))
 	}
 	if t.Namespace != "" && t.Namespace != def.Temporal.Namespace {

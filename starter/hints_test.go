@@ -49,6 +49,7 @@ func TestPrintedHintsReachTheSameCluster(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	for _, flags := range [][]string{
 		{"--temporal-port", "7999"},
+		{"--temporal-port", "7999", "--temporal-ui-port", "9123"},
 		{"--temporal-address", "10.1.2.3:7233", "--namespace", "phones"},
 	} {
 		mc := mocks.NewClient(t)
@@ -80,10 +81,32 @@ func TestPrintedHintsReachTheSameCluster(t *testing.T) {
 			}
 			runDialing(t, mc, &dialed, args...)
 			first, last := dialed[0], dialed[len(dialed)-1]
+			if uiAddress(last, "") != uiAddress(first, "") {
+				t.Errorf("%q: `starter %s` links the Web UI at %s, the goal's is at %s", flags, h[1], uiAddress(last, ""), uiAddress(first, ""))
+			}
 			if temporalAddress(last) != temporalAddress(first) || last.Temporal.Namespace != first.Temporal.Namespace {
 				t.Errorf("%q: `starter %s` dials %s/%s, the goal was started on %s/%s", flags, h[1],
 					temporalAddress(last), last.Temporal.Namespace, temporalAddress(first), first.Temporal.Namespace)
 			}
+		}
+	}
+}
+
+// With no worker answering, the step viewer line names no address: the
+// viewer is the one of the worker that serves the phone, not this host's.
+func TestViewerLineGuessesNoAddress(t *testing.T) {
+	for _, c := range []struct {
+		link     string
+		answered bool
+		want     string
+	}{
+		{"http://10.0.0.9:9500/goals/g", true, "Step viewer: http://10.0.0.9:9500/goals/g"},
+		{"", true, "serves no viewer"},
+		{"", false, "no worker answered"},
+	} {
+		got := viewerLine(c.link, c.answered)
+		if !strings.Contains(got, c.want) || (c.link == "" && strings.Contains(got, "http")) {
+			t.Errorf("viewerLine(%q, %v) = %q, want %q and no guessed link", c.link, c.answered, got, c.want)
 		}
 	}
 }

@@ -61,8 +61,8 @@ worker serves is refused (exit status 3) unless --no-device-check is given.
 event of the goal (plan, todo_started, step, question, answer, approval,
 approved, denied, paused, resumed, todo_done, replanned, and last done, failed
 or cancelled); docs/observability.md documents the fields. The step viewer
-link (the worker's metrics address, /goals/ID) shows each step with its
-screenshot.
+link, which the goal's worker names (its metrics address, /goals/ID), shows
+each step with its screenshot.
 
 Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 		Example: `  starter run "Turn on Wi-Fi"
@@ -208,14 +208,9 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	if u := gc.goals.WebURL(id); u != "" {
 		fmt.Fprintf(out, "Web UI: %s\n", u)
 	}
-	asked := ""
-	if !f.detach {
-		asked = askViewerURL(ctx, gc, id)
-	}
+	asked, answered := askViewerURL(ctx, gc, id, 5*time.Second)
 	vu := viewerURL(gc, id, asked)
-	if vu != "" {
-		fmt.Fprintf(out, "Step viewer: %s\n", vu)
-	}
+	fmt.Fprintln(out, viewerLine(asked, answered))
 	if f.detach {
 		fmt.Fprintf(out, "follow it with `%s`; stop it with `%s`\n", starterCmd(gc.cfg, "status -f "+id), starterCmd(gc.cfg, "cancel "+id))
 		return nil

@@ -104,11 +104,13 @@ func TestRunDetachStartsGoal(t *testing.T) {
 		opts = a.Get(1).(client.StartWorkflowOptions)
 		in = a.Get(3).(workflows.GoalInput)
 	}).Return(run, nil)
+	// The worker that runs the goal names its viewer, wherever it is.
+	mc.On("QueryWorkflow", mock.Anything, "goal-t1", "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "running", ViewerURL: "http://10.0.0.9:9500/goals/goal-t1"}), nil)
 	out, code := execCLI(t, mc, "", []*cobra.Command{newRunCmd()}, "run", "--detach", "--id", "goal-t1", "--device", "emu1", "--max-steps", "12", "--auto-approve", "Turn", "on", "Wi-Fi")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"started goal-t1 on emu1", "Web UI: http://127.0.0.1:8233/namespaces/default/workflows/goal-t1", "starter status -f goal-t1"} {
+	for _, want := range []string{"started goal-t1 on emu1", "Web UI: http://127.0.0.1:8233/namespaces/default/workflows/goal-t1", "Step viewer: http://10.0.0.9:9500/goals/goal-t1\n", "starter status -f goal-t1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -169,11 +169,17 @@ func newScheduleListCmd() *cobra.Command {
 	return cmd
 }
 
-func nextRun(ts []time.Time) string {
-	if len(ts) == 0 {
+// nextRun is a schedule's next run as list shows it: none while it is
+// paused (the times Temporal computes are when it would run), to the
+// second, as schedules every few seconds need.
+func nextRun(paused bool, ts []time.Time) string {
+	switch {
+	case paused:
+		return "paused"
+	case len(ts) == 0:
 		return "-"
 	}
-	return ts[0].Local().Format("2006-01-02 15:04 MST")
+	return ts[0].Local().Format("2006-01-02 15:04:05 MST")
 }
 
 func printSchedules(w io.Writer, list []goalctl.ScheduleInfo) {
@@ -184,7 +190,7 @@ func printSchedules(w io.Writer, list []goalctl.ScheduleInfo) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSPEC\tDEVICE\tPAUSED\tNEXT\tGOAL")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", s.Name, s.Spec, s.Device, s.Paused, nextRun(s.NextTimes), s.Goal)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", s.Name, s.Spec, s.Device, s.Paused, nextRun(s.Paused, s.NextTimes), s.Goal)
 	}
 	tw.Flush()
 }

@@ -253,3 +253,26 @@ func TestScheduleTriggerPrintsTheGoal(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// Next runs print to the second (runs 20 s apart look distinct), and a
+// paused schedule has no next run.
+func TestScheduleNextRuns(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local)
+	next := []time.Time{at, at.Add(20 * time.Second)}
+	var b strings.Builder
+	printSchedules(&b, []goalctl.ScheduleInfo{{Name: "on", NextTimes: next}, {Name: "off", Paused: true, NextTimes: next}})
+	lines := strings.Split(b.String(), "\n")
+	if !strings.Contains(lines[1], "05:06:07") || !strings.Contains(lines[2], "paused") || strings.Contains(lines[2], "05:06") {
+		t.Errorf("list:\n%s", b.String())
+	}
+	b.Reset()
+	goalctl.WriteSchedule(&b, goalctl.ScheduleInfo{Name: "on", NextTimes: next})
+	if !strings.Contains(b.String(), "05:06:07") || !strings.Contains(b.String(), "05:06:27") {
+		t.Errorf("describe:\n%s", b.String())
+	}
+	b.Reset()
+	goalctl.WriteSchedule(&b, goalctl.ScheduleInfo{Name: "off", Paused: true, NextTimes: next})
+	if !strings.Contains(b.String(), "next:     none while paused") {
+		t.Errorf("describe of a paused schedule:\n%s", b.String())
+	}
+}

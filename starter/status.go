@@ -73,6 +73,9 @@ type statusReport struct {
 	live   *progress.Snapshot // the view with the running todo's live counters
 	prices goalctl.Prices
 	conn   progress.Conn // the flags printed commands need
+	// viewerAnswered: a worker answered the goal's query (ViewerURL is
+	// its viewer, "" when it serves none).
+	viewerAnswered bool
 }
 
 // prices are the configured model prices.
@@ -114,7 +117,8 @@ commands that answer it. For a goal that has ended it shows the result.
 			}
 			defer gc.close()
 			if events {
-				return followEvents(cmd.Context(), gc, args[0], viewerURL(gc, args[0], askViewerURL(cmd.Context(), gc, args[0])), cmd.OutOrStdout())
+				asked, _ := askViewerURL(cmd.Context(), gc, args[0], 5*time.Second)
+				return followEvents(cmd.Context(), gc, args[0], viewerURL(gc, args[0], asked), cmd.OutOrStdout())
 			}
 			if followLive {
 				info, err := gc.goals.Describe(cmd.Context(), args[0])
@@ -125,9 +129,7 @@ commands that answer it. For a goal that has ended it shows the result.
 					if u := gc.goals.WebURL(args[0]); u != "" {
 						fmt.Fprintf(cmd.OutOrStdout(), "Web UI: %s\n", u)
 					}
-					if u := viewerURL(gc, args[0], askViewerURL(cmd.Context(), gc, args[0])); u != "" {
-						fmt.Fprintf(cmd.OutOrStdout(), "Step viewer: %s\n", u)
-					}
+					fmt.Fprintln(cmd.OutOrStdout(), viewerLine(askViewerURL(cmd.Context(), gc, args[0], 5*time.Second)))
 					return follow(cmd.Context(), gc.goals, args[0], info.Goal, followIO{
 						conn: conn(gc.cfg),
 						out:  cmd.OutOrStdout(), in: cmd.InOrStdin(),
@@ -139,11 +141,13 @@ commands that answer it. For a goal that has ended it shows the result.
 			if err != nil {
 				return cliErr(err)
 			}
-			st := ""
 			if rep.Status != nil {
-				st = rep.Status.ViewerURL
+				rep.ViewerURL, rep.viewerAnswered = rep.Status.ViewerURL, true
+			} else if rep.Result != nil {
+				// An ended goal answers its query from a worker that
+				// replays it, which names its own viewer.
+				rep.ViewerURL, rep.viewerAnswered = askViewerURL(cmd.Context(), gc, args[0], 3*time.Second)
 			}
-			rep.ViewerURL = viewerURL(gc, args[0], st)
 			rep.conn = conn(gc.cfg)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rep)
@@ -166,6 +170,15 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl
 	info, err := goals.Describe(ctx, id)
 	if err != nil {
 		return statusReport{}, err
+	}
+	if info.Goal == "" {
+		// Started without phoneflow's memo (the Temporal CLI): the goal
+		// is in its start event.
+		goal, device := goals.StartedGoal(ctx, id)
+		info.Goal = goal
+		if info.Device == "" {
+			info.Device = device
+		}
 	}
 	rep := statusReport{ID: id, Execution: info.State, Goal: info.Goal, Device: info.Device, WebURL: goals.WebURL(id)}
 	if info.State != "running" {
@@ -210,8 +223,8 @@ func printStatus(w io.Writer, rep statusReport) {
 	if rep.WebURL != "" {
 		fmt.Fprintf(w, "Web UI: %s\n", rep.WebURL)
 	}
-	if rep.ViewerURL != "" {
-		fmt.Fprintf(w, "Step viewer: %s\n", rep.ViewerURL)
+	if rep.ViewerURL != "" || rep.Result != nil || rep.Status != nil {
+		fmt.Fprintln(w, viewerLine(rep.ViewerURL, rep.viewerAnswered))
 	}
 	switch {
 	case rep.Result != nil:

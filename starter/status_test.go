@@ -90,9 +90,12 @@ func TestStatusFinishedAndMissingGoal(t *testing.T) {
 		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: "done", Steps: 5, Response: "Wi-Fi is on"}
 	}).Return(nil)
 	mc.On("GetWorkflow", mock.Anything, "goal-2", "").Return(run)
+	// An ended goal's query is answered by a worker replaying it: the
+	// viewer is that worker's, not one guessed on this host.
+	mc.On("QueryWorkflow", mock.Anything, "goal-2", "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "done", ViewerURL: "http://10.0.0.9:9500/goals/goal-2"}), nil)
 	mc.On("DescribeWorkflowExecution", mock.Anything, "nope", "").Return(nil, serviceerror.NewNotFound("not found"))
 	out, code := execCLI(t, mc, "", statusCmds(), "status", "goal-2")
-	if code != 0 || !strings.Contains(out, "goal-2 done after 5 steps") || !strings.Contains(out, "result: Wi-Fi is on") {
+	if code != 0 || !strings.Contains(out, "goal-2 done after 5 steps") || !strings.Contains(out, "result: Wi-Fi is on") || !strings.Contains(out, "Step viewer: http://10.0.0.9:9500/goals/goal-2\n") {
 		t.Errorf("finished goal: exit %d\n%s", code, out)
 	}
 	out, code = execCLI(t, mc, "", statusCmds(), "status", "nope")
@@ -179,6 +182,7 @@ func TestStatusUsageAndCost(t *testing.T) {
 		*a.Get(1).(*workflows.GoalResult) = workflows.GoalResult{Status: "done", Steps: 7, Response: "ok", Usage: usage}
 	}).Return(nil)
 	mc.On("GetWorkflow", mock.Anything, "goal-3", "").Return(run)
+	mc.On("QueryWorkflow", mock.Anything, "goal-3", "", workflows.QueryStatus).Return(value(t, workflows.Status{Phase: "done"}), nil)
 	// planner 1000×1 + 100×2; executor 10000×3 + 10000×1 + 400×10; per million.
 	const cost = (1000 + 200 + 30000 + 10000 + 4000) / 1e6
 	out, code := execCLI(t, mc, "", statusCmds(), "status", "goal-3")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,6 +61,11 @@ type Options struct {
 	BuiltinADB bool
 	// Logger for progress messages; nil = slog.Default().
 	Logger *slog.Logger
+	// Resume brings back the phone of the last demo in DataDir, on the
+	// same serial, so the goals it left running continue on it (a goal
+	// names its phone by serial). Without it each demo's phone gets a free
+	// port.
+	Resume bool
 }
 
 // Env is a running demo.
@@ -123,6 +129,14 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 		return nil, err
 	}
 	env.stops = append(env.stops, unlock)
+	var phoneAddrs []string
+	if opts.Resume {
+		addr, err := LastPhone(dir)
+		if err != nil {
+			return nil, err
+		}
+		phoneAddrs = []string{addr}
+	}
 
 	// Debian's adb when it is installed (or named); else the built-in
 	// server, which speaks the same protocols. Either way a private one, so
@@ -142,15 +156,16 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	}
 	log.Info("starting the embedded Temporal server", "port", port, "db", filepath.Join(dir, "temporal.db"))
 	st, err := stack.Start(ctx, stack.Options{
-		Config:  &cfg,
-		DataDir: dir,
-		FileDB:  true,
-		Port:    port,
-		WebUI:   cfg.Temporal.Embedded.UIPort >= 0,
-		UIPort:  max(cfg.Temporal.Embedded.UIPort, 0),
-		ADB:     mode,
-		ADBPath: opts.ADBPath,
-		Logger:  log,
+		Config:     &cfg,
+		DataDir:    dir,
+		FileDB:     true,
+		Port:       port,
+		WebUI:      cfg.Temporal.Embedded.UIPort >= 0,
+		UIPort:     max(cfg.Temporal.Embedded.UIPort, 0),
+		ADB:        mode,
+		ADBPath:    opts.ADBPath,
+		Logger:     log,
+		PhoneAddrs: phoneAddrs,
 	})
 	if err != nil {
 		switch {
@@ -162,6 +177,8 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 			return nil, err
 		case errors.Is(err, stack.ErrNoADB):
 			return nil, fmt.Errorf("%w: %s", ErrNoADB, opts.ADBPath)
+		case opts.Resume && strings.Contains(err.Error(), "listen for a simulated phone"):
+			return nil, fmt.Errorf("demo: bring back the last demo's phone: %w (its goals name it by this address; stop what holds the port, or run a plain demo, which ends them)", err)
 		}
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -173,6 +190,9 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	env.Phone = st.Phones[0]
 	env.ADBAddr = st.ADBAddr
 	env.ADBServer = st.ADBServer
+	if err := os.WriteFile(filepath.Join(dir, phoneFile), []byte(env.Serial+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("demo: note the phone's serial for --resume: %w", err)
+	}
 	cfg = st.Config
 	cfg.Temporal.Address = "" // the embedded server, as `worker --dev` names it
 	env.Config = cfg
@@ -201,6 +221,30 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 		}
 	})
 	return env, nil
+}
+
+// phoneFile, in the data directory, holds the serial of the last demo's
+// phone.
+const phoneFile = "phone"
+
+// ErrNothingToResume means no demo has run in the data directory.
+var ErrNothingToResume = errors.New("no earlier demo in this data directory to resume")
+
+// LastPhone is the serial (a loopback address) of the phone of the last
+// demo in dir.
+func LastPhone(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, phoneFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("%w (%s): run `starter demo` first, with the same --data-dir", ErrNothingToResume, dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("demo: read the last demo's phone: %w", err)
+	}
+	addr := strings.TrimSpace(string(b))
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", fmt.Errorf("demo: %s holds %q, not a phone's address: delete it and run a plain demo", filepath.Join(dir, phoneFile), addr)
+	}
+	return addr, nil
 }
 
 // lock takes the demo lock of dir, or says which process holds it.

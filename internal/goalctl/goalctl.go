@@ -149,6 +149,11 @@ func (g *Client) Result(ctx context.Context, id string) (workflows.GoalResult, e
 			}
 			return r, nil
 		}
+		var terminated *temporal.TerminatedError
+		if errors.As(err, &terminated) {
+			// Terminated from outside, the goal wrote no result.
+			return r, fmt.Errorf("goal %s was terminated from outside (`temporal workflow terminate`, or a demo that ended a goal an interrupted demo left): it has no result; its history in the Web UI shows how far it got", id)
+		}
 		return r, wrap(id, "result", err)
 	}
 	return r, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
@@ -664,5 +665,32 @@ func TestStartWaitsForSearchAttributesRegisteredMomentsAgo(t *testing.T) {
 	if !errors.As(err, &un) || !strings.Contains(err.Error(), "temporal operator search-attribute create --namespace team-a") ||
 		!strings.Contains(err.Error(), "no mapping defined") {
 		t.Fatalf("start error = %v, want an UnmappedError naming the register command", err)
+	}
+}
+
+// A goal started from the Temporal CLI has no memo: its text and phone are
+// read from its start event; a terminated goal's result error says what
+// happened, not the SDK's line.
+func TestStartedGoalAndTerminated(t *testing.T) {
+	in, err := converter.GetDefaultDataConverter().ToPayloads(workflows.GoalInput{Goal: "Turn on Wi-Fi", Device: "emu1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := &mocks.HistoryEventIterator{}
+	it.On("HasNext").Return(true)
+	it.On("Next").Return(&historypb.HistoryEvent{Attributes: &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{
+		WorkflowExecutionStartedEventAttributes: &historypb.WorkflowExecutionStartedEventAttributes{Input: in}}}, nil)
+	mc := mocks.NewClient(t)
+	mc.On("GetWorkflowHistory", mock.Anything, "goal-cli", "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT).Return(it)
+	if goal, device := New(mc, Options{}).StartedGoal(context.Background(), "goal-cli"); goal != "Turn on Wi-Fi" || device != "emu1" {
+		t.Errorf("StartedGoal = %q, %q", goal, device)
+	}
+
+	run := mocks.NewWorkflowRun(t)
+	run.On("Get", mock.Anything, mock.Anything).Return(fmt.Errorf("workflow execution error (workflowID: goal-t): %w", &temporal.TerminatedError{}))
+	mc.On("GetWorkflow", mock.Anything, "goal-t", "").Return(run)
+	_, err = New(mc, Options{}).Result(context.Background(), "goal-t")
+	if err == nil || !strings.Contains(err.Error(), "goal goal-t was terminated from outside") || strings.Contains(err.Error(), "workflowID") {
+		t.Errorf("Result of a terminated goal: %v", err)
 	}
 }

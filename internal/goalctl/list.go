@@ -180,3 +180,26 @@ func (g *Client) ListRunning(ctx context.Context) ([]string, error) {
 func (g *Client) Terminate(ctx context.Context, id, reason string) error {
 	return wrap(id, "terminate", g.c.TerminateWorkflow(ctx, id, "", reason))
 }
+
+// StartedGoal reads a goal's text and phone from its start event, for a goal
+// started without phoneflow's memo (from the Temporal CLI, say). It returns
+// empty strings when the history cannot be read or holds no GoalInput.
+func (g *Client) StartedGoal(ctx context.Context, id string) (goal, device string) {
+	it := g.c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return "", ""
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return "", ""
+	}
+	ps := ev.GetWorkflowExecutionStartedEventAttributes().GetInput().GetPayloads()
+	if len(ps) == 0 {
+		return "", ""
+	}
+	var in workflows.GoalInput
+	if err := g.opts.DataConverter.FromPayload(ps[0], &in); err != nil {
+		return "", ""
+	}
+	return in.Goal, in.Device
+}

@@ -27,9 +27,12 @@ func WriteSchedule(w io.Writer, s ScheduleInfo) {
 			next = append(next, "…")
 			break
 		}
-		next = append(next, t.Local().Format("2006-01-02 15:04 MST"))
+		next = append(next, t.Local().Format("2006-01-02 15:04:05 MST"))
 	}
-	if len(next) > 0 {
+	switch {
+	case s.Paused && len(next) > 0:
+		fmt.Fprintf(w, "next:     none while paused (unpaused, it would run at %s)\n", strings.Join(next, ", "))
+	case len(next) > 0:
 		fmt.Fprintf(w, "next:     %s\n", strings.Join(next, ", "))
 	}
 	for _, id := range s.Running {

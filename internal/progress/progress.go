@@ -200,7 +200,7 @@ func Block(s Snapshot) []string {
 		out = append(out, "  routine: "+oneLine(s.Routine, 200))
 	}
 	if s.WaitingFor != "" {
-		out = append(out, "  waiting: "+oneLine(s.WaitingFor, 100))
+		out = append(out, "  waiting: "+oneLine(s.WaitingFor, 400)) // advice whole; a live view clips to its width
 	}
 	if s.Question != "" {
 		out = append(out, "  question: "+oneLine(s.Question, 200))

@@ -18,7 +18,17 @@ type Result struct {
 
 // Summary returns the closing lines printed when a goal ends.
 func Summary(r Result) []string {
-	out := []string{fmt.Sprintf("%s %s after %s", r.GoalID, r.Status, Plural(r.Steps, "step"))}
+	head := fmt.Sprintf("%s %s after %s", r.GoalID, r.Status, Plural(r.Steps, "step"))
+	// The goal's count includes the planner's steps (the plan and each
+	// replan), which no todo line shows: say how many, so the lines add up.
+	inTodos := 0
+	for _, t := range r.Todos {
+		inTodos += t.Steps
+	}
+	if len(r.Todos) > 0 && inTodos < r.Steps {
+		head += fmt.Sprintf(" (%d in its todos, %d planning)", inTodos, r.Steps-inTodos)
+	}
+	out := []string{head}
 	for i, t := range r.Todos {
 		l := fmt.Sprintf("  %s %d. %s  (%s, %s)", Mark(t.Status), i+1, oneLine(t.Text, 80), t.Status, Plural(t.Steps, "step"))
 		if t.Result != "" {

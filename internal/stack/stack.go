@@ -69,6 +69,10 @@ type Options struct {
 	UIPort int
 	// Phones is the number of simulated phones; 0 means 1, -1 none.
 	Phones int
+	// PhoneAddrs are the loopback addresses (so the adb serials) the first
+	// phones listen on, to bring back the phones of an earlier run: its
+	// goals name them. The others get free ports.
+	PhoneAddrs []string
 	// ADB picks the ADB server; ADBPath names the adb binary.
 	ADB     ADBMode
 	ADBPath string
@@ -196,7 +200,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		phones = 1
 	}
 	if phones > 0 {
-		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones); err != nil {
+		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones, o.PhoneAddrs); err != nil {
 			return nil, err
 		}
 	}
@@ -461,7 +465,7 @@ func (s *Stack) StartModels(ctx context.Context) error {
 // stops, and attaches them to the stack's ADB server. They are not in
 // s.Config's allow-list.
 func (s *Stack) AddPhones(ctx, life context.Context, n int) ([]*phonesim.Phone, []string, error) {
-	return s.attachPhones(ctx, life, s.ADB, n)
+	return s.attachPhones(ctx, life, s.ADB, n, nil)
 }
 
 // both ends when life ends or the stack stops.
@@ -473,14 +477,18 @@ func (s *Stack) both(life context.Context) context.Context {
 
 // attachPhones serves n simulated phones on listeners of their own until
 // life ends or the stack stops, and attaches them to the ADB server of ac.
-func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int) ([]*phonesim.Phone, []string, error) {
+func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string) ([]*phonesim.Phone, []string, error) {
 	life = s.both(life)
 	var phones []*phonesim.Phone
 	var serials []string
 	for range n {
-		ln, err := phonesim.Listen("127.0.0.1:0")
+		addr := "127.0.0.1:0"
+		if len(addrs) > 0 {
+			addr, addrs = addrs[0], addrs[1:]
+		}
+		ln, err := phonesim.Listen(addr)
 		if err != nil {
-			return nil, nil, fmt.Errorf("stack: listen for a simulated phone: %w", err)
+			return nil, nil, fmt.Errorf("stack: listen for a simulated phone on %s: %w", addr, err)
 		}
 		serial := ln.Addr().String()
 		own := s.life

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,14 +32,18 @@ func TestNewcomerWalkthrough(t *testing.T) {
 		t.Fatalf("build the starter: %v\n%s", err, out)
 	}
 	home := t.TempDir()
+	// Non-default ports: the Temporal port and a Web UI port that is not
+	// port+1000, so every printed command must carry both.
 	port := stacktest.FreePortPair(t)
-	// The newcomer's shell: the viewer's port (metrics.address) is one no
-	// other program on this machine holds, the same for every command.
-	env := newcomerEnv(home, "127.0.0.1:"+strconv.Itoa(stacktest.FreePortPair(t)))
+	uiPort := stacktest.FreePortPair(t)
+	// The newcomer's shell sets nothing: the step viewer links come from
+	// the worker that serves the goal, wherever its viewer listens.
+	env := newcomerEnv(home)
 	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
+	ports := []string{"--data-dir", filepath.Join(dir, "data"), "--temporal-port", strconv.Itoa(port), "--temporal-ui-port", strconv.Itoa(uiPort)}
 
-	demo := exec.CommandContext(ctx, bin, "demo", "--keep", "--data-dir", filepath.Join(dir, "data"), "--temporal-port", strconv.Itoa(port))
+	demo := exec.CommandContext(ctx, bin, append([]string{"demo", "--keep"}, ports...)...)
 	demo.Dir, demo.Env = home, env
 	pipe, err := demo.StdoutPipe()
 	if err != nil {
@@ -48,9 +53,12 @@ func TestNewcomerWalkthrough(t *testing.T) {
 	if err := demo.Start(); err != nil {
 		t.Fatal(err)
 	}
+	stopped := false
 	defer func() {
-		_ = demo.Process.Signal(os.Interrupt)
-		_ = demo.Wait()
+		if !stopped {
+			_ = demo.Process.Signal(os.Interrupt)
+			_ = demo.Wait()
+		}
 	}()
 	var demoOut []string
 	sc := bufio.NewScanner(pipe)
@@ -60,9 +68,13 @@ func TestNewcomerWalkthrough(t *testing.T) {
 			break
 		}
 	}
+	tail := make(chan []string, 1)
 	go func() { // keep the pipe drained while the demo stays up
+		var rest []string
 		for sc.Scan() {
+			rest = append(rest, sc.Text())
 		}
+		tail <- rest
 	}()
 	if !strings.Contains(strings.Join(demoOut, "\n"), "press Ctrl-C to stop") {
 		t.Fatalf("the demo did not come up:\n%s", strings.Join(demoOut, "\n"))
@@ -179,18 +191,104 @@ func TestNewcomerWalkthrough(t *testing.T) {
 	if !followed {
 		t.Errorf("schedule trigger printed no command to follow its goal:\n%s", out)
 	}
+
+	// Ctrl-C on the kept demo says what stopped and what is kept.
+	_ = demo.Process.Signal(os.Interrupt)
+	_ = demo.Wait()
+	stopped = true
+	if rest := strings.Join(<-tail, "\n"); !strings.Contains(rest, "stopped the demo") || !strings.Contains(rest, "kept in") {
+		t.Errorf("Ctrl-C on demo --keep did not say what stopped and what is kept:\n%s", rest)
+	}
+
+	askAndResume(ctx, t, bin, home, env, ports, paste)
+}
+
+// askAndResume runs `demo --ask` on the same ports, interrupts it while
+// the goal waits for its answer, pastes the `demo --resume` command it
+// prints on the way out, and answers the resumed goal with the clarify
+// command the first demo printed: the goal an interrupted demo left ends
+// done.
+func askAndResume(ctx context.Context, t *testing.T, bin, home string, env, ports []string, paste func([]string, int) string) {
+	t.Helper()
+	start := func(args []string) (*exec.Cmd, *bufio.Scanner) {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir, cmd.Env = home, env
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = cmd.Stdout
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = cmd.Process.Signal(os.Interrupt)
+			_ = cmd.Wait()
+		})
+		return cmd, bufio.NewScanner(pipe)
+	}
+	until := func(sc *bufio.Scanner, mark string) string {
+		t.Helper()
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if strings.Contains(sc.Text(), mark) {
+				return strings.Join(lines, "\n")
+			}
+		}
+		t.Fatalf("the demo ended before %q:\n%s", mark, strings.Join(lines, "\n"))
+		return ""
+	}
+	ask, sc := start(append([]string{"demo", "--ask"}, ports...))
+	out := until(sc, "question:")
+	var clarify []string
+	for _, args := range printedCommands(out) {
+		if args[0] == "clarify" && !strings.Contains(strings.Join(args, " "), "<") {
+			clarify = args
+			break
+		}
+	}
+	if clarify == nil {
+		t.Fatalf("demo --ask printed no clarify command to paste:\n%s", out)
+	}
+	_ = ask.Process.Signal(os.Interrupt)
+	out = until(sc, "stopped the demo")
+	_ = ask.Wait()
+	var resume []string
+	for _, args := range printedCommands(out) {
+		if args[0] == "demo" {
+			resume = args
+		}
+	}
+	if resume == nil || !slices.Contains(resume, "--resume") {
+		t.Fatalf("the interrupted demo printed no `demo --resume` command:\n%s", out)
+	}
+	again, sc := start(resume)
+	out = until(sc, "question:")
+	if !strings.Contains(out, "continuing ") {
+		t.Errorf("`starter %s` did not continue the interrupted goal:\n%s", strings.Join(resume, " "), out)
+	}
+	paste(clarify, 0)
+	var rest []string
+	for sc.Scan() {
+		rest = append(rest, sc.Text())
+	}
+	err := again.Wait()
+	if err != nil || !strings.Contains(strings.Join(rest, "\n"), "sent to Alice Chen") {
+		t.Fatalf("the resumed demo, answered with the printed clarify command: %v\n%s", err, strings.Join(rest, "\n"))
+	}
 }
 
 // newcomerEnv is a clean environment: no PHONEFLOW_* settings of the
-// machine running the test, a fresh home, the step viewer's address.
-func newcomerEnv(home, metrics string) []string {
+// machine running the test, a fresh home.
+func newcomerEnv(home string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PHONEFLOW_") && !strings.HasPrefix(kv, "HOME=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+home, "PHONEFLOW_METRICS_ADDRESS="+metrics)
+	return append(env, "HOME="+home)
 }
 
 var linkRe = regexp.MustCompile(`(?m)^\s*(?:Web UI|Step viewer): (https?://\S+)`)
