@@ -95,6 +95,9 @@ func messageSpan(s string) (int, int, bool) {
 		if m := strings.ToLower(strings.TrimSpace(s[at:from])); strings.HasPrefix(m, "that") && !regexp.MustCompile(`(?i)^(?:tell|let|text|message|inform|notify)\b`).MatchString(head) {
 			continue // "that" opens the words only after tell, let … know
 		}
+		if m := strings.ToLower(strings.TrimSpace(s[at:from])); strings.HasPrefix(m, "that") && msgVerbRe.FindString(head) == head {
+			continue // "text that to Bob": "that" is what is sent, not its words' marker
+		}
 		if q, ok := findQuoted(s[from:]); ok && q.start == 0 && (!startsComma(s[from+q.end:]) || politeTail(s[from+q.end:])) {
 			// "saying "…" and go home": the quote holds the words.
 			return from, from + q.end, true
