@@ -45,9 +45,13 @@ func answered(t planned, answers []answerPair) planned {
 			a = x
 		}
 	}
-	again := readClause(strings.TrimSpace(t.Clause+" "+a.Answer), planned{})
-	if len(again) > 0 && again[0].Ask == "" {
-		return again[0]
+	// The answer after the clause, or as the words after a colon ("Send
+	// a message to Bob" answered "see you at 8").
+	for _, sep := range []string{" ", ": "} {
+		again := readClause(strings.TrimSpace(t.Clause+sep+a.Answer), planned{})
+		if len(again) > 0 && again[0].Ask == "" {
+			return again[0]
+		}
 	}
 	return planned{Todo: capitalise(strings.TrimSpace(t.Clause + ": " + a.Answer))}
 }
