@@ -64,7 +64,7 @@ var cvAlias = map[string][]string{"called": cvLabel, "named": cvLabel, "name": c
 	"words": {"a message: ", "with what was read"}, "active": {"state"}, "inactive": {"state"},
 	// A conversation, a reply, a forward: what the Messages todos write.
 	"chat": {"conversation"}, "thread": {"conversation"},
-	"forward": {"with what was read"}, "pass": {"with what was read"}, "share": {"with what was read"}, "both": {"send"},
+	"forward": {"with what was read"}, "result": {"with what was read"}, "pass": {"with what was read"}, "share": {"with what was read"}, "both": {"send"},
 	"same": {"a message: ", "with what was read", "send"}, "latest": {"latest", "last message sent", "the last", "first conversation"}, "sign": {"bank"}, "myself": {"bank"}, "i'll": {"bank"}, "only": {"open the conversation"}, "anything": {"open the conversation"}, "don't": {"open the conversation"},
 	"flip": {"opposite"}, "toggle": {"opposite"}, "toggling": {"opposite"}, "other": {"opposite"}, "reverse": {"opposite"}, "invert": {"opposite"}}
 

@@ -291,9 +291,9 @@ func unquote(s string) string {
 type quoted struct{ start, end, innerStart, innerEnd int }
 
 // quotePairs are the quote marks the persona reads: straight and curly
-// double quotes, corner brackets, and single quotes that open after a
+// double quotes, corner brackets, guillemets, and single quotes that open after a
 // space (so "don't" and "I'll" are apostrophes, not quotes).
-var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"「", "」"}, {"‘", "’"}, {"'", "'"}}
+var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"「", "」"}, {"『", "』"}, {"«", "»"}, {"‘", "’"}, {"'", "'"}}
 
 // findQuoted returns the first quoted span of s.
 func findQuoted(s string) (quoted, bool) {

@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/phoneflow/phoneflow/internal/waits"
 )
 
 // planGoal answers a plan request with the documented rules (see doc.go):
@@ -47,9 +45,13 @@ func answered(t planned, answers []answerPair) planned {
 			a = x
 		}
 	}
-	again := readClause(strings.TrimSpace(t.Clause+" "+a.Answer), planned{})
-	if len(again) > 0 && again[0].Ask == "" {
-		return again[0]
+	// The answer after the clause, or as the words after a colon ("Send
+	// a message to Bob" answered "see you at 8").
+	for _, sep := range []string{" ", ": "} {
+		again := readClause(strings.TrimSpace(t.Clause+sep+a.Answer), planned{})
+		if len(again) > 0 && again[0].Ask == "" {
+			return again[0]
+		}
 	}
 	return planned{Todo: capitalise(strings.TrimSpace(t.Clause + ": " + a.Answer))}
 }
@@ -130,12 +132,14 @@ func replanGoal(pc planContext) planAnswer {
 
 	prev := placeholderValue(pc.Done)
 	var keep []string
-	waitAhead := false // a wait for the phone still to run reads the value
+	// A reading todo or a wait for the phone still to run reads the value
+	// a placeholder after it stands for: it stays a placeholder until then.
+	readAhead := false
 	for _, r := range remaining {
-		if _, ok := waits.PhoneTodo(r); ok {
-			waitAhead = true
+		if reads(r) {
+			readAhead = true
 		}
-		if hasPlaceholder(r) && !waitAhead {
+		if hasPlaceholder(r) && !readAhead {
 			if prev == "" {
 				// What it needs was never read: it cannot run, and its
 				// placeholder must never be sent as content.
@@ -150,6 +154,9 @@ func replanGoal(pc planContext) planAnswer {
 	}
 	items := withExpect(keep)
 	for i, r := range keep {
+		if hasPlaceholder(r) {
+			continue // written once the value it sends is read
+		}
 		t := remembered(answered(readOne(r), pc.Answers), pc.Memory)
 		if t.Ask != "" {
 			return planAnswer{Status: "ask_user", Question: t.Ask}

@@ -22,25 +22,29 @@ func impossible(d doneTodo) bool {
 }
 
 // placeholderValue is what a {result} placeholder stands for: the result
-// of the latest reading todo that succeeded, or else the latest result of
-// any todo that succeeded ("Read the alarm, turn on Bluetooth, then send it
-// to Alice" sends the time, not "Bluetooth is on").
+// of the latest reading todo that succeeded, or "" when none has. A
+// pronoun ("send it", "the result", "它") names a value read, never what
+// another todo did: "turn off Bluetooth, then read the alarm and send it"
+// sends the time, and never "Bluetooth is off" (docs/design.md §9).
 func placeholderValue(done []doneTodo) string {
-	last := ""
 	for i := len(done) - 1; i >= 0; i-- {
 		d := done[i]
 		if d.Status != "done" || d.Result == "" {
 			continue
 		}
-		if _, waited := waits.PhoneTodo(d.Todo); waited || readOne(d.Todo).Reads {
-			// A wait for the phone reads what arrived (docs/design.md §7).
+		if reads(d.Todo) {
 			return d.Result
 		}
-		if last == "" {
-			last = d.Result
-		}
 	}
-	return last
+	return ""
+}
+
+// reads reports whether a todo reads a value for the todos after it: a
+// reading todo, or a wait for the phone, which reads what arrived
+// (docs/design.md §7).
+func reads(todo string) bool {
+	_, waited := waits.PhoneTodo(todo)
+	return waited || readOne(todo).Reads
 }
 
 // summarise writes the final response: each todo with its result, and the

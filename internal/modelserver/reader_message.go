@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"encoding/hex"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -70,9 +71,68 @@ func protectMessages(s string) string {
 	}
 }
 
-// messageSpan finds the first message's words in s: after a marker that
-// follows a send verb, up to the end or a sequencing word.
+// messageSpan finds the first message's words in s: a quote right after
+// the person a send verb names ("text Bob 'hi, see you at 8'"), quote
+// marks and all, or the words after a marker that follows a send verb, up
+// to the end or a sequencing word. A quote that opens before the marker
+// holds the words whole: a colon or a "that" inside it is the message's.
 func messageSpan(s string) (int, int, bool) {
+	ms, me, mok := markerSpan(s)
+	if qs, qe, ok := quotedSpan(s); ok && (!mok || qs < ms) {
+		return qs, qe, true
+	}
+	return ms, me, mok
+}
+
+// quotedSpan finds the first quote of s that stands where a send clause's
+// words go: after a send verb and its person, with no marker between
+// ("Message Mom ‘I'm home, don't worry’", "给李四发消息「晚上好，记得带伞」").
+func quotedSpan(s string) (int, int, bool) {
+	for off := 0; off < len(s); {
+		q, ok := findQuoted(s[off:])
+		if !ok {
+			return 0, 0, false
+		}
+		start, end := off+q.start, off+q.end
+		off = end
+		if strings.HasPrefix(s[end:], string(tokOpen)) || strings.TrimSpace(s[start+1:end-1]) == "" {
+			continue
+		}
+		if msgMarkerTailRe.MatchString(s[:start]) {
+			continue // a marker's words: markerSpan reads them
+		}
+		if head, ok := sendHead(s[:start]); ok && !msgNotRe.MatchString(head) && !strings.ContainsRune(head, tokClose) {
+			return start, end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// sendHead is the clause that ends s when it sends a message: from the
+// nearest clause start whose words begin with a send verb, across the
+// "and"s and commas of a list of people ("Text Bob and Alice"), but not
+// across a clause of its own ("turn on Wi-Fi and …").
+func sendHead(s string) (string, bool) {
+	starts := msgClauseStartRe.FindAllStringIndex(s, -1)
+	for i := len(starts); i >= 0; i-- {
+		from := 0
+		if i > 0 {
+			from = starts[i-1][1]
+		}
+		head := strings.TrimSpace(politeRe.ReplaceAllString(strings.TrimSpace(s[from:]), ""))
+		if msgVerbRe.MatchString(head) || msgVerbZhRe.MatchString(head) {
+			return head, true
+		}
+		if i > 0 && !rdPeopleSepRe.MatchString(s[starts[i-1][0]:starts[i-1][1]]) || startsTodo(head, "") {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// markerSpan finds the first message's words in s after a marker that
+// follows a send verb, up to the end or a sequencing word.
+func markerSpan(s string) (int, int, bool) {
 	for off := 0; off < len(s); {
 		loc := msgMarkerRe.FindStringIndex(s[off:])
 		if loc == nil {
@@ -94,6 +154,9 @@ func messageSpan(s string) (int, int, bool) {
 		}
 		if m := strings.ToLower(strings.TrimSpace(s[at:from])); strings.HasPrefix(m, "that") && !regexp.MustCompile(`(?i)^(?:tell|let|text|message|inform|notify)\b`).MatchString(head) {
 			continue // "that" opens the words only after tell, let … know
+		}
+		if m := strings.ToLower(strings.TrimSpace(s[at:from])); strings.HasPrefix(m, "that") && msgVerbRe.FindString(head) == head {
+			continue // "text that to Bob": "that" is what is sent, not its words' marker
 		}
 		if q, ok := findQuoted(s[from:]); ok && q.start == 0 && (!startsComma(s[from+q.end:]) || politeTail(s[from+q.end:])) {
 			// "saying "…" and go home": the quote holds the words.
@@ -212,13 +275,18 @@ func messageClause(c string, prev planned) ([]planned, bool) {
 	}
 	text = unwrapQuotes(strings.TrimSpace(text))
 	head := strings.TrimSpace(msgMarkerTailRe.ReplaceAllString(c[:loc[0]], ""))
-	who := strings.TrimSpace(msgWhoHeadRe.ReplaceAllString(head, ""))
+	who := strings.TrimSpace(msgWhoHeadRe.ReplaceAllString(head+" ", ""))
 	for range 3 {
 		who = strings.TrimSpace(msgWhoTailRe.ReplaceAllString(who, ""))
 	}
 	var ps []planned
-	if who != "" && !msgNotPersonRe.MatchString(who) && !regexp.MustCompile(`(?i)^(?:an?|the)$`).MatchString(who) && len(strings.Fields(who)) <= 4 {
+	noOne := msgNoOneRe.MatchString(who)
+	if !noOne && !msgNotPersonRe.MatchString(who) && len(strings.Fields(who)) <= 4 {
 		ps = sendTodos("Send "+who+" a message: "+msgPlaceholder, prev)
+	} else if noOne && strings.TrimSpace(c[loc[1]:]) == "" && msgVerbRe.MatchString(head) {
+		// `Send the message "running late"`: the words, and no one to
+		// send them to.
+		return []planned{{Ask: fmt.Sprintf("Who should I send the message %q to?", text)}}, true
 	} else {
 		ps = readClause(c[:loc[0]]+msgPlaceholder+c[loc[1]:], prev)
 	}
@@ -227,6 +295,10 @@ func messageClause(c string, prev planned) ([]planned, bool) {
 	}
 	return ps, true
 }
+
+// msgNoOneRe is what stands before a message's words when they name no
+// one: nothing, "the message", "a text".
+var msgNoOneRe = regexp.MustCompile(`(?i)^(?:an?|the|this|that|these|my)?\s*(?:(?:message|text|sms|msg|words?|line)s?)?$`)
 
 // msgMarkerTailRe is the marker that ends the words before a token.
 var msgMarkerTailRe = regexp.MustCompile(`(?i)(?:\s*[:：]\s*|\s+(?:saying|that says|which says|to say|with the (?:text|words|message))\s*[:：]?\s*|\s+that\s*|\s+know\s+(?:that\s+)?|说(?:\s*(?:一声|一下))?\s*[:：，,]?\s*)$`)
@@ -241,11 +313,20 @@ func withWords(p planned, text string) planned {
 	return p
 }
 
+// apostropheRe is an apostrophe within a word ("don't", "I'll").
+var apostropheRe = regexp.MustCompile(`\pL'\pL`)
+
 // unwrapQuotes takes off quotes around the whole of a message's words.
 func unwrapQuotes(t string) string {
-	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}, {"'", "'"}, {"「", "」"}, {"‘", "’"}} {
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}, {"'", "'"}, {"「", "」"}, {"‘", "’"}, {"«", "»"}, {"『", "』"}} {
 		if len(t) >= len(q[0])+len(q[1])+1 && strings.HasPrefix(t, q[0]) && strings.HasSuffix(t, q[1]) {
 			inner := t[len(q[0]) : len(t)-len(q[1])]
+			if q[0] == "'" {
+				inner2 := apostropheRe.ReplaceAllString(inner, "")
+				if !strings.Contains(inner2, "'") {
+					return strings.TrimSpace(inner)
+				}
+			}
 			if !strings.Contains(inner, q[0]) && !strings.Contains(inner, q[1]) {
 				return strings.TrimSpace(inner)
 			}

@@ -52,7 +52,10 @@ var (
 	rdMsgNounRe  = regexp.MustCompile(`(?i)\s+(?:(?:an?|the|this|that|following)\s+)*(?:message|text|sms|msg)$`)
 	// rdViaAppRe is the app a message goes through, said after the
 	// person: "Alice in Messages", "Bob via SMS".
-	rdAppFirstRe  = regexp.MustCompile(`(?i)^(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?\s+`)
+	rdAppFirstRe = regexp.MustCompile(`(?i)^(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?(?:\s+|$)`)
+	// rdMsgOnlyRe is a message's text that only names a message: "a
+	// message", "the text", "an SMS".
+	rdMsgOnlyRe   = regexp.MustCompile(`(?i)^(?:(?:an?|the|this|that|my|one|some)\s+)?(?:(?:text|sms|short|quick)\s+)?(?:message|text|sms|msg|note)s?$`)
 	rdViaAppRe    = regexp.MustCompile(`(?i)\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?$`)
 	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write(?:\s+back)?)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
 	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
@@ -139,6 +142,9 @@ func sendTodos(c string, prev planned) []planned {
 	}
 	to, text = longestContact(to, text)
 	text = strings.Trim(strings.TrimSpace(text), `"“”'`)
+	if rdMsgOnlyRe.MatchString(text) {
+		text = "" // "Send a message to Bob": what it says is not given
+	}
 	if ps, ok := latestSender(to, text); ok {
 		return ps
 	}
