@@ -1,0 +1,86 @@
+package campaign
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/drill"
+)
+
+// worker is the campaign's worker process. Two runs in three are armed
+// with one of the kill drill's fault hooks: the worker kills itself on its
+// Nth device action after the start, between the intent and the input or
+// between the input and its journal record.
+type worker struct {
+	t      *testing.T
+	p      *drill.Process
+	rng    *rand.Rand
+	armed  string // the hook kind of the running worker, or ""
+	counts map[string]int
+}
+
+// start starts the worker, armed with a hook drawn from the seed when arm.
+func (w *worker) start(arm bool) error {
+	w.armed = ""
+	var env []string
+	if arm {
+		n := 1 + w.rng.Intn(2) // early: most runs are cut short by the next kill
+		switch w.rng.Intn(3) {
+		case 0:
+			w.armed = kindKillIntent
+			env = []string{fmt.Sprintf("%s=%d", config.FaultExitBeforeSendEnv, n)}
+		case 1:
+			w.armed = kindKillRecord
+			env = []string{fmt.Sprintf("%s=%d", config.FaultExitAfterActionEnv, n)}
+		}
+	}
+	w.p.SetEnv(env...)
+	return w.p.Start()
+}
+
+// reap counts a worker that killed itself by its hook and starts it
+// again; a worker that exited with no hook armed fails the campaign.
+func (w *worker) reap() {
+	if !w.p.Exited() {
+		return
+	}
+	if w.armed == "" {
+		log, _ := os.ReadFile(w.p.LogFile())
+		w.t.Fatalf("the worker exited with no fault armed; its log ends:\n%s", tail(string(log), 40))
+	}
+	w.counts[w.armed]++
+	_ = w.p.Kill() // reaps it
+	if err := w.start(true); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// kill9 kills the worker with SIGKILL and starts it again.
+func (w *worker) kill9() error {
+	if err := w.p.Kill(); err != nil {
+		return err
+	}
+	return w.start(true)
+}
+
+// restartClean ends the faults: the worker stops (SIGTERM) and starts
+// with no hook.
+func (w *worker) restartClean() error {
+	w.reap()
+	if err := w.p.Stop(); err != nil {
+		return err
+	}
+	return w.start(false)
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
