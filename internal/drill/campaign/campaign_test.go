@@ -94,11 +94,11 @@ func TestCampaign(t *testing.T) {
 	if err := shortModelTimeouts(filepath.Join(dir, "worker.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	wk := &worker{t: t, p: w, rng: rand.New(rand.NewSource(seed + 1)), counts: map[string]int{}}
+	wk := &worker{t: t, p: w, rng: rand.New(rand.NewSource(seed + 1)), counts: map[string]int{}, bin: bin, dir: dir, cfg: cfg}
 	if err := wk.start(true); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = w.Stop() })
+	t.Cleanup(func() { _ = wk.p.Stop() })
 	for _, serial := range s.Serials {
 		waitServed(t, s, w, serial)
 	}
@@ -188,12 +188,20 @@ func TestCampaign(t *testing.T) {
 		for _, c := range faults {
 			n += c
 		}
+		for _, c := range proxy.answered() {
+			n += c
+		}
 		return n
 	}
 	adbPath := s.ADBServer
+	deployAt := nFaults / 2 // one rolling restart a run, mid-campaign
+	faultsBegan := time.Now()
 	for injected() < nFaults {
 		wk.reap()
 		kind := drawFault(rng)
+		if faults[kindDeploy] == 0 && injected() >= deployAt {
+			kind = kindDeploy
+		}
 		ok, err := inject(ctx, t, kind, rng, s, tp, proxy, wk, adbPath)
 		if err != nil {
 			t.Fatalf("fault %d (%s): %v", injected()+1, kind, err)
@@ -201,15 +209,18 @@ func TestCampaign(t *testing.T) {
 		if ok {
 			faults[kind]++
 		}
-		gap := time.Duration(1000+rng.Intn(4000)) * time.Millisecond
+		gap := time.Duration(500+rng.Intn(2500)) * time.Millisecond
 		for end := time.Now().Add(gap); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
 			wk.reap()
 		}
 	}
-	faultsAt := time.Since(began)
+	faultsAt := time.Since(faultsBegan)
 	t.Logf("%d faults injected in %s; letting the last goals end", injected(), faultsAt.Round(time.Second))
 	stopping.Store(true)
 	proxy.disarm()
+	for k, n := range proxy.answered() {
+		faults[k] += n
+	}
 	if err := wk.restartClean(); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ const (
 	kindADBKill      = "adb server killed, restarted, phones reconnected"
 	kindTransportCut = "phone transport cut"
 	kindTemporalKill = "Temporal server kill -9, restarted"
-	kindDeploy       = "deploy mid-goal (rolling restart onto a new build)"
+	kindDeploy       = "deploy mid-goal (rolling restart: a new worker process, then the old one stopped)"
 	kindClusterDB    = "PostgreSQL cluster database restart"
 )
 

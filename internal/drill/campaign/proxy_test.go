@@ -36,8 +36,9 @@ type modelProxy struct {
 	srv    *http.Server
 	url    string
 
-	mu    sync.Mutex
-	armed []modelFault
+	mu     sync.Mutex
+	armed  []modelFault
+	served map[string]int // faults answered, by kind
 }
 
 func newModelProxy(targetBase string) (*modelProxy, error) {
@@ -49,7 +50,7 @@ func newModelProxy(targetBase string) (*modelProxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen for the model proxy: %w", err)
 	}
-	p := &modelProxy{target: u, rp: httputil.NewSingleHostReverseProxy(u), url: "http://" + ln.Addr().String() + "/v1"}
+	p := &modelProxy{target: u, rp: httputil.NewSingleHostReverseProxy(u), url: "http://" + ln.Addr().String() + "/v1", served: map[string]int{}}
 	p.rp.FlushInterval = -1 // streamed answers pass chunk by chunk
 	p.rp.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, `{"error":{"message":"model proxy: `+err.Error()+`","type":"server_error"}}`, http.StatusBadGateway)
@@ -66,6 +67,24 @@ func (p *modelProxy) arm(f modelFault) {
 	p.armed = append(p.armed, f)
 }
 
+// pending is the number of faults armed and not yet answered.
+func (p *modelProxy) pending() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.armed)
+}
+
+// answered is how many faults of each kind the proxy answered.
+func (p *modelProxy) answered() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := map[string]int{}
+	for k, n := range p.served {
+		out[k] = n
+	}
+	return out
+}
+
 // disarm drops every fault not yet answered.
 func (p *modelProxy) disarm() {
 	p.mu.Lock()
@@ -80,6 +99,9 @@ func (p *modelProxy) take(role string) (modelFault, bool) {
 	for i, f := range p.armed {
 		if f.role == "" || f.role == role {
 			p.armed = append(p.armed[:i], p.armed[i+1:]...)
+			if f.kind != kindKillThink && f.kind != kindKillPlan {
+				p.served[f.kind]++ // the kill kinds count when the kill is done
+			}
 			return f, true
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/drill"
@@ -21,6 +23,10 @@ type worker struct {
 	rng    *rand.Rand
 	armed  string // the hook kind of the running worker, or ""
 	counts map[string]int
+	// bin and cfg build the process a deploy starts; deploys counts them.
+	bin, dir string
+	cfg      config.Config
+	deploys  int
 }
 
 // start starts the worker, armed with a hook drawn from the seed when arm.
@@ -65,6 +71,32 @@ func (w *worker) kill9() error {
 		return err
 	}
 	return w.start(true)
+}
+
+// deploy is a rolling restart mid-goal: a new worker process starts and
+// serves the phones beside the old one, then the old one stops (SIGTERM,
+// its running activities given their graceful stop).
+func (w *worker) deploy() error {
+	w.reap()
+	w.deploys++
+	dir := filepath.Join(w.dir, fmt.Sprintf("deploy-%d", w.deploys))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	np, err := drill.NewProcess(w.bin, dir, w.cfg)
+	if err != nil {
+		return err
+	}
+	if err := shortModelTimeouts(filepath.Join(dir, "worker.yaml")); err != nil {
+		return err
+	}
+	old := w.p
+	w.p = np
+	if err := w.start(true); err != nil {
+		return err
+	}
+	time.Sleep(5 * time.Second) // both serve the phones for a moment
+	return old.Stop()
 }
 
 // restartClean ends the faults: the worker stops (SIGTERM) and starts
