@@ -196,6 +196,7 @@ func TestCampaign(t *testing.T) {
 	adbPath := s.ADBServer
 	deployAt := nFaults / 2 // one rolling restart a run, mid-campaign
 	faultsBegan := time.Now()
+	last := 0 // faults injected at the last progress line
 	for injected() < nFaults {
 		wk.reap()
 		kind := drawFault(rng)
@@ -208,6 +209,12 @@ func TestCampaign(t *testing.T) {
 		}
 		if ok {
 			faults[kind]++
+		}
+		if n := injected(); n/25 != last/25 {
+			mu.Lock()
+			t.Logf("%d faults injected in %s, %d goals started", n, time.Since(faultsBegan).Round(time.Second), len(goals))
+			mu.Unlock()
+			last = n
 		}
 		gap := time.Duration(500+rng.Intn(2500)) * time.Millisecond
 		for end := time.Now().Add(gap); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {

@@ -101,8 +101,17 @@ func restartADB(ctx context.Context, adbPath, addr string, kill func(context.Con
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	for _, s := range serials {
-		if err := connect(cctx, s); err != nil {
-			return fmt.Errorf("adb connect %s: %w", s, err)
+		// A phone whose transport is cut right now refuses the connect
+		// until the cut ends: try again.
+		for {
+			err := connect(cctx, s)
+			if err == nil {
+				break
+			}
+			if cctx.Err() != nil {
+				return fmt.Errorf("adb connect %s: %w", s, err)
+			}
+			time.Sleep(time.Second)
 		}
 	}
 	for _, s := range serials {
