@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/config"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -278,6 +279,7 @@ func TestCampaign(t *testing.T) {
 		}
 		final[g.phone].acts = append(final[g.phone].acts, acts...)
 		final[g.phone].goals = append(final[g.phone].goals, g.id)
+		final[g.phone].trails = append(final[g.phone].trails, fmt.Sprintf("goal %s (%s, %s):\n%s", g.id, g.kind, g.res.Status, trail(s, g)))
 	}
 	for i, f := range final {
 		bad := drill.AppliedButNotSent(f.acts, f.st)
@@ -285,8 +287,16 @@ func TestCampaign(t *testing.T) {
 		tb.claimedNotSent += len(bad)
 		tb.inputTwice += len(twice)
 		if len(bad)+len(twice) > 0 {
-			problems = append(problems, fmt.Sprintf("phone %d (%s), goals %v:\nreported applied, not in the input log: %q\nin the input log more often than decided: %q\ninput log:\n%s",
-				i, f.st.Serial, f.goals, bad, twice, drilltest.InputLog(f.st)))
+			var acts strings.Builder
+			for _, a := range f.acts {
+				r := "no result"
+				if a.Result != nil {
+					r = fmt.Sprintf("%q recovered=%q uncertain=%q", a.Result.Result, a.Result.Recovered, a.Result.Uncertain)
+				}
+				fmt.Fprintf(&acts, "  %s %s: %s\n", a.In.ActionID, autoglm.FormatAction(*a.In.Act), r)
+			}
+			problems = append(problems, fmt.Sprintf("phone %d (%s), goals %v:\nreported applied, not in the input log: %q\nin the input log more often than decided: %q\nactions:\n%sinput log:\n%s%s\nthe worker's journal decisions:\n%s",
+				i, f.st.Serial, f.goals, bad, twice, acts.String(), drilltest.InputLog(f.st), strings.Join(f.trails, ""), journalLines(dir)))
 		}
 	}
 	t.Log("\n" + tb.String())
@@ -300,9 +310,27 @@ func TestCampaign(t *testing.T) {
 
 // phoneStateOf is one phone at the end with every action its goals decided.
 type phoneStateOf struct {
-	st    phoneState
-	acts  []drill.Reported
-	goals []string
+	st     phoneState
+	acts   []drill.Reported
+	goals  []string
+	trails []string
+}
+
+// journalLines are the lines of every worker log under dir with a decision
+// on an action a crash left without its record.
+func journalLines(dir string) string {
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	more, _ := filepath.Glob(filepath.Join(dir, "deploy-*", "*.log"))
+	var b strings.Builder
+	for _, f := range append(logs, more...) {
+		data, _ := os.ReadFile(f)
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "action journal:") {
+				b.WriteString("  " + line + "\n")
+			}
+		}
+	}
+	return b.String()
 }
 
 // startGoal starts g, trying again while the server is away; its fixed ID
