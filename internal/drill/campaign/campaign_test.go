@@ -197,9 +197,16 @@ func TestCampaign(t *testing.T) {
 	adbPath := s.ADBServer
 	deployAt := nFaults / 2 // one rolling restart a run, mid-campaign
 	faultsBegan := time.Now()
-	last := 0 // faults injected at the last progress line
+	last := 0                // faults injected at the last progress line
+	var serverExits []string // the Temporal server exiting by itself is a finding
 	for injected() < nFaults {
 		wk.reap()
+		if log, err := tp.revive(ctx); err != nil {
+			t.Fatal(err)
+		} else if log != "" {
+			t.Logf("the Temporal server exited by itself; started again. Its log ended:\n%s", log)
+			serverExits = append(serverExits, log)
+		}
 		kind := drawFault(rng)
 		if faults[kindDeploy] == 0 && injected() >= deployAt {
 			kind = kindDeploy
@@ -223,7 +230,8 @@ func TestCampaign(t *testing.T) {
 		}
 	}
 	faultsAt := time.Since(faultsBegan)
-	t.Logf("%d faults injected in %s; letting the last goals end", injected(), faultsAt.Round(time.Second))
+	t.Logf("%d faults injected in %s (the worker started again %d times after it exited unable to reach the server); letting the last goals end",
+		injected(), faultsAt.Round(time.Second), wk.restarts)
 	stopping.Store(true)
 	proxy.disarm()
 	for k, n := range proxy.answered() {
@@ -300,6 +308,9 @@ func TestCampaign(t *testing.T) {
 		}
 	}
 	t.Log("\n" + tb.String())
+	for _, log := range serverExits {
+		problems = append(problems, "the Temporal server exited by itself; its log ended:\n"+log)
+	}
 	for _, p := range problems {
 		t.Error(p)
 	}

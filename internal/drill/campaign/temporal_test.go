@@ -126,3 +126,14 @@ func (t *temporalProc) kill9() error {
 }
 
 func (t *temporalProc) stop() { _ = t.proc.Stop() }
+
+// revive starts the server again if it exited by itself, and returns the
+// end of its log then ("" when it runs).
+func (t *temporalProc) revive(ctx context.Context) (string, error) {
+	if !t.proc.Exited() {
+		return "", nil
+	}
+	log, _ := os.ReadFile(t.proc.LogFile())
+	_ = t.proc.Kill() // reaps it
+	return tail(string(log), 20), t.start(ctx)
+}
