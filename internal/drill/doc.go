@@ -20,7 +20,14 @@
 // or answering faults, the embedded server restarted) are in package
 // outage; the lost phone host, steering bursts, the blocked goal, the
 // cancelled goal's release and the deploy from the previous release each
-// have their own package below this one. Every drill package is its own
+// have their own package below this one. The fault campaign, package
+// campaign, runs goals of every kind on several phones while faults of
+// every kind above flow, drawn by a seed, and prints one table:
+//
+//	go test ./internal/drill/campaign   # bounded: 20 faults
+//	go test -tags campaign -timeout 0 -v ./internal/drill/campaign -campaign.seed 7 -campaign.faults 300 -campaign.phones 3
+//
+// Every drill package is its own
 // test binary: `go test ./...` runs them in parallel, each within go
 // test's per-package time limit. The tests of this package are in package
 // drill_test and share the helpers of package drilltest.
