@@ -9,6 +9,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 // fencedTap runs a Step that taps for goal with token under id.
@@ -139,4 +141,49 @@ func TestUnlockAndProbesBeforeTheActionAreFenced(t *testing.T) {
 			t.Fatalf("the fenced goal's look before its commit sent %v (scroll %d)", got, p.scroll)
 		}
 	})
+}
+
+// A verification's probes past the screen's edge are fenced as the
+// action is (docs/design.md §5): once a goal granted the phone later has
+// acted, the older goal's Verify scrolls nothing, and neither an
+// element_exists nor an element_absent holds on what it did not look at.
+// The holder's Verify probes as before.
+func TestVerifyProbesAreFenced(t *testing.T) {
+	a, p := newNotes(t, 30)
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Journal = j
+	in := tapAt("Create a note titled n31 with the text x", 540, 600)
+	in.ActionID, in.GoalID, in.LeaseToken = "b/1", "goal-b", 200
+	if _, err := a.Step(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	before := len(p.got())
+	scr := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400}
+	check := func(goal string, token int64, c postcond.Check) VerifyResult {
+		t.Helper()
+		v, err := a.Verify(context.Background(), VerifyInput{Serial: "fake-1", Task: "Check the note " + c.Text, Message: "Done",
+			Screen: scr, Expect: []postcond.Check{c}, GoalID: goal, LeaseToken: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	exists := postcond.Check{Kind: postcond.ElementExists, Text: "n28"}
+	absent := postcond.Check{Kind: postcond.ElementAbsent, Text: "n40"}
+	for _, c := range []postcond.Check{exists, absent} {
+		if v := check("goal-a", 100, c); v.Status == verify.Done || v.Probes != 0 {
+			t.Fatalf("%s for the goal that lost the phone: %+v", c, v)
+		}
+	}
+	if got := p.got()[before:]; len(got) != 0 || p.scroll != 0 {
+		t.Fatalf("the fenced goal's verification sent %v (scroll %d)", got, p.scroll)
+	}
+	for _, c := range []postcond.Check{exists, absent} {
+		if v := check("goal-b", 200, c); v.Status != verify.Done || v.Probes == 0 {
+			t.Fatalf("%s for the holder: %+v", c, v)
+		}
+	}
 }

@@ -48,7 +48,7 @@ func (a *Activities) verifyByProbe(ctx context.Context, in VerifyInput, s verify
 	if !ok || in.Serial == "" || a.Devices == nil || s.Sensitive || !e.Shows(s.App, s.AppPackage, s.Elements) || visible(s.Elements, e.Match) {
 		return VerifyResult{}, false
 	}
-	r, err := a.Probe(ctx, in.Serial, e.Match, probe.Limits{})
+	r, err := a.probeFenced(ctx, in, e.Match)
 	if err != nil {
 		a.logger(ctx).Warn("probe failed; the verifier judges the final screen alone", "serial", in.Serial, "error", err)
 		return VerifyResult{}, false
@@ -80,7 +80,7 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		c := r.Check
 		switch {
 		case c.Kind == postcond.ElementAbsent && r.Held:
-			n, err := a.probeAbsent(ctx, in.Serial, &rs[i])
+			n, err := a.probeAbsent(ctx, in, &rs[i])
 			if swipes += n; err != nil {
 				return swipes, err
 			}
@@ -95,7 +95,7 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 		default:
 			continue
 		}
-		p, err := a.Probe(ctx, in.Serial, m, probe.Limits{})
+		p, err := a.probeFenced(ctx, in, m)
 		swipes += p.Swipes
 		if err != nil && ctx.Err() != nil {
 			return swipes, fmt.Errorf("the probe for %s was cut off (%v) after %d swipes: whether it holds is not known: %w", c, ctx.Err(), p.Swipes, err)
@@ -117,9 +117,9 @@ func (a *Activities) probeMissing(ctx context.Context, in VerifyInput, s verify.
 // only when the probe saw the whole list without finding it; found, or
 // not looked through to both ends (a probe that failed or ran out of
 // swipes), it does not hold. It returns the swipes sent.
-func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond.Result) (int, error) {
+func (a *Activities) probeAbsent(ctx context.Context, in VerifyInput, r *postcond.Result) (int, error) {
 	text := r.Check.Text
-	p, err := a.Probe(ctx, serial, func(e uitree.Element) bool { return postcond.Shows(e, text) }, probe.Limits{})
+	p, err := a.probeFenced(ctx, in, func(e uitree.Element) bool { return postcond.Shows(e, text) })
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// Cut off by the deadline: no verdict, as probeMissing says.
@@ -134,4 +134,25 @@ func (a *Activities) probeAbsent(ctx context.Context, serial string, r *postcond
 		r.Evidence = fmt.Sprintf("%s; past the screen's edge: %s", r.Evidence, p.Evidence)
 	}
 	return p.Swipes, nil
+}
+
+// probeFenced is Probe for a verification: the swipes go to the phone
+// only while the goal still holds it (docs/design.md §5). A goal whose
+// phone was granted to another goal after it gets the lease error and
+// sends nothing; the caller judges as for a probe that failed (an
+// element_exists stays unmet, an element_absent is not shown to be
+// gone), never as held.
+func (a *Activities) probeFenced(ctx context.Context, in VerifyInput, m probe.Match) (probe.Result, error) {
+	if a.Journal != nil && in.LeaseToken != 0 {
+		d, err := a.device(ctx, in.Serial)
+		if err != nil {
+			return probe.Result{}, err
+		}
+		_, unlock, err := a.fenced(ctx, d, in.GoalID, in.LeaseToken)
+		if err != nil {
+			return probe.Result{}, err
+		}
+		unlock()
+	}
+	return a.Probe(ctx, in.Serial, m, probe.Limits{})
 }

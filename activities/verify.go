@@ -31,6 +31,13 @@ type VerifyInput struct {
 	// shows now: Screen is from before a wait in which a person could use
 	// the phone (docs/design.md §9).
 	Reobserve bool `json:"reobserve,omitempty"`
+	// GoalID and LeaseToken fence the probe swipes past the screen's edge
+	// as a Step's action is fenced (docs/design.md §5): a goal whose phone
+	// was granted to another goal after it does not scroll the list the
+	// other goal drives. Inputs without a token are not fenced, as their
+	// Steps are not.
+	GoalID     string `json:"goal_id,omitempty"`
+	LeaseToken int64  `json:"lease_token,omitempty"`
 	// Established are the states earlier todos of the goal established
 	// (their switch and element_absent postconditions): each one the final
 	// screen shows is judged again (VerifyResult.Rechecked), so a goal

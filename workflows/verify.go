@@ -76,6 +76,7 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	}
 	in.Established = t.in.Established
 	in.Commits, in.SentChecked = t.sentSoFar(), true
+	in.GoalID, in.LeaseToken = t.in.GoalID, t.in.LeaseToken // its probes are fenced
 	if t.st.Checks.Stale && markersOnceGive(ctx, ChangeReobserveAfterWait) >= 1 {
 		// The screen the finish was decided on is from before a pause or
 		// a question: Verify looks at the phone again.
