@@ -44,7 +44,10 @@ func placeholderValue(done []doneTodo) string {
 // (docs/design.md §7).
 func reads(todo string) bool {
 	_, waited := waits.PhoneTodo(todo)
-	return waited || readOne(todo).Reads
+	// The planner's own reading todos begin "Read the …" ("Read the name
+	// of the second conversation in Messages"), which the clause reader
+	// does not take for a read of a value.
+	return waited || readOne(todo).Reads || strings.HasPrefix(strings.ToLower(strings.TrimSpace(todo)), "read the ")
 }
 
 // summarise writes the final response: each todo with its result, and the

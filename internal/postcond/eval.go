@@ -207,8 +207,8 @@ func sameName(title, name string) bool {
 	return title == name || strings.HasPrefix(title, name+" ")
 }
 
-// shownNotTyped is the elements that are not input fields and that a
-// person can see: an element the tree gives no area ([0,0][0,0], a row
+// shownNotTyped is the elements a person can see, with what was typed
+// into input fields left out (a field keeps its description and hint): an element the tree gives no area ([0,0][0,0], a row
 // cut off at the list's edge, a label the lock screen hides) shows
 // nothing, in a tree whose elements have bounds at all.
 func shownNotTyped(es []uitree.Element) []uitree.Element {
@@ -218,9 +218,21 @@ func shownNotTyped(es []uitree.Element) []uitree.Element {
 		sized = sized || hasArea(e.Bounds)
 	}
 	for _, e := range es {
-		if !e.IsField() && (hasArea(e.Bounds) || !sized) {
-			out = append(out, e)
+		if !hasArea(e.Bounds) && sized {
+			continue
 		}
+		if e.IsField() {
+			// A field's text is what was typed into it; its description
+			// and its hint (an empty field shows its hint as its text) are
+			// the app's words, shown: a conversation's "Text message" box.
+			if e.Text != e.Hint {
+				e.Text = ""
+			}
+			if e.Text == "" && e.Desc == "" {
+				continue
+			}
+		}
+		out = append(out, e)
 	}
 	return out
 }
