@@ -121,21 +121,11 @@ func TestUnlockAndProbesBeforeTheActionAreFenced(t *testing.T) {
 		}
 	})
 	t.Run("look before a commit", func(t *testing.T) {
-		a, p := newNotes(t, 30)
-		j, err := OpenJournal(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Journal = j
-		in := tapAt("Create a note titled n31 with the text x", 540, 600)
-		in.ActionID, in.GoalID, in.LeaseToken = "b/1", "goal-b", 200
-		if _, err := a.Step(context.Background(), in); err != nil {
-			t.Fatal(err)
-		}
+		a, p := notesGrantedToB(t)
 		before := len(p.got())
-		in = tapAt("Create a note titled n31 with the text x", 540, 2250) // New note: a commit, looked before
+		in := tapAt("Create a note titled n31 with the text x", 540, 2250) // New note: a commit, looked before
 		in.ActionID, in.GoalID, in.LeaseToken = "a/1", "goal-a", 100
-		_, err = a.Step(context.Background(), in)
+		_, err := a.Step(context.Background(), in)
 		wantLeaseLost(t, err, "recorded token 200")
 		if got := p.got()[before:]; len(got) != 0 || p.scroll != 0 {
 			t.Fatalf("the fenced goal's look before its commit sent %v (scroll %d)", got, p.scroll)
@@ -149,17 +139,7 @@ func TestUnlockAndProbesBeforeTheActionAreFenced(t *testing.T) {
 // element_exists nor an element_absent holds on what it did not look at.
 // The holder's Verify probes as before.
 func TestVerifyProbesAreFenced(t *testing.T) {
-	a, p := newNotes(t, 30)
-	j, err := OpenJournal(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Journal = j
-	in := tapAt("Create a note titled n31 with the text x", 540, 600)
-	in.ActionID, in.GoalID, in.LeaseToken = "b/1", "goal-b", 200
-	if _, err := a.Step(context.Background(), in); err != nil {
-		t.Fatal(err)
-	}
+	a, p := notesGrantedToB(t)
 	before := len(p.got())
 	scr := Observation{App: "Notes", AppPackage: "com.example.notes", Width: 1080, Height: 2400}
 	check := func(goal string, token int64, c postcond.Check) VerifyResult {
@@ -186,4 +166,22 @@ func TestVerifyProbesAreFenced(t *testing.T) {
 			t.Fatalf("%s for the holder: %+v", c, v)
 		}
 	}
+}
+
+// notesGrantedToB is a journalled phone of 30 notes on which goal-b,
+// granted it under token 200, has acted once.
+func notesGrantedToB(t *testing.T) (*Activities, *notesPhone) {
+	t.Helper()
+	a, p := newNotes(t, 30)
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Journal = j
+	in := tapAt("Create a note titled n31 with the text x", 540, 600)
+	in.ActionID, in.GoalID, in.LeaseToken = "b/1", "goal-b", 200
+	if _, err := a.Step(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	return a, p
 }
