@@ -4,6 +4,7 @@
 // password, so it never travels in a workflow update: the viewer seals it
 // here under a random handle, the update carries the handle and the number
 // of characters only, and the activity takes it out, which deletes it.
-// Entries live in files under the worker's data_dir, readable by their owner
-// only, and expire unread after a few minutes.
+// Entries live in files under the worker's data_dir, encrypted with the
+// host's key as internal/sealed keeps the executor's secrets, readable by
+// their owner only, and expire unread after a few minutes.
 package takeover
