@@ -78,7 +78,11 @@ func TestRecordHistories(t *testing.T) {
 	workerGoal = workflows.NewGoalWorkflow(app.GoalDefaults(s.Config, time.Now()))
 	// GoalWorkflow runs through breakable, which breaks only the goals a
 	// path names (revoked-holder plays a bad deploy with it).
-	stop, err := s.StartWorkerOptions(context.Background(), s.Config, app.WorkerOptions{GoalWorkflow: breakable})
+	// The executor's requests pass a proxy that refuses one think of the
+	// keep-applied path.
+	cfg := s.Config
+	cfg.Executor.BaseURL = startThinkRefuser(t, s.Config.Executor.BaseURL).url
+	stop, err := s.StartWorkerOptions(context.Background(), cfg, app.WorkerOptions{GoalWorkflow: breakable})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,6 +443,13 @@ func recordings() []recording {
 				t.Fatal(err)
 			}
 			return append(ids, r.finish(t, r.start(t, i, `Send Mom a message saying "landed"`, o))...)
+		}},
+		{"keep-applied", func(t *testing.T, r *recorder, i int) []string {
+			// A Step's think refused with a 400 after its action reached
+			// the phone (docs/design.md §4): the Step hands the action back
+			// with its error, the todo records it before it fails, and the
+			// replanner sees it.
+			return r.finish(t, r.start(t, i, `Send Bob a message saying "`+refusedThinkText+`"`, workflows.GoalOptions{}))
 		}},
 		{"durable-wait", func(t *testing.T, r *recorder, i int) []string {
 			// Durable waits (docs/design.md §7): a wait todo gives the phone
