@@ -81,6 +81,9 @@ type Options struct {
 	// Life is what the simulated phones do by themselves; the zero value
 	// takes the sim keys of Config (off by default).
 	Life phonesim.Life
+	// Costs is the simulated phones' cost profile; the zero value takes
+	// the config's sim.costs (none by default).
+	Costs phonesim.Costs
 	// Logger receives the stack's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -112,6 +115,7 @@ type Stack struct {
 	srvOpts   devserver.Options
 	life      phonesim.Life
 	screen    config.Sim // its Width, Height and Density shape the phones' screens
+	costs     phonesim.Costs
 	mu        sync.Mutex
 	server    *devserver.Server
 	stops     []func()
@@ -155,6 +159,11 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	s.screen = cfg.Sim
 	if s.life == (phonesim.Life{}) {
 		s.life = LifeOf(cfg.Sim)
+	}
+	if s.costs = o.Costs; s.costs == (phonesim.Costs{}) {
+		if s.costs, err = phonesim.CostProfile(cfg.Sim.Costs); err != nil {
+			return nil, err
+		}
 	}
 	cfg.DataDir = dir
 	cfg.PromptMemoryPath = filepath.Join(dir, "prompt_memory.json")
@@ -493,7 +502,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, a
 		serial := ln.Addr().String()
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own,
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: s.costs,
 			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
