@@ -209,7 +209,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		phones = 1
 	}
 	if phones > 0 {
-		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones, o.PhoneAddrs); err != nil {
+		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones, o.PhoneAddrs, s.costs); err != nil {
 			return nil, err
 		}
 	}
@@ -474,7 +474,12 @@ func (s *Stack) StartModels(ctx context.Context) error {
 // stops, and attaches them to the stack's ADB server. They are not in
 // s.Config's allow-list.
 func (s *Stack) AddPhones(ctx, life context.Context, n int) ([]*phonesim.Phone, []string, error) {
-	return s.attachPhones(ctx, life, s.ADB, n, nil)
+	return s.attachPhones(ctx, life, s.ADB, n, nil, s.costs)
+}
+
+// AddPhonesWith is AddPhones with phones of the cost profile c.
+func (s *Stack) AddPhonesWith(ctx, life context.Context, n int, c phonesim.Costs) ([]*phonesim.Phone, []string, error) {
+	return s.attachPhones(ctx, life, s.ADB, n, nil, c)
 }
 
 // both ends when life ends or the stack stops.
@@ -486,7 +491,7 @@ func (s *Stack) both(life context.Context) context.Context {
 
 // attachPhones serves n simulated phones on listeners of their own until
 // life ends or the stack stops, and attaches them to the ADB server of ac.
-func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string) ([]*phonesim.Phone, []string, error) {
+func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string, costs phonesim.Costs) ([]*phonesim.Phone, []string, error) {
 	life = s.both(life)
 	var phones []*phonesim.Phone
 	var serials []string
@@ -502,7 +507,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, a
 		serial := ln.Addr().String()
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: s.costs,
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: costs,
 			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
