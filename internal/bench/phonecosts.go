@@ -35,8 +35,8 @@ func (r *runner) phoneCosts(ctx context.Context) ([]Table, error) {
 			"duration, ADB Keyboard 150–400 ms plus 15 ms a character, launches 300–900 ms; docs/phones.md#a-phones-costs), drawn from the phone's seed. "+
 			"Waits after each action: `settle` (phoneflow's default: captures until two match) and `fixed 1 s` (the vendor client's sleep after each action, Open-AutoGLM's timing.py). "+
 			"Steps are counted as the workflow counts them (every think and every device action); s/step is each run's wall time over its steps. "+
-			"Dumps not idle are the phone's `uiautomator dump` commands that found no idle state, over all runs.", strings.Join(quoteAll(overheadTasks), ", "), phoneCostsLatency.Milliseconds()),
-		Header: []string{"profile", "wait after each action", "steps per run", "s/step", "todos done per run", "dumps not idle"},
+			"Dumps and screencaps per step are the phone's `uiautomator dump` and `screencap` commands over all runs' steps; dumps not idle are the dumps that found no idle state, over all runs.", strings.Join(quoteAll(overheadTasks), ", "), phoneCostsLatency.Milliseconds()),
+		Header: []string{"profile", "wait after each action", "steps per run", "s/step", "todos done per run", "dumps per step", "screencaps per step", "dumps not idle"},
 	}
 	perStep := map[string]float64{}
 	for _, profile := range []string{phonesim.CostsNone, phonesim.CostsPhone} {
@@ -60,6 +60,7 @@ func (r *runner) phoneCosts(ctx context.Context) ([]Table, error) {
 			var sPerStep Sample
 			var steps, done []int
 			notIdle0 := phone.DumpsNotIdle()
+			dumps0, caps0 := phone.Looks()
 			for run := range r.o.Runs {
 				phone.Reset()
 				began, n, ok := time.Now(), 0, 0
@@ -84,9 +85,21 @@ func (r *runner) phoneCosts(ctx context.Context) ([]Table, error) {
 				}
 			}
 			notIdle := phone.DumpsNotIdle() - notIdle0
+			dumps, caps := phone.Looks()
 			env.Stop()
+			total := 0
+			for _, n := range steps {
+				total += n
+			}
+			per := func(n int) string {
+				if total == 0 {
+					return "n/a"
+				}
+				return fmt.Sprintf("%.1f", float64(n)/float64(total))
+			}
 			perStep[profile+"/"+wait.name] = sPerStep.Median()
-			t.Rows = append(t.Rows, []string{profile, wait.name, intsSummary(steps), sPerStep.Summary(2), intsSummary(done), fmt.Sprint(notIdle)})
+			t.Rows = append(t.Rows, []string{profile, wait.name, intsSummary(steps), sPerStep.Summary(2), intsSummary(done),
+				per(dumps - dumps0), per(caps - caps0), fmt.Sprint(notIdle)})
 		}
 	}
 	if a, b := perStep["phone/settle"], perStep["phone/fixed 1 s"]; a > 0 && b > 0 {

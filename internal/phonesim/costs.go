@@ -95,6 +95,8 @@ type costState struct {
 	changedAt time.Time
 	animUntil time.Time
 	failed    int // dumps that found no idle state
+	dumps     int // uiautomator dumps
+	captures  int // screencaps
 }
 
 func newCostState(seed uint64) *costState {
@@ -167,6 +169,28 @@ func (p *Phone) dumpWait() bool {
 	}
 	time.Sleep(time.Until(ready) + walk)
 	return true
+}
+
+// Looks is how many `uiautomator dump` and `screencap` commands the
+// phone has answered.
+func (p *Phone) Looks() (dumps, captures int) {
+	p.cost.mu.Lock()
+	defer p.cost.mu.Unlock()
+	return p.cost.dumps, p.cost.captures
+}
+
+// countLook counts a dump or a capture.
+func (p *Phone) countLook(name string) {
+	if name != "uiautomator" && name != "screencap" {
+		return
+	}
+	p.cost.mu.Lock()
+	if name == "uiautomator" {
+		p.cost.dumps++
+	} else {
+		p.cost.captures++
+	}
+	p.cost.mu.Unlock()
 }
 
 // DumpsNotIdle is how many `uiautomator dump` commands found no idle

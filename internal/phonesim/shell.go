@@ -122,6 +122,7 @@ func (p *Phone) exec(e *cmdEnv) int {
 		e.err("/system/bin/sh: %s: inaccessible or not found\n", e.args[0])
 		return 127
 	}
+	p.countLook(name)
 	status := c(p, e)
 	p.afterCommand(name, e.args[1:])
 	return status
