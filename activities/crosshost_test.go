@@ -30,6 +30,12 @@ type sharedPhone struct {
 
 func newSharedPhone(t *testing.T) *sharedPhone {
 	t.Helper()
+	return newSharedPhoneWith(t, phonesim.Costs{})
+}
+
+// newSharedPhoneWith is newSharedPhone on a phone with the cost profile c.
+func newSharedPhoneWith(t *testing.T, c phonesim.Costs) *sharedPhone {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -37,7 +43,7 @@ func newSharedPhone(t *testing.T) *sharedPhone {
 		t.Fatal(err)
 	}
 	serial := ln.Addr().String()
-	sim := phonesim.New(phonesim.Config{Serial: serial, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	sim := phonesim.New(phonesim.Config{Serial: serial, Costs: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	go func() { _ = sim.Serve(ctx, ln) }()
 	return &sharedPhone{sim: sim, serial: serial}
 }

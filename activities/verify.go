@@ -2,10 +2,12 @@ package activities
 
 import (
 	"context"
+	"errors"
 
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/verify"
@@ -130,10 +132,15 @@ func (a *Activities) verifyScreen(ctx context.Context, in VerifyInput) (VerifyRe
 			return VerifyResult{}, err
 		}
 	} else if in.Serial != "" && a.Devices != nil {
-		// The todo ran without the element list; the verdict still wants it.
+		// The todo ran without the element list (or its last look could
+		// not read it); the verdict still wants it.
 		if d, err := a.device(ctx, in.Serial); err == nil {
 			if elems, err := d.UITree(ctx); err == nil {
 				s.Elements = elems
+			} else if errors.Is(err, device.ErrNotIdle) {
+				s.Unread = "uiautomator found no idle state: the screen kept animating"
+			} else {
+				s.Unread = clip(err.Error(), 200)
 			}
 		}
 	}
@@ -213,7 +220,7 @@ func (a *Activities) verifyScreen(ctx context.Context, in VerifyInput) (VerifyRe
 // checkPostconditions evaluates the planner's postconditions on the final
 // UI tree, and a read's answer on every screen the todo observed.
 func (a *Activities) checkPostconditions(ctx context.Context, in VerifyInput, s verify.Screen) (VerifyResult, error) {
-	o := postcond.Observed{Final: postcond.Screen{App: s.App, AppPackage: s.AppPackage, Elements: s.Elements}, Answer: in.Message, Question: in.Task}
+	o := postcond.Observed{Final: postcond.Screen{App: s.App, AppPackage: s.AppPackage, Elements: s.Elements, Unread: s.Unread}, Answer: in.Message, Question: in.Task}
 	for _, c := range in.Expect {
 		if c.Kind != postcond.AnswerSeen {
 			continue

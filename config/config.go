@@ -70,6 +70,11 @@ type Sim struct {
 	Width   int `key:"width"`
 	Height  int `key:"height"`
 	Density int `key:"density"`
+	// Costs is the phones' cost profile: "none" answers every command at
+	// once; "phone" takes as long as a real phone over adb and fails
+	// `uiautomator dump` on screens that animate
+	// (docs/phones.md#a-phones-costs).
+	Costs string `key:"costs"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.

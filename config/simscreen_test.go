@@ -30,3 +30,20 @@ func TestSimScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestSimCosts: none and phone are the profiles; anything else is refused
+// with both named.
+func TestSimCosts(t *testing.T) {
+	for _, ok := range []string{"none", "phone"} {
+		c := Default()
+		c.Sim.Costs = ok
+		if err := c.Validate(); err != nil && strings.Contains(err.Error(), "sim.costs") {
+			t.Errorf("sim.costs %s: %v", ok, err)
+		}
+	}
+	c := Default()
+	c.Sim.Costs = "slow"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "sim.costs") || !strings.Contains(err.Error(), "phone") {
+		t.Errorf("sim.costs slow: %v, want an error naming sim.costs and the profiles", err)
+	}
+}

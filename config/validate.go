@@ -331,6 +331,9 @@ func (c Config) Validate() error {
 	if err := SimScreenError(c.Sim.Width, c.Sim.Height, c.Sim.Density); err != "" {
 		bad("sim.width, sim.height and sim.density", err)
 	}
+	if c.Sim.Costs != "" && c.Sim.Costs != "none" && c.Sim.Costs != "phone" {
+		bad("sim.costs", "none (every command answers at once) or phone (a real phone's latencies and uiautomator's idle-state failures)")
+	}
 	if c.Sim.Seed < 0 {
 		bad("sim.seed", "0 or a positive integer")
 	}

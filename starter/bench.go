@@ -52,6 +52,9 @@ machine (CPUs, memory, Go version), the load average and the command:
   robustness  layered against single-loop mode at 20% and 50% wrong taps
   cost        model calls, tokens and wall time of the showcase goal
   phone-wait  what waiting for the phone costs; the lock check per step
+  phone-costs seconds per step on phones with a real phone's costs
+              (sim.costs phone) and without, settle waiting against the
+              vendor client's fixed 1 s sleep
 
 --report FILE updates FILE in place when it exists: each measurement run
 replaces only its own section, between <!-- bench:NAME --> and

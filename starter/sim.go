@@ -20,6 +20,7 @@ func newSimCmd() *cobra.Command {
 	var phones int
 	var life phonesim.Life
 	var width, height, density int
+	var costs string
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Run simulated Android phones that adb can connect to",
@@ -34,12 +35,17 @@ pattern nothing typed passes). "simctl receive NAME TEXT" delivers a
 message at once; "simctl lock" and "simctl unlock" lock the phone and
 unlock it as its owner does. --width, --height and --density give the
 phones another screen (default 1080x2400 at 420 dpi), like 720x1600 at 320.
+--costs phone makes every command take as long as on a real phone over adb
+(screencap, uiautomator's idle wait, input, typing, launches) and fails
+uiautomator dump with "could not get idle state" on screens that animate,
+drawn from --seed; --costs none (the default) answers at once.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
   starter sim --messages 45s --dialogs 3m --screen-timeout 2m --seed 7
   starter sim --screen-timeout 2m --pin 4827
   starter sim --width 720 --height 1600 --density 320
+  starter sim --costs phone --seed 3
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -57,7 +63,11 @@ Stop with Ctrl-C.`,
 			if msg := config.SimScreenError(width, height, density); msg != "" {
 				return usageError{fmt.Errorf("--width, --height and --density: %s", msg)}
 			}
-			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life, Width: width, Height: height, Density: density})
+			profile, err := phonesim.CostProfile(costs)
+			if err != nil {
+				return usageError{fmt.Errorf("--costs: %w", err)}
+			}
+			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life, Costs: profile, Width: width, Height: height, Density: density})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:5555", "address of the first phone (host:port)")
@@ -70,6 +80,7 @@ Stop with Ctrl-C.`,
 	cmd.Flags().IntVar(&width, "width", 0, "screen width in pixels; 0 = 1080")
 	cmd.Flags().IntVar(&height, "height", 0, "screen height in pixels; 0 = 2400")
 	cmd.Flags().IntVar(&density, "density", 0, "screen density in dpi; 0 = 420")
+	cmd.Flags().StringVar(&costs, "costs", phonesim.CostsNone, "cost profile: none (every command answers at once) or phone (a real phone's latencies and dump failures)")
 	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }

@@ -102,3 +102,15 @@ func TestSimRejectsAScreenTheAppsDoNotFit(t *testing.T) {
 		t.Fatalf("a screen too small: err %v, exit %d, want a usage error naming the flags and a size that works", err, exitCode(err))
 	}
 }
+
+// TestSimRejectsAnUnknownCostProfile: the usage error names the profiles.
+func TestSimRejectsAnUnknownCostProfile(t *testing.T) {
+	cmd := newSimCmd()
+	cmd.SetArgs([]string{"--costs", "slow"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--costs") || !strings.Contains(err.Error(), "phone") {
+		t.Fatalf("--costs slow: err %v, exit %d, want a usage error naming none and phone", err, exitCode(err))
+	}
+}

@@ -64,6 +64,7 @@ var Headings = map[string]string{
 	MeasureRobustness: "Robustness of the agent loop at 20% and 50% wrong taps",
 	MeasureCost:       "Cost per goal",
 	MeasurePhoneWait:  "Waiting for the phone",
+	MeasurePhoneCosts: "Seconds per step on a phone's costs",
 }
 
 // OtherCommands says which measurements a report file holds that `starter

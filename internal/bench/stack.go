@@ -76,6 +76,11 @@ type EnvOptions struct {
 	// the offline server answers each in its grammar); empty keeps the
 	// configured default.
 	Protocol string
+	// Costs is the phones' cost profile; the zero value answers at once.
+	Costs phonesim.Costs
+	// Settle replaces the worker's wait after each action when its Mode
+	// is set.
+	Settle config.Settle
 }
 
 // Env is one measurement's phones, model server and worker.
@@ -119,7 +124,7 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	if e.Model, e.ModelURL, err = s.st.ServeModels(ctx, runCtx, o.Model); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	if e.Phones, e.Serials, err = s.st.AddPhones(ctx, runCtx, o.Phones); err != nil {
+	if e.Phones, e.Serials, err = s.st.AddPhonesWith(ctx, runCtx, o.Phones, o.Costs); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	for _, serial := range e.Serials {
@@ -142,6 +147,9 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	// The offline executor reads the screen from the element list only,
 	// so it gets the list in every layout.
 	cfg.Executor.UIElements = "true"
+	if o.Settle.Mode != "" {
+		cfg.Settle = o.Settle
+	}
 	e.Config = cfg
 	if e.Acts, err = app.NewActivities(ctx, cfg, app.Deps{Logger: s.log}); err != nil {
 		return nil, err

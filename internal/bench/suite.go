@@ -23,10 +23,11 @@ const (
 	MeasureRobustness = "robustness"
 	MeasureCost       = "cost"
 	MeasurePhoneWait  = "phone-wait"
+	MeasurePhoneCosts = "phone-costs"
 )
 
 // Measurements lists every measurement in the order the report shows them.
-var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost, MeasurePhoneWait}
+var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost, MeasurePhoneWait, MeasurePhoneCosts}
 
 // Options configure Run.
 type Options struct {
@@ -103,6 +104,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		{MeasureRobustness, r.robustness},
 		{MeasureCost, r.cost},
 		{MeasurePhoneWait, r.phoneWait},
+		{MeasurePhoneCosts, r.phoneCosts},
 	}
 	for _, s := range steps {
 		if o.Only != "" && o.Only != s.name {

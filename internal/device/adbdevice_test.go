@@ -289,6 +289,17 @@ func TestScreenSizeAndUITree(t *testing.T) {
 	if reqs := s.Requests(); !slices.Contains(reqs, "sync:RECV /sdcard/window_dump.xml") {
 		t.Errorf("no pull of the dump in %q", reqs)
 	}
+	// A screen that never goes idle: the file an earlier dump left is
+	// not read as this screen's, and the error says why.
+	f.set(func(f *fakePhone) { f.notIdle = true })
+	pulls := strings.Count(strings.Join(s.Requests(), "\n"), "sync:RECV /sdcard/window_dump.xml")
+	elems, err = d.UITree(tctx(t))
+	if !errors.Is(err, ErrNotIdle) || len(elems) != 0 {
+		t.Fatalf("UITree on a screen that never goes idle = %+v, %v; want ErrNotIdle", elems, err)
+	}
+	if n := strings.Count(strings.Join(s.Requests(), "\n"), "sync:RECV /sdcard/window_dump.xml"); n != pulls {
+		t.Errorf("the stale dump file was pulled after uiautomator found no idle state")
+	}
 }
 
 func TestCurrentAppName(t *testing.T) {

@@ -22,6 +22,15 @@ var ErrIMEBlocked = errors.New("the phone refuses to switch its keyboard to the 
 	"\"USB debugging (security settings)\" (on some ColorOS releases \"Disable permission monitoring\"), " +
 	"then try again")
 
+// ErrNotIdle means `uiautomator dump` found no idle state ("ERROR: could
+// not get idle state."): the screen kept animating (a progress indicator,
+// a video, a transition) through uiautomator's whole wait, so there is no
+// UI tree of it. The screenshot still shows it; what needs the tree is
+// not verified from it (docs/phones.md#a-phones-costs).
+var ErrNotIdle = errors.New("uiautomator dump found no idle state (ERROR: could not get idle state.): " +
+	"the screen kept animating through uiautomator's wait, so it has no UI tree; " +
+	"act on the screenshot, or look again when the animation ends")
+
 // NeedsPerson reports whether err is one only a person at the phone can
 // fix (the ADB Keyboard missing, or a setting that blocks it): no model
 // and no retry gets past it.

@@ -41,6 +41,9 @@ type fakePhone struct {
 	pngCalls  int
 	noRaw     bool
 	noTTY     bool
+	// notIdle makes every dump find no idle state, as on a screen that
+	// keeps animating.
+	notIdle bool
 	// changeAfterProbes, when > 0, makes every screen capture change the
 	// frame until that many captures have been taken after an input.
 	changeAfterProbes int
@@ -284,9 +287,11 @@ func (f *fakePhone) shell(serial, cmd string, exec bool) []byte {
 			f.changed()
 		}
 		return []byte("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\nBroadcast completed: result=0\n")
+	case f.notIdle && strings.Contains(cmd, "uiautomator dump"):
+		return []byte("ERROR: could not get idle state.\n")
 	case cmd == "uiautomator dump /dev/tty":
 		if f.noTTY {
-			return []byte("ERROR: could not get idle state.\n")
+			return nil // a phone that writes nothing to /dev/tty
 		}
 		var b bytes.Buffer
 		_ = uitree.WriteXML(&b, 0, f.tree())

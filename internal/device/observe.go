@@ -46,10 +46,39 @@ func (d *adbDevice) ScreenSize(ctx context.Context) (int, int, error) {
 	return w, h, nil
 }
 
+// dumpAttempts bounds the dumps one UITree makes when the screen does
+// not go idle: each already waited uiautomator's whole idle timeout (ten
+// seconds on a phone), and an animation that outlasts two of them is not
+// waited out (docs/phones.md#a-phones-costs).
+const dumpAttempts = 2
+
 func (d *adbDevice) UITree(ctx context.Context) ([]uitree.Element, error) {
+	var err error
+	for attempt := 1; attempt <= dumpAttempts; attempt++ {
+		var elems []uitree.Element
+		if elems, err = d.dumpTree(ctx); !errors.Is(err, ErrNotIdle) {
+			return elems, err
+		}
+		d.log.Debug("uiautomator found no idle state", "attempt", attempt)
+	}
+	return nil, fmt.Errorf("device %s: uiautomator dump, %d times: %w", d.serial, dumpAttempts, err)
+}
+
+// notIdle reports whether uiautomator's output says the screen did not
+// go idle. It says so on stderr and exits 0, writing no file, so only
+// its words tell (AOSP DumpCommand).
+func notIdle(out []byte) bool {
+	return bytes.Contains(out[:min(len(out), 512)], []byte("could not get idle state"))
+}
+
+// dumpTree runs uiautomator once: to /dev/tty, else to a file it pulls.
+func (d *adbDevice) dumpTree(ctx context.Context) ([]uitree.Element, error) {
 	out, err := d.c.Exec(ctx, d.serial, "uiautomator dump /dev/tty")
 	if err != nil {
 		return nil, fmt.Errorf("device %s: uiautomator dump: %w", d.serial, err)
+	}
+	if notIdle(out) {
+		return nil, ErrNotIdle
 	}
 	elems, perr := uitree.ParseXML(out)
 	if perr == nil {
@@ -58,11 +87,16 @@ func (d *adbDevice) UITree(ctx context.Context) ([]uitree.Element, error) {
 	if !errors.Is(perr, uitree.ErrNoHierarchy) {
 		return nil, fmt.Errorf("device %s: %w", d.serial, perr)
 	}
-	// Some phones refuse /dev/tty: dump to a file and pull it.
+	// Some phones refuse /dev/tty: dump to a file and pull it. The old
+	// file goes first, so a dump that writes nothing is never read as
+	// this screen's.
 	const path = "/sdcard/window_dump.xml"
-	msg, err := d.shell(ctx, "uiautomator dump "+path)
+	msg, err := d.shell(ctx, "rm -f "+path+"; uiautomator dump "+path)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: uiautomator dump: %w", d.serial, err)
+	}
+	if notIdle([]byte(msg)) {
+		return nil, ErrNotIdle
 	}
 	data, err := d.c.Pull(ctx, d.serial, path)
 	if err != nil {

@@ -18,6 +18,8 @@ type FleetConfig struct {
 	// Life is what the phones do by themselves; phone i draws from
 	// Seed+i.
 	Life Life
+	// Costs is every phone's cost profile (each draws from its own seed).
+	Costs Costs
 }
 
 // StartFleet starts cfg.Phones phones, phone i listening on port+2i (the
@@ -60,7 +62,7 @@ func StartFleet(ctx context.Context, cfg FleetConfig) ([]*Phone, []string, error
 	for i, ln := range lns {
 		life := cfg.Life
 		life.Seed += uint64(i)
-		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Density: cfg.Density, Life: life})
+		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Density: cfg.Density, Life: life, Costs: cfg.Costs})
 		go func() { _ = phones[i].Serve(ctx, ln) }()
 	}
 	return phones, addrs, nil

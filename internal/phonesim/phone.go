@@ -37,6 +37,10 @@ type Config struct {
 	// home screen (a landscape with grain; see SetWallpaper); 0, the
 	// default, keeps the plain white home screen.
 	Wallpaper uint64
+	// Costs is how long each command takes and when `uiautomator dump`
+	// finds no idle state, drawn from Life.Seed; the zero Costs (the
+	// default) answers at once (CostProfile, docs/phones.md#a-phones-costs).
+	Costs Costs
 }
 
 // Defaults used for zero Config fields.
@@ -79,6 +83,8 @@ type Phone struct {
 
 	apkMu sync.Mutex
 	apks  map[string][]byte // the APKs built for `pm path`'s files, per package
+
+	cost *costState // the cost profile's draws and the screen it last saw
 }
 
 // New returns a phone in its initial state: awake, on the launcher.
@@ -106,6 +112,7 @@ func New(cfg Config) *Phone {
 	}
 	p := &Phone{cfg: cfg, log: cfg.Logger.With("phone", cfg.Serial), transports: map[*transport]struct{}{}}
 	p.rend = newRenderer(cfg.Width, cfg.Height)
+	p.cost = newCostState(cfg.Life.Seed)
 	p.lw, p.lh = p.toLayout(cfg.Width), p.toLayout(cfg.Height)
 	p.resetLocked()
 	return p

@@ -122,7 +122,10 @@ func (p *Phone) exec(e *cmdEnv) int {
 		e.err("/system/bin/sh: %s: inaccessible or not found\n", e.args[0])
 		return 127
 	}
-	return c(p, e)
+	p.countLook(name)
+	status := c(p, e)
+	p.afterCommand(name, e.args[1:])
+	return status
 }
 
 // cmdSh runs `sh -c LINE`; other forms are refused.

@@ -20,6 +20,12 @@ func (p *Phone) cmdUiautomator(e *cmdEnv) int {
 			file = a
 		}
 	}
+	if !p.dumpWait() {
+		// AOSP DumpCommand prints this on stderr and returns: exit
+		// status 0, the file not written (docs/phones.md#a-phones-costs).
+		e.err("ERROR: could not get idle state.\n")
+		return 0
+	}
 	p.mu.Lock()
 	s := p.display()
 	p.mu.Unlock()

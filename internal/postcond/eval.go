@@ -16,6 +16,11 @@ type Screen struct {
 	App        string
 	AppPackage string
 	Elements   []uitree.Element
+	// Unread, when set, says why the screen's UI tree could not be read
+	// (uiautomator found no idle state): a check that reads the tree
+	// then does not hold, since an empty tree shows nothing either way
+	// (docs/design.md#verification-and-honest-status).
+	Unread string
 }
 
 // Observed is what a todo left to check: its final screen, every screen it
@@ -78,6 +83,11 @@ func Summary(rs []Result) string {
 
 func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 	s := o.Final
+	if s.Unread != "" && c.Kind != AppInFront && c.Kind != AnswerSeen {
+		// The app in front is dumpsys's, an answer is checked on the
+		// screens the todo read: neither needs the final tree.
+		return false, fmt.Sprintf("not verified: the final screen's UI tree could not be read (%s)", s.Unread), nil
+	}
 	switch c.Kind {
 	case AppInFront:
 		held, ev := appInFront(c.App, s)

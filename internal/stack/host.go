@@ -32,7 +32,7 @@ func (s *Stack) AddHost(ctx context.Context, n int) (*Host, error) {
 	}
 	h := &Host{ADBAddr: addr, ADB: adb.New(adb.Config{Addr: addr})}
 	if n > 0 {
-		if h.Phones, h.Serials, err = s.attachPhones(ctx, s.runCtx, h.ADB, n, nil); err != nil {
+		if h.Phones, h.Serials, err = s.attachPhones(ctx, s.runCtx, h.ADB, n, nil, s.costs); err != nil {
 			return nil, err
 		}
 	}

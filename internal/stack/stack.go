@@ -81,6 +81,9 @@ type Options struct {
 	// Life is what the simulated phones do by themselves; the zero value
 	// takes the sim keys of Config (off by default).
 	Life phonesim.Life
+	// Costs is the simulated phones' cost profile; the zero value takes
+	// the config's sim.costs (none by default).
+	Costs phonesim.Costs
 	// Logger receives the stack's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -112,6 +115,7 @@ type Stack struct {
 	srvOpts   devserver.Options
 	life      phonesim.Life
 	screen    config.Sim // its Width, Height and Density shape the phones' screens
+	costs     phonesim.Costs
 	mu        sync.Mutex
 	server    *devserver.Server
 	stops     []func()
@@ -155,6 +159,11 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	s.screen = cfg.Sim
 	if s.life == (phonesim.Life{}) {
 		s.life = LifeOf(cfg.Sim)
+	}
+	if s.costs = o.Costs; s.costs == (phonesim.Costs{}) {
+		if s.costs, err = phonesim.CostProfile(cfg.Sim.Costs); err != nil {
+			return nil, err
+		}
 	}
 	cfg.DataDir = dir
 	cfg.PromptMemoryPath = filepath.Join(dir, "prompt_memory.json")
@@ -200,7 +209,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		phones = 1
 	}
 	if phones > 0 {
-		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones, o.PhoneAddrs); err != nil {
+		if s.Phones, s.Serials, err = s.attachPhones(ctx, s.runCtx, s.ADB, phones, o.PhoneAddrs, s.costs); err != nil {
 			return nil, err
 		}
 	}
@@ -465,7 +474,12 @@ func (s *Stack) StartModels(ctx context.Context) error {
 // stops, and attaches them to the stack's ADB server. They are not in
 // s.Config's allow-list.
 func (s *Stack) AddPhones(ctx, life context.Context, n int) ([]*phonesim.Phone, []string, error) {
-	return s.attachPhones(ctx, life, s.ADB, n, nil)
+	return s.attachPhones(ctx, life, s.ADB, n, nil, s.costs)
+}
+
+// AddPhonesWith is AddPhones with phones of the cost profile c.
+func (s *Stack) AddPhonesWith(ctx, life context.Context, n int, c phonesim.Costs) ([]*phonesim.Phone, []string, error) {
+	return s.attachPhones(ctx, life, s.ADB, n, nil, c)
 }
 
 // both ends when life ends or the stack stops.
@@ -477,7 +491,7 @@ func (s *Stack) both(life context.Context) context.Context {
 
 // attachPhones serves n simulated phones on listeners of their own until
 // life ends or the stack stops, and attaches them to the ADB server of ac.
-func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string) ([]*phonesim.Phone, []string, error) {
+func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string, costs phonesim.Costs) ([]*phonesim.Phone, []string, error) {
 	life = s.both(life)
 	var phones []*phonesim.Phone
 	var serials []string
@@ -493,7 +507,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, a
 		serial := ln.Addr().String()
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own,
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: costs,
 			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)

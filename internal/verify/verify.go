@@ -49,6 +49,9 @@ type Screen struct {
 	Width      int
 	Height     int
 	Sensitive  bool // no screenshot could be taken
+	// Unread says why the UI tree could not be read, when it could not:
+	// what needs the tree is then not verified.
+	Unread string
 }
 
 // admissions are phrases with which a finish message says the task was not
