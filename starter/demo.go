@@ -159,7 +159,8 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if cmd.Flags().Changed("log-level") {
 		_ = level.UnmarshalText([]byte(cfg.Log.Level))
 	}
-	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+	logger := slog.New(newOnceActivityErrors(cmd.ErrOrStderr(),
+		slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})))
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

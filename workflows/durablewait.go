@@ -355,7 +355,7 @@ func (t *todoRun) askPhone(ctx workflow.Context, ev TodoEvent, waiting string) e
 	if err := t.tell(ctx, ev); err != nil {
 		return err
 	}
-	ch := workflow.GetSignalChannel(ctx, SignalPhoneHeld)
+	ch := signalChannel(ctx, SignalPhoneHeld)
 	for {
 		var got phoneHeld
 		cancelled := false

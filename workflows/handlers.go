@@ -246,7 +246,7 @@ func (g *goalRun) applySignal(ctx workflow.Context, name string, c workflow.Rece
 }
 
 func (g *goalRun) signalChannel(ctx workflow.Context, name string) workflow.ReceiveChannel {
-	return workflow.GetSignalChannel(ctx, name)
+	return signalChannel(ctx, name)
 }
 
 func (g *goalRun) channelOf(ctx workflow.Context) func(string) workflow.ReceiveChannel {
@@ -283,10 +283,10 @@ func (g *goalRun) drain(ctx workflow.Context) {
 // a clear rejection) and signals (same names, for fire-and-forget callers
 // such as `temporal workflow signal`).
 func (g *goalRun) setHandlers(ctx workflow.Context) error {
-	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) { return g.status(), nil }); err != nil {
+	if err := setQuery(ctx, QueryStatus, func() (Status, error) { return g.status(), nil }); err != nil {
 		return err
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryTodos, func() ([]TodoState, error) {
+	if err := setQuery(ctx, QueryTodos, func() ([]TodoState, error) {
 		return g.todos(), nil
 	}); err != nil {
 		return err
@@ -321,7 +321,7 @@ func (g *goalRun) setHandlers(ctx workflow.Context) error {
 		{UpdatePersonAction, g.onPersonAction, func(ctx workflow.Context, a PersonAction) error { return g.validPersonAction(a) }},
 	} {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler,
-			workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
+			workflow.UpdateHandlerOptions{Validator: u.validator, Description: describe(u.name)}); err != nil {
 			return err
 		}
 	}

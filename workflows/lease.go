@@ -153,7 +153,7 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}
 	l := &lease{st: st}
 	log := workflow.GetLogger(ctx)
-	if err := workflow.SetQueryHandler(ctx, QueryLease, func() (LeaseState, error) {
+	if err := setQuery(ctx, QueryLease, func() (LeaseState, error) {
 		s := l.st
 		s.Queue = slices.Clone(s.Queue)
 		s.Revoked = slices.Clone(s.Revoked)
@@ -161,8 +161,8 @@ func DeviceLeaseWorkflow(ctx workflow.Context, st LeaseState) error {
 	}); err != nil {
 		return err
 	}
-	acquire := workflow.GetSignalChannel(ctx, SignalLeaseAcquire)
-	release := workflow.GetSignalChannel(ctx, SignalLeaseRelease)
+	acquire := signalChannel(ctx, SignalLeaseAcquire)
+	release := signalChannel(ctx, SignalLeaseRelease)
 	l.requestOrder(ctx)
 	if !l.st.Derived && getVersion(ctx, ChangeLeaseClaims, workflow.DefaultVersion, 1) >= 1 {
 		// A lease that starts empty may replace one that was terminated

@@ -75,8 +75,8 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 		release(dctx)
 	}
 	// Channels first, so an answer racing the activity's completion is kept.
-	granted := workflow.GetSignalChannel(ctx, SignalLeaseGranted)
-	busy := workflow.GetSignalChannel(ctx, SignalLeaseBusy)
+	granted := signalChannel(ctx, SignalLeaseGranted)
+	busy := signalChannel(ctx, SignalLeaseBusy)
 
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
@@ -107,7 +107,7 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	if hl != nil {
 		claim.Token = hl.Token // the last grant's: a lease started again grants above it
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
+	if err := setQuery(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
 		return nil, fmt.Errorf("acquire device %s: %w", serial, err)
 	}
 	held := release

@@ -122,7 +122,7 @@ var leaseKey leaseKeyType
 // The coroutine adds no command until a revoke arrives, and only goals past
 // ChangeRevokeBlockedHolder ask as revocable, so only they get one.
 func (g *goalRun) watchRevokes(ctx workflow.Context) {
-	ch := workflow.GetSignalChannel(ctx, SignalLeaseRevoked)
+	ch := signalChannel(ctx, SignalLeaseRevoked)
 	for {
 		var rv activities.LeaseRevoked
 		if !ch.Receive(ctx, &rv) || ctx.Err() != nil {

@@ -8,7 +8,7 @@ import (
 // a person may also signal a todo directly. Signals (not updates) because
 // the goal's updates already validated them.
 func (t *todoRun) setHandlers(ctx workflow.Context) error {
-	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) {
+	if err := setQuery(ctx, QueryStatus, func() (Status, error) {
 		return t.status(), nil
 	}); err != nil {
 		return err
@@ -56,12 +56,12 @@ func (t *todoRun) status() Status {
 
 func (t *todoRun) channels(ctx workflow.Context) map[string]workflow.ReceiveChannel {
 	return map[string]workflow.ReceiveChannel{
-		SignalPause:   workflow.GetSignalChannel(ctx, SignalPause),
-		SignalResume:  workflow.GetSignalChannel(ctx, SignalResume),
-		SignalInject:  workflow.GetSignalChannel(ctx, SignalInject),
-		SignalApprove: workflow.GetSignalChannel(ctx, SignalApprove),
-		SignalClarify: workflow.GetSignalChannel(ctx, SignalClarify),
-		SignalSteer:   workflow.GetSignalChannel(ctx, SignalSteer),
+		SignalPause:   signalChannel(ctx, SignalPause),
+		SignalResume:  signalChannel(ctx, SignalResume),
+		SignalInject:  signalChannel(ctx, SignalInject),
+		SignalApprove: signalChannel(ctx, SignalApprove),
+		SignalClarify: signalChannel(ctx, SignalClarify),
+		SignalSteer:   signalChannel(ctx, SignalSteer),
 	}
 }
 

@@ -65,7 +65,7 @@ func summarise(done []doneTodo) string {
 		switch d.Status {
 		case "done":
 			if d.Result != "" {
-				ok = append(ok, fmt.Sprintf("%s: %s", d.Todo, d.Result))
+				ok = append(ok, fmt.Sprintf("%s → %s", d.Todo, d.Result))
 			} else {
 				ok = append(ok, d.Todo)
 			}

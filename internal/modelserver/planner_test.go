@@ -89,7 +89,7 @@ func TestReplan(t *testing.T) {
 		{"done", planContext{Goal: goal,
 			Done: []doneTodo{{Todo: "Read the time of the first alarm in Clock", Status: "done", Result: "07:00"},
 				{Todo: "Send Alice a message: 07:00", Status: "done", Result: `Sent "07:00" to Alice`}}},
-			wantAnswer{Status: "done", Response: `Done: Read the time of the first alarm in Clock: 07:00; Send Alice a message: 07:00: Sent "07:00" to Alice.`}},
+			wantAnswer{Status: "done", Response: `Done: Read the time of the first alarm in Clock → 07:00; Send Alice a message: 07:00 → Sent "07:00" to Alice.`}},
 		{"retry once", planContext{Goal: "x",
 			Done:      []doneTodo{{Todo: "Turn on Wi-Fi", Status: "failed", Result: "stuck"}},
 			Remaining: []string{"Turn on Bluetooth"}},

@@ -161,6 +161,14 @@ func readGoal(goal string) []planned {
 			not = append(not, c)
 			continue
 		}
+		if w, head, ok := quoteTail(c); ok {
+			// "text Alice “on my way” at 7pm": the quote is the message,
+			// the time a wait before it; words that ask for nothing go.
+			if !w.IsZero() {
+				out = append(out, planned{Todo: w.TodoText(), Clause: c})
+			}
+			c = head
+		}
 		ps := readClause(c, prev)
 		for i := range ps {
 			ps[i] = revealPlanned(ps[i])

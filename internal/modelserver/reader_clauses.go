@@ -73,7 +73,7 @@ func opensMessage(c string) bool {
 	return rdSendRe.MatchString(c) && (messageColon(c) >= 0 || rdSayingRe.MatchString(c))
 }
 
-var rdVerbRe = regexp.MustCompile(`(?i)^(?:turn|switch|enable|disable|activate|deactivate|open|launch|start|send|text|message|tell|create|set|add|make|write|read|check|what|tell|find|show|get|go|return|delete|remove|put|raise|lower|increase|decrease|dim|wake)\b|^(?:打开|关闭|关掉|开启|启用|禁用|发|给|告诉|创建|新建|设置|设|查看|看看|读取|添加|删除|回到|返回|把|调)`)
+var rdVerbRe = regexp.MustCompile(`(?i)^let\s+\S+(?:\s+\S+)?\s+know\b|^(?:turn|switch|enable|disable|activate|deactivate|open|launch|start|send|text|message|tell|create|set|add|make|write|read|check|what|tell|find|show|get|go|return|delete|remove|put|raise|lower|increase|decrease|dim|wake)\b|^(?:打开|关闭|关掉|开启|启用|禁用|发|给|告诉|创建|新建|设置|设|查看|看看|读取|添加|删除|回到|返回|把|调)`)
 
 func startsTodo(next, cur string) bool {
 	if rdVerbRe.MatchString(next) {

@@ -37,10 +37,11 @@ var (
 	rdLetKnowRe  = regexp.MustCompile(`(?i)^let\s+(.+?)\s+know\b[\s,:]*(?:that\s+)?(.+)$`)
 	rdTellThatRe = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?that\s+(.+)$`)
 	// rdMorePeopleRe is a text that goes on with more people: "and Bob …".
-	rdMorePeopleRe = regexp.MustCompile(`(?i)^(?:and|&|,)\s+\S`)
-	rdTellRe       = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
-	rdZhSendRe     = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
-	rdZhTellRe     = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
+	rdMorePeopleRe    = regexp.MustCompile(`(?i)^(?:and|&|,)\s+\S`)
+	rdTellRe          = regexp.MustCompile(`(?i)^(?:tell|let)\s+(.+?)\s+(?:know\s+)?(?:that\s+)?(.+)$`)
+	rdZhSendRe        = regexp.MustCompile(`^给(.+?)(?:发|回)(?:一条|个|条)?(?:短信|消息|信息|微信)?(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.*)$`)
+	rdZhTellPronounRe = regexp.MustCompile(`^(?:告诉|回复)(他们|她们|他|她)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])?\s*(.+)$`)
+	rdZhTellRe        = regexp.MustCompile(`^(?:告诉|回复)(.+?)(?:[，,]?\s*说\s*[，,：:]?|[，,：:])\s*(.+)$`)
 	// rdReplyRe is a reply or a "tell" whose text follows a colon or
 	// "saying": "reply Bob Li: ok", "Tell Bob Li: see you", "respond to
 	// Mom saying yes". The name is everything before the colon.
@@ -76,6 +77,10 @@ func sendTodos(c string, prev planned) []planned {
 		to, text = m[1], m[2]
 	case rdZhSendRe.MatchString(c):
 		m = rdZhSendRe.FindStringSubmatch(c)
+		to, text = m[1], m[2]
+	case rdZhTellPronounRe.MatchString(c):
+		// "告诉她我会晚点": the pronoun is the person, the rest the words.
+		m = rdZhTellPronounRe.FindStringSubmatch(c)
 		to, text = m[1], m[2]
 	case rdZhTellRe.MatchString(c):
 		m = rdZhTellRe.FindStringSubmatch(c)
@@ -141,6 +146,15 @@ func sendTodos(c string, prev planned) []planned {
 		to = v
 	}
 	to, text = longestContact(to, text)
+	if rdPersonPronounRe.MatchString(to) {
+		// "text Alice “on my way” and tell her I'm late": her is the
+		// person the todo before sent to; with no such todo, ask.
+		name := sentTo(prev)
+		if name == "" {
+			return []planned{{Ask: fmt.Sprintf("Who is %q in %q? Name the person to send the message to.", to, reveal(c))}}
+		}
+		to = name
+	}
 	text = strings.Trim(strings.TrimSpace(text), `"“”'`)
 	if rdMsgOnlyRe.MatchString(text) {
 		text = "" // "Send a message to Bob": what it says is not given
@@ -292,4 +306,23 @@ func longestContact(to, text string) (string, string) {
 	}
 	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(text, "know that "), "that "))
 	return to, text
+}
+
+// rdPersonPronounRe is a recipient that is only a pronoun.
+var rdPersonPronounRe = regexp.MustCompile(`(?i)^(?:him|her|them|他|她|他们|她们|ta)$`)
+
+// rdSendTodoRe is a todo that sends a message, and its recipient.
+var rdSendTodoRe = regexp.MustCompile(`^Send (.+?) a message(?::| with what was read)`)
+
+// sentTo is the person the todo before sent a message to, or "".
+func sentTo(prev planned) string {
+	for _, e := range prev.Expect {
+		if e.Kind == postcond.LastSent && e.Conversation != "" {
+			return e.Conversation
+		}
+	}
+	if m := rdSendTodoRe.FindStringSubmatch(prev.Todo); m != nil && !rdPersonPronounRe.MatchString(m[1]) {
+		return m[1]
+	}
+	return ""
 }
