@@ -66,7 +66,7 @@ func (t *table) String() string {
 		status = append(status, fmt.Sprintf("%s %d", s, t.status[s]))
 	}
 	if t.noResult > 0 {
-		status = append(status, fmt.Sprintf("no result %d", t.noResult))
+		status = append(status, fmt.Sprintf("unfinished %d", t.noResult))
 	}
 	fmt.Fprintf(tw, "goals\t%d (%s; %s)\n", t.goals, strings.Join(kinds, ", "), strings.Join(status, ", "))
 	fmt.Fprintf(tw, "questions answered by the person\t%d\n", t.asked)
