@@ -311,6 +311,12 @@ func decideAction(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return Unknown, "the screen is secure and shows no UI tree"
 	case isType(act):
 		return decideType(act, before, now)
+	case unchanged(before, now) && systemPackage(before.App):
+		// A system dialog or the keyguard the input met shows again by
+		// itself (a warning repeated, the screen timed out): as it was is
+		// no sign the input did nothing, and sent again it would act on
+		// the window shown anew, or on the app under it.
+		return Unknown, fmt.Sprintf("the phone's own window (%s) shows as it did just before the input, and the phone shows such windows again by itself: nothing tells whether the input took effect", before.App)
 	case unchanged(before, now):
 		return NotApplied, "the screen is as it was just before the input"
 	}

@@ -316,6 +316,8 @@ func TestDecide(t *testing.T) {
 		{"secure screen now, a type", typ, Evidence{Tree: "a", FocusedKey: "f"}, Evidence{Sensitive: true}, Ask},
 		{"secure screen now, a tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Sensitive: true, Hash: "s"}, Ask},
 		{"unchanged screen: sent again", tap, Evidence{App: "x", Tree: "a", Target: button("Send")}, Evidence{App: "x", Tree: "a", Target: button("Send")}, NotApplied},
+		{"unchanged system dialog: it may have shown again", tap, Evidence{App: "android", Tree: "a", Target: button("Wait")}, Evidence{App: "android", Tree: "a", Target: button("Wait")}, Unknown},
+		{"unchanged keyguard: it may have locked again", back, Evidence{App: "com.android.systemui", Hash: "1"}, Evidence{App: "com.android.systemui", Hash: "1"}, Unknown},
 		{"unchanged screenshot without trees", back, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, NotApplied},
 		{"screen changed by itself or by the tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Tree: "b", Target: button("Next")}, Unknown},
 		{"a commit tap, screen changed", tap, Evidence{Tree: "a", Target: button("Send")}, Evidence{Tree: "b", Target: button("Send")}, Ask},

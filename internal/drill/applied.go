@@ -34,9 +34,15 @@ func (r Reported) Applied() bool {
 // actions its Steps carried (once per action ID) with the result of the
 // last Step with that action that completed.
 func ReportedActions(ctx context.Context, c client.Client, goalID string, res workflows.GoalResult) ([]Reported, error) {
+	return ReportedActionsIn(ctx, c, GoalWorkflowIDs(goalID, res)[1:])
+}
+
+// ReportedActionsIn is ReportedActions over the todo workflows ids, for a
+// goal without a result (see StartedTodoIDs).
+func ReportedActionsIn(ctx context.Context, c client.Client, ids []string) ([]Reported, error) {
 	var out []Reported
 	index := map[string]int{}
-	for _, id := range GoalWorkflowIDs(goalID, res)[1:] {
+	for _, id := range ids {
 		runs, err := Runs(ctx, c, id)
 		if err != nil {
 			return nil, err

@@ -123,6 +123,27 @@ func GoalWorkflowIDs(goalID string, res workflows.GoalResult) []string {
 	return ids
 }
 
+// StartedTodoIDs are the todo workflow IDs a goal started so far, read
+// from every run of its history: what GoalWorkflowIDs gives for a goal
+// that has not ended (each child once, in the order started).
+func StartedTodoIDs(ctx context.Context, c client.Client, goalID string) ([]string, error) {
+	runs, err := Runs(ctx, c, goalID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, h := range runs {
+		for _, ev := range h.GetEvents() {
+			if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil && !seen[a.GetWorkflowId()] {
+				seen[a.GetWorkflowId()] = true
+				ids = append(ids, a.GetWorkflowId())
+			}
+		}
+	}
+	return ids, nil
+}
+
 // Failures counts what a history shows of failed model or device calls.
 type Failures struct {
 	// RetriedAttempts is the sum of (attempt - 1) over started activities:

@@ -33,3 +33,21 @@ func TestRememberedWhoIsNotAskedAgain(t *testing.T) {
 		t.Errorf("what to write was taken from memory: %+v", again)
 	}
 }
+
+// A question that asks whom and what to send is asked again: the words
+// an earlier goal's person gave are that goal's message, and answered from
+// memory they went out a second time under a goal that named none.
+func TestRememberedWhoAndWhatIsAskedAgain(t *testing.T) {
+	goal := "Send a message in Messages"
+	first := planGoal(planContext{Goal: goal})
+	if first.Status != "ask_user" || !strings.Contains(first.Question, "what") {
+		t.Fatalf("without memory: %+v, want a question for whom and what", first)
+	}
+	f, ok := memory.FromAnswer(memory.PhoneScope("p"), first.Question, "to Alice Chen: campaign 11-3")
+	if !ok {
+		t.Fatal("the answer was not kept")
+	}
+	if got := planGoal(planContext{Goal: goal, Memory: []string{f.Text}}); got.Status != "ask_user" {
+		t.Fatalf("with the earlier goal's answer in memory: %+v, want the question asked again", got)
+	}
+}

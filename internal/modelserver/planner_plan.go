@@ -56,6 +56,10 @@ func answered(t planned, answers []answerPair) planned {
 	return planned{Todo: capitalise(strings.TrimSpace(t.Clause + ": " + a.Answer))}
 }
 
+// asksMoreThanWho is a question that asks, besides who, what, which,
+// when or how (outside a quoted message text).
+var asksMoreThanWho = regexp.MustCompile(`(?i)^[^"]*(?:"[^"]*"[^"]*)*\b(?:what|which|when|how)\b`)
+
 // rememberedRe is a remembered answer (memory.FromAnswer's text).
 var rememberedRe = regexp.MustCompile(`^Answer to ("(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*")$`)
 
@@ -64,9 +68,12 @@ var rememberedRe = regexp.MustCompile(`^Answer to ("(?:[^"\\]|\\.)*"): ("(?:[^"\
 // person's answer to the same question in an earlier goal, as memory
 // shows it: the person is not asked again what they already said. Other
 // questions (what to write, which time) are asked again: last time's
-// answer need not fit this goal.
+// answer need not fit this goal. So is a who question that also asks
+// anything else ("Who should I send the message to, and what should it
+// say?"): the answer holds the earlier goal's words, which sent again
+// would repeat its message under a goal that named none.
 func remembered(t planned, memory []string) planned {
-	if t.Ask == "" || !(strings.HasPrefix(t.Ask, "Who ") || strings.HasPrefix(t.Ask, "Whose ")) {
+	if t.Ask == "" || !(strings.HasPrefix(t.Ask, "Who ") || strings.HasPrefix(t.Ask, "Whose ")) || asksMoreThanWho.MatchString(t.Ask) {
 		return t
 	}
 	for _, m := range memory {

@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ var (
 	seedFlag   = flag.Int64("campaign.seed", 1, "seeds which faults are drawn, when, and which goals run")
 	faultsFlag = flag.Int("campaign.faults", defaultFaults, "how many faults to inject before the last goals may end")
 	phonesFlag = flag.Int("campaign.phones", 2, "simulated phones, each running one goal after another")
+	forFlag    = flag.Duration("campaign.for", 0, "ends the faults after this long even short of -campaign.faults (0: no bound), so a run ends by a time")
 )
 
 // modelTimeout is the model clients' timeout in the campaign's worker: a
@@ -45,7 +47,7 @@ const modelTimeout = 30 * time.Second
 // check true on the phone (docs/design.md#exactly-once-device-actions). It prints one
 // table.
 func TestCampaign(t *testing.T) {
-	seed, nFaults, nPhones := *seedFlag, *faultsFlag, *phonesFlag
+	seed, nFaults, nPhones, faultsFor := *seedFlag, *faultsFlag, *phonesFlag, *forFlag
 	if nPhones < 2 {
 		t.Fatalf("-campaign.phones %d: the campaign needs two or more phones", nPhones)
 	}
@@ -114,6 +116,10 @@ func TestCampaign(t *testing.T) {
 		counter  atomic.Int64
 		runners  sync.WaitGroup
 	)
+	// gctx ends settleFor after the faults stop: a goal without its
+	// result by then is reported unfinished, never skipped.
+	gctx, gcancel := context.WithCancel(ctx)
+	defer gcancel()
 	goalWait := goalDeadline
 	for ph := range nPhones {
 		runners.Add(1)
@@ -126,11 +132,14 @@ func TestCampaign(t *testing.T) {
 				goals = append(goals, g)
 				active[g.id] = g
 				mu.Unlock()
-				g.err = startGoal(ctx, s, g, s.Serials[ph])
+				g.err = startGoal(gctx, s, g, s.Serials[ph])
 				if g.err == nil {
-					g.res, g.err = waitResult(ctx, s, g.id, goalWait)
+					g.res, g.err = waitResult(gctx, s, g.id, goalWait)
 				}
 				g.end = s.Phones[ph].State()
+				if g.err != nil {
+					g.stuck = drilltest.Pending(s, g.id)
+				}
 				mu.Lock()
 				delete(active, g.id)
 				mu.Unlock()
@@ -199,7 +208,7 @@ func TestCampaign(t *testing.T) {
 	faultsBegan := time.Now()
 	last := 0                // faults injected at the last progress line
 	var serverExits []string // the Temporal server exiting by itself is a finding
-	for injected() < nFaults {
+	for injected() < nFaults && (faultsFor == 0 || time.Since(faultsBegan) < faultsFor) {
 		wk.reap()
 		if log, err := tp.revive(ctx); err != nil {
 			t.Fatal(err)
@@ -230,8 +239,8 @@ func TestCampaign(t *testing.T) {
 		}
 	}
 	faultsAt := time.Since(faultsBegan)
-	t.Logf("%d faults injected in %s (the worker started again %d times after it exited unable to reach the server); letting the last goals end",
-		injected(), faultsAt.Round(time.Second), wk.restarts)
+	t.Logf("%d faults injected in %s (the worker started again %d times after it exited unable to reach the server); letting the last goals end within %s",
+		injected(), faultsAt.Round(time.Second), wk.restarts, settleFor)
 	stopping.Store(true)
 	proxy.disarm()
 	for k, n := range proxy.answered() {
@@ -240,9 +249,16 @@ func TestCampaign(t *testing.T) {
 	if err := wk.restartClean(); err != nil {
 		t.Fatal(err)
 	}
+	settled := time.AfterFunc(settleFor, gcancel)
 	runners.Wait()
+	settled.Stop()
 	pstop()
 	person.Wait()
+	// The worker stops before the verdict, so a goal still running changes
+	// its phone no more while the phone is held against what it decided.
+	if err := wk.p.Stop(); err != nil {
+		t.Logf("stopping the worker before the verdict: %v", err)
+	}
 	wall := time.Since(began)
 
 	// The verdict.
@@ -256,8 +272,31 @@ func TestCampaign(t *testing.T) {
 		tb.goals++
 		tb.byKind(g.kind)
 		if g.err != nil {
+			// Unfinished: a failure of the campaign, and what it did is
+			// still held against its phone.
 			tb.noResult++
-			problems = append(problems, fmt.Sprintf("goal %s (%s on phone %d, %q) has no result: %v\n%s", g.id, g.kind, g.phone, g.text, g.err, drilltest.Pending(s, g.id)))
+			problems = append(problems, fmt.Sprintf("goal %s (%s on phone %d, %q) has no result %s after the faults stopped: %v; where it is stuck:\n%s",
+				g.id, g.kind, g.phone, g.text, settleFor, g.err, g.stuck))
+			if n := g.commits(final[g.phone].st); n > 1 {
+				tb.duplicates++
+				problems = append(problems, fmt.Sprintf("goal %s (%s %q, unfinished): its commit shows %d times on phone %d", g.id, g.kind, g.mark, n, g.phone))
+			} else if n >= 0 {
+				tb.commits += n
+			}
+			actx, cancel := context.WithTimeout(ctx, time.Minute)
+			ids, err := drill.StartedTodoIDs(actx, s.Client, g.id)
+			var acts []drill.Reported
+			if err == nil {
+				acts, err = drill.ReportedActionsIn(actx, s.Client, ids)
+			}
+			cancel()
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("goal %s (unfinished): its actions: %v", g.id, err))
+				continue
+			}
+			final[g.phone].acts = append(final[g.phone].acts, acts...)
+			final[g.phone].goals = append(final[g.phone].goals, g.id)
+			final[g.phone].trails = append(final[g.phone].trails, fmt.Sprintf("goal %s (%s, unfinished):\n%s", g.id, g.kind, trailOf(s, ids)))
 			continue
 		}
 		tb.status[g.res.Status]++
@@ -278,8 +317,13 @@ func TestCampaign(t *testing.T) {
 			tb.dishonest++
 			problems = append(problems, fmt.Sprintf("goal %s (%s, %q): %s; response %q\nsteps:\n%s", g.id, g.kind, g.text, v.dishonest, g.res.Response, trail(s, g)))
 		}
+		// Every todo run the goal started, listed in its result or not.
 		actx, cancel := context.WithTimeout(ctx, time.Minute)
-		acts, err := drill.ReportedActions(actx, s.Client, g.id, g.res)
+		ids, err := drill.StartedTodoIDs(actx, s.Client, g.id)
+		var acts []drill.Reported
+		if err == nil {
+			acts, err = drill.ReportedActionsIn(actx, s.Client, union(drill.GoalWorkflowIDs(g.id, g.res)[1:], ids))
+		}
 		cancel()
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("goal %s: %v", g.id, err))
@@ -289,9 +333,20 @@ func TestCampaign(t *testing.T) {
 		final[g.phone].goals = append(final[g.phone].goals, g.id)
 		final[g.phone].trails = append(final[g.phone].trails, fmt.Sprintf("goal %s (%s, %s):\n%s", g.id, g.kind, g.res.Status, trail(s, g)))
 	}
+	resent := resends(dir)
 	for i, f := range final {
 		bad := drill.AppliedButNotSent(f.acts, f.st)
-		twice := drill.SentTwice(f.acts, f.st)
+		// An action the journal judged not applied and sent again is
+		// decided once more: the phone's input log holds it twice, the
+		// first without effect.
+		decided := f.acts
+		for _, a := range f.acts {
+			for range resent[a.In.ActionID] {
+				decided = append(decided, a)
+				tb.resent++
+			}
+		}
+		twice := drill.SentTwice(decided, f.st)
 		tb.claimedNotSent += len(bad)
 		tb.inputTwice += len(twice)
 		if len(bad)+len(twice) > 0 {
@@ -344,6 +399,35 @@ func journalLines(dir string) string {
 	return b.String()
 }
 
+// resends counts, by action ID, the journal's decisions in every worker
+// log under dir to send an action again: its input may have reached the
+// phone, and the screen as it was just before it says it did nothing.
+func resends(dir string) map[string]int {
+	n := map[string]int{}
+	for _, line := range strings.Split(journalLines(dir), "\n") {
+		if !strings.Contains(line, "decided from its own evidence") || !strings.Contains(line, `verdict="not applied"`) {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if id, ok := strings.CutPrefix(f, "id="); ok {
+				n[strings.Trim(id, `"`)]++
+			}
+		}
+	}
+	return n
+}
+
+// union is a followed by the elements of b it lacks.
+func union(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // startGoal starts g, trying again while the server is away; its fixed ID
 // makes a start that went through before its answer was lost the same
 // goal, never a second one.
@@ -380,8 +464,13 @@ func waitResult(ctx context.Context, s *stack.Stack, id string, d time.Duration)
 
 // trail is the Step trail of every todo run of g, for failure messages.
 func trail(s *stack.Stack, g *campaignGoal) string {
+	return trailOf(s, drill.GoalWorkflowIDs(g.id, g.res)[1:])
+}
+
+// trailOf is the Step trail of the todo workflows ids.
+func trailOf(s *stack.Stack, ids []string) string {
 	var b strings.Builder
-	for _, id := range drill.GoalWorkflowIDs(g.id, g.res)[1:] {
+	for _, id := range ids {
 		fmt.Fprintf(&b, " %s:\n%s", id, drilltest.StepTrail(s, id))
 	}
 	return b.String()

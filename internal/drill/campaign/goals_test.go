@@ -33,6 +33,7 @@ type campaignGoal struct {
 
 	res    workflows.GoalResult
 	err    error
+	stuck  string         // for a goal without a result: what it waits on
 	end    phonesim.State // the phone right after the goal ended
 	asked  int            // questions the person answered
 	answer []string

@@ -30,6 +30,7 @@ type table struct {
 	lost           int
 	claimedNotSent int
 	inputTwice     int
+	resent         int
 	dishonest      int
 	faultsAt, wall time.Duration
 }
@@ -66,7 +67,7 @@ func (t *table) String() string {
 		status = append(status, fmt.Sprintf("%s %d", s, t.status[s]))
 	}
 	if t.noResult > 0 {
-		status = append(status, fmt.Sprintf("no result %d", t.noResult))
+		status = append(status, fmt.Sprintf("unfinished %d", t.noResult))
 	}
 	fmt.Fprintf(tw, "goals\t%d (%s; %s)\n", t.goals, strings.Join(kinds, ", "), strings.Join(status, ", "))
 	fmt.Fprintf(tw, "questions answered by the person\t%d\n", t.asked)
@@ -74,6 +75,7 @@ func (t *table) String() string {
 	fmt.Fprintf(tw, "duplicates\t%d\n", t.duplicates)
 	fmt.Fprintf(tw, "lost (done, not on the phone)\t%d\n", t.lost)
 	fmt.Fprintf(tw, "claimed-not-sent (applied, not in the input log)\t%d\n", t.claimedNotSent)
+	fmt.Fprintf(tw, "inputs sent again, judged not applied by the journal\t%d\n", t.resent)
 	fmt.Fprintf(tw, "inputs more often than decided\t%d\n", t.inputTwice)
 	fmt.Fprintf(tw, "dishonest (done, the phone disagrees)\t%d\n", t.dishonest)
 	rate := 0.0
