@@ -8,7 +8,7 @@ import (
 // each value (`key`) and mark values that must never be printed (`secret`).
 type Config struct {
 	Temporal         Temporal   `key:"temporal"`
-	Planner          Model      `key:"planner"`
+	Planner          Planner    `key:"planner"`
 	Executor         Executor   `key:"executor"`
 	Verifier         Verifier   `key:"verifier"`
 	ADB              ADB        `key:"adb"`

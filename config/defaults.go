@@ -23,14 +23,14 @@ func Default() Config {
 			Namespace: "default",
 			Embedded:  Embedded{Port: 7233},
 		},
-		Planner: Model{
+		Planner: Planner{Endpoint: Model{
 			BaseURL:     DefaultModelBaseURL,
 			Model:       DefaultPlannerModel,
 			Temperature: 0,
 			TopP:        1,
 			MaxTokens:   2000,
 			Timeout:     2 * time.Minute,
-		},
+		}},
 		// The executor defaults are the AutoGLM-Phone reference settings.
 		Executor: Executor{Endpoint: Model{
 			BaseURL:          DefaultModelBaseURL,
