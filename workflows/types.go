@@ -484,7 +484,7 @@ type TodoResult struct {
 	// Checks are the todo's postconditions and whether each held;
 	// Committed the commit actions it applied and Refused how many it
 	// refused; Asked the questions the executor put to the person, with
-	// the answers, for the replanner (docs/design.md §9).
+	// the answers, for the replanner (docs/design.md §7).
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
