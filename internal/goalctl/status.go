@@ -154,6 +154,8 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 		Question:    st.PendingQuestion,
 		WaitingFor:  st.WaitingFor,
 		Todos:       ToTodos(todos),
+		Replans:     st.Replans,
+		ReplanKept:  st.ReplanKept,
 	}
 	if w := workflows.WaitLine(st, time.Now()); w != "" {
 		s.WaitingFor = w // counted from now: the goal's own line is from when the wait began
