@@ -77,6 +77,7 @@ func Default() Config {
 		Blobs:         Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
 		Metrics:       Metrics{Address: "127.0.0.1:9464"},
 		Hooks:         Hooks{Timeout: 5 * time.Second, Default: HookAllow},
+		Viewer:        Viewer{ShowReasoning: true},
 		Memory:        Memory{Enabled: true},
 		Log:           Log{Level: "info", Format: "text"},
 	}

@@ -152,6 +152,10 @@ type Reader struct {
 	// DataConverter decodes payloads (the one the workers use: with
 	// encryption on, it decrypts with the configured keys); nil = default.
 	DataConverter converter.DataConverter
+	// HideReasoning keeps the executor's reasoning out of every step it
+	// loads, so neither the page nor the event stream shows it
+	// (viewer.show_reasoning false).
+	HideReasoning bool
 }
 
 // ErrNotFound means no goal has that ID.
@@ -343,6 +347,11 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		}
 		if err != nil {
 			return g, err
+		}
+		if r.HideReasoning {
+			for i := range t.Steps {
+				t.Steps[i].Thinking = ""
+			}
 		}
 		g.Todos = append(g.Todos, t)
 		counted += t.BudgetSteps()
