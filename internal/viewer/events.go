@@ -14,8 +14,8 @@ import (
 // moments the viewer shows, as JSON objects. Type is one of plan,
 // todo_started, step, question, answer, approval, approved, denied,
 // paused, resumed, inject, say, person (a person's action on the phone from
-// the step viewer, typed text redacted), todo_done, replanned,
-// replan_unchanged, planner (every planner answer, its Decision), and last
+// the step viewer, typed text redacted), todo_done, replanned (Unchanged
+// when it kept the plan), planner (every planner answer, its Decision), and last
 // done, failed or cancelled.
 type Event struct {
 	Type   string    `json:"type"`
@@ -38,12 +38,15 @@ type Event struct {
 	// Plans, questions, results.
 	// Decision, on a planner event, is what the planner answered: plan,
 	// replanned, unchanged, done, ask_user or invalid.
-	Decision string   `json:"decision,omitempty"`
-	Todos    []string `json:"todos,omitempty"`
-	Text     string   `json:"text,omitempty"`
-	Status   string   `json:"status,omitempty"`
-	Result   string   `json:"result,omitempty"`
-	Steps    int      `json:"steps,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	// Unchanged, on a replanned event, says the replan kept the todos not
+	// yet started as they were.
+	Unchanged bool     `json:"unchanged,omitempty"`
+	Todos     []string `json:"todos,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	Status    string   `json:"status,omitempty"`
+	Result    string   `json:"result,omitempty"`
+	Steps     int      `json:"steps,omitempty"`
 }
 
 // key identifies an event across polls.
@@ -69,7 +72,8 @@ func Events(g Goal, viewerURL string) []Event {
 		case "plan", "replanned":
 			e.Todos, e.Text = planOf(n.Text), ""
 		case PlannerUnchanged:
-			e.Type, e.Todos, e.Text = "replan_unchanged", planOf(n.Text), ""
+			// Still a replanned event for readers that count them.
+			e.Type, e.Todos, e.Text, e.Unchanged = "replanned", planOf(n.Text), "", true
 		case "done":
 			return // the goal's own end says it
 		case "invalid":
