@@ -53,9 +53,13 @@ type PromptMemory interface {
 // worker (worker.RegisterActivity(a)); workflows call the methods by the
 // Name* constants.
 type Activities struct {
-	Devices  DevicePool
-	Planner  Model
-	Executor Model
+	Devices DevicePool
+	Planner Model
+	// PlannerPrompt is the text of planner.system_prompt_file: the
+	// system prompt of every plan and replan request, "{date}" filled in
+	// (docs/design.md §3); empty means phoneflow's own.
+	PlannerPrompt string
+	Executor      Model
 	// Verifier judges finished todos from the final screen; nil means
 	// the Executor (a vision model) does, unless VerifierOff.
 	Verifier Model

@@ -27,6 +27,7 @@ func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, 
 	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 		Situation: plannerSituation(in.Situation), Memory: a.recall(ctx, in.Device)}
 	msgs := planner.BuildPlanMessages(pc, a.taskTypes(ctx))
+	msgs = planner.WithInstructions(msgs, a.PlannerPrompt, a.plannerDay(in.Situation))
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
@@ -53,6 +54,7 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 			Committed: d.Committed, Repeated: d.Repeated})
 	}
 	msgs := planner.BuildReplanMessages(rc)
+	msgs = planner.WithInstructions(msgs, a.PlannerPrompt, a.plannerDay(in.Situation))
 	if in.Invalid != "" {
 		msgs = withFeedback(msgs, in.Rejected, in.Invalid)
 	}
@@ -138,6 +140,23 @@ func (a *Activities) taskTypes(ctx context.Context) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// plannerDay is the day a planner prompt's "{date}" names: the
+// situation's time in the user's zone, or the worker's clock for inputs
+// recorded before the situation was sent.
+func (a *Activities) plannerDay(s Situation) time.Time {
+	if s.Now.IsZero() {
+		if a.Now != nil {
+			return a.Now()
+		}
+		return time.Now()
+	}
+	loc, err := waits.Zone(s.TimeZone)
+	if err != nil || s.TimeZone == "" {
+		loc = time.UTC
+	}
+	return s.Now.In(loc)
 }
 
 // plannerSituation is s as the planner reads it: the time in the user's

@@ -8,7 +8,7 @@ import (
 // each value (`key`) and mark values that must never be printed (`secret`).
 type Config struct {
 	Temporal         Temporal   `key:"temporal"`
-	Planner          Model      `key:"planner"`
+	Planner          Planner    `key:"planner"`
 	Executor         Executor   `key:"executor"`
 	Verifier         Verifier   `key:"verifier"`
 	ADB              ADB        `key:"adb"`
@@ -38,6 +38,7 @@ type Config struct {
 	Metrics       Metrics    `key:"metrics"`
 	Telemetry     Telemetry  `key:"telemetry"`
 	Notify        Notify     `key:"notify"`
+	Viewer        Viewer     `key:"viewer"`
 	Hooks         Hooks      `key:"hooks"`
 	Memory        Memory     `key:"memory"`
 	Log           Log        `key:"log"`
@@ -224,6 +225,16 @@ type Limits struct {
 
 // Notify configures the webhook that tells people a goal waits for them
 // or failed.
+// Viewer says what the step viewer and the event stream show of a goal
+// to everyone who can see it (docs/observability.md#step-viewer).
+type Viewer struct {
+	// ShowReasoning shows the executor's reasoning with each step (the
+	// default). false keeps it out of the step viewer, the event stream
+	// and `starter status`: its actions, screens and results still show.
+	ShowReasoning bool `key:"show_reasoning"`
+}
+
+// Notify configures the notify.url webhook.
 type Notify struct {
 	// URL receives a JSON POST per notification; empty = none. It may
 	// carry a token, so it is treated as a secret.

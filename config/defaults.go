@@ -23,14 +23,14 @@ func Default() Config {
 			Namespace: "default",
 			Embedded:  Embedded{Port: 7233},
 		},
-		Planner: Model{
+		Planner: Planner{Endpoint: Model{
 			BaseURL:     DefaultModelBaseURL,
 			Model:       DefaultPlannerModel,
 			Temperature: 0,
 			TopP:        1,
 			MaxTokens:   2000,
 			Timeout:     2 * time.Minute,
-		},
+		}},
 		// The executor defaults are the AutoGLM-Phone reference settings.
 		Executor: Executor{Endpoint: Model{
 			BaseURL:          DefaultModelBaseURL,
@@ -78,6 +78,7 @@ func Default() Config {
 		Blobs:         Blobs{Retention: 7 * 24 * time.Hour, GCInterval: time.Hour},
 		Metrics:       Metrics{Address: "127.0.0.1:9464"},
 		Hooks:         Hooks{Timeout: 5 * time.Second, Default: HookAllow},
+		Viewer:        Viewer{ShowReasoning: true},
 		Memory:        Memory{Enabled: true},
 		Log:           Log{Level: "info", Format: "text"},
 	}

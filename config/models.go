@@ -59,6 +59,17 @@ const (
 // fields read cfg.Executor.Model as the model name.
 type Endpoint = Model
 
+// Planner configures the planner model endpoint and its instructions
+// (docs/design.md §3).
+type Planner struct {
+	Endpoint
+	// SystemPromptFile replaces phoneflow's planner instructions, the
+	// system prompt of the plan and the replan requests alike, with the
+	// text of this file, sent byte for byte; "{date}" in it becomes the
+	// goal's date in the user's time zone. Empty = phoneflow's own.
+	SystemPromptFile string `key:"system_prompt_file"`
+}
+
 // Executor configures the executor model endpoint and the layout of its
 // requests (docs/design.md §3).
 type Executor struct {
@@ -269,9 +280,9 @@ func (c Config) VerifierModel() (m Model, ok bool) {
 	case VerifyByExecutor:
 		return c.Executor.Endpoint, true
 	case VerifyByPlanner:
-		return c.Planner, true
+		return c.Planner.Endpoint, true
 	case VerifyByEndpoint:
-		m = c.Planner
+		m = c.Planner.Endpoint
 		m.Price = Price{}
 		m.Model = c.Verifier.Model
 		if c.Verifier.BaseURL != "" && c.Verifier.BaseURL != c.Planner.BaseURL {

@@ -114,7 +114,7 @@ func (c Config) Validate() error {
 	for _, m := range []struct {
 		name string
 		m    Model
-	}{{"planner", c.Planner}, {"executor", c.Executor.Endpoint}} {
+	}{{"planner", c.Planner.Endpoint}, {"executor", c.Executor.Endpoint}} {
 		p := m.name + "."
 		if !validHTTPURL(m.m.BaseURL) {
 			bad(p+"base_url", "an http:// or https:// URL such as "+DefaultModelBaseURL)

@@ -46,7 +46,7 @@ func followEvents(ctx context.Context, gc *goalCmd, id, viewerURL string, out io
 	if err != nil {
 		return usageError{err}
 	}
-	r := &viewer.Reader{Client: gc.c, DataConverter: dc}
+	r := &viewer.Reader{Client: gc.c, DataConverter: dc, HideReasoning: !gc.cfg.Viewer.ShowReasoning}
 	g, err := r.FollowFrom(ctx, id, 500*time.Millisecond, viewerURL, st, emit)
 	if err != nil {
 		return cliErr(err)

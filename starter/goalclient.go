@@ -87,6 +87,8 @@ func openGoals(cmd *cobra.Command, ui string) (*goalCmd, error) {
 		Namespace: cfg.Temporal.Namespace,
 		UIAddress: uiAddress(cfg, ui),
 		Prices:    prices(cfg),
+		// The live view keeps the reasoning out as the viewer does.
+		HideReasoning: !cfg.Viewer.ShowReasoning,
 	})}, nil
 }
 

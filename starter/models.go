@@ -48,6 +48,9 @@ configuration value that is not allowed.`,
 			if targets[1].Exec.SystemPrompt, err = app.SystemPrompt(cfg); err != nil {
 				return usageError{err}
 			}
+			if _, err = app.PlannerPrompt(cfg); err != nil {
+				return usageError{err}
+			}
 			failed := 0
 			for _, t := range targets {
 				if role != "all" && role != t.Role {
@@ -76,7 +79,7 @@ configuration value that is not allowed.`,
 // the executor's carries which profile, language and verifier were chosen
 // and why (src says where each value came from).
 func modelTargets(cfg config.Config, src config.Sources) []modelcheck.Target {
-	pc := app.ModelConfig(cfg.Planner)
+	pc := app.ModelConfig(cfg.Planner.Endpoint)
 	pc.KeySetting = "planner.api_key (PLANNER_MODEL_API_KEY)"
 	ec := app.ModelConfig(cfg.Executor.Endpoint)
 	ec.KeySetting = "executor.api_key (MODEL_API_KEY)"

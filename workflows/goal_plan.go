@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.temporal.io/sdk/temporal"
@@ -90,6 +91,17 @@ func (g *goalRun) consumeUserMessages(n int) {
 	if len(g.st.UserMessages) == 0 {
 		g.st.UserMessages = nil
 	}
+}
+
+// pendingTexts are the texts of the todos not yet started, in order.
+func (g *goalRun) pendingTexts() []string {
+	var out []string
+	for _, t := range g.st.Todos {
+		if t.Status == TodoPending {
+			out = append(out, t.Text)
+		}
+	}
+	return out
 }
 
 func (g *goalRun) nextPending() int {
@@ -219,6 +231,10 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			}
 			invalid, rejected = "", ""
 		default:
+			// A replan that answers the todos not yet started as they were
+			// kept the plan: the live view says so (no command).
+			g.st.Replans++
+			g.st.ReplanKept = slices.Equal(d.Plan, g.pendingTexts())
 			g.setTodos(d.Plan, d.Expect)
 			g.st.NeedReplan = false
 			g.consumeUserMessages(queued)

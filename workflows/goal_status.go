@@ -86,7 +86,7 @@ func (g *goalRun) status() Status {
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
 		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
 		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage, Verdict: g.lastVerdict,
-		ViewerURL: viewerLink(g.id), SteerSeq: g.st.SteerSeq,
+		ViewerURL: viewerLink(g.id), SteerSeq: g.st.SteerSeq, Replans: g.st.Replans, ReplanKept: g.st.ReplanKept,
 	}
 	if g.modelWaiting != "" {
 		s.WaitingFor = g.modelWaiting

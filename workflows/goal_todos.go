@@ -131,7 +131,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	g.st.Turns += tr.Turns
 	for _, q := range tr.Asked {
 		// The executor's questions and the answers reach the replanner
-		// with the planner's own (docs/design.md §9).
+		// with the planner's own (docs/design.md §7).
 		g.st.Answers = append(g.st.Answers, q)
 	}
 	if len(g.st.Answers) > maxAnswers {

@@ -252,6 +252,11 @@ type Status struct {
 	TodoSteps       int    `json:"todo_steps"`
 	Paused          bool   `json:"paused"`
 	PendingQuestion string `json:"pending_question,omitempty"`
+	// Replans counts the replanner's new plans so far and ReplanKept says
+	// the last one left the plan unchanged, for a live view's line
+	// (the todo list alone does not change).
+	Replans    int  `json:"replans,omitempty"`
+	ReplanKept bool `json:"replan_kept,omitempty"`
 	// QuestionKind says what the pending question asks of the person
 	// (QuestionClarify, QuestionTakeOver; "" from a todo of a worker
 	// before the kinds, to be taken as QuestionClarify).
@@ -300,8 +305,12 @@ type Status struct {
 
 // GoalState is the goal's carried state across continue-as-new.
 type GoalState struct {
-	Todos        []TodoState     `json:"todos"`
-	NeedReplan   bool            `json:"need_replan,omitempty"` // a todo ended; the replanner has not run yet
+	Todos      []TodoState `json:"todos"`
+	NeedReplan bool        `json:"need_replan,omitempty"` // a todo ended; the replanner has not run yet
+	// Replans counts the replanner's new plans; ReplanKept says the last
+	// one answered the todos not yet started as they were.
+	Replans      int             `json:"replans,omitempty"`
+	ReplanKept   bool            `json:"replan_kept,omitempty"`
 	Planned      bool            `json:"planned"`
 	TaskType     string          `json:"task_type,omitempty"`
 	Steps        int             `json:"steps"`
@@ -484,7 +493,7 @@ type TodoResult struct {
 	// Checks are the todo's postconditions and whether each held;
 	// Committed the commit actions it applied and Refused how many it
 	// refused; Asked the questions the executor put to the person, with
-	// the answers, for the replanner (docs/design.md §9).
+	// the answers, for the replanner (docs/design.md §7).
 	Checks    []postcond.Result `json:"checks,omitempty"`
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`

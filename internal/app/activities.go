@@ -127,6 +127,24 @@ func SystemPrompt(cfg config.Config) (string, error) {
 	return text, nil
 }
 
+// PlannerPrompt reads planner.system_prompt_file, or returns "" when none
+// is set: like the executor's file, its text goes out byte for byte.
+func PlannerPrompt(cfg config.Config) (string, error) {
+	path := cfg.Planner.SystemPromptFile
+	if path == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("planner.system_prompt_file: %w: point it at a readable text file, or leave it empty for phoneflow's own planner instructions", err)
+	}
+	text := string(data)
+	if strings.TrimSpace(text) == "" {
+		return "", fmt.Errorf("planner.system_prompt_file %s is empty: put the planner's instructions in it, or leave the key empty for phoneflow's own", path)
+	}
+	return text, nil
+}
+
 // VerifierModel builds the client of the model that answers verification
 // requests (verifier.use), or nil when no model verifies. An AutoGLM
 // executor is never it (config validation refuses that). textOnly is set
@@ -169,7 +187,7 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	}
 	planner, executor := deps.Planner, deps.Executor
 	if planner == nil {
-		pc := ModelConfig(cfg.Planner)
+		pc := ModelConfig(cfg.Planner.Endpoint)
 		pc.KeySetting = "planner.api_key (PLANNER_MODEL_API_KEY)"
 		if err := pc.Validate(); err != nil {
 			return nil, fmt.Errorf("planner model: %w", err)
@@ -190,6 +208,10 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 	}
 	var err error
 	if exec.SystemPrompt, err = SystemPrompt(cfg); err != nil {
+		return nil, err
+	}
+	plannerPrompt, err := PlannerPrompt(cfg)
+	if err != nil {
 		return nil, err
 	}
 	verifier, verifierText, err := VerifierModel(cfg, planner, executor)
@@ -239,10 +261,11 @@ func NewActivities(ctx context.Context, cfg config.Config, deps Deps) (*activiti
 		return nil, err
 	}
 	return &activities.Activities{
-		Devices:  meteredPool{pool},
-		Planner:  meteredModel{role: "planner", step: "plan", m: planner},
-		Executor: meteredModel{role: "executor", step: "think", m: executor},
-		Verifier: verifyModel,
+		Devices:       meteredPool{pool},
+		Planner:       meteredModel{role: "planner", step: "plan", m: planner},
+		PlannerPrompt: plannerPrompt,
+		Executor:      meteredModel{role: "executor", step: "think", m: executor},
+		Verifier:      verifyModel,
 		// Only a model that can answer the verifier's contract verifies
 		// (docs/design.md §9); without one, Verify calls no model.
 		VerifierText:    verifierText,

@@ -333,3 +333,35 @@ func TestServeCodec(t *testing.T) {
 		t.Errorf("open address without token: %v", err)
 	}
 }
+
+// TestPlannerPromptFileErrorsNameTheKey: a missing or empty
+// planner.system_prompt_file stops the worker at startup with the key and
+// the fix; a file is read whole.
+func TestPlannerPromptFileErrorsNameTheKey(t *testing.T) {
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.Planner.SystemPromptFile = filepath.Join(dir, "missing.txt")
+	if _, err := PlannerPrompt(cfg); err == nil || !strings.Contains(err.Error(), "planner.system_prompt_file") || !strings.Contains(err.Error(), "readable text file") {
+		t.Fatalf("missing file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, []byte(" \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Planner.SystemPromptFile = empty
+	if _, err := PlannerPrompt(cfg); err == nil || !strings.Contains(err.Error(), "is empty") {
+		t.Fatalf("empty file: %v", err)
+	}
+	full := filepath.Join(dir, "planner.txt")
+	if err := os.WriteFile(full, []byte("Plan well. {date}\n\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Planner.SystemPromptFile = full
+	if got, err := PlannerPrompt(cfg); err != nil || got != "Plan well. {date}\n\n" {
+		t.Fatalf("file: %q, %v", got, err)
+	}
+	cfg.Planner.SystemPromptFile = filepath.Join(dir, "missing.txt")
+	if _, err := NewActivities(context.Background(), cfg, Deps{}); err == nil || !strings.Contains(err.Error(), "planner.system_prompt_file") {
+		t.Fatalf("worker start with a missing planner prompt file: %v", err)
+	}
+}

@@ -47,7 +47,7 @@ func ViewerOptions(cfg config.Config, c client.Client, webUI func(string) string
 		return viewer.Options{}, err
 	}
 	o := viewer.Options{
-		Reader: &viewer.Reader{Client: c, DataConverter: dc},
+		Reader: &viewer.Reader{Client: c, DataConverter: dc, HideReasoning: !cfg.Viewer.ShowReasoning},
 		Blobs:  blobs,
 		WebUI:  webUI,
 		Logger: log,

@@ -137,7 +137,7 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 
 	cfg := s.baseConfig()
 	cfg.ADB.Allow = append([]string(nil), e.Serials...)
-	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
+	for _, m := range []*config.Model{&cfg.Planner.Endpoint, &cfg.Executor.Endpoint} {
 		m.BaseURL = e.ModelURL
 		m.APIKey = o.Model.APIKey
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	DataConverter converter.DataConverter
 	// Prices estimate the cost of schedules' runs; zero = no estimate.
 	Prices Prices
+	// HideReasoning leaves the executor's reasoning out of snapshots
+	// (viewer.show_reasoning false).
+	HideReasoning bool
 }
 
 // Client runs goal operations against a Temporal cluster.

@@ -105,6 +105,9 @@ func (g *Client) SnapshotOf(ctx context.Context, id string, st workflows.Status,
 		if ts, err := g.Status(ctx, child); err == nil {
 			s.Steps, s.Todos[st.CurrentTodo-1].Steps = workflows.RunningCount(st.Steps, todos[st.CurrentTodo-1], ts.Steps)
 			s.Action, s.Thinking, s.Routine = ActionLine(ts), ts.Thinking, ts.Routine
+			if g.opts.HideReasoning {
+				s.Thinking = ""
+			}
 		}
 	}
 	return s
@@ -154,6 +157,8 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 		Question:    st.PendingQuestion,
 		WaitingFor:  st.WaitingFor,
 		Todos:       ToTodos(todos),
+		Replans:     st.Replans,
+		ReplanKept:  st.ReplanKept,
 	}
 	if w := workflows.WaitLine(st, time.Now()); w != "" {
 		s.WaitingFor = w // counted from now: the goal's own line is from when the wait began

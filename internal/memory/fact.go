@@ -59,7 +59,9 @@ func idOf(scope, text string) string {
 }
 
 // FromAnswer is the fact a question and the person's answer teach, or
-// false when there is none to keep. An answer that may be a secret is
+// false when there is none to keep. An answer to a question that asked for
+// a message's words (Dictated) is never kept: it is that message's text,
+// not a fact. An answer that may be a secret is
 // never kept: a question that asked the person to sign in or verify
 // becomes "needs the person" without the answer, any other is dropped.
 func FromAnswer(scope, question, answer string) (Fact, bool) {
@@ -73,6 +75,10 @@ func FromAnswer(scope, question, answer string) (Fact, bool) {
 			text := fmt.Sprintf("Needs the person: %q (a person answered it on the phone; never guess it)", clip(question, maxQuestion))
 			return Fact{ID: idOf(scope, text), Scope: scope, Text: text, Source: SourceAnswer}, true
 		}
+		return Fact{}, false
+	}
+	if Dictated(question) {
+		// The words of one message are not a fact about anyone.
 		return Fact{}, false
 	}
 	q, a := clip(question, maxQuestion), clip(answer, maxAnswer)

@@ -174,12 +174,18 @@ func (s *Store) List(scope string) ([]Fact, error) {
 }
 
 // Recall returns the texts of the newest n facts of the scopes, for a
-// planner request: the scopes in the order given, each newest first.
+// planner request: the scopes in the order given, each newest first. An
+// answer that was a message's words (Dictated), stored by an older
+// version, is not shown.
 func (s *Store) Recall(n int, scopes ...string) ([]string, error) {
 	var out []string
 	for _, sc := range scopes {
 		fs, err := s.List(sc)
 		for _, f := range fs {
+			if f.Source == SourceAnswer && Dictated(f.Question) {
+				// Kept before Dictated existed: a message's words, not a fact.
+				continue
+			}
 			if len(out) == n {
 				return out, err
 			}

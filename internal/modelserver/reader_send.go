@@ -58,6 +58,7 @@ var (
 	// message", "the text", "an SMS".
 	rdMsgOnlyRe   = regexp.MustCompile(`(?i)^(?:(?:an?|the|this|that|my|one|some)\s+)?(?:(?:text|sms|short|quick)\s+)?(?:message|text|sms|msg|note)s?$`)
 	rdViaAppRe    = regexp.MustCompile(`(?i)\s+(?:in|on|via|using|through|by)\s+(?:the\s+)?(?:messages|messaging|message|sms|text|texting)(?:\s+app)?$`)
+	rdObjectToRe  = regexp.MustCompile(`(?i)^(?:(?:it|this|that|these|those|them|(?:the\s+)?same|(?:the|this|that|my|your)\s+(?:message|text|sms|msg|reply|answer|note|words|result|news))\s+)to\s+(\S.*)$`)
 	rdSendOnlyRe  = regexp.MustCompile(`(?i)^(?:send|text|message|write(?:\s+back)?)\s+(?:(?:an?\s+)?(?:message|text|sms|msg)\s+)?(?:to\s+)?(.+?)(?:\s+(?:an?\s+)?(?:message|text|sms|msg))?$`)
 	rdPronounRe   = regexp.MustCompile(`(?i)^(?:it|that|this|them|the result|the time|the number|the value|what (?:was|you) read|它|这个|结果)$`)
 	rdQuotedFirst = regexp.MustCompile(`["“「]([^"”」]+)["”」]`)
@@ -121,6 +122,11 @@ func sendTodos(c string, prev planned) []planned {
 		}
 	default:
 		to, text, _ = textPersonWords(c)
+	}
+	if m := rdObjectToRe.FindStringSubmatch(to); m != nil {
+		// "Send it to Alice Chen: on my way": the words before "to" are
+		// what is sent, the name is after it.
+		to = m[1]
 	}
 	if to == "" {
 		if m := rdSendOnlyRe.FindStringSubmatch(c); m != nil {

@@ -182,6 +182,7 @@ Each todo:
 - carries every detail the executor needs (names, message text, times), since the executor does not see the goal;
 - is needed for the goal: no checks, no "confirm the result" steps.
 
+` + executorLimits + `
 When the goal says when to act ("at 21:00 …", "in 20 minutes …", "晚上9点…", "20分钟后…"), put a todo that only waits first: "Wait until 21:00" or "Wait 20 minutes" (write the time as the user did; the system waits with a timer, without the phone).
 When the goal says to act once something happens on the phone ("when Alice Chen sends a message, reply …", "wait for the bank's SMS code and enter it", "李四发来消息后…"), put a todo that only waits for it first: "Wait for a message from Alice Chen" or "Wait for the SMS code from Bank" (the system checks the phone's notifications without a model, and the message's text or the code becomes that todo's result for the next todo).
 
@@ -205,6 +206,7 @@ Decide:
 
 An empty plan is not allowed: when nothing remains, answer done.
 
+` + executorLimits + `
 
 Each todo of a replanned plan may carry "expect": the end state that shows it done, checked on the phone's UI tree without asking anyone. Write a todo as {"todo":"…","expect":[…]} with checks from this list only:
 ` + expectChecks + `A todo's result lists what it already committed on the phone (messages sent, records saved): never plan those again. A todo marked "repeated" failed twice the same way and changed nothing on the phone: it will not be run again as written, so plan a different way round what its evidence names, or answer done and say what was not done. Questions the executor asked the user, with the answers, are among the answers. The context's memory, when present, lists what earlier goals on this phone learned: use it, but the goal and the user's new answers win.

@@ -32,6 +32,10 @@ type Snapshot struct {
 	Question    string // pending clarification question
 	Approval    string // pending sensitive action that needs approve/deny
 	WaitingFor  string // e.g. "device busy: held by goal-x"
+	// Replans counts the replanner's new plans; ReplanKept says the last
+	// one left the plan unchanged.
+	Replans    int
+	ReplanKept bool
 }
 
 // Renderer draws snapshots to a writer. It is not safe for concurrent use.
@@ -227,6 +231,10 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			out = append(out, fmt.Sprintf("%s  %s %d. %s", tag, Mark(t.Status), i+1, oneLine(t.Text, 100)))
 		}
 	}
+	if prev != nil && s.Replans > p.Replans && s.ReplanKept {
+		// A replan that kept the plan changes no todo line: say it ran.
+		out = append(out, fmt.Sprintf("%sreplanned: plan unchanged (%s left)", tag, Plural(pendingCount(s.Todos), "todo")))
+	}
 	for i, t := range s.Todos {
 		old := ""
 		if i < len(p.Todos) && p.Todos[i].Text == t.Text {
@@ -372,4 +380,15 @@ func colorize(lines []string, s Snapshot) []string {
 		}
 	}
 	return out
+}
+
+// pendingCount is how many todos have not started.
+func pendingCount(todos []Todo) int {
+	n := 0
+	for _, t := range todos {
+		if t.Status == "pending" {
+			n++
+		}
+	}
+	return n
 }

@@ -183,7 +183,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		return nil, err
 	}
 	s.stops = append(s.stops, s.StopModels)
-	for _, m := range []*config.Model{&cfg.Planner, &cfg.Executor.Endpoint} {
+	for _, m := range []*config.Model{&cfg.Planner.Endpoint, &cfg.Executor.Endpoint} {
 		m.BaseURL = s.ModelURL
 		m.APIKey = o.Model.APIKey
 	}

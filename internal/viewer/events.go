@@ -14,7 +14,8 @@ import (
 // moments the viewer shows, as JSON objects. Type is one of plan,
 // todo_started, step, question, answer, approval, approved, denied,
 // paused, resumed, inject, say, person (a person's action on the phone from
-// the step viewer, typed text redacted), todo_done, replanned, and last
+// the step viewer, typed text redacted), todo_done, replanned (Unchanged
+// when it kept the plan), planner (every planner answer, its Decision), and last
 // done, failed or cancelled.
 type Event struct {
 	Type   string    `json:"type"`
@@ -35,11 +36,17 @@ type Event struct {
 	Failure       string   `json:"failure,omitempty"`
 	ViewerURL     string   `json:"viewer_url,omitempty"`
 	// Plans, questions, results.
-	Todos  []string `json:"todos,omitempty"`
-	Text   string   `json:"text,omitempty"`
-	Status string   `json:"status,omitempty"`
-	Result string   `json:"result,omitempty"`
-	Steps  int      `json:"steps,omitempty"`
+	// Decision, on a planner event, is what the planner answered: plan,
+	// replanned, unchanged, done, ask_user or invalid.
+	Decision string `json:"decision,omitempty"`
+	// Unchanged, on a replanned event, says the replan kept the todos not
+	// yet started as they were.
+	Unchanged bool     `json:"unchanged,omitempty"`
+	Todos     []string `json:"todos,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	Status    string   `json:"status,omitempty"`
+	Result    string   `json:"result,omitempty"`
+	Steps     int      `json:"steps,omitempty"`
 }
 
 // key identifies an event across polls.
@@ -53,9 +60,20 @@ func Events(g Goal, viewerURL string) []Event {
 	var out []Event
 	note := func(n Note, todo int, wf string) {
 		e := Event{Type: n.Kind, Time: n.Time, GoalID: g.ID, Todo: todo, WorkflowID: wf, Text: n.Text}
+		if n.Planner != "" {
+			// Every planner answer, whatever it decided.
+			pe := Event{Type: "planner", Time: n.Time, GoalID: g.ID, Todo: todo, WorkflowID: wf, Decision: n.Planner, Text: n.Text}
+			if n.Kind == "plan" || n.Kind == "replanned" || n.Kind == PlannerUnchanged {
+				pe.Todos, pe.Text = planOf(n.Text), ""
+			}
+			out = append(out, pe)
+		}
 		switch n.Kind {
 		case "plan", "replanned":
 			e.Todos, e.Text = planOf(n.Text), ""
+		case PlannerUnchanged:
+			// Still a replanned event for readers that count them.
+			e.Type, e.Todos, e.Text, e.Unchanged = "replanned", planOf(n.Text), "", true
 		case "done":
 			return // the goal's own end says it
 		case "invalid":

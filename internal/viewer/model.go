@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,9 +114,26 @@ type Mark struct {
 // approval, a pause.
 type Note struct {
 	Time time.Time `json:"time"`
-	Kind string    `json:"kind"` // plan, replanned, question, answer, approval, approved, denied, paused, resumed, inject, say
+	Kind string    `json:"kind"` // plan, replanned, unchanged, question, answer, approval, approved, denied, paused, resumed, inject, say
 	Text string    `json:"text"`
+	// Planner is the planner's decision when the note is its answer: one
+	// of the Planner* values.
+	Planner string `json:"planner,omitempty"`
 }
+
+// The planner's decisions, as notes and `planner` events name them.
+const (
+	PlannerPlan      = "plan"
+	PlannerReplanned = "replanned"
+	PlannerUnchanged = "unchanged" // a replan that kept the todos not yet started
+	PlannerDone      = "done"
+	PlannerAsk       = "ask_user"
+	PlannerInvalid   = "invalid"
+)
+
+// retryIDRe is a todo's restart ("<goal>/todo-2-r1"), not the plan's next
+// todo.
+var retryIDRe = regexp.MustCompile(`/todo-\d+-r\d+$`)
 
 // Flags of a step.
 const (
@@ -134,6 +152,10 @@ type Reader struct {
 	// DataConverter decodes payloads (the one the workers use: with
 	// encryption on, it decrypts with the configured keys); nil = default.
 	DataConverter converter.DataConverter
+	// HideReasoning keeps the executor's reasoning out of every step it
+	// loads, so neither the page nor the event stream shows it
+	// (viewer.show_reasoning false).
+	HideReasoning bool
 }
 
 // ErrNotFound means no goal has that ID.
@@ -195,6 +217,9 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 	// A person's actions from the step viewer (docs/design.md §7), by
 	// scheduled event ID: shown as the person's, never as a step.
 	person := map[int64]activities.PersonAction{}
+	// pending is the last plan's todos not yet started: a replan that
+	// answers them again left the plan unchanged.
+	var pending []string
 	for _, ev := range evs {
 		at := ev.GetEventTime().AsTime()
 		switch ev.GetEventType() {
@@ -235,22 +260,31 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 			}
 			switch {
 			case d.Invalid != "":
-				g.Notes = append(g.Notes, Note{Time: at, Kind: "invalid", Text: "the planner's answer was invalid: " + d.Invalid})
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "invalid", Text: "the planner's answer was invalid: " + d.Invalid, Planner: PlannerInvalid})
 			case d.Status == activities.PlanAskUser:
-				g.Notes = append(g.Notes, Note{Time: at, Kind: "question", Text: d.Question})
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "question", Text: d.Question, Planner: PlannerAsk})
 			case d.Status == activities.PlanPlanned:
-				g.Plan = d.Plan
-				g.Notes = append(g.Notes, Note{Time: at, Kind: "plan", Text: strings.Join(numbered(d.Plan), "\n")})
+				g.Plan, pending = d.Plan, d.Plan
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "plan", Text: strings.Join(numbered(d.Plan), "\n"), Planner: PlannerPlan})
 			case d.Status == activities.PlanReplanned:
-				g.Plan = d.Plan
-				g.Notes = append(g.Notes, Note{Time: at, Kind: "replanned", Text: strings.Join(numbered(d.Plan), "\n")})
+				kind := "replanned"
+				if slices.Equal(d.Plan, pending) {
+					// The todos not yet started, as they were: the replan
+					// kept the plan (docs/observability.md#event-stream).
+					kind = PlannerUnchanged
+				}
+				g.Plan, pending = d.Plan, d.Plan
+				g.Notes = append(g.Notes, Note{Time: at, Kind: kind, Text: strings.Join(numbered(d.Plan), "\n"), Planner: kind})
 			case d.Status == activities.PlanDone:
-				g.Notes = append(g.Notes, Note{Time: at, Kind: "done", Text: d.Response})
+				g.Notes = append(g.Notes, Note{Time: at, Kind: "done", Text: d.Response, Planner: PlannerDone})
 			}
 		case enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:
 			cid := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes().GetWorkflowId()
 			if !slices.Contains(children, cid) {
 				children = append(children, cid)
+				if !retryIDRe.MatchString(cid) && len(pending) > 0 {
+					pending = pending[1:] // the plan's next todo started
+				}
 			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
 			a := ev.GetWorkflowExecutionSignaledEventAttributes()
@@ -314,6 +348,11 @@ func (r *Reader) Load(ctx context.Context, id string) (Goal, error) {
 		if err != nil {
 			return g, err
 		}
+		if r.HideReasoning {
+			for i := range t.Steps {
+				t.Steps[i].Thinking = ""
+			}
+		}
 		g.Todos = append(g.Todos, t)
 		counted += t.BudgetSteps()
 	}
@@ -331,7 +370,7 @@ func replanSteps(g Goal) int {
 	n := 0
 	for _, x := range g.Notes {
 		switch x.Kind {
-		case "replanned", "done", "invalid":
+		case "replanned", PlannerUnchanged, "done", "invalid":
 			n++
 		}
 	}
@@ -368,7 +407,7 @@ func (g *Goal) placeNotes() {
 			if end.IsZero() {
 				end = time.Now().Add(time.Hour)
 			}
-			if !n.Time.Before(t.Started) && !n.Time.After(end) && n.Kind != "plan" && n.Kind != "replanned" && n.Kind != "done" {
+			if !n.Time.Before(t.Started) && !n.Time.After(end) && n.Kind != "plan" && n.Kind != "replanned" && n.Kind != PlannerUnchanged && n.Kind != "done" {
 				t.Notes = append(t.Notes, n)
 				placed = true
 				break

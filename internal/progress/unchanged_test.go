@@ -1,0 +1,32 @@
+package progress
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDiffSaysAReplanKeptThePlan: a replan that answers the remaining
+// todos as they were changes no todo line, so the plain view prints a line
+// of its own; a replan that changed the plan prints the plan instead.
+func TestDiffSaysAReplanKeptThePlan(t *testing.T) {
+	before := Snapshot{GoalID: "g", Phase: "running", Replans: 0, Todos: []Todo{
+		{Text: "Open Settings", Status: "done", Steps: 3}, {Text: "Turn on Wi-Fi", Status: "pending"}}}
+	kept := before
+	kept.Replans, kept.ReplanKept = 1, true
+	lines := Diff(&before, kept)
+	if !slices.Contains(lines, "[g] replanned: plan unchanged (1 todo left)") {
+		t.Errorf("a kept plan printed %q, want the unchanged line", lines)
+	}
+	if again := Diff(&kept, kept); len(again) != 0 {
+		t.Errorf("the same snapshot again printed %q", again)
+	}
+	changed := before
+	changed.Replans = 1
+	changed.Todos = []Todo{{Text: "Open Settings", Status: "done", Steps: 3}, {Text: "Open Wi-Fi settings", Status: "pending"}}
+	for _, l := range Diff(&before, changed) {
+		if strings.Contains(l, "unchanged") {
+			t.Errorf("a changed plan printed %q", l)
+		}
+	}
+}
