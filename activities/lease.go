@@ -207,6 +207,9 @@ type LeaseActivities struct {
 	// zero takes the lease's defaults.
 	CheckInterval time.Duration
 	BlockedAfter  time.Duration
+	// DataConverter decodes the fleet's phone records (PickPhone); nil
+	// is the SDK default.
+	DataConverter converter.DataConverter
 }
 
 // AcquireDevice signals the lease workflow of the requested phone,

@@ -113,6 +113,10 @@ type ADB struct {
 	Address string   `key:"address"`
 	Allow   []string `key:"allow"`   // serials this worker may drive; empty = all on the server
 	Connect []string `key:"connect"` // host:port of network phones to `adb connect` at start
+	// Labels name what the phones are, "SERIAL=label label…" per phone
+	// (ADB.LabelsOf reads them): a goal may ask for a phone by label
+	// (docs/design.md#phone-fleet).
+	Labels []string `key:"labels"`
 	// UnlockPIN is the PIN (or letters-and-digits password) of the phones'
 	// lock screens, typed by the worker to unlock a phone before a todo
 	// acts (docs/design.md §15); empty = a PIN lock is left to a person.

@@ -197,6 +197,9 @@ func (c Config) Validate() error {
 			break
 		}
 	}
+	if _, err := c.ADB.labels(); err != nil {
+		bad("adb.labels", err.Error())
+	}
 	for _, a := range c.ADB.Connect {
 		if !validHostPort(a) {
 			bad("adb.connect", "a list of host:port addresses of network phones")

@@ -14,6 +14,8 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 )
 
@@ -65,7 +67,7 @@ its workflow task has failed since HH:MM (…)".`,
 			}
 			rows := make([]deviceRow, len(devs))
 			for i, d := range devs {
-				rows[i].DeviceInfo = d
+				rows[i].DeviceInfo, rows[i].Labels = d, cfg.ADB.LabelsOf(d.Serial)
 			}
 			if workers {
 				addWorkers(cmd.Context(), cmd.ErrOrStderr(), cfg, rows)
@@ -79,17 +81,22 @@ its workflow task has failed since HH:MM (…)".`,
 	return cmd
 }
 
-// deviceRow is a phone as `devices` prints it.
+// deviceRow is a phone as `devices` prints it: Labels and Facts are
+// what the worker that serves it published (docs/design.md#phone-fleet),
+// else the labels this config's adb.labels gives it.
 type deviceRow struct {
 	adb.DeviceInfo
+	Labels []string               `json:"labels,omitempty"`
+	Facts  *device.Facts          `json:"facts,omitempty"`
 	Worker *goalctl.DeviceService `json:"worker,omitempty"`
 }
 
-// deviceWorkers tells, for each serial, whether a worker serves it.
-var deviceWorkers = func(ctx context.Context, cfg config.Config, serials []string) ([]goalctl.DeviceService, error) {
+// deviceWorkers tells, for each serial, whether a worker serves it, and
+// returns the fleet's published phones (nil when they cannot be read).
+var deviceWorkers = func(ctx context.Context, cfg config.Config, serials []string) ([]goalctl.DeviceService, []fleet.Phone, error) {
 	c, err := dialTemporal(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer c.Close()
 	g := goalctl.New(c, goalctl.Options{Namespace: cfg.Temporal.Namespace})
@@ -102,10 +109,13 @@ var deviceWorkers = func(ctx context.Context, cfg config.Config, serials []strin
 		}
 		cancel()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	phones, _ := g.Fleet(fctx) // the labels of adb.labels stand in
+	return out, phones, nil
 }
 
 // addWorkers fills the rows' worker column; when Temporal cannot be asked
@@ -121,7 +131,7 @@ func addWorkers(ctx context.Context, stderr io.Writer, cfg config.Config, rows [
 	if len(serials) == 0 {
 		return
 	}
-	ss, err := deviceWorkers(ctx, cfg, serials)
+	ss, phones, err := deviceWorkers(ctx, cfg, serials)
 	if err != nil {
 		fmt.Fprintf(stderr, "cannot tell which phones a worker serves: %v\n", firstLineOf(err.Error()))
 		return
@@ -129,6 +139,21 @@ func addWorkers(ctx context.Context, stderr io.Writer, cfg config.Config, rows [
 	for k, s := range ss {
 		rows[at[k]].Worker = &s
 	}
+	for i := range rows {
+		for _, p := range phones {
+			if p.Serial == rows[i].Serial {
+				rows[i].Labels, rows[i].Facts = p.Labels, &p.Facts
+			}
+		}
+	}
+}
+
+// labelsText is a phone's labels in the LABELS column, "-" for none.
+func labelsText(ls []string) string {
+	if len(ls) == 0 {
+		return "-"
+	}
+	return strings.Join(ls, ",")
 }
 
 func firstLineOf(s string) string {
@@ -142,7 +167,7 @@ func printDevices(w io.Writer, cfg config.Config, devs []deviceRow) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL\tPRODUCT\tWORKER\tNOTE")
+	fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL\tPRODUCT\tLABELS\tWORKER\tNOTE")
 	for _, d := range devs {
 		note := ""
 		switch {
@@ -160,7 +185,7 @@ func printDevices(w io.Writer, cfg config.Config, devs []deviceRow) {
 				note = d.Worker.Lease
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, worker, note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Serial, d.State, d.Model, d.Product, labelsText(d.Labels), worker, note)
 	}
 	tw.Flush()
 	var notes []string

@@ -11,14 +11,16 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 )
 
 func TestDevicesCmd(t *testing.T) {
 	old, oldWorkers := listDevices, deviceWorkers
 	t.Cleanup(func() { listDevices, deviceWorkers = old, oldWorkers })
-	deviceWorkers = func(context.Context, config.Config, []string) ([]goalctl.DeviceService, error) {
-		return nil, errors.New("cannot reach Temporal at 127.0.0.1:7233")
+	deviceWorkers = func(context.Context, config.Config, []string) ([]goalctl.DeviceService, []fleet.Phone, error) {
+		return nil, nil, errors.New("cannot reach Temporal at 127.0.0.1:7233")
 	}
 	var addr string
 	listDevices = func(_ context.Context, cfg config.Config) ([]adb.DeviceInfo, error) {
@@ -52,13 +54,13 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	}
 	var asked []string
 	since := time.Date(2026, 1, 2, 9, 12, 0, 0, time.UTC)
-	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, error) {
+	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, []fleet.Phone, error) {
 		asked = serials
 		return []goalctl.DeviceService{
 			{Serial: "emu-1", Served: true, Text: "served by 42@host-a (heartbeat 3s ago)"},
 			{Serial: "emu-2", LastPoll: since, Text: "no worker serves phone emu-2 since 09:12:00 (last poll by 7@host-b)",
 				Lease: "phone taken from goal goal-9: its workflow task has failed since 09:12 ([TMPRL1100] nondeterministic workflow)"},
-		}, nil
+		}, []fleet.Phone{{Serial: "emu-1", Labels: []string{"shop", "work"}, Facts: device.Facts{Model: "Pixel 7", Android: "14", Lock: device.LockKindSecure}}}, nil
 	}
 	out, code := execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices")
 	if code != 0 {
@@ -67,7 +69,7 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	if strings.Join(asked, ",") != "emu-1,emu-2" {
 		t.Errorf("asked about %v, want the ready phones only", asked)
 	}
-	for _, want := range []string{"WORKER", "served by 42@host-a", "no worker serves phone emu-2 since 09:12:00",
+	for _, want := range []string{"WORKER", "LABELS", "shop,work", "served by 42@host-a", "no worker serves phone emu-2 since 09:12:00",
 		"phone taken from goal goal-9: its workflow task has failed since 09:12 ([TMPRL1100] nondeterministic workflow)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -76,6 +78,11 @@ func TestDevicesCmdSaysWhichPhonesAWorkerServes(t *testing.T) {
 	out, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "--json")
 	if code != 0 || !strings.Contains(out, `"served": false`) && !strings.Contains(out, `"served":false`) {
 		t.Errorf("--json: exit %d, want the worker of each phone\n%s", code, out)
+	}
+	for _, want := range []string{`"labels": [`, `"shop"`, `"model": "Pixel 7"`, `"lock": "secure"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--json lacks %s, what emu-1's worker published:\n%s", want, out)
+		}
 	}
 	asked = nil
 	if _, code = execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices", "--workers=false"); code != 0 || asked != nil {
@@ -90,11 +97,11 @@ func TestDevicesCmdSaysWhenItCanOnlyWatchPolls(t *testing.T) {
 		return []adb.DeviceInfo{{Serial: "emu-1", State: "device"}, {Serial: "emu-2", State: "device"}}, nil
 	}
 	note := "this Temporal cluster does not take worker heartbeats"
-	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, error) {
+	deviceWorkers = func(_ context.Context, _ config.Config, serials []string) ([]goalctl.DeviceService, []fleet.Phone, error) {
 		return []goalctl.DeviceService{
 			{Serial: "emu-1", Served: true, Basis: "poll", Text: "served by 42@host-a (polled 3s ago)", Note: note},
 			{Serial: "emu-2", Served: true, Basis: "poll", Text: "served by 42@host-a (polled 9s ago)", Note: note},
-		}, nil
+		}, nil, nil
 	}
 	out, code := execCLI(t, nil, "", []*cobra.Command{newDevicesCmd()}, "devices")
 	if code != 0 || strings.Count(out, "note: "+note) != 1 {

@@ -26,6 +26,7 @@ func init() { rootCmd.AddCommand(newRunCmd()) }
 
 type runFlags struct {
 	device   string
+	on       string // --on: the kind of phone the goal picks
 	plan     string
 	single   bool
 	detach   bool
@@ -52,7 +53,10 @@ answer (or y / n for approvals) and press Enter; when stdin is not a terminal,
 run prints the commands that answer from another terminal. Ctrl-C stops
 following (exit status 130); the goal keeps running.
 
-Without --device the only phone of the ADB server is used. A phone that no
+Without --device the only phone of the ADB server is used; --on any, --on
+label=LABEL or --on serial=SERIAL lets the goal pick a phone of the fleet
+its workers published (a free one first), waiting up to device_wait_deadline
+while none of the kind is served; its status says which it picked. A phone that no
 worker serves is refused (exit status 3) unless --no-device-check is given.
 --plan FILE gives the todos (one per line, or a JSON array) and skips planning;
 --single runs the executor on the whole goal without a planner.
@@ -81,6 +85,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.device, "device", "d", "", "serial of the phone to drive (default: the only phone of the ADB server)")
+	fs.StringVar(&f.on, "on", "", "let the goal pick its phone of the fleet: `any`, `label=LABEL` (adb.labels) or `serial=SERIAL`, instead of --device")
 	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
 	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner, the executor runs the whole goal")
 	fs.BoolVar(&f.detach, "detach", false, "start the goal and return at once")
@@ -181,17 +186,21 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
-	if f.device == "" {
+	on, err := onSelector(f)
+	if err != nil {
+		return usageError{err}
+	}
+	if f.device == "" && on == nil {
 		if f.device, err = pickDevice(ctx, gc.cfg); err != nil {
 			return err
 		}
 	}
-	if !f.noDeviceCheck {
+	if !f.noDeviceCheck && on == nil {
 		if err := gc.goals.CheckDevice(ctx, f.device); err != nil {
 			return cliErr(err)
 		}
 	}
-	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, Options: opts})
+	id, _, err := gc.goals.Start(ctx, goalctl.StartRequest{ID: f.id, Goal: goal, Device: f.device, On: on, Options: opts})
 	if err != nil {
 		var taken *goalctl.IDTakenError
 		if errors.As(err, &taken) {
@@ -204,7 +213,11 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 		// stdout carries only the JSON lines; the links go to stderr.
 		out = cmd.ErrOrStderr()
 	}
-	fmt.Fprintf(out, "started %s on %s\n", id, f.device)
+	if on != nil {
+		fmt.Fprintf(out, "started %s on %s (it picks its phone; `starter status %s` says which)\n", id, on.Kind(), id)
+	} else {
+		fmt.Fprintf(out, "started %s on %s\n", id, f.device)
+	}
 	if u := gc.goals.WebURL(id); u != "" {
 		fmt.Fprintf(out, "Web UI: %s\n", u)
 	}

@@ -211,6 +211,9 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 	if r, tooLong := g.goalTooLong(ctx); tooLong {
 		return r, nil
 	}
+	if r, failed := g.pickPhone(ctx); failed {
+		return r, nil
+	}
 	if !g.st.Planned {
 		if err := g.plan(ctx); err != nil {
 			return GoalResult{}, err

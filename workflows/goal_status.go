@@ -84,7 +84,7 @@ func (g *goalRun) effectivePhase() string {
 func (g *goalRun) status() Status {
 	s := Status{
 		Phase: g.effectivePhase(), CurrentTodo: g.todo, Steps: g.st.Steps, MaxSteps: g.opts.MaxSteps,
-		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device,
+		TodoSteps: g.todoStep, Paused: g.st.Paused, Feedback: g.lastFeedback(), Device: g.in.Device, Picked: g.in.Picked,
 		WaitingFor: g.waiting, Todos: g.todos(), Usage: g.st.Usage, Verdict: g.lastVerdict,
 		ViewerURL: viewerLink(g.id), SteerSeq: g.st.SteerSeq, Replans: g.st.Replans, ReplanKept: g.st.ReplanKept,
 	}

@@ -1,6 +1,6 @@
 package workflows
 
-import "strings"
+import "github.com/phoneflow/phoneflow/internal/fleet"
 
 // Task queues. Goal and todo workflows and the planner's activities run on
 // TaskQueue; a todo's phone-bound activities run on the queue of the worker
@@ -14,7 +14,7 @@ const (
 
 // DeviceTaskQueue returns the task queue of the worker that owns serial.
 func DeviceTaskQueue(serial string) string {
-	return DeviceTaskQueuePrefix + strings.NewReplacer(":", "_", "/", "_", " ", "_").Replace(serial)
+	return DeviceTaskQueuePrefix + fleet.QueueSafe(serial)
 }
 
 // Signal and update names. Each exists both as a signal (fire and forget,

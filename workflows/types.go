@@ -5,6 +5,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
@@ -183,6 +184,11 @@ type GoalInput struct {
 	Goal    string      `json:"goal"`
 	Device  string      `json:"device"`
 	Options GoalOptions `json:"options"`
+	// On, with Device empty, says what phone the goal may run on: the
+	// goal picks one (pickPhone) and sets Device and Picked
+	// (docs/design.md#phone-fleet).
+	On     *fleet.Selector `json:"on,omitempty"`
+	Picked string          `json:"picked,omitempty"` // "on phone X (label shop)"
 	// State is set only when a run continues as new: everything the goal
 	// had done and queued so far.
 	State *GoalState `json:"state,omitempty"`
@@ -264,7 +270,10 @@ type Status struct {
 	PendingApproval *Approval `json:"pending_approval,omitempty"`
 	Feedback        []string  `json:"feedback,omitempty"` // last N executor feedback items
 	Device          string    `json:"device"`
-	WaitingFor      string    `json:"waiting_for,omitempty"`
+	// Picked says how a goal started with --on chose its phone: "on
+	// phone X (label shop)".
+	Picked     string `json:"picked,omitempty"`
+	WaitingFor string `json:"waiting_for,omitempty"`
 	// LastAction and LastResult are the todo's latest action and what it
 	// did; Thinking is the first line of the executor's latest reasoning
 	// and NextAction the action it decided on, not yet run. A todo fills

@@ -44,6 +44,7 @@ func register(r worker.Registry, acts *activities.Activities, leases *activities
 	}
 	r.RegisterWorkflow(workflows.TodoWorkflow)
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
+	r.RegisterWorkflowWithOptions(workflows.PhoneRecordWorkflow, workflow.RegisterOptions{Name: workflows.PhoneRecordWorkflowType})
 	r.RegisterActivity(acts)
 	r.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	r.RegisterActivity(leases)
@@ -52,8 +53,12 @@ func register(r worker.Registry, acts *activities.Activities, leases *activities
 // LeaseActivities builds the lease activities of a worker: its client,
 // namespace, and the bounds it gives the leases it starts.
 func LeaseActivities(cfg config.Config, c client.Client) *activities.LeaseActivities {
+	dc, err := DataConverter(cfg)
+	if err != nil {
+		dc = nil // the client was built with the same keys: it cannot fail here
+	}
 	return &activities.LeaseActivities{Client: c, Namespace: cfg.Temporal.Namespace,
-		CheckInterval: cfg.Limits.LeaseCheckInterval, BlockedAfter: cfg.Limits.BlockedHolderAfter}
+		CheckInterval: cfg.Limits.LeaseCheckInterval, BlockedAfter: cfg.Limits.BlockedHolderAfter, DataConverter: dc}
 }
 
 // Default timings of a Worker.
@@ -91,6 +96,7 @@ type Worker struct {
 	leases *activities.LeaseActivities
 	goal   any // WorkerOptions.GoalWorkflow
 	allow  []string
+	labels config.ADB // adb.labels, published with each phone's facts
 	opts   worker.Options
 	log    *slog.Logger
 
@@ -152,7 +158,7 @@ func StartWorker(ctx context.Context, cfg config.Config, c client.Client, deps D
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
-		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, log: log,
+		c: c, acts: acts, leases: LeaseActivities(cfg, c), goal: o.GoalWorkflow, allow: cfg.ADB.Allow, labels: cfg.ADB, log: log,
 		// Every worker takes signals in arrival order (docs/design.md §6).
 		opts:    worker.Options{WorkerStopTimeout: o.StopTimeout, Interceptors: workflows.Interceptors(), Identity: o.Identity},
 		devices: map[string]worker.Worker{}, refused: map[string]string{},
@@ -277,6 +283,7 @@ func (w *Worker) refresh(ctx context.Context) {
 		}
 		w.devices[in.Serial] = dw
 		w.log.Info("serving phone", "serial", in.Serial, "phone", phone, "model", in.Model, "task_queue", q)
+		w.publish(ctx, in.Serial, opts.Identity)
 	}
 	metrics.DevicesServed(len(w.devices))
 }

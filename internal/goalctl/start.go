@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -29,9 +30,12 @@ func NewGoalID() string {
 
 // StartRequest describes a goal to start.
 type StartRequest struct {
-	ID      string // workflow ID; empty = NewGoalID()
-	Goal    string
-	Device  string
+	ID     string // workflow ID; empty = NewGoalID()
+	Goal   string
+	Device string
+	// On, instead of Device, lets the goal pick its phone of the fleet
+	// (docs/design.md#phone-fleet).
+	On      *fleet.Selector
 	Options workflows.GoalOptions
 }
 
@@ -40,8 +44,11 @@ func (r StartRequest) Validate() error {
 	if strings.TrimSpace(r.Goal) == "" {
 		return errors.New("the goal is empty: say what the phone should do, e.g. `starter run \"turn on Wi-Fi\"`")
 	}
-	if strings.TrimSpace(r.Device) == "" {
-		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`)")
+	switch {
+	case r.On != nil && strings.TrimSpace(r.Device) != "":
+		return errors.New("both --device and --on: name the phone, or say what kind of phone the goal may pick, not both")
+	case r.On == nil && strings.TrimSpace(r.Device) == "":
+		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`), or --on label=LABEL or --on any to let the goal pick one")
 	}
 	if r.ID != "" {
 		if err := CheckGoalID(r.ID); err != nil {
@@ -140,7 +147,7 @@ func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string,
 	if id == "" {
 		id = NewGoalID()
 	}
-	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, Options: req.Options}
+	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, On: req.On, Options: req.Options}
 	so := StartOptions(id, req.Goal, req.Device)
 	// A finished goal's ID is not silently taken over by a new goal: its
 	// history, result and step viewer page stay its own.

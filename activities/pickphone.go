@@ -1,0 +1,143 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/phoneflow/phoneflow/internal/fleet"
+)
+
+// NamePickPhone is the activity a goal started with `--on` runs to choose
+// its phone (docs/design.md#phone-fleet).
+const NamePickPhone = "PickPhone"
+
+// PickPhoneInput says what phone a goal needs; the workflows name a
+// phone's task queue (QueuePrefix + fleet.QueueSafe(serial)) and lease
+// (LeasePrefix + serial).
+type PickPhoneInput struct {
+	GoalID      string         `json:"goal_id"`
+	Selector    fleet.Selector `json:"selector"`
+	QueuePrefix string         `json:"queue_prefix"`
+	LeasePrefix string         `json:"lease_prefix"`
+}
+
+// PickPhoneResult is the phone chosen, "" Serial when none of the kind is
+// served now, with why in Why.
+type PickPhoneResult struct {
+	Serial string   `json:"serial,omitempty"`
+	Labels []string `json:"labels,omitempty"`
+	// Free says no goal held the phone when it was chosen; a phone
+	// that was held is waited for under the lease's rules.
+	Free bool `json:"free,omitempty"`
+	// Matching and Served count the fleet's phones of the kind, and
+	// of those the ones a worker polls.
+	Matching int    `json:"matching"`
+	Served   int    `json:"served"`
+	Why      string `json:"why,omitempty"`
+}
+
+// pickClient is the part of client.Client PickPhone uses.
+type pickClient interface {
+	ListWorkflow(ctx context.Context, request *workflowservice.ListWorkflowExecutionsRequest) (*workflowservice.ListWorkflowExecutionsResponse, error)
+	DescribeTaskQueue(ctx context.Context, taskQueue string, taskQueueType enumspb.TaskQueueType) (*workflowservice.DescribeTaskQueueResponse, error)
+	QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error)
+}
+
+var _ pickClient = client.Client(nil)
+
+// pickPollStale: a phone whose queue was last polled longer ago has no
+// living worker (an idle worker's long poll is renewed every minute).
+const pickPollStale = 75 * time.Second
+
+// PickPhone chooses a phone of the kind the goal needs from the phones the
+// workers published: one a worker polls, a free one before a held one,
+// of the held ones the one with the fewest goals waiting, ties by serial.
+// The choice is this activity's result, so the goal's history keeps it.
+func (a *LeaseActivities) PickPhone(ctx context.Context, in PickPhoneInput) (PickPhoneResult, error) {
+	c, ok := a.Client.(pickClient)
+	if !ok {
+		return PickPhoneResult{}, fmt.Errorf("pick a phone: the worker's Temporal client cannot list workflows")
+	}
+	dc := a.DataConverter
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
+	phones, err := fleet.List(ctx, c, a.namespace(), dc)
+	if err != nil {
+		return PickPhoneResult{}, err
+	}
+	matching := in.Selector.Select(phones)
+	res := PickPhoneResult{Matching: len(matching)}
+	type cand struct {
+		p       fleet.Phone
+		free    bool
+		waiting int
+	}
+	var cands []cand
+	for _, p := range matching {
+		resp, err := c.DescribeTaskQueue(ctx, in.QueuePrefix+fleet.QueueSafe(p.Serial), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+		if err != nil {
+			return PickPhoneResult{}, fmt.Errorf("pick a phone: describe the task queue of %s: %w", p.Serial, err)
+		}
+		if !polledSince(resp, time.Now().Add(-pickPollStale)) {
+			continue
+		}
+		cd := cand{p: p, free: true}
+		if v, err := c.QueryWorkflow(ctx, in.LeasePrefix+p.Serial, "", LeaseQueryState); err == nil {
+			var st struct {
+				Holder string     `json:"holder"`
+				Queue  []struct{} `json:"queue"`
+			}
+			if v.Get(&st) == nil && st.Holder != "" && st.Holder != in.GoalID {
+				cd.free, cd.waiting = false, len(st.Queue)
+			}
+		}
+		cands = append(cands, cd)
+	}
+	res.Served = len(cands)
+	if len(cands) == 0 {
+		switch {
+		case len(phones) == 0:
+			res.Why = "no worker has published a phone: start a worker on a host with phones"
+		case len(matching) == 0:
+			res.Why = fmt.Sprintf("none of the fleet's %d phones is %s: label one in adb.labels of its host and restart its worker", len(phones), in.Selector.Kind())
+		default:
+			res.Why = fmt.Sprintf("no worker serves the %d phones that are %s: start the worker of their host", len(matching), in.Selector.Kind())
+		}
+		return res, nil
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		switch {
+		case x.free != y.free:
+			if x.free {
+				return -1
+			}
+			return 1
+		case x.waiting != y.waiting:
+			return x.waiting - y.waiting
+		}
+		return strings.Compare(x.p.Serial, y.p.Serial)
+	})
+	best := cands[0]
+	res.Serial, res.Labels, res.Free = best.p.Serial, best.p.Labels, best.free
+	activity.GetLogger(ctx).Info("picked a phone", "goal", in.GoalID, "on", in.Selector.String(), "serial", res.Serial, "free", res.Free)
+	return res, nil
+}
+
+func polledSince(resp *workflowservice.DescribeTaskQueueResponse, since time.Time) bool {
+	for _, p := range resp.GetPollers() {
+		if p.GetLastAccessTime() != nil && p.GetLastAccessTime().AsTime().After(since) {
+			return true
+		}
+	}
+	return false
+}

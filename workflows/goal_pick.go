@@ -1,0 +1,86 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+)
+
+// ChangePickPhone: a goal started with `--on` (GoalInput.On) and no
+// device picks its phone in a PickPhone activity before it plans
+// (docs/design.md#phone-fleet). Only goals with On reach it, so no history
+// from before it meets the marker; it is versioned all the same, for the
+// change-ID table.
+const ChangePickPhone = "pick-phone"
+
+// pickRetry is the pause between two looks for a phone of the kind a
+// goal needs while none is served.
+const pickRetry = 5 * time.Second
+
+// pickPhone chooses the goal's phone when it was started with On and no
+// Device: the PickPhone activity's answer is in the history, so a replay
+// takes the same phone, and Device and Picked are carried across
+// continue-as-new in the input. While no phone of the kind is served the
+// goal waits, its status saying for what and since when, up to
+// device_wait_deadline; then it fails naming the fix. failed reports
+// that the goal ended.
+func (g *goalRun) pickPhone(ctx workflow.Context) (GoalResult, bool) {
+	if g.in.Device != "" || g.in.On == nil {
+		return GoalResult{}, false
+	}
+	getVersion(ctx, ChangePickPhone, workflow.DefaultVersion, 1)
+	sel := *g.in.On
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second, MaximumAttempts: 5},
+		Summary:             "Pick " + clip(sel.Kind(), 60),
+	})
+	since := workflow.Now(ctx)
+	deadline := since.Add(g.opts.DeviceWaitDeadline)
+	in := activities.PickPhoneInput{GoalID: g.id, Selector: sel, QueuePrefix: DeviceTaskQueuePrefix, LeasePrefix: LeaseWorkflowIDPrefix}
+	for {
+		var res activities.PickPhoneResult
+		err := workflow.ExecuteActivity(actx, activities.NamePickPhone, in).Get(ctx, &res)
+		if ctx.Err() != nil {
+			return GoalResult{}, false
+		}
+		if err == nil && res.Serial != "" {
+			g.in.Device, g.in.Picked = res.Serial, pickedLine(res, sel)
+			g.waiting = ""
+			g.published = "" // the device search attribute is written again with the phase
+			g.refresh(ctx)
+			return GoalResult{}, false
+		}
+		why := res.Why
+		if err != nil {
+			why = "the fleet cannot be read: " + rootMessage(err)
+		}
+		if !workflow.Now(ctx).Before(deadline) {
+			return g.finish(ctx, GoalResult{Status: GoalFailed,
+				Reason:   fmt.Sprintf("no phone: waited %s for %s; %s", g.opts.DeviceWaitDeadline, sel.Kind(), why),
+				NextStep: "see `starter devices` on the phones' hosts; start their workers or label a phone (adb.labels), then start the goal again"}), true
+		}
+		g.waiting = fmt.Sprintf("waiting for %s since %s: %s", sel.Kind(), since.UTC().Format("15:04:05"), why)
+		g.details(ctx)
+		if err := workflow.Sleep(ctx, pickRetry); err != nil {
+			return GoalResult{}, false
+		}
+	}
+}
+
+// pickedLine is the status line of a picked phone.
+func pickedLine(res activities.PickPhoneResult, sel interface{ String() string }) string {
+	s := "on phone " + res.Serial
+	if len(res.Labels) > 0 {
+		s += " (label " + strings.Join(res.Labels, ", ") + ")"
+	}
+	if !res.Free {
+		s += ", held by another goal when picked: waiting for it"
+	}
+	return s + " for --on " + sel.String()
+}
