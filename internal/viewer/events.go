@@ -14,7 +14,9 @@ import (
 // moments the viewer shows, as JSON objects. Type is one of plan,
 // todo_started, step, question, answer, approval, approved, denied,
 // paused, resumed, inject, say, person (a person's action on the phone from
-// the step viewer, typed text redacted), todo_done, replanned, and last
+// the step viewer, typed text redacted), planner (the planner's choice on
+// an executor's question or its review of the running todo, with the
+// reason), todo_done, replanned, and last
 // done, failed or cancelled.
 type Event struct {
 	Type   string    `json:"type"`
