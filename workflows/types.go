@@ -65,7 +65,8 @@ type GoalOptions struct {
 	MaxSteps     int `json:"max_steps,omitempty"`
 	TodoMaxSteps int `json:"todo_max_steps,omitempty"`
 	// ReviewEvery: every this many executor turns the planner looks in
-	// on a running todo (docs/design.md#planner-review); zero is off.
+	// on a running todo (docs/design.md#planner-review); zero takes the
+	// worker's default when the options are not resolved, negative is off.
 	ReviewEvery      int      `json:"review_every,omitempty"`
 	Mode             string   `json:"mode,omitempty"`
 	Plan             []string `json:"plan,omitempty"` // given plan: PlanOnce is skipped

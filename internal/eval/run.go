@@ -40,7 +40,10 @@ type Options struct {
 	// comparison measures the guidance alone. Nil leaves the options to
 	// the worker's defaults.
 	PromptOpt *bool
-	Progress  func(string) // nil = silent
+	// ReviewEvery, when set, is every goal's review interval
+	// (docs/design.md#planner-review); 0 turns the review off.
+	ReviewEvery *int
+	Progress    func(string) // nil = silent
 }
 
 // Outcome is one task's result.
@@ -208,6 +211,14 @@ func (o Options) goalOptions() workflows.GoalOptions {
 	g := workflows.GoalOptions{Mode: o.Mode, AutoApprove: true}
 	if o.PromptOpt != nil {
 		g.OptimizePrompt, g.Resolved = *o.PromptOpt, true
+	}
+	if o.ReviewEvery != nil {
+		// A negative interval is off and is not filled from the worker's
+		// config as an unset one is.
+		g.ReviewEvery = *o.ReviewEvery
+		if g.ReviewEvery == 0 {
+			g.ReviewEvery = -1
+		}
 	}
 	return g
 }
