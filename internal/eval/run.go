@@ -11,6 +11,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/bench"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
@@ -212,6 +213,9 @@ func (o Options) goalOptions() workflows.GoalOptions {
 	if o.PromptOpt != nil {
 		g.OptimizePrompt, g.Resolved = *o.PromptOpt, true
 	}
+	// Goals start resolved (through goalctl), so nothing fills the review
+	// interval from a worker's config: it is the configuration's default.
+	g.ReviewEvery = config.Default().Limits.ReviewEvery
 	if o.ReviewEvery != nil {
 		// A negative interval is off and is not filled from the worker's
 		// config as an unset one is.
