@@ -187,7 +187,11 @@ type Limits struct {
 	TodoMaxSteps int    `key:"todo_max_steps"`
 	// MaxGoalText bounds a goal's text in bytes: a longer one is refused
 	// when it is started, before a planner is asked to read it.
-	MaxGoalText                int  `key:"max_goal_text"`
+	MaxGoalText int `key:"max_goal_text"`
+	// ReviewEvery: every this many executor turns the planner looks in
+	// on a running todo and may add a hint or stop it for a replan
+	// (docs/design.md#planner-review); 0 turns it off.
+	ReviewEvery                int  `key:"review_every"`
 	FailureThreshold           int  `key:"failure_threshold"`
 	StuckThreshold             int  `key:"stuck_threshold"`
 	MaxStuckRetries            int  `key:"max_stuck_retries"`

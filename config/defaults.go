@@ -57,6 +57,7 @@ func Default() Config {
 			MaxSteps:                   100,
 			TodoMaxSteps:               30,
 			MaxGoalText:                4000,
+			ReviewEvery:                8,
 			DeviceWaitDeadline:         2 * time.Minute,
 			ModelOutageWait:            6 * time.Hour,
 			AnswerDeadline:             24 * time.Hour,

@@ -240,6 +240,9 @@ func (c Config) Validate() error {
 	positive("limits.max_steps", l.MaxSteps)
 	positive("limits.todo_max_steps", l.TodoMaxSteps)
 	positive("limits.max_goal_text", l.MaxGoalText)
+	if l.ReviewEvery < 0 {
+		bad("limits.review_every", "a whole number of executor turns, like 8, or 0 to turn the planner's review off")
+	}
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
 	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
 	positiveDur("limits.answer_deadline", l.AnswerDeadline)

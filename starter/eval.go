@@ -36,6 +36,7 @@ type evalFlags struct {
 	runs      int
 	perTmpl   int
 	faults    []string
+	review    int
 }
 
 func newEvalCmd() *cobra.Command {
@@ -108,6 +109,7 @@ done, no wrong commit and every run replayed), 1 otherwise.`,
 	fs.BoolVar(&f.fast, "fast", false, "run only the goals marked fast (the CI subset)")
 	fs.Int64Var(&f.seed, "seed", 1, "model server seed (faults and wrong-tap points)")
 	fs.Float64Var(&f.wrongTaps, "wrong-taps", 0, "share of executor taps moved to a wrong point, 0 to 1")
+	fs.IntVar(&f.review, "review-every", -1, "the planner reviews a running todo every this many executor turns, 0 = off (default: limits.review_every's default)")
 	fs.Float64Var(&f.misread, "misread", 0, "share of todos the executor misreads on purpose (another recipient or value, a clause dropped, the opposite of on/off), 0 to 1")
 	fs.BoolVar(&f.naive, "naive", false, "the offline executor does not repair its own mistakes")
 	fs.IntVar(&f.batch, "batch", 8, "goals run at once, each on its own phone")
@@ -271,6 +273,9 @@ func runEvalSeeds(cmd *cobra.Command, f evalFlags, modes []string, faults map[st
 		for _, m := range modes {
 			o := opts(seed)
 			o.Mode, o.Seed, o.WrongTaps, o.Naive, o.Batch, o.Faults = m, seed, f.wrongTaps, f.naive, f.batch, faults
+			if f.review >= 0 {
+				o.ReviewEvery = &f.review
+			}
 			o.Progress = func(p string) { fmt.Fprintln(cmd.ErrOrStderr(), p) }
 			s, err := eval.Run(ctx, st, o)
 			if err != nil {

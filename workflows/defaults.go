@@ -66,6 +66,7 @@ func (o GoalOptions) fillFrom(d GoalOptions) GoalOptions {
 		{"feedback_history", &o.FeedbackHistory, &d.FeedbackHistory},
 		{"history_event_limit", &o.HistoryEventLimit, &d.HistoryEventLimit},
 		{"max_goal_text", &o.MaxGoalText, &d.MaxGoalText},
+		{"review_every", &o.ReviewEvery, &d.ReviewEvery},
 	}
 	for _, f := range ints {
 		if missing(f.key, *f.dst == 0) {

@@ -115,6 +115,14 @@ type fakeWorld struct {
 	commitKeys map[string]string
 	sent       map[string]int
 
+	// askPlannerFn answers the planner's hearing of an executor question
+	// (nil: ask the person); reviewFn the planner's review (nil:
+	// continue). asked and reviews record their inputs.
+	askPlannerFn func(activities.AskPlannerInput) activities.AskPlannerResult
+	reviewFn     func(activities.ReviewInput) activities.ReviewResult
+	asked        []activities.AskPlannerInput
+	reviews      []activities.ReviewInput
+
 	planInputs   []activities.PlanInput
 	replanInputs []activities.ReplanInput
 	steps        []stepCall
@@ -424,6 +432,30 @@ func (f *fakeWorld) Correct(_ context.Context, in activities.CorrectInput) (acti
 	return activities.CorrectResult{Correction: fakeCorrection, Usage: fakePlanUsage}, nil
 }
 
+func (f *fakeWorld) AskPlanner(_ context.Context, in activities.AskPlannerInput) (activities.AskPlannerResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, in)
+	if f.askPlannerFn == nil {
+		return activities.AskPlannerResult{Choice: "ask_user", Reason: "only the person knows", Usage: fakePlanUsage}, nil
+	}
+	res := f.askPlannerFn(in)
+	res.Usage = fakePlanUsage
+	return res, nil
+}
+
+func (f *fakeWorld) Review(_ context.Context, in activities.ReviewInput) (activities.ReviewResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reviews = append(f.reviews, in)
+	if f.reviewFn == nil {
+		return activities.ReviewResult{Decision: "continue", Reason: "on its way", Usage: fakePlanUsage}, nil
+	}
+	res := f.reviewFn(in)
+	res.Usage = fakePlanUsage
+	return res, nil
+}
+
 func (f *fakeWorld) OptimizePrompt(_ context.Context, in activities.OptimizeInput) (activities.OptimizeResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -467,6 +499,8 @@ func (f *fakeWorld) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(f.Verify, activity.RegisterOptions{Name: activities.NameVerify})
 	env.RegisterActivityWithOptions(f.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	env.RegisterActivityWithOptions(f.Correct, activity.RegisterOptions{Name: activities.NameCorrect})
+	env.RegisterActivityWithOptions(f.AskPlanner, activity.RegisterOptions{Name: activities.NameAskPlanner})
+	env.RegisterActivityWithOptions(f.Review, activity.RegisterOptions{Name: activities.NameReview})
 	env.RegisterActivityWithOptions(f.FindRoutine, activity.RegisterOptions{Name: activities.NameFindRoutine})
 	env.RegisterActivityWithOptions(f.RecordRoutine, activity.RegisterOptions{Name: activities.NameRecordRoutine})
 	env.RegisterActivityWithOptions(f.CheckPhone, activity.RegisterOptions{Name: activities.NameCheckPhone})

@@ -71,6 +71,9 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		SteerSeq:           g.st.SteerSeq,
 		DeviceQueue:        deviceQueue,
 		LeaseToken:         g.lease.Token,
+		// The planner in the loop (docs/design.md#executor-questions).
+		Goal: g.in.Goal, Earlier: g.earlierResults(i), Answers: g.st.Answers,
+		AskPlanner: !g.opts.singleLoop(), ReviewEvery: g.reviewEvery(),
 	}
 	g.st.Notes = nil
 	g.child = id
@@ -178,4 +181,34 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 		return r, true
 	}
 	return GoalResult{}, false
+}
+
+// maxEarlier bounds the earlier todos' results a todo carries for the
+// planner's answers.
+const maxEarlier = 8
+
+// earlierResults are the goal's todos before todo i that ran, with their
+// outcome, for the planner hearing an executor's question.
+func (g *goalRun) earlierResults(i int) []string {
+	var out []string
+	for j := range i {
+		t := g.st.Todos[j]
+		if t.Status == TodoPending || t.Status == TodoRunning {
+			continue
+		}
+		out = append(out, fmt.Sprintf("todo %d %s: %s → %s", j+1, t.Status, truncate(t.Text, 200), truncate(t.Result, 300)))
+	}
+	if len(out) > maxEarlier {
+		out = out[len(out)-maxEarlier:]
+	}
+	return out
+}
+
+// reviewEvery is the todos' review interval: off in the single-loop
+// modes, which have no planner.
+func (g *goalRun) reviewEvery() int {
+	if g.opts.singleLoop() {
+		return 0
+	}
+	return max(g.opts.ReviewEvery, 0)
 }

@@ -91,6 +91,9 @@ type todoRun struct {
 	signals signalOrder
 	// notices is what the goal was told of the todo's steps (docs/design.md §2).
 	notices stepNotices
+	// planner is the planner's latest decision on the running todo, for
+	// the details (docs/design.md#executor-questions).
+	planner string
 }
 
 // TodoWorkflow runs one todo: the thought-act-observe loop on the phone.
@@ -306,6 +309,10 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 				return TodoResult{}, err
 			}
 			t.details(ctx)
+		} else if stop, err := t.review(ctx); err != nil {
+			return TodoResult{}, err
+		} else if stop != nil {
+			return *stop, nil
 		}
 		if res.Act != nil && res.Act.NeedsHuman != "" {
 			// Only a person can fix this (e.g. install the ADB Keyboard):

@@ -57,6 +57,19 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 		if a.Name == autoglm.ActionTakeOver {
 			kind = QuestionTakeOver
 		}
+		if t.asksPlanner(ctx) {
+			// The planner hears the question first (ChangeAskPlanner).
+			settled, stop, err := t.plannerHeard(ctx, a.Name, q, text)
+			if err != nil {
+				return false, TodoResult{}, err
+			}
+			if stop != nil {
+				return true, *stop, nil
+			}
+			if settled {
+				return false, TodoResult{}, nil
+			}
+		}
 		ans, err := t.askHuman(ctx, TodoEvent{Kind: TodoEventQuestion, QuestionKind: kind, Text: q, Action: text})
 		if err != nil {
 			return false, TodoResult{}, err

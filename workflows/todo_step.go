@@ -288,6 +288,9 @@ func (t *todoRun) details(ctx workflow.Context) {
 	if l := t.routineLine(); l != "" {
 		fmt.Fprintf(&b, "- routine: %s\n", truncate(l, 500))
 	}
+	if t.planner != "" {
+		fmt.Fprintf(&b, "- planner: %s\n", truncate(t.planner, 500))
+	}
 	if t.waiting != "" {
 		fmt.Fprintf(&b, "\n**Waiting for:** %s\n", truncate(t.waiting, 500))
 	}

@@ -63,8 +63,12 @@ const (
 
 // GoalOptions tune a goal. Zero values mean "use the default".
 type GoalOptions struct {
-	MaxSteps         int      `json:"max_steps,omitempty"`
-	TodoMaxSteps     int      `json:"todo_max_steps,omitempty"`
+	MaxSteps     int `json:"max_steps,omitempty"`
+	TodoMaxSteps int `json:"todo_max_steps,omitempty"`
+	// ReviewEvery: every this many executor turns the planner looks in
+	// on a running todo (docs/design.md#planner-review); zero takes the
+	// worker's default when the options are not resolved, negative is off.
+	ReviewEvery      int      `json:"review_every,omitempty"`
 	Mode             string   `json:"mode,omitempty"`
 	Plan             []string `json:"plan,omitempty"` // given plan: PlanOnce is skipped
 	TaskType         string   `json:"task_type,omitempty"`
@@ -416,6 +420,17 @@ type TodoInput struct {
 	// no grant with a token (no lease, or granted before fencing tokens).
 	LeaseToken int64 `json:"lease_token,omitempty"`
 
+	// The planner in the loop (docs/design.md#executor-questions,
+	// docs/design.md#planner-review): AskPlanner sends the executor's
+	// questions to the planner first, with the goal, the earlier todos'
+	// results and the person's answers; ReviewEvery > 0 has the planner
+	// look in every that many executor turns.
+	Goal        string          `json:"goal,omitempty"`
+	Earlier     []string        `json:"earlier,omitempty"`
+	Answers     []activities.QA `json:"answers,omitempty"`
+	AskPlanner  bool            `json:"ask_planner,omitempty"`
+	ReviewEvery int             `json:"review_every,omitempty"`
+
 	// State is set only when a run continues as new.
 	State *TodoRunState `json:"state,omitempty"`
 }
@@ -463,6 +478,10 @@ type TodoRunState struct {
 	// Guidance is the executor guidance version the todo uses
 	// (docs/design.md §2 Guards).
 	Guidance guidancePin `json:"guidance,omitzero"`
+	// ReviewedAt is the turn of the planner's last review, Hints the
+	// hints it gave (docs/design.md#planner-review).
+	ReviewedAt int      `json:"reviewed_at,omitempty"`
+	Hints      []string `json:"hints,omitempty"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.

@@ -26,6 +26,8 @@ func GoalDefaults(cfg config.Config, now time.Time) workflows.GoalOptions {
 		FeedbackHistory:  l.MaxExecutorFeedbackHistory,
 		// The goal checks its text too, for runs started again elsewhere.
 		MaxGoalText: l.MaxGoalText,
+		// The planner looks in on running todos (docs/design.md#planner-review).
+		ReviewEvery: l.ReviewEvery,
 
 		DeviceWaitDeadline: l.DeviceWaitDeadline,
 		ModelOutageWait:    l.ModelOutageWait,

@@ -331,6 +331,19 @@ func recordings() []recording {
 			r.send(t, id, workflows.SignalClarify, "I signed in myself", true)
 			return r.finish(t, id)
 		}},
+		{"planner-asks-person", func(t *testing.T, r *recorder, i int) []string {
+			// The executor's hand-over goes to the planner first, which
+			// leaves it to the person (docs/design.md#executor-questions).
+			id := r.start(t, i, "Open the bank app", workflows.GoalOptions{})
+			r.until(t, id, "the executor's question", asking)
+			r.send(t, id, workflows.SignalClarify, "I signed in myself", false)
+			return r.finish(t, id)
+		}},
+		{"planner-review", func(t *testing.T, r *recorder, i int) []string {
+			// The planner looks in after every executor turn
+			// (docs/design.md#planner-review).
+			return r.finish(t, r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}, ReviewEvery: 1}))
+		}},
 		{"person-action", func(t *testing.T, r *recorder, i int) []string {
 			// A person takes over from the step viewer (docs/design.md
 			// §7): the goal asks, the person's taps and key run as

@@ -11,6 +11,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/bench"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
@@ -40,7 +41,10 @@ type Options struct {
 	// comparison measures the guidance alone. Nil leaves the options to
 	// the worker's defaults.
 	PromptOpt *bool
-	Progress  func(string) // nil = silent
+	// ReviewEvery, when set, is every goal's review interval
+	// (docs/design.md#planner-review); 0 turns the review off.
+	ReviewEvery *int
+	Progress    func(string) // nil = silent
 }
 
 // Outcome is one task's result.
@@ -208,6 +212,17 @@ func (o Options) goalOptions() workflows.GoalOptions {
 	g := workflows.GoalOptions{Mode: o.Mode, AutoApprove: true}
 	if o.PromptOpt != nil {
 		g.OptimizePrompt, g.Resolved = *o.PromptOpt, true
+	}
+	// Goals start resolved (through goalctl), so nothing fills the review
+	// interval from a worker's config: it is the configuration's default.
+	g.ReviewEvery = config.Default().Limits.ReviewEvery
+	if o.ReviewEvery != nil {
+		// A negative interval is off and is not filled from the worker's
+		// config as an unset one is.
+		g.ReviewEvery = *o.ReviewEvery
+		if g.ReviewEvery == 0 {
+			g.ReviewEvery = -1
+		}
 	}
 	return g
 }

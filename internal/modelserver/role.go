@@ -26,6 +26,12 @@ func roleFor(model string, msgs []message) roleName {
 	if isGuidanceWriter(msgs) {
 		return roleGuidance
 	}
+	if isQuestionDesk(msgs) {
+		return roleQuestion
+	}
+	if isReviewer(msgs) {
+		return roleReview
+	}
 	m := strings.ToLower(model)
 	switch {
 	case strings.Contains(m, "planner"):

@@ -109,6 +109,8 @@ type Stats struct {
 	Verifier     int64 `json:"verifier"`     // answered in the verifier role
 	Corrector    int64 `json:"corrector"`    // stuck corrections written in the planner's name
 	Guidance     int64 `json:"guidance"`     // executor guidance rewritten in the planner's name
+	Questions    int64 `json:"questions"`    // executor questions decided in the planner's name
+	Reviews      int64 `json:"reviews"`      // running todos reviewed in the planner's name
 	Faults429    int64 `json:"faults_429"`   // injected 429 answers
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
@@ -369,6 +371,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case roleGuidance:
 		content = s.guidanceAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Guidance++ })
+	case roleQuestion:
+		content = s.questionAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Questions++ })
+	case roleReview:
+		content = s.reviewAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Reviews++ })
 	default:
 		content = s.executorAnswer(msgs, grammarOf(req.Model, msgs), f)
 		s.count(func(st *Stats) { st.Executor++ })

@@ -15,7 +15,9 @@ import (
 // todo_started, step, question, answer, approval, approved, denied,
 // paused, resumed, inject, say, person (a person's action on the phone from
 // the step viewer, typed text redacted), todo_done, replanned (Unchanged
-// when it kept the plan), planner (every planner answer, its Decision), and last
+// when it kept the plan), planner (every answer of the planner: to a plan
+// or replan request, with its Decision; to an executor's question or its
+// review of the running todo, with its choice and reason in Text), and last
 // done, failed or cancelled.
 type Event struct {
 	Type   string    `json:"type"`

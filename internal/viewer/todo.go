@@ -24,6 +24,7 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 	byID := map[int64]int{}    // scheduled event ID → index in t.Steps
 	var pendingApproval string // "approved"/"denied" waiting for the next step
 	var expect []postcond.Check
+	planned := map[int64]plannerCall{} // the planner's looks at the todo
 	for _, ev := range evs {
 		at := ev.GetEventTime().AsTime()
 		switch ev.GetEventType() {
@@ -35,6 +36,10 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			t.Checks = workflows.CheckLines(expect, nil)
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 			a := ev.GetActivityTaskScheduledEventAttributes()
+			if n := a.GetActivityType().GetName(); n == activities.NameAskPlanner || n == activities.NameReview {
+				planned[ev.GetEventId()] = plannerCall{name: n, input: a.GetInput()}
+				continue
+			}
 			if a.GetActivityType().GetName() != activities.NameStep {
 				continue
 			}
@@ -64,6 +69,12 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			}
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 			a := ev.GetActivityTaskCompletedEventAttributes()
+			if c, ok := planned[a.GetScheduledEventId()]; ok {
+				if n, ok := plannerNote(dc, c, a.GetResult(), at); ok {
+					t.Notes = append(t.Notes, n)
+				}
+				continue
+			}
 			i, ok := byID[a.GetScheduledEventId()]
 			if !ok {
 				continue
