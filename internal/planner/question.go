@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 )
@@ -96,16 +95,7 @@ func BuildQuestionMessages(c QuestionContext) []llm.Message {
 }
 
 // QuestionSchema is the JSON Schema of a question answer.
-var QuestionSchema = llm.JSONSchema{Name: "question", Schema: map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"choice": map[string]any{"type": "string", "enum": []string{QuestionAnswer, QuestionReplan, QuestionAskUser}},
-		"answer": map[string]any{"type": "string"},
-		"reason": map[string]any{"type": "string"},
-	},
-	"required":             []string{"choice", "reason"},
-	"additionalProperties": false,
-}}
+var QuestionSchema = choiceSchema("question", "choice", []string{QuestionAnswer, QuestionReplan, QuestionAskUser}, "answer", "choice", "reason")
 
 // QuestionDecision is a validated answer to an executor's question.
 type QuestionDecision struct {
@@ -118,22 +108,11 @@ type QuestionDecision struct {
 // with a known "choice", a non-empty "reason", and a non-empty "answer"
 // exactly when the choice is "answer". The error says what to fix.
 func ParseQuestionDecision(text string) (QuestionDecision, error) {
-	obj, err := strictObject(text, "choice", "answer", "reason")
+	f, err := stringObject(text, "choice", "answer", "reason")
 	if err != nil {
 		return QuestionDecision{}, err
 	}
-	var d QuestionDecision
-	for _, k := range []string{"choice", "answer", "reason"} {
-		raw, ok := obj[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return QuestionDecision{}, fmt.Errorf("%q must be a string", k)
-		}
-		*map[string]*string{"choice": &d.Choice, "answer": &d.Answer, "reason": &d.Reason}[k] = strings.TrimSpace(s)
-	}
+	d := QuestionDecision{Choice: f["choice"], Answer: f["answer"], Reason: f["reason"]}
 	switch d.Choice {
 	case QuestionAnswer:
 		if d.Answer == "" {
@@ -146,11 +125,6 @@ func ParseQuestionDecision(text string) (QuestionDecision, error) {
 	}
 	if d.Reason == "" {
 		return QuestionDecision{}, fmt.Errorf(`"reason" must say in one sentence why you chose %q`, d.Choice)
-	}
-	for _, f := range [][2]string{{"answer", d.Answer}, {"reason", d.Reason}} {
-		if n := utf8.RuneCountInString(f[1]); n > MaxQuestionAnswerChars {
-			return QuestionDecision{}, fmt.Errorf("%q has %d characters, more than %d: say it in one or two sentences", f[0], n, MaxQuestionAnswerChars)
-		}
 	}
 	return d, nil
 }

@@ -1,10 +1,8 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/llm"
 )
@@ -93,16 +91,7 @@ func BuildReviewMessages(c ReviewContext) []llm.Message {
 }
 
 // ReviewSchema is the JSON Schema of a review answer.
-var ReviewSchema = llm.JSONSchema{Name: "review", Schema: map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"decision": map[string]any{"type": "string", "enum": []string{ReviewContinue, ReviewHint, ReviewReplan}},
-		"hint":     map[string]any{"type": "string"},
-		"reason":   map[string]any{"type": "string"},
-	},
-	"required":             []string{"decision", "reason"},
-	"additionalProperties": false,
-}}
+var ReviewSchema = choiceSchema("review", "decision", []string{ReviewContinue, ReviewHint, ReviewReplan}, "hint", "decision", "reason")
 
 // ReviewDecision is a validated review answer.
 type ReviewDecision struct {
@@ -115,26 +104,11 @@ type ReviewDecision struct {
 // a non-empty "hint" exactly for "hint", a non-empty "reason" for
 // "replan". The error says what to fix.
 func ParseReviewDecision(text string) (ReviewDecision, error) {
-	obj, err := strictObject(text, "decision", "hint", "reason")
+	f, err := stringObject(text, "decision", "hint", "reason")
 	if err != nil {
 		return ReviewDecision{}, err
 	}
-	var d ReviewDecision
-	for _, k := range []string{"decision", "hint", "reason"} {
-		raw, ok := obj[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return ReviewDecision{}, fmt.Errorf("%q must be a string", k)
-		}
-		s = strings.TrimSpace(s)
-		if n := utf8.RuneCountInString(s); n > MaxQuestionAnswerChars {
-			return ReviewDecision{}, fmt.Errorf("%q has %d characters, more than %d: say it in one or two sentences", k, n, MaxQuestionAnswerChars)
-		}
-		*map[string]*string{"decision": &d.Decision, "hint": &d.Hint, "reason": &d.Reason}[k] = s
-	}
+	d := ReviewDecision{Decision: f["decision"], Hint: f["hint"], Reason: f["reason"]}
 	switch d.Decision {
 	case ReviewContinue:
 		d.Hint = ""
