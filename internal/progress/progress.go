@@ -231,10 +231,6 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			out = append(out, fmt.Sprintf("%s  %s %d. %s", tag, Mark(t.Status), i+1, oneLine(t.Text, 100)))
 		}
 	}
-	if prev != nil && s.Replans > p.Replans && s.ReplanKept {
-		// A replan that kept the plan changes no todo line: say it ran.
-		out = append(out, fmt.Sprintf("%sreplanned: plan unchanged (%s left)", tag, Plural(pendingCount(s.Todos), "todo")))
-	}
 	for i, t := range s.Todos {
 		old := ""
 		if i < len(p.Todos) && p.Todos[i].Text == t.Text {
@@ -256,6 +252,11 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			}
 		}
 		out = append(out, l)
+	}
+	if prev != nil && s.Replans > p.Replans && s.ReplanKept {
+		// A replan that kept the plan changes no todo line: say it ran,
+		// after the todo whose end it answered.
+		out = append(out, fmt.Sprintf("%sreplanned: plan unchanged (%s left)", tag, Plural(pendingCount(s.Todos), "todo")))
 	}
 	// The phase follows the todo lines of the same moment: a goal that
 	// waits for a person after its todo ended says so after that todo.

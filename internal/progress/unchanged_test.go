@@ -30,3 +30,18 @@ func TestDiffSaysAReplanKeptThePlan(t *testing.T) {
 		}
 	}
 }
+
+// A todo's end and the replan that answered it reach a poll together: the
+// unchanged line comes after the todo's done line, as it happened.
+func TestUnchangedReplanFollowsTheTodoItAnswered(t *testing.T) {
+	before := Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{
+		{Text: "Send Alice a message", Status: "running", Steps: 4}, {Text: "Turn on Bluetooth", Status: "pending"}}}
+	after := Snapshot{GoalID: "g", Phase: "running", Replans: 1, ReplanKept: true, Todos: []Todo{
+		{Text: "Send Alice a message", Status: "done", Steps: 5, Result: "Sent"}, {Text: "Turn on Bluetooth", Status: "pending"}}}
+	lines := Diff(&before, after)
+	done := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "[g] todo 1 done") })
+	kept := slices.Index(lines, "[g] replanned: plan unchanged (1 todo left)")
+	if done < 0 || kept < 0 || kept < done {
+		t.Errorf("lines %q: want the todo's done line, then the unchanged replan", lines)
+	}
+}
