@@ -26,6 +26,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -456,6 +457,19 @@ func recordings() []recording {
 				t.Fatal(err)
 			}
 			return append(ids, r.finish(t, r.start(t, i, `Send Mom a message saying "landed"`, o))...)
+		}},
+		{"pick-phone", func(t *testing.T, r *recorder, i int) []string {
+			// A goal started with --on and no device picks its phone in
+			// PickPhone before it plans (docs/design.md#phone-fleet).
+			on, err := fleet.ParseSelector("serial=" + r.s.Serials[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, _, err := r.s.Goals.Start(context.Background(), goalctl.StartRequest{Goal: "Turn on Bluetooth", On: &on})
+			if err != nil {
+				t.Fatalf("start with --on: %v", err)
+			}
+			return r.finish(t, id)
 		}},
 		{"keep-applied", func(t *testing.T, r *recorder, i int) []string {
 			// A Step's think refused with a 400 after its action reached
