@@ -231,32 +231,39 @@ func Diff(prev *Snapshot, s Snapshot) []string {
 			out = append(out, fmt.Sprintf("%s  %s %d. %s", tag, Mark(t.Status), i+1, oneLine(t.Text, 100)))
 		}
 	}
-	for i, t := range s.Todos {
-		old := ""
-		if i < len(p.Todos) && p.Todos[i].Text == t.Text {
-			old = p.Todos[i].Status
-		} else if t.Status != "running" {
-			// A new todo: its status is in the plan listing above. One
-			// already running (a replan and its first todo between two
-			// polls, or the first poll of `status -f`) is said to run.
-			continue
-		}
-		if t.Status == old {
-			continue
-		}
-		l := fmt.Sprintf("%stodo %d %s: %s", tag, i+1, t.Status, oneLine(t.Text, 100))
-		if t.Status != "running" && t.Status != "pending" {
-			l += " (" + Plural(t.Steps, "step") + ")"
-			if t.Result != "" {
-				l += " → " + oneLine(t.Result, 120)
+	// Ends first, then the replan that answered them, then the todo that
+	// started after it.
+	for _, starting := range []bool{false, true} {
+		for i, t := range s.Todos {
+			if (t.Status == "running") != starting {
+				continue
 			}
+			old := ""
+			if i < len(p.Todos) && p.Todos[i].Text == t.Text {
+				old = p.Todos[i].Status
+			} else if t.Status != "running" {
+				// A new todo: its status is in the plan listing above. One
+				// already running (a replan and its first todo between two
+				// polls, or the first poll of `status -f`) is said to run.
+				continue
+			}
+			if t.Status == old {
+				continue
+			}
+			l := fmt.Sprintf("%stodo %d %s: %s", tag, i+1, t.Status, oneLine(t.Text, 100))
+			if t.Status != "running" && t.Status != "pending" {
+				l += " (" + Plural(t.Steps, "step") + ")"
+				if t.Result != "" {
+					l += " → " + oneLine(t.Result, 120)
+				}
+			}
+			out = append(out, l)
 		}
-		out = append(out, l)
-	}
-	if prev != nil && s.Replans > p.Replans && s.ReplanKept {
-		// A replan that kept the plan changes no todo line: say it ran,
-		// after the todo whose end it answered.
-		out = append(out, fmt.Sprintf("%sreplanned: plan unchanged (%s left)", tag, Plural(pendingCount(s.Todos), "todo")))
+		if !starting && prev != nil && s.Replans > p.Replans && s.ReplanKept {
+			// A replan that kept the plan changes no todo line: say it ran,
+			// after the todo whose end it answered.
+			out = append(out, fmt.Sprintf("%sreplanned: plan unchanged (%s left)", tag, Plural(leftCount(s.Todos), "todo")))
+		}
 	}
 	// The phase follows the todo lines of the same moment: a goal that
 	// waits for a person after its todo ended says so after that todo.
@@ -383,11 +390,11 @@ func colorize(lines []string, s Snapshot) []string {
 	return out
 }
 
-// pendingCount is how many todos have not started.
-func pendingCount(todos []Todo) int {
+// leftCount is how many todos have not ended (running or not started).
+func leftCount(todos []Todo) int {
 	n := 0
 	for _, t := range todos {
-		if t.Status == "pending" {
+		if t.Status == "pending" || t.Status == "running" {
 			n++
 		}
 	}

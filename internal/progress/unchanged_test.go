@@ -45,3 +45,17 @@ func TestUnchangedReplanFollowsTheTodoItAnswered(t *testing.T) {
 		t.Errorf("lines %q: want the todo's done line, then the unchanged replan", lines)
 	}
 }
+
+// The next todo starts in the same poll: the replan comes between the end
+// it answered and that start, and the running todo counts as left.
+func TestUnchangedReplanComesBeforeTheNextTodoStarts(t *testing.T) {
+	before := Snapshot{GoalID: "g", Phase: "running", Todos: []Todo{
+		{Text: "Send Alice a message", Status: "running", Steps: 4}, {Text: "Turn on Bluetooth", Status: "pending"}}}
+	after := Snapshot{GoalID: "g", Phase: "running", Replans: 1, ReplanKept: true, Todos: []Todo{
+		{Text: "Send Alice a message", Status: "done", Steps: 5, Result: "Sent"}, {Text: "Turn on Bluetooth", Status: "running"}}}
+	lines := Diff(&before, after)
+	want := []string{"[g] todo 1 done: Send Alice a message (5 steps) → Sent", "[g] replanned: plan unchanged (1 todo left)", "[g] todo 2 running: Turn on Bluetooth"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("lines %q, want %q", lines, want)
+	}
+}
