@@ -51,20 +51,18 @@ func (a *Activities) AskPlanner(ctx context.Context, in AskPlannerInput) (AskPla
 		Earlier: in.Earlier, Answers: toPlannerQA(in.Answers), Memory: a.recall(ctx, in.Device)}
 	msgs := planner.BuildQuestionMessages(qc)
 	var res AskPlannerResult
-	for range 2 {
-		ans, err := a.Planner.Chat(llm.WithJSON(ctx, planner.QuestionSchema), msgs)
-		if err != nil {
-			return AskPlannerResult{}, modelError("planner", err)
-		}
-		res.Usage = res.Usage.Add(ans.Usage())
-		d, err := planner.ParseQuestionDecision(ans.Text)
-		if err == nil {
-			res.Choice, res.Answer, res.Reason, res.Invalid = d.Choice, d.Answer, d.Reason, ""
-			return res, nil
-		}
-		res.Invalid = err.Error()
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
-			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + res.Invalid})
+	var d planner.QuestionDecision
+	usage, invalid, err := a.chatStrict(ctx, planner.QuestionSchema, msgs, func(text string) (err error) {
+		d, err = planner.ParseQuestionDecision(text)
+		return err
+	})
+	if err != nil {
+		return AskPlannerResult{}, err
+	}
+	res.Usage, res.Invalid = usage, invalid
+	if invalid == "" {
+		res.Choice, res.Answer, res.Reason = d.Choice, d.Answer, d.Reason
+		return res, nil
 	}
 	res.Choice, res.Reason = planner.QuestionAskUser, "the planner's answer was invalid"
 	return res, nil
@@ -108,21 +106,43 @@ func (a *Activities) Review(ctx context.Context, in ReviewInput) (ReviewResult, 
 	msgs := planner.BuildReviewMessages(planner.ReviewContext{Goal: in.Goal, Todo: in.Task, Steps: in.Steps, MaxSteps: in.MaxSteps,
 		Recent: in.Recent, Failures: in.Failures, Hints: in.Hints, Next: in.Next})
 	var res ReviewResult
-	for range 2 {
-		ans, err := a.Planner.Chat(llm.WithJSON(ctx, planner.ReviewSchema), msgs)
-		if err != nil {
-			return ReviewResult{}, modelError("planner", err)
-		}
-		res.Usage = res.Usage.Add(ans.Usage())
-		d, err := planner.ParseReviewDecision(ans.Text)
-		if err == nil {
-			res.Decision, res.Hint, res.Reason, res.Invalid = d.Decision, d.Hint, d.Reason, ""
-			return res, nil
-		}
-		res.Invalid = err.Error()
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
-			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + res.Invalid})
+	var d planner.ReviewDecision
+	usage, invalid, err := a.chatStrict(ctx, planner.ReviewSchema, msgs, func(text string) (err error) {
+		d, err = planner.ParseReviewDecision(text)
+		return err
+	})
+	if err != nil {
+		return ReviewResult{}, err
+	}
+	res.Usage, res.Invalid = usage, invalid
+	if invalid == "" {
+		res.Decision, res.Hint, res.Reason = d.Decision, d.Hint, d.Reason
+		return res, nil
 	}
 	res.Decision, res.Reason = planner.ReviewContinue, "the planner's answer was invalid"
 	return res, nil
+}
+
+// chatStrict asks the planner for an answer under schema and reads it
+// with parse; an answer that breaks the contract is fed back once. It
+// returns the usage of every try and the last contract error, "" when
+// parse took an answer.
+func (a *Activities) chatStrict(ctx context.Context, schema llm.JSONSchema, msgs []llm.Message, parse func(string) error) (llm.Usage, string, error) {
+	var usage llm.Usage
+	invalid := ""
+	for range 2 {
+		ans, err := a.Planner.Chat(llm.WithJSON(ctx, schema), msgs)
+		if err != nil {
+			return llm.Usage{}, "", modelError("planner", err)
+		}
+		usage = usage.Add(ans.Usage())
+		perr := parse(ans.Text)
+		if perr == nil {
+			return usage, "", nil
+		}
+		invalid = perr.Error()
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: clip(ans.Text, maxRejectedKept)},
+			llm.Message{Role: llm.RoleUser, Text: "Your answer broke the contract: " + invalid})
+	}
+	return usage, invalid, nil
 }
