@@ -92,8 +92,12 @@ func scenario(t *testing.T, f *fleet, outage time.Duration) {
 			}
 		}
 	})
-	sched := goalctl.ScheduleRequest{Name: "cluster-bt", Goal: "Turn on Bluetooth", Device: b.Serials[1], Every: time.Hour,
-		Jitter: time.Second, RunTimeout: 10 * time.Minute}
+	// The schedule's own time is twelve hours away, so its only run is the
+	// trigger below: an hourly interval fired on the hour as well when the
+	// test ran a few seconds before it, and the goal lists held two runs.
+	due := time.Now().UTC().Add(12 * time.Hour)
+	sched := goalctl.ScheduleRequest{Name: "cluster-bt", Goal: "Turn on Bluetooth", Device: b.Serials[1],
+		Cron: fmt.Sprintf("%d %d * * *", due.Minute(), due.Hour()), Jitter: time.Second, RunTimeout: 10 * time.Minute}
 	if err := g.CreateSchedule(ctx, sched); err != nil {
 		t.Fatal(err)
 	}
