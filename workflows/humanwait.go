@@ -133,3 +133,10 @@ func (g *goalRun) schedule(ctx workflow.Context) string {
 	}
 	return id
 }
+
+// Unanswered reports whether r is a goal that failed because its question
+// or approval waited past its deadline for a person: a fan-out counts it
+// as asked, not failed (docs/design.md#phone-fleet).
+func Unanswered(r GoalResult) bool {
+	return r.Status == GoalFailed && r.NextStep == (&unansweredError{}).nextStep()
+}

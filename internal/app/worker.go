@@ -44,6 +44,7 @@ func register(r worker.Registry, acts *activities.Activities, leases *activities
 	}
 	r.RegisterWorkflow(workflows.TodoWorkflow)
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
+	r.RegisterWorkflowWithOptions(workflows.FanOutWorkflow, workflow.RegisterOptions{Name: workflows.FanOutWorkflowName})
 	r.RegisterWorkflowWithOptions(workflows.PhoneRecordWorkflow, workflow.RegisterOptions{Name: workflows.PhoneRecordWorkflowType})
 	r.RegisterActivity(acts)
 	r.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
