@@ -36,6 +36,12 @@ type runFlags struct {
 	// noDeviceCheck starts the goal even when no worker serves the phone.
 	noDeviceCheck bool
 	events        bool
+	// each, with on, starts a fan-out: the goal on every phone of the
+	// kind, at most parallel at once; retryFailed reruns the phones of a
+	// fan-out that did not end done.
+	each        bool
+	parallel    int
+	retryFailed string
 }
 
 func newRunCmd() *cobra.Command {
@@ -61,6 +67,13 @@ worker serves is refused (exit status 3) unless --no-device-check is given.
 --plan FILE gives the todos (one per line, or a JSON array) and skips planning;
 --single runs the executor on the whole goal without a planner.
 
+--each with --on starts a fan-out (ID fanout-<random>): one goal per phone of
+the kind (goal <fanout-id>-<serial>), at most --parallel at once, and prints one
+line per phone as its goal ends and a summary: done, failed, asked (its
+question went unanswered), unserved (no worker served the phone, no goal was
+started). --retry-failed FANOUT-ID starts a new fan-out of the phones of an
+ended fan-out that did not end done, with the same goal.
+
 --events prints, instead of the live view, one JSON object per line for each
 event of the goal (plan, todo_started, step, question, answer, approval,
 approved, denied, paused, resumed, todo_done, replanned, and last done, failed
@@ -72,20 +85,37 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 		Example: `  starter run "Turn on Wi-Fi"
   starter run --device emulator-5554 "Send 'on my way' to Alice in Messages"
   starter run --plan todos.txt --max-steps 40 "Tidy my alarms"
-  starter run --detach --id goal-morning "Read the first alarm in Clock"`,
+  starter run --detach --id goal-morning "Read the first alarm in Clock"
+  starter run --on label=shop --each --parallel 4 "Clear notifications"
+  starter run --retry-failed fanout-1a2b3c4d`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if f.retryFailed != "" {
+				if len(args) > 0 {
+					return usageError{errors.New("--retry-failed reruns the fan-out's own goal: give no goal text")}
+				}
+				return nil
+			}
 			if len(args) == 0 || strings.TrimSpace(strings.Join(args, " ")) == "" {
 				return usageError{errors.New("run needs the goal text, e.g. starter run \"Turn on Wi-Fi\"")}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.retryFailed != "" {
+				return retryFanOut(cmd, f)
+			}
+			if f.each {
+				return runFanOut(cmd, f, strings.Join(args, " "))
+			}
 			return runGoal(cmd, f, strings.Join(args, " "))
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.device, "device", "d", "", "serial of the phone to drive (default: the only phone of the ADB server)")
 	fs.StringVar(&f.on, "on", "", "let the goal pick its phone of the fleet: `any`, `label=LABEL` (adb.labels) or `serial=SERIAL`, instead of --device")
+	fs.BoolVar(&f.each, "each", false, "with --on: run the goal on every phone of the kind, one goal per phone (a fan-out)")
+	fs.IntVar(&f.parallel, "parallel", workflows.DefaultFanOutParallel, "with --each or --retry-failed: how many of the fan-out's goals run at once")
+	fs.StringVar(&f.retryFailed, "retry-failed", "", "run again, as a new fan-out, the phones of fan-out `ID` that did not end done")
 	fs.StringVar(&f.plan, "plan", "", "file with the todos, one per line or a JSON array; skips planning")
 	fs.BoolVar(&f.single, "single", false, "single-loop mode: no planner, the executor runs the whole goal")
 	fs.BoolVar(&f.detach, "detach", false, "start the goal and return at once")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/workflows"
 )
 
 func init() { rootCmd.AddCommand(newScheduleCmd()) }
@@ -31,6 +32,7 @@ phone twice at once and no run is dropped unseen. A schedule that does not exist
 is exit status 3.`,
 		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
   starter schedule create wifi-check --goal "Turn on Wi-Fi" --device emulator-5554 --every 1h
+  starter schedule create shop-tidy --goal "Clear notifications" --on label=shop --each --cron "0 7 * * *"
   starter schedule list
   starter schedule trigger morning-alarm`,
 	}
@@ -47,7 +49,7 @@ func newScheduleCreateCmd() *cobra.Command {
 	var f runFlags
 	var noDeviceCheck bool
 	cmd := &cobra.Command{
-		Use:   "create NAME --goal TEXT --device SERIAL (--cron EXPR | --every DURATION)",
+		Use:   "create NAME --goal TEXT (--device SERIAL | --on KIND [--each]) (--cron EXPR | --every DURATION)",
 		Short: "Create a schedule that starts a goal",
 		Long: `create makes schedule NAME: at every time of --cron (five fields: minute hour
 day-of-month month day-of-week, in --tz) or every --every, it starts a goal with
@@ -62,6 +64,12 @@ A run's question or approval waits for a person until the next run is due
 --answer-deadline sets another limit.
 --paused creates it paused.
 
+--on label=LABEL (or any, serial=SERIAL) instead of --device lets each run
+pick a served phone of the kind, a free one first; with --each each run is a
+fan-out (ID fanout-sched-<name>-<time>) that runs the goal on every phone of
+the kind, at most --parallel at once, and ends with each phone's outcome
+(` + "`starter status`" + ` of the run shows it).
+
 The phone must be served by a worker (checked like ` + "`starter run`" + `); pass
 --no-device-check to create the schedule anyway, e.g. before the worker starts.`,
 		Example: `  starter schedule create morning-alarm --goal "Read the first alarm in Clock" --device emulator-5554 --cron "0 8 * * *" --tz Asia/Shanghai
@@ -74,6 +82,11 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r.Name = args[0]
+			on, err := onSelector(runFlags{on: f.on, device: r.Device})
+			if err != nil {
+				return usageError{err}
+			}
+			r.On = on
 			if cmd.Flags().Changed("answer-deadline") && r.AnswerDeadline == 0 {
 				return usageError{errors.New("--answer-deadline 0s waits no time at all: give a duration such as 30m, or leave it out to wait until the next run is due")}
 			}
@@ -94,7 +107,7 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			if err := goalctl.CheckGoalText(r.Goal, gc.cfg.Limits.MaxGoalText); err != nil {
 				return usageError{fmt.Errorf("--goal: %w", err)}
 			}
-			if !noDeviceCheck {
+			if !noDeviceCheck && r.On == nil {
 				if err := gc.goals.CheckDevice(cmd.Context(), r.Device); err != nil {
 					var nf *goalctl.NotFoundError
 					if errors.As(err, &nf) {
@@ -116,7 +129,7 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 			if r.Paused {
 				state = " (paused)"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s created%s: %s, goal %q on %s\n", r.Name, state, r.SpecText(), r.Goal, r.Device)
+			fmt.Fprintf(cmd.OutOrStdout(), "schedule %s created%s: %s, goal %q on %s\n", r.Name, state, r.SpecText(), r.Goal, r.Where())
 			if noDeviceCheck {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: not checked that a worker serves %s; runs fail while none does (check with `starter devices`)\n", r.Device)
 			}
@@ -125,7 +138,10 @@ The phone must be served by a worker (checked like ` + "`starter run`" + `); pas
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&r.Goal, "goal", "", "the goal each run starts (required)")
-	fs.StringVar(&r.Device, "device", "", "serial of the phone each run drives (required)")
+	fs.StringVar(&r.Device, "device", "", "serial of the phone each run drives (or --on)")
+	fs.StringVar(&f.on, "on", "", "instead of --device: each run picks a phone of the fleet, `any`, `label=LABEL` or `serial=SERIAL`")
+	fs.BoolVar(&r.Each, "each", false, "with --on: each run is a fan-out, one goal on every phone of the kind")
+	fs.IntVar(&r.Parallel, "parallel", workflows.DefaultFanOutParallel, "with --each: how many of a run's goals go at once")
 	fs.StringVar(&r.Cron, "cron", "", `cron expression, e.g. "0 8 * * *"`)
 	fs.DurationVar(&r.Every, "every", 0, "interval between runs, e.g. 1h or 30m")
 	fs.StringVar(&r.TimeZone, "tz", "", "time zone of --cron, e.g. Asia/Shanghai (default UTC)")

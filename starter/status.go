@@ -116,6 +116,9 @@ commands that answer it. For a goal that has ended it shows the result.
 				return err
 			}
 			defer gc.close()
+			if goalctl.IsFanOutID(args[0]) {
+				return fanOutStatus(cmd, gc, args[0], asJSON, followLive)
+			}
 			if events {
 				asked, _ := askViewerURL(cmd.Context(), gc, args[0], 5*time.Second)
 				return followEvents(cmd.Context(), gc, args[0], viewerURL(gc, args[0], asked), cmd.OutOrStdout())

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -50,6 +51,24 @@ type ScheduleRequest struct {
 	// person; zero = until the next run is due (docs/design.md §7).
 	AnswerDeadline time.Duration
 	Options        workflows.GoalOptions
+	// On, instead of Device, lets each run pick a phone of the fleet;
+	// with Each, each run is a fan-out over every phone of the kind, at
+	// most Parallel goals at once (docs/design.md#phone-fleet).
+	On       *fleet.Selector
+	Each     bool
+	Parallel int
+}
+
+// Where is the phone a schedule's runs drive as list and describe show
+// it: the serial, "--on label=L" or "each label=L".
+func (r ScheduleRequest) Where() string {
+	switch {
+	case r.On != nil && r.Each:
+		return "each " + r.On.String()
+	case r.On != nil:
+		return "--on " + r.On.String()
+	}
+	return r.Device
 }
 
 // Schedule policy defaults (docs/design.md §13).
@@ -107,8 +126,15 @@ func (r ScheduleRequest) Validate() error {
 	if strings.TrimSpace(r.Goal) == "" {
 		return errors.New("--goal is required: the goal text each run starts")
 	}
-	if strings.TrimSpace(r.Device) == "" {
-		return errors.New("--device is required: the phone each run drives (list phones with `starter devices`)")
+	switch {
+	case r.On != nil && strings.TrimSpace(r.Device) != "":
+		return errors.New("both --device and --on: name the phone, or say what kind of phone each run may pick, not both")
+	case r.Each && r.On == nil:
+		return errors.New("--each needs --on: say which phones each run goes over, e.g. --on label=shop")
+	case r.On == nil && strings.TrimSpace(r.Device) == "":
+		return errors.New("--device or --on is required: the phone each run drives (list phones with `starter devices`), or --on label=L to pick one")
+	case r.Parallel < 0:
+		return fmt.Errorf("--parallel %d: run at least one goal at once", r.Parallel)
 	}
 	switch {
 	case r.Every < 0:
@@ -304,6 +330,14 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 	// Built from the config of whoever made the schedule: its runs take
 	// no defaults from the worker (docs/design.md §2).
 	opts.Resolved = true
+	workflowType, arg := GoalWorkflowName, any(workflows.GoalInput{Goal: r.Goal, Device: r.Device, On: r.On, Options: opts})
+	if r.Each {
+		in := workflows.FanOutInput{Goal: r.Goal, On: *r.On, Options: opts, Parallel: r.Parallel}
+		so = FanOutOptions("fanout-sched-"+r.Name, in)
+		workflowType, arg = workflows.FanOutWorkflowName, in
+	} else if r.On != nil {
+		so = StartOptions("goal-sched-"+r.Name, r.Goal, r.Where())
+	}
 	return client.ScheduleOptions{
 		ID:             r.Name,
 		Spec:           spec,
@@ -312,11 +346,11 @@ func ScheduleOptions(r ScheduleRequest) (client.ScheduleOptions, error) {
 		PauseOnFailure: r.PauseOnFailure,
 		Paused:         r.Paused,
 		Note:           r.Note,
-		Memo:           map[string]any{MemoGoal: r.Goal, MemoDevice: r.Device, MemoSpec: r.SpecText()},
+		Memo:           map[string]any{MemoGoal: r.Goal, MemoDevice: r.Where(), MemoSpec: r.SpecText()},
 		Action: &client.ScheduleWorkflowAction{
 			ID:       so.ID, // the server appends the scheduled time
-			Workflow: GoalWorkflowName,
-			Args:     []any{workflows.GoalInput{Goal: r.Goal, Device: r.Device, Options: opts}},
+			Workflow: workflowType,
+			Args:     []any{arg},
 			// The goal continues as new between todos: the execution
 			// timeout bounds the whole run, the run timeout only one part.
 			WorkflowExecutionTimeout: r.RunTimeout,

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/mocks"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -199,5 +200,42 @@ func TestScheduleRunsWaitForAnswersUntilTheNextRun(t *testing.T) {
 	err := ScheduleRequest{Name: "s", Goal: "g", Device: "d", Every: time.Hour, AnswerDeadline: -time.Minute}.Validate()
 	if err == nil || !strings.Contains(err.Error(), "--answer-deadline -1m0s is negative") {
 		t.Fatalf("negative deadline: %v", err)
+	}
+}
+
+// A schedule over a label starts, per run, a goal that picks its phone,
+// or with Each a fan-out over every phone of the label; list and
+// describe name the label.
+func TestScheduleOverALabel(t *testing.T) {
+	on := &fleet.Selector{Label: "shop"}
+	so, err := ScheduleOptions(ScheduleRequest{Name: "tidy", Goal: "Clear notifications", On: on, Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := so.Action.(*client.ScheduleWorkflowAction)
+	in := a.Args[0].(workflows.GoalInput)
+	if a.Workflow != GoalWorkflowName || a.ID != "goal-sched-tidy" || in.Device != "" || in.On == nil || in.On.Label != "shop" || so.Memo[MemoDevice] != "--on label=shop" {
+		t.Fatalf("action = %+v, input %+v, memo %v", a, in, so.Memo)
+	}
+	so, err = ScheduleOptions(ScheduleRequest{Name: "tidy", Goal: "Clear notifications", On: on, Each: true, Parallel: 3, Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = so.Action.(*client.ScheduleWorkflowAction)
+	fo := a.Args[0].(workflows.FanOutInput)
+	if a.Workflow != workflows.FanOutWorkflowName || a.ID != "fanout-sched-tidy" || a.TaskQueue != workflows.TaskQueue || fo.On.Label != "shop" || fo.Parallel != 3 || !fo.Options.Resolved || so.Memo[MemoDevice] != "each label=shop" {
+		t.Fatalf("action = %+v, input %+v, memo %v", a, fo, so.Memo)
+	}
+	if !IsFanOutID(a.ID) {
+		t.Errorf("%s is not told a fan-out", a.ID)
+	}
+	for _, r := range []ScheduleRequest{
+		{Name: "x", Goal: "g", Every: time.Hour, Each: true},
+		{Name: "x", Goal: "g", Every: time.Hour, On: on, Device: "emu1"},
+		{Name: "x", Goal: "g", Every: time.Hour},
+	} {
+		if r.Validate() == nil {
+			t.Errorf("%+v validated", r)
+		}
 	}
 }
