@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 )
 
 // TestReplayRecordedHistories replays every history recorded under
@@ -41,6 +42,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 	r.RegisterWorkflow(GoalWorkflow)
 	r.RegisterWorkflow(TodoWorkflow)
 	r.RegisterWorkflow(DeviceLeaseWorkflow)
+	r.RegisterWorkflowWithOptions(FanOutWorkflow, workflow.RegisterOptions{Name: FanOutWorkflowName})
 	for _, path := range files {
 		name, _ := filepath.Rel("testdata", path)
 		t.Run(name, func(t *testing.T) {
@@ -99,6 +101,16 @@ func recordedGoalID(h *historypb.History) string {
 		if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil {
 			if i := strings.LastIndex(a.GetWorkflowId(), "/todo-"); i > 0 {
 				return a.GetWorkflowId()[:i]
+			}
+			// A fan-out names its goals FanOutChildID(parent, serial).
+			for _, p := range a.GetInput().GetPayloads() {
+				var in GoalInput
+				if json.Unmarshal(p.GetData(), &in) == nil && in.Device != "" {
+					suffix := "-" + fleet.QueueSafe(in.Device)
+					if id, ok := strings.CutSuffix(a.GetWorkflowId(), suffix); ok {
+						return id
+					}
+				}
 			}
 		}
 	}

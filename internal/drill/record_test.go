@@ -471,6 +471,22 @@ func recordings() []recording {
 			}
 			return r.finish(t, id)
 		}},
+		{"fan-out", func(t *testing.T, r *recorder, i int) []string {
+			// A fan-out over one phone (docs/design.md#phone-fleet): it
+			// lists its phones in FleetPhones and starts one child goal.
+			id, err := r.s.Goals.StartFanOut(context.Background(), "", workflows.FanOutInput{Goal: "Turn on Bluetooth",
+				On: fleet.Selector{Serial: r.s.Serials[i]}, Options: workflows.GoalOptions{Plan: []string{"Turn on Bluetooth"}, Mode: workflows.ModeLayered}})
+			if err != nil {
+				t.Fatalf("start the fan-out: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+			defer cancel()
+			st, err := r.s.Goals.FanOutResult(ctx, id)
+			if err != nil || len(st.Phones) != 1 || st.Phones[0].Status != workflows.PhoneDone {
+				t.Fatalf("fan-out %s: %+v %v", id, st, err)
+			}
+			return append([]string{id}, r.finish(t, st.Phones[0].GoalID)...)
+		}},
 		{"keep-applied", func(t *testing.T, r *recorder, i int) []string {
 			// A Step's think refused with a 400 after its action reached
 			// the phone (docs/design.md §4): the Step hands the action back
