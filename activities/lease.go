@@ -98,6 +98,9 @@ type LeaseBusy struct {
 	Queued    bool   `json:"queued"`
 	Position  int    `json:"position,omitempty"`
 	RequestID string `json:"request_id,omitempty"`
+	// HeldSince is when Holder was granted the phone, for the waiting
+	// goal's status; zero from a lease that did not say.
+	HeldSince time.Time `json:"held_since,omitzero"`
 }
 
 // LeaseStart is the input a lease workflow is started with by

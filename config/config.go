@@ -202,6 +202,11 @@ type Limits struct {
 	// answer before it asks the user to reconnect it, and how long a goal
 	// waits for a worker to serve its phone before it fails.
 	DeviceWaitDeadline time.Duration `key:"device_wait_deadline"`
+	// DeviceWait is what a goal does when another goal holds its phone:
+	// "wait" queues behind it for as long as it takes, "fail" fails at
+	// once, and a duration ("10m") queues at most that long, then fails
+	// naming the holder.
+	DeviceWait string `key:"device_wait"`
 	// ModelOutageWait is how long a goal waits out a planner or executor
 	// model that does not answer (unreachable, 5xx, 429) before it fails.
 	ModelOutageWait time.Duration `key:"model_outage_wait"`

@@ -59,6 +59,7 @@ func Default() Config {
 			MaxGoalText:                4000,
 			ReviewEvery:                8,
 			DeviceWaitDeadline:         2 * time.Minute,
+			DeviceWait:                 "wait",
 			ModelOutageWait:            6 * time.Hour,
 			AnswerDeadline:             24 * time.Hour,
 			DurableWaitAfter:           30 * time.Second,

@@ -244,6 +244,11 @@ func (c Config) Validate() error {
 		bad("limits.review_every", "a whole number of executor turns, like 8, or 0 to turn the planner's review off")
 	}
 	positiveDur("limits.device_wait_deadline", l.DeviceWaitDeadline)
+	if l.DeviceWait != "wait" && l.DeviceWait != "fail" {
+		if d, err := time.ParseDuration(l.DeviceWait); err != nil || d <= 0 {
+			bad("limits.device_wait", `wait (queue for a busy phone), fail (fail at once) or a duration above zero, like "10m" (queue at most that long)`)
+		}
+	}
 	positiveDur("limits.model_outage_wait", l.ModelOutageWait)
 	positiveDur("limits.answer_deadline", l.AnswerDeadline)
 	positiveDur("limits.durable_wait_after", l.DurableWaitAfter)

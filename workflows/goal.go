@@ -108,9 +108,12 @@ type goalRun struct {
 	// through the context); revocable says the goal asks as a goal that
 	// obeys a revoke, and revokedWhy why the lease last took the phone
 	// from it, until it holds it again (docs/design.md §5).
-	lease      *heldLease
-	revocable  bool
-	revokedWhy string
+	lease *heldLease
+	// waitingDevice: the goal queues for its busy phone under a bounded
+	// device_wait (status waiting_device).
+	waitingDevice bool
+	revocable     bool
+	revokedWhy    string
 	// signals is how this run takes plain signals (docs/design.md §6).
 	signals signalOrder
 	// live is the running todo's step count as it last told the goal
@@ -230,13 +233,24 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 		// lease before acting and it asks for the phone again after one.
 		g.revocable = getVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) >= 1
 		g.lease.Revocable = g.revocable
-		rel, err := g.leaseServedPhone(ctx, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
+		// A device_wait such as "10m" bounds the wait for a busy phone.
+		lctx, bw := g.boundedLease(ctx)
+		rel, err := g.leaseServedPhone(lctx, g.opts.DeviceWait != DeviceWaitFail, func(s string) {
+			if bw != nil && bw.busy(ctx, s) {
+				return
+			}
 			g.waiting = s
 			g.details(ctx)
 		})
+		if bw != nil {
+			bw.done(ctx)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return GoalResult{}, ctx.Err()
+			}
+			if bw != nil && bw.timedOut {
+				return g.finish(ctx, bw.result(ctx)), nil
 			}
 			return g.finish(ctx, deviceUnavailable(g.in.Device, err)), nil
 		}

@@ -77,6 +77,8 @@ func (g *goalRun) effectivePhase() string {
 		return GoalWaitingUntil
 	case g.phase == GoalRunning && g.phoneWait.on():
 		return GoalWaitingPhone
+	case g.phase == GoalRunning && g.waitingDevice:
+		return GoalWaitingDevice
 	}
 	return g.phase
 }

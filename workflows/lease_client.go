@@ -177,6 +177,9 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 				continue // a repeated answer (retried request)
 			}
 			lastHolder = b.Holder
+			if hl != nil {
+				hl.Busy = b
+			}
 			log.Info("device busy, waiting", "serial", serial, "goal", goalID, "holder", b.Holder, "position", b.Position)
 			if onWaiting != nil {
 				onWaiting(b.Holder)

@@ -49,7 +49,9 @@ func (l *lease) acquire(ctx workflow.Context, r activities.LeaseRequest) {
 			pos = len(l.st.Queue)
 			l.details(ctx)
 		}
-		busy := activities.LeaseBusy{Serial: l.st.Serial, Holder: l.st.Holder, Queued: pos > 0, Position: pos, RequestID: r.RequestID}
+		// HeldSince is only carried in the signal's payload, which replay
+		// does not compare: the lease decides nothing differently.
+		busy := activities.LeaseBusy{Serial: l.st.Serial, Holder: l.st.Holder, Queued: pos > 0, Position: pos, RequestID: r.RequestID, HeldSince: l.st.HeldSince}
 		if err := workflow.SignalExternalWorkflow(ctx, r.GoalID, "", SignalLeaseBusy, busy).Get(ctx, nil); err != nil {
 			log.Warn("device lease: goal gone before it heard the phone is busy", "serial", l.st.Serial, "goal", r.GoalID, "error", err)
 			l.unqueue(ctx, r.GoalID)

@@ -107,6 +107,9 @@ type heldLease struct {
 	// unclaim makes the goal's claim answer say it no longer holds
 	// the phone (a lease started again then does not take it as holder).
 	unclaim func()
+	// Busy is the lease's last "busy" answer while the goal waits in its
+	// queue: who holds the phone and since when.
+	Busy activities.LeaseBusy
 }
 
 type leaseKeyType struct{}

@@ -29,6 +29,7 @@ func GoalDefaults(cfg config.Config, now time.Time) workflows.GoalOptions {
 		// The planner looks in on running todos (docs/design.md#planner-review).
 		ReviewEvery: l.ReviewEvery,
 
+		DeviceWait:         l.DeviceWait,
 		DeviceWaitDeadline: l.DeviceWaitDeadline,
 		ModelOutageWait:    l.ModelOutageWait,
 		AnswerDeadline:     l.AnswerDeadline,

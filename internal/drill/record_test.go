@@ -487,6 +487,23 @@ func recordings() []recording {
 			}
 			return append([]string{id}, r.finish(t, st.Phones[0].GoalID)...)
 		}},
+		{"busy-phone-timeout", func(t *testing.T, r *recorder, i int) []string {
+			// A goal with device_wait "5s" queues behind a goal that holds
+			// the phone while it waits for a person, shows waiting_device,
+			// and fails naming the holder once the 5 s are up
+			// (docs/design.md §5); then the holder is answered and ends.
+			first := r.start(t, i, "Open the bank app", workflows.GoalOptions{Mode: workflows.ModeSingle, ReleasePhoneAfter: time.Hour})
+			r.until(t, first, "the question with the phone held", func(st workflows.Status) bool { return st.PendingQuestion != "" })
+			second := r.start(t, i, "Turn on Bluetooth", workflows.GoalOptions{DeviceWait: "5s"})
+			r.until(t, second, "the bounded wait or its end", func(st workflows.Status) bool {
+				return st.Phase == workflows.GoalWaitingDevice || st.Phase == workflows.GoalFailed
+			})
+			// It never ran a todo: only its own history.
+			r.finish(t, second)
+			ids := []string{second}
+			r.send(t, first, workflows.SignalClarify, "I signed in myself", false)
+			return append(ids, r.finish(t, first)...)
+		}},
 		{"keep-applied", func(t *testing.T, r *recorder, i int) []string {
 			// A Step's think refused with a 400 after its action reached
 			// the phone (docs/design.md §4): the Step hands the action back

@@ -38,6 +38,17 @@ func RenderFailedSteps(w io.Writer, sums ...Summary) error {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f | %d | %d | %d |\n", s.Mode, s.Seed, len(steps), total, ratio(total, len(steps)), med, most, spent)
 	}
+	b.WriteString("\nSteps of the todos that ended failed (a review that stops a todo going wrong shortens these):\n\n")
+	b.WriteString("| mode | seed | todos failed | steps | per failed todo | achieved | model calls |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
+	for _, s := range sums {
+		todos, steps := 0, 0
+		for _, o := range s.Outcomes {
+			todos += o.TodosFailed
+			steps += o.FailedTodoSteps
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f | %d/%d | %d |\n", s.Mode, s.Seed, todos, steps, ratio(steps, todos), s.Achieved, s.Goals, s.ModelCalls)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

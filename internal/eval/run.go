@@ -72,7 +72,10 @@ type Outcome struct {
 	// TodoRuns counts the goal's todo runs and TodosDone those verified
 	// done; Guidance lists the guidance version each todo ran with.
 	TodoRuns, TodosDone int
-	Guidance            []int
+	// TodosFailed counts the goal's todos that ended failed and
+	// FailedTodoSteps the executor steps they took.
+	TodosFailed, FailedTodoSteps int
+	Guidance                     []int
 }
 
 // Summary totals a run.
@@ -262,8 +265,12 @@ func runTask(ctx context.Context, c client.Client, env *bench.Env, i int, t Task
 	out.Status, out.Steps, out.Response, out.Reason = r.Status, r.Steps, r.Response, r.Reason
 	for _, td := range r.Todos {
 		out.TodoRuns += max(td.Attempts, 1)
-		if td.Status == workflows.TodoDone {
+		switch td.Status {
+		case workflows.TodoDone:
 			out.TodosDone++
+		case workflows.TodoFailed:
+			out.TodosFailed++
+			out.FailedTodoSteps += td.Steps
 		}
 		out.Guidance = append(out.Guidance, td.Guidance)
 	}

@@ -36,6 +36,7 @@ type ListOptions struct {
 // goalStatuses are the values PhoneflowStatus takes.
 var goalStatuses = []string{
 	workflows.GoalPlanning, workflows.GoalRunning, workflows.GoalPaused, workflows.GoalWaitingUser, workflows.GoalWaitingModel, workflows.GoalWaitingUntil,
+	workflows.GoalWaitingPhone, workflows.GoalWaitingDevice,
 	workflows.GoalDone, workflows.GoalFailed, workflows.GoalCancelled,
 }
 

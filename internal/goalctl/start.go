@@ -60,7 +60,7 @@ func (r StartRequest) Validate() error {
 	default:
 		return fmt.Errorf("mode %q is not known: use %q or %q", r.Options.Mode, workflows.ModeLayered, workflows.ModeSingle)
 	}
-	return nil
+	return workflows.CheckDeviceWait(r.Options.DeviceWait)
 }
 
 // CheckGoalText refuses a goal text longer than max bytes

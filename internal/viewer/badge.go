@@ -25,7 +25,7 @@ func badges() []badge {
 	return []badge{
 		blue(workflows.GoalPlanning), blue(workflows.GoalRunning),
 		amber(workflows.GoalPaused), amber(workflows.GoalWaitingUser),
-		violet(workflows.GoalWaitingUntil), violet(workflows.GoalWaitingModel), violet(workflows.GoalWaitingPhone),
+		violet(workflows.GoalWaitingUntil), violet(workflows.GoalWaitingModel), violet(workflows.GoalWaitingPhone), violet(workflows.GoalWaitingDevice),
 		{workflows.GoalDone, "#d3f5dd", "#0b4a1f"},
 		red(workflows.GoalFailed), red(workflows.TodoStuck), red(workflows.TodoOutOfBudget),
 	}
