@@ -106,7 +106,6 @@ func TestWorkerPublishesItsPhonesToTheFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.TerminateWorkflow(context.Background(), named, "", "test over"); _ = c.TerminateWorkflow(context.Background(), picked, "", "test over") })
 	listed := func(label string) []string {
 		goals, err := ctl.List(ctx, goalctl.ListOptions{Label: label})
 		if err != nil {
