@@ -135,7 +135,7 @@ func TestComposeHealth(t *testing.T) {
 	// The setup jobs do what the server needs: both SQL schemas, the
 	// namespace, phoneflow's search attributes (names from workflows/names.go).
 	for _, want := range []string{"setup-schema", "update-schema", "temporal_visibility", "--schema-name postgresql/v12/temporal", "--schema-name postgresql/v12/visibility",
-		"namespace create -n default", "--name PhoneflowStatus --type Keyword", "--name PhoneflowDevice --type Keyword"} {
+		"namespace create -n default", "--name PhoneflowStatus --type Keyword", "--name PhoneflowDevice --type Keyword", "--name PhoneflowLabels --type KeywordList"} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("docker-compose.yml lacks %q", want)
 		}

@@ -55,6 +55,7 @@ func TestPrintedHintsReachTheSameCluster(t *testing.T) {
 		mc := mocks.NewClient(t)
 		mc.On("Close").Return().Maybe()
 		servedPhones(mc)
+		emptyFleet(mc)
 		// The goal's ID is the one run chose and printed; the hints must
 		// reach it, whatever it is.
 		run := mocks.NewWorkflowRun(t)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -41,6 +42,7 @@ func execCLI(t *testing.T, mc *mocks.Client, stdin string, cmds []*cobra.Command
 	t.Cleanup(func() { dialTemporal = old })
 	if mc != nil {
 		mc.On("Close").Return().Maybe()
+		emptyFleet(mc)
 	}
 	root := &cobra.Command{Use: "starter", SilenceUsage: true, SilenceErrors: true}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -277,4 +279,12 @@ func TestPrintWaitingNamesTheAnswer(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())
 		}
 	}
+}
+
+// emptyFleet makes mc's fleet, which a goal on a named phone reads its
+// labels from, hold no phone.
+func emptyFleet(mc *mocks.Client) {
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return strings.Contains(r.GetQuery(), fleet.RecordWorkflowType)
+	})).Return(&workflowservice.ListWorkflowExecutionsResponse{}, nil).Maybe()
 }

@@ -306,10 +306,12 @@ func newListCmd() *cobra.Command {
 		Short: "List goals, newest first",
 		Long: `list shows goals from Temporal visibility, newest first, filtered by their
 PhoneflowStatus (planning, running, paused, waiting_user, done, failed,
-cancelled) or PhoneflowDevice search attributes.`,
+cancelled), PhoneflowDevice or PhoneflowLabels search attributes: --label L
+lists the goals on a phone labelled L (adb.labels).`,
 		Example: `  starter list
   starter list --status waiting_user
-  starter list --device emulator-5554 --limit 5 --json`,
+  starter list --device emulator-5554 --limit 5 --json
+  starter list --label shop`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := goalctl.ListQuery(opts); err != nil {
@@ -332,6 +334,7 @@ cancelled) or PhoneflowDevice search attributes.`,
 	}
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only goals with this status")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "only goals on this phone")
+	cmd.Flags().StringVar(&opts.Label, "label", "", "only goals on a phone with this label")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many goals")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	config.BindNamedFlags(cmd.Flags(), config.ClientFlags)
@@ -344,13 +347,17 @@ func printGoals(w io.Writer, goals []goalctl.GoalInfo) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tDEVICE\tSTARTED\tGOAL")
+	fmt.Fprintln(tw, "ID\tSTATUS\tDEVICE\tLABELS\tSTARTED\tGOAL")
 	for _, g := range goals {
+		labels := strings.Join(g.Labels, ",")
+		if labels == "" {
+			labels = "-"
+		}
 		goal := strings.Join(strings.Fields(g.Goal), " ")
 		if r := []rune(goal); len(r) > 60 {
 			goal = string(r[:59]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID, g.Status, g.Device, g.Start.Local().Format("2006-01-02 15:04:05"), goal)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Status, g.Device, labels, g.Start.Local().Format("2006-01-02 15:04:05"), goal)
 	}
 	tw.Flush()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/workflows"
 )
 
 // A worker publishes each phone it serves to the fleet: the labels its
@@ -90,5 +91,42 @@ func TestWorkerPublishesItsPhonesToTheFleet(t *testing.T) {
 	}
 	if sel, _ := fleet.ParseSelector("label=shop"); len(sel.Select(phones)) != 1 {
 		t.Errorf("--on label=shop selects none of %+v", phones)
+	}
+
+	// A goal's phone labels are its PhoneflowLabels search attribute
+	// (the Web UI's column and filter, `starter list --label`): a goal
+	// started for the phone carries them from its start, one that picks
+	// it from its pick.
+	opts := workflows.GoalOptions{Plan: []string{"Open Settings"}, DeviceWait: workflows.DeviceWaitWait}
+	named, _, err := ctl.Start(ctx, goalctl.StartRequest{Goal: "Open Settings", Device: "emulator-5554", Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	picked, _, err := ctl.Start(ctx, goalctl.StartRequest{Goal: "Open Settings", On: &fleet.Selector{Label: "tablet"}, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := func(label string) []string {
+		goals, err := ctl.List(ctx, goalctl.ListOptions{Label: label})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, g := range goals {
+			if slices.Equal(g.Labels, []string{"shop", "tablet"}) {
+				ids = append(ids, g.ID)
+			}
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	both := []string{named, picked}
+	slices.Sort(both)
+	waitFor(t, "both goals listed by the phone's label", func() bool { return slices.Equal(listed("tablet"), both) })
+	if got := listed("shop"); !slices.Equal(got, both) {
+		t.Errorf("list --label shop = %v, want %v", got, both)
+	}
+	if got, err := ctl.List(ctx, goalctl.ListOptions{Label: "work"}); err != nil || len(got) != 0 {
+		t.Errorf("list --label work = %+v, %v: want no goal", got, err)
 	}
 }

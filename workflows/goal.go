@@ -17,6 +17,7 @@ import (
 var (
 	StatusKey = temporal.NewSearchAttributeKeyKeyword(SearchAttrStatus)
 	DeviceKey = temporal.NewSearchAttributeKeyKeyword(SearchAttrDevice)
+	LabelsKey = temporal.NewSearchAttributeKeyKeywordList(SearchAttrLabels)
 )
 
 // Bounds on what the goal keeps for the planner.

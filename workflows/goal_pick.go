@@ -15,7 +15,8 @@ import (
 // device picks its phone in a PickPhone activity before it plans
 // (docs/design.md#phone-fleet). Only goals with On reach it, so no history
 // from before it meets the marker; it is versioned all the same, for the
-// change-ID table.
+// change-ID table. Version 2 writes the picked phone's labels to the
+// goal's PhoneflowLabels search attribute.
 const ChangePickPhone = "pick-phone"
 
 // pickRetry is the pause between two looks for a phone of the kind a
@@ -33,7 +34,9 @@ func (g *goalRun) pickPhone(ctx workflow.Context) (GoalResult, bool) {
 	if g.in.Device != "" || g.in.On == nil {
 		return GoalResult{}, false
 	}
-	getVersion(ctx, ChangePickPhone, workflow.DefaultVersion, 1)
+	// Version 2 also writes the picked phone's labels to the goal's
+	// PhoneflowLabels search attribute.
+	pickVersion := getVersion(ctx, ChangePickPhone, workflow.DefaultVersion, 2)
 	sel := *g.in.On
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
@@ -51,6 +54,11 @@ func (g *goalRun) pickPhone(ctx workflow.Context) (GoalResult, bool) {
 		}
 		if err == nil && res.Serial != "" {
 			g.in.Device, g.in.Picked = res.Serial, pickedLine(res, sel)
+			if pickVersion >= 2 && len(res.Labels) > 0 {
+				if err := workflow.UpsertTypedSearchAttributes(ctx, LabelsKey.ValueSet(res.Labels)); err != nil {
+					workflow.GetLogger(ctx).Warn("labels search attribute not updated: register PhoneflowLabels (keyword list) on the namespace", "error", err)
+				}
+			}
 			g.waiting = ""
 			g.published = "" // the device search attribute is written again with the phase
 			g.refresh(ctx)

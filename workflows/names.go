@@ -40,10 +40,13 @@ const (
 	QueryTodos  = "todos"
 )
 
-// Search attributes (keyword), registered on the namespace before use.
+// Search attributes, registered on the namespace before use: the status
+// and the phone's serial are keywords, the phone's labels (adb.labels) a
+// keyword list.
 const (
 	SearchAttrStatus = "PhoneflowStatus"
 	SearchAttrDevice = "PhoneflowDevice"
+	SearchAttrLabels = "PhoneflowLabels"
 )
 
 // Goal statuses, as written to SearchAttrStatus.

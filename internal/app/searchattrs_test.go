@@ -39,8 +39,8 @@ func (f *fakeOperator) AddSearchAttributes(_ context.Context, r *operatorservice
 }
 
 func TestEnsureSearchAttributes(t *testing.T) {
-	kw := enumspb.INDEXED_VALUE_TYPE_KEYWORD
-	const want = "temporal operator search-attribute create --namespace team-a --name PhoneflowDevice --type Keyword --name PhoneflowStatus --type Keyword"
+	kw, kwl := enumspb.INDEXED_VALUE_TYPE_KEYWORD, enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST
+	const want = "temporal operator search-attribute create --namespace team-a --name PhoneflowDevice --type Keyword --name PhoneflowLabels --type KeywordList --name PhoneflowStatus --type Keyword"
 	if got := RegisterCommand("team-a"); got != want {
 		t.Fatalf("RegisterCommand = %q, want %q", got, want)
 	}
@@ -50,15 +50,15 @@ func TestEnsureSearchAttributes(t *testing.T) {
 		wantAdded []string
 		wantErr   []string // substrings of the error; none means no error
 	}{
-		{name: "registered", op: &fakeOperator{attrs: map[string]enumspb.IndexedValueType{"PhoneflowStatus": kw, "PhoneflowDevice": kw, "Other": enumspb.INDEXED_VALUE_TYPE_INT}}},
+		{name: "registered", op: &fakeOperator{attrs: map[string]enumspb.IndexedValueType{"PhoneflowStatus": kw, "PhoneflowDevice": kw, "PhoneflowLabels": kwl, "Other": enumspb.INDEXED_VALUE_TYPE_INT}}},
 		{name: "one missing is added", op: &fakeOperator{attrs: map[string]enumspb.IndexedValueType{"PhoneflowStatus": kw}},
-			wantAdded: []string{"PhoneflowDevice"}},
-		{name: "both missing are added", op: &fakeOperator{}, wantAdded: []string{"PhoneflowDevice", "PhoneflowStatus"}},
+			wantAdded: []string{"PhoneflowDevice", "PhoneflowLabels"}},
+		{name: "all missing are added", op: &fakeOperator{}, wantAdded: []string{"PhoneflowDevice", "PhoneflowLabels", "PhoneflowStatus"}},
 		{name: "added meanwhile by another worker", op: &fakeOperator{addErr: serviceerror.NewAlreadyExists("exists")},
-			wantAdded: []string{"PhoneflowDevice", "PhoneflowStatus"}},
+			wantAdded: []string{"PhoneflowDevice", "PhoneflowLabels", "PhoneflowStatus"}},
 		{name: "not allowed", op: &fakeOperator{addErr: serviceerror.NewPermissionDenied("request unauthorized", "")},
-			wantAdded: []string{"PhoneflowDevice", "PhoneflowStatus"},
-			wantErr:   []string{"request unauthorized", "lacks PhoneflowDevice, PhoneflowStatus", "`" + want + "`", "tcld namespace search-attributes add --namespace team-a --search-attribute PhoneflowDevice=Keyword --search-attribute PhoneflowStatus=Keyword", "start the worker again"}},
+			wantAdded: []string{"PhoneflowDevice", "PhoneflowLabels", "PhoneflowStatus"},
+			wantErr:   []string{"request unauthorized", "lacks PhoneflowDevice, PhoneflowLabels, PhoneflowStatus", "`" + want + "`", "tcld namespace search-attributes add --namespace team-a --search-attribute PhoneflowDevice=Keyword --search-attribute PhoneflowLabels=KeywordList --search-attribute PhoneflowStatus=Keyword", "start the worker again"}},
 		{name: "wrong type", op: &fakeOperator{attrs: map[string]enumspb.IndexedValueType{"PhoneflowStatus": enumspb.INDEXED_VALUE_TYPE_TEXT, "PhoneflowDevice": kw}},
 			wantErr: []string{"PhoneflowStatus on namespace team-a has type", "search-attribute remove --namespace team-a --name PhoneflowStatus", want}},
 		{name: "cannot list: serve anyway", op: &fakeOperator{listErr: serviceerror.NewUnavailable("frontend away")}},
@@ -75,8 +75,8 @@ func TestEnsureSearchAttributes(t *testing.T) {
 			}
 			var added []string
 			for n, ty := range tc.op.added {
-				if ty != kw {
-					t.Errorf("%s added as %s", n, ty)
+				if ty != SearchAttributes[n] {
+					t.Errorf("%s added as %s, want %s", n, ty, SearchAttributes[n])
 				}
 				added = append(added, n)
 			}

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -49,9 +49,9 @@ func checkSearchAttributes(t *testing.T, f *fleet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{workflows.SearchAttrStatus, workflows.SearchAttrDevice} {
-		if got := resp.GetCustomAttributes()[name]; got != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
-			t.Errorf("search attribute %s on the cluster: %s, want a keyword the worker registered", name, got)
+	for name, want := range searchattr.Attributes {
+		if got := resp.GetCustomAttributes()[name]; got != want {
+			t.Errorf("search attribute %s on the cluster: %s, want a %s the worker registered", name, got, want)
 		}
 	}
 }

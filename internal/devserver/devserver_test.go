@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/phoneflow/phoneflow/internal/searchattr"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -117,8 +118,8 @@ func TestServerSurvivesRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, sa := range []string{workflows.SearchAttrStatus, workflows.SearchAttrDevice} {
-			if resp.GetCustomAttributes()[sa] != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
+		for sa, typ := range searchattr.Attributes {
+			if resp.GetCustomAttributes()[sa] != typ {
 				t.Errorf("namespace %s: search attribute %s is %v", ns, sa, resp.GetCustomAttributes()[sa])
 			}
 		}

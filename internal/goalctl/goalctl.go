@@ -28,6 +28,7 @@ const MemoGoal = "goal"
 var (
 	statusKey = temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrStatus)
 	deviceKey = temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrDevice)
+	labelsKey = temporal.NewSearchAttributeKeyKeywordList(workflows.SearchAttrLabels)
 )
 
 // Options configure a Client.

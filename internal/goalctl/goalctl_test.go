@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -58,6 +59,7 @@ func TestStartSendsGoalInputWithSearchAttributes(t *testing.T) {
 			gotOpts = a.Get(1).(client.StartWorkflowOptions)
 			gotIn = a.Get(3).(workflows.GoalInput)
 		}).Return(run, nil)
+	fleetOf(t, mc, fleet.Phone{Serial: "emu-9", Labels: []string{"tablet"}}, fleet.Phone{Serial: "emulator-5554", Labels: []string{"shop", "work"}})
 	g := New(mc, Options{})
 	id, runID, err := g.Start(ctx, StartRequest{ID: "goal-x", Goal: "turn on Wi-Fi", Device: "emulator-5554",
 		Options: workflows.GoalOptions{MaxSteps: 7, AutoApprove: true}})
@@ -77,6 +79,9 @@ func TestStartSendsGoalInputWithSearchAttributes(t *testing.T) {
 		t.Errorf("memo = %v", gotOpts.Memo)
 	}
 	sa := gotOpts.TypedSearchAttributes
+	if v, ok := sa.GetKeywordList(temporal.NewSearchAttributeKeyKeywordList(workflows.SearchAttrLabels)); !ok || strings.Join(v, " ") != "shop work" {
+		t.Errorf("labels search attribute = %v %v, want the phone's labels from its record", v, ok)
+	}
 	if v, ok := sa.GetKeyword(temporal.NewSearchAttributeKeyKeyword(workflows.SearchAttrDevice)); !ok || v != "emulator-5554" {
 		t.Errorf("device search attribute = %q %v", v, ok)
 	}
@@ -95,7 +100,9 @@ func TestStartGeneratesIDAndRejectsBadRequests(t *testing.T) {
 	if NewGoalID() == NewGoalID() {
 		t.Fatal("two ids are equal")
 	}
-	g := New(mocks.NewClient(t), Options{})
+	bad := mocks.NewClient(t)
+	fleetOf(t, bad)
+	g := New(bad, Options{})
 	for _, req := range []StartRequest{
 		{Goal: " ", Device: "d"},
 		{Goal: "x"},
@@ -106,6 +113,7 @@ func TestStartGeneratesIDAndRejectsBadRequests(t *testing.T) {
 		}
 	}
 	mc := mocks.NewClient(t)
+	fleetOf(t, mc)
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
 		Return(nil, serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", ""))
 	mc.On("DescribeWorkflowExecution", mock.Anything, "goal-dup", "").Return(&workflowservice.DescribeWorkflowExecutionResponse{
@@ -587,6 +595,7 @@ func TestStartSendsAgainAStartTheServerDidNotAnswer(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mc := mocks.NewClient(t)
+			fleetOf(t, mc)
 			calls := 0
 			mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).
 				Return(func(context.Context, client.StartWorkflowOptions, any, ...any) (client.WorkflowRun, error) {
@@ -645,6 +654,7 @@ func TestResultWaitsThroughAServerThatDoesNotAnswer(t *testing.T) {
 
 func TestStartWaitsForSearchAttributesRegisteredMomentsAgo(t *testing.T) {
 	mc := mocks.NewClient(t)
+	fleetOf(t, mc)
 	run := mocks.NewWorkflowRun(t)
 	run.On("GetRunID").Return("run-1")
 	refused := serviceerror.NewInvalidArgument("Namespace default has no mapping defined for search attribute PhoneflowStatus")
@@ -657,6 +667,7 @@ func TestStartWaitsForSearchAttributesRegisteredMomentsAgo(t *testing.T) {
 
 	// Never registered: after the bound, the error says what to run.
 	mc = mocks.NewClient(t)
+	fleetOf(t, mc)
 	mc.On("ExecuteWorkflow", mock.Anything, mock.Anything, GoalWorkflowName, mock.Anything).Return(nil, refused)
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -693,4 +704,22 @@ func TestStartedGoalAndTerminated(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "goal goal-t was terminated from outside") || strings.Contains(err.Error(), "workflowID") {
 		t.Errorf("Result of a terminated goal: %v", err)
 	}
+}
+
+// fleetOf makes mc's fleet listing answer with phones (the phone records'
+// memos), for the labels a goal on a named phone starts with.
+func fleetOf(t *testing.T, mc *mocks.Client, phones ...fleet.Phone) {
+	t.Helper()
+	resp := &workflowservice.ListWorkflowExecutionsResponse{}
+	for _, p := range phones {
+		pl, err := converter.GetDefaultDataConverter().ToPayload(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Executions = append(resp.Executions, &workflowpb.WorkflowExecutionInfo{
+			Memo: &commonpb.Memo{Fields: map[string]*commonpb.Payload{fleet.MemoPhone: pl}}})
+	}
+	mc.On("ListWorkflow", mock.Anything, mock.MatchedBy(func(r *workflowservice.ListWorkflowExecutionsRequest) bool {
+		return strings.Contains(r.GetQuery(), fleet.RecordWorkflowType)
+	})).Return(resp, nil).Maybe()
 }

@@ -16,11 +16,13 @@ import (
 
 // GoalInfo is one goal as visibility sees it.
 type GoalInfo struct {
-	ID     string    `json:"workflow_id"`
-	RunID  string    `json:"run_id"`
-	Goal   string    `json:"goal,omitempty"`
-	Status string    `json:"status"` // PhoneflowStatus, or the execution status when unset
-	Device string    `json:"device,omitempty"`
+	ID     string `json:"workflow_id"`
+	RunID  string `json:"run_id"`
+	Goal   string `json:"goal,omitempty"`
+	Status string `json:"status"` // PhoneflowStatus, or the execution status when unset
+	Device string `json:"device,omitempty"`
+	// Labels are the labels of the goal's phone (PhoneflowLabels).
+	Labels []string  `json:"labels,omitempty"`
 	State  string    `json:"execution"` // Temporal's execution status: running, completed, ...
 	Start  time.Time `json:"start"`
 	Close  time.Time `json:"close,omitzero"`
@@ -30,6 +32,7 @@ type GoalInfo struct {
 type ListOptions struct {
 	Status string // a goal status (running, done, ...); empty = all
 	Device string // a device serial; empty = all
+	Label  string // a phone label (adb.labels); empty = all
 	Limit  int    // 0 = 20
 }
 
@@ -55,6 +58,10 @@ func ListQuery(opts ListOptions) (string, error) {
 	}
 	if opts.Device != "" {
 		q += fmt.Sprintf(" AND %s = '%s'", workflows.SearchAttrDevice, strings.ReplaceAll(opts.Device, "'", ""))
+	}
+	if opts.Label != "" {
+		// A keyword list equals a value when it holds it.
+		q += fmt.Sprintf(" AND %s = '%s'", workflows.SearchAttrLabels, strings.ReplaceAll(opts.Label, "'", ""))
 	}
 	return q, nil
 }
@@ -119,6 +126,9 @@ func (g *Client) info(e *workflowpb.WorkflowExecutionInfo) GoalInfo {
 	sa := e.GetSearchAttributes().GetIndexedFields()
 	gi.Status = g.decodeString(sa[workflows.SearchAttrStatus])
 	gi.Device = g.decodeString(sa[workflows.SearchAttrDevice])
+	if p := sa[workflows.SearchAttrLabels]; p != nil {
+		_ = g.opts.DataConverter.FromPayload(p, &gi.Labels) // a goal without labels shows none
+	}
 	// A goal that ended without writing its final status (terminated, timed
 	// out, failed as a workflow) shows Temporal's state instead.
 	if gi.Status == "" || (gi.State != "running" && !isFinal(gi.Status)) {

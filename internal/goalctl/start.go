@@ -149,6 +149,10 @@ func (g *Client) Start(ctx context.Context, req StartRequest) (id, runID string,
 	}
 	in := workflows.GoalInput{Goal: req.Goal, Device: req.Device, On: req.On, Options: req.Options}
 	so := StartOptions(id, req.Goal, req.Device)
+	if labels := g.phoneLabels(ctx, req.Device); len(labels) > 0 {
+		so.TypedSearchAttributes = temporal.NewSearchAttributes(
+			statusKey.ValueSet(workflows.GoalPlanning), deviceKey.ValueSet(req.Device), labelsKey.ValueSet(labels))
+	}
 	// A finished goal's ID is not silently taken over by a new goal: its
 	// history, result and step viewer page stay its own.
 	so.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
@@ -268,4 +272,26 @@ func serverBusy(ctx context.Context, err error) bool {
 	}
 	var nf *serviceerror.NamespaceNotFound
 	return transient(err) || errors.As(err, &nf) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// phoneLabels are the labels the fleet's record of phone serial carries,
+// for the goal's PhoneflowLabels search attribute (nil for no serial, an
+// unlabelled or unpublished phone, or a fleet that cannot be read: the
+// labels only show and filter the goal, they decide nothing).
+func (g *Client) phoneLabels(ctx context.Context, serial string) []string {
+	if serial == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	phones, err := g.Fleet(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, p := range phones {
+		if p.Serial == serial {
+			return p.Labels
+		}
+	}
+	return nil
 }

@@ -19,10 +19,22 @@ import (
 )
 
 // Attributes are the custom search attributes phoneflow needs on its
-// namespace: goals are started with them and `list` filters on them.
+// namespace: goals are started with them and `list` filters on them. A
+// goal's phone labels are a keyword list, so `PhoneflowLabels = 'shop'`
+// matches a goal on any phone that carries the label.
 var Attributes = map[string]enumspb.IndexedValueType{
 	workflows.SearchAttrStatus: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 	workflows.SearchAttrDevice: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+	workflows.SearchAttrLabels: enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+}
+
+// TypeName is an attribute's type as the Temporal CLI and tcld spell it:
+// Keyword or KeywordList.
+func TypeName(name string) string {
+	if Attributes[name] == enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST {
+		return "KeywordList"
+	}
+	return "Keyword"
 }
 
 // Names returns the attributes' names in order.
@@ -41,7 +53,7 @@ func RegisterCommand(namespace string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "temporal operator search-attribute create --namespace %s", namespace)
 	for _, name := range Names() {
-		fmt.Fprintf(&b, " --name %s --type Keyword", name)
+		fmt.Fprintf(&b, " --name %s --type %s", name, TypeName(name))
 	}
 	return b.String()
 }
@@ -52,7 +64,7 @@ func CloudRegisterCommand(namespace string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tcld namespace search-attributes add --namespace %s", namespace)
 	for _, name := range Names() {
-		fmt.Fprintf(&b, " --search-attribute %s=Keyword", name)
+		fmt.Fprintf(&b, " --search-attribute %s=%s", name, TypeName(name))
 	}
 	return b.String()
 }
