@@ -19,7 +19,9 @@ import (
 
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/cluster"
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/deploy"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
@@ -27,10 +29,12 @@ import (
 )
 
 var (
-	seedFlag   = flag.Int64("campaign.seed", 1, "seeds which faults are drawn, when, and which goals run")
-	faultsFlag = flag.Int("campaign.faults", defaultFaults, "how many faults to inject before the last goals may end")
-	phonesFlag = flag.Int("campaign.phones", 2, "simulated phones, each running one goal after another")
-	forFlag    = flag.Duration("campaign.for", 0, "ends the faults after this long even short of -campaign.faults (0: no bound), so a run ends by a time")
+	seedFlag    = flag.Int64("campaign.seed", 1, "seeds which faults are drawn, when, and which goals run")
+	faultsFlag  = flag.Int("campaign.faults", defaultFaults, "how many faults to inject before the last goals may end")
+	phonesFlag  = flag.Int("campaign.phones", 2, "simulated phones, each running one goal after another")
+	forFlag     = flag.Duration("campaign.for", 0, "ends the faults after this long even short of -campaign.faults (0: no bound), so a run ends by a time")
+	clusterFlag = flag.Bool("campaign.cluster", false, "runs the goals on the Temporal cluster on PostgreSQL (internal/cluster) and restarts its database among the faults")
+	otherFlag   = flag.String("campaign.deploy-commit", "", "the commit whose worker the deploy onto another build runs (its workflow code must be this tree's); empty picks one from the history")
 )
 
 // modelTimeout is the model clients' timeout in the campaign's worker: a
@@ -59,9 +63,23 @@ func TestCampaign(t *testing.T) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 
-	tp, err := startTemporal(ctx, dir, config.Default().Temporal.Namespace)
-	if err != nil {
-		t.Fatal(err)
+	var tp server
+	if *clusterFlag {
+		cs, err := startCluster(ctx, dir, config.Default().Temporal.Namespace)
+		if errors.Is(err, cluster.ErrNoPostgres) && os.Getenv("PHONEFLOW_REQUIRE_POSTGRES") != "1" {
+			t.Skipf("skipping the campaign on the cluster: %v", err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp = cs
+		t.Logf("the Temporal cluster on PostgreSQL %s up after %s", cs.pg.Version, time.Since(began).Round(time.Second))
+	} else {
+		ep, err := startTemporal(ctx, dir, config.Default().Temporal.Namespace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp = ep
 	}
 	t.Cleanup(tp.stop)
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
@@ -98,6 +116,30 @@ func TestCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	wk := &worker{t: t, p: w, rng: rand.New(rand.NewSource(seed + 1)), counts: map[string]int{}, bin: bin, dir: dir, cfg: cfg}
+	root, err := deploy.RepoRoot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, why, err := pickOtherCommit(ctx, root, *otherFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other == "" {
+		if os.Getenv("PHONEFLOW_REQUIRE_HISTORY") == "1" {
+			t.Fatalf("%s, but PHONEFLOW_REQUIRE_HISTORY=1 requires the deploy onto another build", why)
+		}
+		t.Logf("no deploy onto another build in this run: %s", why)
+	} else {
+		bctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
+		wk.other, err = buildOther(bctx, root, other)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk.otherCommit = other
+		t.Logf("the deploy onto another build runs the worker of %s", other[:12])
+	}
+	drawn := drawable(*clusterFlag, wk.other != "")
 	if err := wk.start(true); err != nil {
 		t.Fatal(err)
 	}
@@ -205,6 +247,7 @@ func TestCampaign(t *testing.T) {
 	}
 	adbPath := s.ADBServer
 	deployAt := nFaults / 2 // one rolling restart a run, mid-campaign
+	otherAt := nFaults / 4  // the first deploy onto another build, if none was drawn by then
 	faultsBegan := time.Now()
 	last := 0                // faults injected at the last progress line
 	var serverExits []string // the Temporal server exiting by itself is a finding
@@ -216,9 +259,14 @@ func TestCampaign(t *testing.T) {
 			t.Logf("the Temporal server exited by itself; started again. Its log ended:\n%s", log)
 			serverExits = append(serverExits, log)
 		}
-		kind := drawFault(rng)
+		if err := wk.rollBack(false); err != nil {
+			t.Fatalf("rolling back from the worker of %s: %v", wk.otherCommit[:12], err)
+		}
+		kind := drawFault(rng, drawn)
 		if faults[kindDeploy] == 0 && injected() >= deployAt {
 			kind = kindDeploy
+		} else if wk.other != "" && faults[kindDeployOther] == 0 && !wk.onOther && injected() >= otherAt {
+			kind = kindDeployOther
 		}
 		ok, err := inject(ctx, t, kind, rng, s, tp, proxy, wk, adbPath)
 		if err != nil {
@@ -262,7 +310,10 @@ func TestCampaign(t *testing.T) {
 	wall := time.Since(began)
 
 	// The verdict.
-	tb := table{faults: faults, wall: wall, faultsAt: faultsAt, seed: seed, phones: nPhones}
+	tb := table{faults: faults, drawn: drawn, wall: wall, faultsAt: faultsAt, seed: seed, phones: nPhones, cluster: *clusterFlag, other: wk.otherCommit}
+	if cs, ok := tp.(*clusterServer); ok {
+		tb.dbRestarts = cs.restarts
+	}
 	final := make([]phoneStateOf, nPhones)
 	for i, p := range s.Phones {
 		final[i] = phoneStateOf{st: p.State()}

@@ -27,27 +27,45 @@ const (
 	kindADBKill      = "adb server killed, restarted, phones reconnected"
 	kindTransportCut = "phone transport cut"
 	kindTemporalKill = "Temporal server kill -9, restarted"
+	kindServiceKill  = "Temporal cluster service kill -9 (frontend, history, matching or worker), restarted"
 	kindDeploy       = "deploy mid-goal (rolling restart: a new worker process, then the old one stopped)"
-	kindClusterDB    = "PostgreSQL cluster database restart"
+	kindDeployOther  = "deploy mid-goal onto another commit's build, then back (rolling restarts)"
+	kindClusterDB    = "PostgreSQL cluster database restart (fast, or crash and start)"
 )
 
 // tableKinds is the order of the table's fault rows.
 var tableKinds = []string{kindKillIntent, kindKillRecord, kindKillThink, kindKillPlan, kindKillRandom,
 	kindModel429, kindModel500, kindModel400, kindModelReset, kindModelTimeout,
-	kindADBKill, kindTransportCut, kindTemporalKill, kindDeploy, kindClusterDB}
+	kindADBKill, kindTransportCut, kindTemporalKill, kindServiceKill, kindDeploy, kindDeployOther, kindClusterDB}
 
-// drawn are the faults the campaign draws, with their weights; the hook
-// kills come from the worker runs armed with a hook (see armHook).
-var drawn = []struct {
+// weighted is a fault kind the campaign draws, with its weight.
+type weighted struct {
 	kind   string
 	weight int
-}{
-	{kindKillRandom, 2}, {kindKillThink, 2}, {kindKillPlan, 1},
-	{kindModel429, 2}, {kindModel500, 2}, {kindModel400, 3}, {kindModelReset, 1}, {kindModelTimeout, 1},
-	{kindADBKill, 2}, {kindTransportCut, 2}, {kindTemporalKill, 2},
 }
 
-func drawFault(rng *rand.Rand) string {
+// drawable are the faults a run draws; the hook kills come from the
+// worker runs armed with a hook (see worker.start). On the cluster the
+// Temporal kill is one service's and the database restarts too; a deploy
+// onto another build is drawn when the history holds such a commit.
+func drawable(onCluster, other bool) []weighted {
+	d := []weighted{
+		{kindKillRandom, 2}, {kindKillThink, 2}, {kindKillPlan, 1},
+		{kindModel429, 2}, {kindModel500, 2}, {kindModel400, 3}, {kindModelReset, 1}, {kindModelTimeout, 1},
+		{kindADBKill, 2}, {kindTransportCut, 2},
+	}
+	if onCluster {
+		d = append(d, weighted{kindServiceKill, 2}, weighted{kindClusterDB, 2})
+	} else {
+		d = append(d, weighted{kindTemporalKill, 2})
+	}
+	if other {
+		d = append(d, weighted{kindDeployOther, 1})
+	}
+	return d
+}
+
+func drawFault(rng *rand.Rand, drawn []weighted) string {
 	total := 0
 	for _, d := range drawn {
 		total += d.weight

@@ -19,24 +19,27 @@ const (
 // inject injects one fault of kind and reports whether to count it here
 // (a model error counts when the proxy answers it; a kill during think or
 // plan no request made possible within takeWait is not injected).
-func inject(ctx context.Context, t *testing.T, kind string, rng *rand.Rand, s *stack.Stack, tp *temporalProc, proxy *modelProxy, wk *worker, adbPath string) (bool, error) {
+func inject(ctx context.Context, t *testing.T, kind string, rng *rand.Rand, s *stack.Stack, srv server, proxy *modelProxy, wk *worker, adbPath string) (bool, error) {
 	switch kind {
 	case kindKillRandom:
 		return true, wk.kill9()
 	case kindDeploy:
 		return true, wk.deploy()
+	case kindDeployOther:
+		if wk.onOther {
+			return false, nil // one at a time: it rolls back first
+		}
+		return true, wk.deployOther()
+	case kindClusterDB:
+		return true, srv.(*clusterServer).restartDB(ctx, rng)
 	case kindADBKill:
 		down := time.Duration(500+rng.Intn(3000)) * time.Millisecond
 		return true, restartADB(ctx, adbPath, s.ADBAddr, s.ADB.Kill, s.ADB.Connect, s.ADB.WaitForDevice, s.Serials, down)
 	case kindTransportCut:
 		p := s.Phones[rng.Intn(len(s.Phones))]
 		return true, cutTransport(p, time.Duration(2000+rng.Intn(8000))*time.Millisecond)
-	case kindTemporalKill:
-		if err := tp.kill9(); err != nil {
-			return false, err
-		}
-		time.Sleep(time.Duration(500+rng.Intn(2500)) * time.Millisecond)
-		return true, tp.start(ctx)
+	case kindTemporalKill, kindServiceKill:
+		return true, srv.killRestart(ctx, rng)
 	}
 	// A model error: armed for the next matching request, counted by the
 	// proxy when one takes it; the campaign goes on meanwhile.

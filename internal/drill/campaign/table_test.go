@@ -20,6 +20,10 @@ type table struct {
 	seed           int64
 	phones         int
 	faults         map[string]int
+	drawn          []weighted // the kinds this run could draw
+	cluster        bool       // the goals ran on the cluster on PostgreSQL
+	other          string     // the commit of the deploy onto another build
+	dbRestarts     map[string]int
 	kinds          map[string]int
 	status         map[string]int
 	goals          int
@@ -42,17 +46,40 @@ func (t *table) byKind(k string) {
 	t.kinds[k]++
 }
 
+// couldDraw reports whether the run could inject kind: drawn, or a hook
+// kill or the once-a-run deploy, which every run has.
+func (t *table) couldDraw(kind string) bool {
+	switch kind {
+	case kindKillIntent, kindKillRecord, kindDeploy:
+		return true
+	}
+	for _, d := range t.drawn {
+		if d.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *table) String() string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "campaign seed %d, %d phones\t\n", t.seed, t.phones)
+	server := "the embedded Temporal server (SQLite)"
+	if t.cluster {
+		server = "the Temporal cluster on PostgreSQL"
+	}
+	fmt.Fprintf(tw, "campaign seed %d, %d phones, %s\t\n", t.seed, t.phones, server)
 	total := 0
 	for _, k := range tableKinds {
 		n := t.faults[k]
 		total += n
 		switch {
-		case k == kindClusterDB:
+		case n == 0 && !t.couldDraw(k):
 			fmt.Fprintf(tw, "  %s\tnot in this run\n", k)
+		case k == kindClusterDB:
+			fmt.Fprintf(tw, "  %s\t%d (fast %d, crash %d)\n", k, n, t.dbRestarts["fast"], t.dbRestarts["crash"])
+		case k == kindDeployOther:
+			fmt.Fprintf(tw, "  %s\t%d (onto %.12s)\n", k, n, t.other)
 		default:
 			fmt.Fprintf(tw, "  %s\t%d\n", k, n)
 		}

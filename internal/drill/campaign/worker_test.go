@@ -27,7 +27,13 @@ type worker struct {
 	bin, dir string
 	cfg      config.Config
 	deploys  int
-	restarts int // starts again after it exited unable to reach the server
+	// other is the worker built from another commit (otherCommit) that a
+	// deploy onto it runs until backAt, when the campaign rolls back onto
+	// bin; onOther says it runs now.
+	other, otherCommit string
+	onOther            bool
+	backAt             time.Time
+	restarts           int // starts again after it exited unable to reach the server
 }
 
 // start starts the worker, armed with a hook drawn from the seed when arm.
@@ -83,17 +89,52 @@ func (w *worker) kill9() error {
 	return w.start(true)
 }
 
-// deploy is a rolling restart mid-goal: a new worker process starts and
-// serves the phones beside the old one, then the old one stops (SIGTERM,
-// its running activities given their graceful stop).
-func (w *worker) deploy() error {
+// deploy is a rolling restart mid-goal onto the same build: a new worker
+// process starts and serves the phones beside the old one, then the old
+// one stops (SIGTERM, its running activities given their graceful stop).
+func (w *worker) deploy() error { return w.rollTo(w.bin) }
+
+// deployOther is a deploy mid-goal onto the build of another commit, its
+// workflow code this tree's (see pickOtherCommit): a rolling restart onto
+// it, and back onto this build after a while drawn by the seed (rollBack).
+func (w *worker) deployOther() error {
+	if err := w.rollTo(w.other); err != nil {
+		return err
+	}
+	w.onOther = true
+	w.t.Logf("deployed the worker of %.12s", w.otherCommit)
+	w.backAt = time.Now().Add(time.Duration(20+w.rng.Intn(40)) * time.Second)
+	return nil
+}
+
+// rollBack rolls back onto this build once the other commit's worker has
+// served its time (now, when force).
+func (w *worker) rollBack(force bool) error {
+	if !w.onOther || (!force && time.Now().Before(w.backAt)) {
+		return nil
+	}
+	w.onOther = false
+	served := w.p.LogFile()
+	if err := w.rollTo(w.bin); err != nil {
+		return err
+	}
+	if log, err := os.ReadFile(served); err == nil {
+		w.t.Logf("rolled back from the worker of %.12s; its log has %d lines, %d of them about actions",
+			w.otherCommit, strings.Count(string(log), "\n"), strings.Count(string(log), "action"))
+	}
+	return nil
+}
+
+// rollTo starts a worker process of bin beside the running one, lets both
+// serve the phones for a moment, then stops the old one.
+func (w *worker) rollTo(bin string) error {
 	w.reap()
 	w.deploys++
 	dir := filepath.Join(w.dir, fmt.Sprintf("deploy-%d", w.deploys))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	np, err := drill.NewProcess(w.bin, dir, w.cfg)
+	np, err := drill.NewProcess(bin, dir, w.cfg)
 	if err != nil {
 		return err
 	}
@@ -112,6 +153,9 @@ func (w *worker) deploy() error {
 // restartClean ends the faults: the worker stops (SIGTERM) and starts
 // with no hook.
 func (w *worker) restartClean() error {
+	if err := w.rollBack(true); err != nil {
+		return err
+	}
 	w.reap()
 	if err := w.p.Stop(); err != nil {
 		return err
