@@ -197,24 +197,36 @@ func allowed(cfg config.Config, serial string) bool {
 	return false
 }
 
-func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
+// openRun checks what a run's flags and goal text say before anything
+// starts and connects: a goal and a fan-out take them the same way. The
+// caller closes the connection.
+func openRun(cmd *cobra.Command, f runFlags, goal string) (*goalCmd, workflows.GoalOptions, error) {
 	if f.id != "" {
 		if err := goalctl.CheckGoalID(f.id); err != nil {
-			return usageError{fmt.Errorf("--id: %w", err)}
+			return nil, workflows.GoalOptions{}, usageError{fmt.Errorf("--id: %w", err)}
 		}
 	}
 	gc, err := openGoals(cmd, f.ui)
 	if err != nil {
+		return nil, workflows.GoalOptions{}, err
+	}
+	opts, err := goalOptions(f, gc.cfg)
+	if err == nil {
+		err = goalctl.CheckGoalText(goal, gc.cfg.Limits.MaxGoalText)
+	}
+	if err != nil {
+		gc.close()
+		return nil, workflows.GoalOptions{}, usageError{err}
+	}
+	return gc, opts, nil
+}
+
+func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
+	gc, opts, err := openRun(cmd, f, goal)
+	if err != nil {
 		return err
 	}
 	defer gc.close()
-	opts, err := goalOptions(f, gc.cfg)
-	if err != nil {
-		return usageError{err}
-	}
-	if err := goalctl.CheckGoalText(goal, gc.cfg.Limits.MaxGoalText); err != nil {
-		return usageError{err}
-	}
 	ctx := cmd.Context()
 	on, err := onSelector(f)
 	if err != nil {

@@ -28,23 +28,11 @@ func runFanOut(cmd *cobra.Command, f runFlags, goal string) error {
 	if f.parallel < 1 {
 		return usageError{fmt.Errorf("--parallel %d: run at least one goal at once", f.parallel)}
 	}
-	if f.id != "" {
-		if err := goalctl.CheckGoalID(f.id); err != nil {
-			return usageError{fmt.Errorf("--id: %w", err)}
-		}
-	}
-	gc, err := openGoals(cmd, f.ui)
+	gc, opts, err := openRun(cmd, f, goal)
 	if err != nil {
 		return err
 	}
 	defer gc.close()
-	opts, err := goalOptions(f, gc.cfg)
-	if err != nil {
-		return usageError{err}
-	}
-	if err := goalctl.CheckGoalText(goal, gc.cfg.Limits.MaxGoalText); err != nil {
-		return usageError{err}
-	}
 	in := workflows.FanOutInput{Goal: goal, On: *on, Options: opts, Parallel: f.parallel}
 	id, err := gc.goals.StartFanOut(cmd.Context(), f.id, in)
 	if err != nil {
