@@ -6,7 +6,6 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/converter"
 
 	"github.com/phoneflow/phoneflow/internal/fleet"
 )
@@ -44,15 +43,7 @@ type FleetPhonesResult struct {
 // task queue whether a worker polls it. A phone no worker serves is
 // listed, not dropped: the fan-out reports it as a result.
 func (a *LeaseActivities) FleetPhones(ctx context.Context, in FleetPhonesInput) (FleetPhonesResult, error) {
-	c, ok := a.Client.(pickClient)
-	if !ok {
-		return FleetPhonesResult{}, fmt.Errorf("list the fleet: the worker's Temporal client cannot list workflows")
-	}
-	dc := a.DataConverter
-	if dc == nil {
-		dc = converter.GetDefaultDataConverter()
-	}
-	phones, err := fleet.List(ctx, c, a.namespace(), dc)
+	c, phones, err := a.fleet(ctx, "list the fleet")
 	if err != nil {
 		return FleetPhonesResult{}, err
 	}

@@ -63,15 +63,7 @@ const pickPollStale = 75 * time.Second
 // of the held ones the one with the fewest goals waiting, ties by serial.
 // The choice is this activity's result, so the goal's history keeps it.
 func (a *LeaseActivities) PickPhone(ctx context.Context, in PickPhoneInput) (PickPhoneResult, error) {
-	c, ok := a.Client.(pickClient)
-	if !ok {
-		return PickPhoneResult{}, fmt.Errorf("pick a phone: the worker's Temporal client cannot list workflows")
-	}
-	dc := a.DataConverter
-	if dc == nil {
-		dc = converter.GetDefaultDataConverter()
-	}
-	phones, err := fleet.List(ctx, c, a.namespace(), dc)
+	c, phones, err := a.fleet(ctx, "pick a phone")
 	if err != nil {
 		return PickPhoneResult{}, err
 	}
@@ -140,4 +132,20 @@ func polledSince(resp *workflowservice.DescribeTaskQueueResponse, since time.Tim
 		}
 	}
 	return false
+}
+
+// fleet lists the phones the workers published, with the client that
+// asks after their queues and leases; doing names the caller's work in the
+// error of a client that cannot list workflows.
+func (a *LeaseActivities) fleet(ctx context.Context, doing string) (pickClient, []fleet.Phone, error) {
+	c, ok := a.Client.(pickClient)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: the worker's Temporal client cannot list workflows", doing)
+	}
+	dc := a.DataConverter
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
+	phones, err := fleet.List(ctx, c, a.namespace(), dc)
+	return c, phones, err
 }
