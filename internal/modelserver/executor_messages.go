@@ -90,9 +90,16 @@ func (c *solver) nthConversation(n int) step {
 }
 
 func (c *solver) message(in intent) step {
-	if in.To == "" || in.Text == "" {
-		return finish("Cannot send the message: the task does not say "+map[bool]string{true: "who to send it to", false: "what it should say"}[in.To == ""],
-			"The task lacks a recipient or a text; the planner should ask the user.")
+	if articles[strings.ToLower(in.To)] {
+		in.To = "" // "Send the message …" names no one
+	}
+	in, whole := c.completeMessage(in)
+	if !whole && (c.asked() || in.To == "") {
+		if c.asked() {
+			return finish("Cannot send the message: the task does not say "+map[bool]string{true: "who to send it to", false: "what it should say"}[in.To == ""],
+				"I asked and got no answer that says it.")
+		}
+		return askForMessage(in)
 	}
 	if st, ok := c.ensureApp("Messages"); ok {
 		return st
@@ -104,6 +111,9 @@ func (c *solver) message(in intent) step {
 	if compose != nil {
 		if c.person(in.To, false) == nil {
 			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", in.To))
+		}
+		if !whole {
+			return askForMessage(in)
 		}
 		send := c.byID("send_button")
 		if send == nil {
@@ -130,6 +140,12 @@ func (c *solver) message(in intent) step {
 		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", in.To))
 	}
 	if c.byText("New conversation") != nil && c.allListed() {
+		if !whole {
+			// Nothing here to send to, and no words to send: the todo
+			// is wrong as written, which the planner can tell.
+			return interactStep(fmt.Sprintf("There is no contact named %s on this phone, and the task does not say what to write. What should I do?", in.To),
+				fmt.Sprintf("Every contact is listed and %s is not among them; I ask instead of guessing another person.", in.To))
+		}
 		return finish(fmt.Sprintf("Cannot send the message: there is no contact named %s on this phone", in.To),
 			fmt.Sprintf("Every contact is listed and %s is not among them.", in.To))
 	}
