@@ -135,7 +135,7 @@ func parseCall(text, name string, i int) (Action, int, string) {
 		}
 	case ActionWait:
 		a.Duration, _ = str("duration")
-	case ActionTakeOver, ActionNote:
+	case ActionTakeOver, ActionInteract, ActionNote:
 		a.Message, _ = str("message")
 	case ActionCallAPI:
 		a.Instruction, _ = str("instruction")

@@ -39,6 +39,7 @@ func TestParseAccepts(t *testing.T) {
 		{"take over", `<think>Login needs a password.</think><answer>do(action="Take_over", message="Please log in")</answer>`,
 			"Login needs a password.", Action{Name: ActionTakeOver, Message: "Please log in"}},
 		{"interact", `<answer>do(action="Interact")</answer>`, "", Action{Name: ActionInteract}},
+		{"interact asks in words", `<answer>do(action="Interact", message="What should the message to Bob say?")</answer>`, "", Action{Name: ActionInteract, Message: "What should the message to Bob say?"}},
 		{"note", `<answer>do(action="Note", message="price is 12.50")</answer>`, "", Action{Name: ActionNote, Message: "price is 12.50"}},
 		{"call api", `<answer>do(action="Call_API", instruction="summarise the notes")</answer>`, "", Action{Name: ActionCallAPI, Instruction: "summarise the notes"}},
 		{"finish", `<think>Wi-Fi is on.</think><answer>finish(message="Wi-Fi is on")</answer>`, "Wi-Fi is on.", Action{Name: ActionFinish, Message: "Wi-Fi is on"}},
