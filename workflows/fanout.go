@@ -99,8 +99,9 @@ func FanOutChildID(parent, serial string) string { return parent + "-" + fleet.Q
 // FanOutWorkflow runs one goal on every phone its selector matches, as one
 // child GoalWorkflow per phone, at most Parallel at once. A phone no
 // worker serves, a goal that fails, asks and is not answered, or whose
-// phone disappears is a result in the summary, never the fan-out's
-// error; the fan-out ends done only when every phone did.
+// phone disappears is a result in the summary; the fan-out ends done only
+// when every phone did, else it closes as Failed with the summary
+// (closeFanOut).
 func FanOutWorkflow(ctx workflow.Context, in FanOutInput) (FanOutStatus, error) {
 	getVersion(ctx, ChangeFanOut, workflow.DefaultVersion, 1)
 	st := FanOutStatus{Input: in, Phase: "listing"}
@@ -120,7 +121,7 @@ func FanOutWorkflow(ctx workflow.Context, in FanOutInput) (FanOutStatus, error) 
 	if err := workflow.ExecuteActivity(actx, activities.NameFleetPhones,
 		activities.FleetPhonesInput{Selector: in.On, Serials: in.Serials, QueuePrefix: DeviceTaskQueuePrefix}).Get(ctx, &fp); err != nil {
 		st.Phase, st.Why = PhoneFailed, "the fleet cannot be read: "+rootMessage(err)
-		return st, nil
+		return closeFanOut(ctx, st)
 	}
 	st.Why = fp.Why
 	var todo []int
@@ -162,7 +163,7 @@ func FanOutWorkflow(ctx workflow.Context, in FanOutInput) (FanOutStatus, error) 
 	} else if len(st.Phones) == 0 || st.Count(PhoneDone) < len(st.Phones) {
 		st.Phase = PhoneFailed
 	}
-	return st, nil
+	return closeFanOut(ctx, st)
 }
 
 // GoalWorkflowName is the workflow type of a goal, as workers register it.

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -95,7 +96,8 @@ func newFanOutEnv(t *testing.T, w *fanOutWorld) *testsuite.TestWorkflowEnvironme
 // and ends with every phone's outcome: done, failed with its reason,
 // asked for the locked phone whose question nobody answered, unserved for
 // the phone no worker serves (no goal started there). None of these
-// fails the fan-out itself.
+// stops the others; the fan-out then closes as Failed, naming the summary,
+// with the whole status as the failure's details.
 func TestFanOutRunsOneGoalPerPhoneAndSummarisesEach(t *testing.T) {
 	w := &fanOutWorld{}
 	env := newFanOutEnv(t, w)
@@ -109,12 +111,19 @@ func TestFanOutRunsOneGoalPerPhoneAndSummarisesEach(t *testing.T) {
 		_ = v.Get(&during)
 	}, 90*time.Second)
 	env.ExecuteWorkflow(FanOutWorkflow, FanOutInput{Goal: "Clear notifications", On: fleet.Selector{Label: "shop"}, Parallel: 2})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatalf("fan-out: %v", err)
-	}
 	var st FanOutStatus
-	if err := env.GetWorkflowResult(&st); err != nil {
-		t.Fatal(err)
+	ferr := env.GetWorkflowError()
+	var ae *temporal.ApplicationError
+	if !errors.As(ferr, &ae) || ae.Type() != ErrTypeFanOutFailed || !ae.NonRetryable() {
+		t.Fatalf("fan-out closed with %v, want a non-retryable %s", ferr, ErrTypeFanOutFailed)
+	}
+	wantMsg := "2 of 5 phones done; failed: broken (todo 1: the notification shade did not open); asked: locked ("
+	if !strings.Contains(ae.Message(), wantMsg) || !strings.Contains(ae.Message(), "; unserved: gone (no worker serves phone gone") {
+		t.Errorf("failure message = %q, want the summary %q…", ae.Message(), wantMsg)
+	}
+	st, err := FanOutOutcome(st, ferr)
+	if err != nil {
+		t.Fatalf("the failure carries no status: %v", err)
 	}
 	want := map[string]string{"ok-1": PhoneDone, "ok-2": PhoneDone, "broken": PhoneFailed, "locked": PhoneAsked, "gone": PhoneUnserved}
 	if len(st.Phones) != len(want) {
@@ -189,11 +198,31 @@ func TestFanOutWithNoPhoneSaysWhy(t *testing.T) {
 	env := newFanOutEnv(t, w)
 	env.OnActivity(activities.NameFleetPhones, mock.Anything, mock.Anything).Return(activities.FleetPhonesResult{Why: "none of the fleet's 3 phones is a phone labelled till"}, nil)
 	env.ExecuteWorkflow(FanOutWorkflow, FanOutInput{Goal: "Clear notifications", On: fleet.Selector{Label: "till"}})
-	var st FanOutStatus
-	if err := env.GetWorkflowResult(&st); err != nil {
-		t.Fatal(err)
+	ferr := env.GetWorkflowError()
+	st, err := FanOutOutcome(FanOutStatus{}, ferr)
+	if err != nil || ferr == nil {
+		t.Fatalf("closed with %v, want Failed with the status", ferr)
 	}
 	if st.Phase != PhoneFailed || len(st.Phones) != 0 || !strings.Contains(st.Why, "labelled till") {
 		t.Fatalf("status = %+v", st)
+	}
+	if !strings.Contains(ferr.Error(), "fan-out failed: none of the fleet's 3 phones is a phone labelled till") {
+		t.Errorf("failure = %v, want why there were no phones", ferr)
+	}
+}
+
+// A fan-out that recorded no fan-out-fails marker completes with phase
+// failed in its result, as it did before the change.
+func TestFanOutBeforeFanOutFailsCompletes(t *testing.T) {
+	w := &fanOutWorld{}
+	env := newFanOutEnv(t, w)
+	env.OnGetVersion(ChangeFanOutFails, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	env.ExecuteWorkflow(FanOutWorkflow, FanOutInput{Goal: "Clear notifications", On: fleet.Selector{Label: "shop"}, Serials: []string{"ok-1", "broken"}})
+	var st FanOutStatus
+	if err := env.GetWorkflowResult(&st); err != nil {
+		t.Fatalf("fan-out: %v, want it completed", err)
+	}
+	if st.Phase != PhoneFailed || st.Count(PhoneDone) != 1 || st.Count(PhoneFailed) != 1 {
+		t.Fatalf("status = %+v, want one done, one failed, phase failed", st)
 	}
 }

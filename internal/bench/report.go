@@ -65,6 +65,7 @@ var Headings = map[string]string{
 	MeasureCost:       "Cost per goal",
 	MeasurePhoneWait:  "Waiting for the phone",
 	MeasurePhoneCosts: "Seconds per step on a phone's costs",
+	MeasureFanOut20:   "One fan-out over 20 phones against 20 goals by hand",
 }
 
 // OtherCommands says which measurements a report file holds that `starter

@@ -24,10 +24,11 @@ const (
 	MeasureCost       = "cost"
 	MeasurePhoneWait  = "phone-wait"
 	MeasurePhoneCosts = "phone-costs"
+	MeasureFanOut20   = "fanout-20"
 )
 
 // Measurements lists every measurement in the order the report shows them.
-var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost, MeasurePhoneWait, MeasurePhoneCosts}
+var Measurements = []string{MeasureOverhead, MeasureHistory, MeasureScale, MeasureScreenshot, MeasureSettle, MeasureRobustness, MeasureCost, MeasurePhoneWait, MeasurePhoneCosts, MeasureFanOut20}
 
 // Options configure Run.
 type Options struct {
@@ -105,6 +106,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		{MeasureCost, r.cost},
 		{MeasurePhoneWait, r.phoneWait},
 		{MeasurePhoneCosts, r.phoneCosts},
+		{MeasureFanOut20, r.fanOut20},
 	}
 	for _, s := range steps {
 		if o.Only != "" && o.Only != s.name {

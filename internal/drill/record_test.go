@@ -487,6 +487,23 @@ func recordings() []recording {
 			}
 			return append([]string{id}, r.finish(t, st.Phones[0].GoalID)...)
 		}},
+		{"fan-out-fails", func(t *testing.T, r *recorder, i int) []string {
+			// A fan-out whose one goal fails (its text over its own
+			// max_goal_text) closes as Failed, naming the summary, with the
+			// status as the failure's details (docs/design.md#phone-fleet).
+			id, err := r.s.Goals.StartFanOut(context.Background(), "", workflows.FanOutInput{Goal: "Turn on Bluetooth",
+				On: fleet.Selector{Serial: r.s.Serials[i]}, Options: workflows.GoalOptions{MaxGoalText: 5}})
+			if err != nil {
+				t.Fatalf("start the fan-out: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+			defer cancel()
+			st, err := r.s.Goals.FanOutResult(ctx, id)
+			if err != nil || st.Phase != workflows.PhoneFailed || len(st.Phones) != 1 || st.Phones[0].Status != workflows.PhoneFailed {
+				t.Fatalf("fan-out %s: %+v %v", id, st, err)
+			}
+			return append([]string{id}, r.finish(t, st.Phones[0].GoalID)...)
+		}},
 		{"busy-phone-timeout", func(t *testing.T, r *recorder, i int) []string {
 			// A goal with device_wait "5s" queues behind a goal that holds
 			// the phone while it waits for a person, shows waiting_device,

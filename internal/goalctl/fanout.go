@@ -68,10 +68,12 @@ func (g *Client) FanOut(ctx context.Context, id string) (st workflows.FanOutStat
 	return st, true, err
 }
 
-// FanOutResult waits for a fan-out to end and returns its summary.
+// FanOutResult waits for a fan-out to end and returns its summary, also
+// of one that closed as Failed (its failure's details).
 func (g *Client) FanOutResult(ctx context.Context, id string) (workflows.FanOutStatus, error) {
 	var st workflows.FanOutStatus
-	if err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &st); err != nil {
+	err := g.c.GetWorkflow(ctx, id, "").Get(ctx, &st)
+	if st, err = workflows.FanOutOutcome(st, err); err != nil {
 		return st, wrap(id, "fan-out result", err)
 	}
 	return st, nil

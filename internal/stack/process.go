@@ -43,13 +43,22 @@ func WriteConfig(path string, cfg config.Config) error {
 	for _, s := range cfg.ADB.Allow {
 		allow = append(allow, q(s))
 	}
+	labels := ""
+	if len(cfg.ADB.Labels) > 0 {
+		// Only when set, as routines_store below.
+		var l []string
+		for _, s := range cfg.ADB.Labels {
+			l = append(l, q(s))
+		}
+		labels = "  labels: [" + strings.Join(l, ", ") + "]\n"
+	}
 	y := fmt.Sprintf(`temporal:
   address: %s
   namespace: %s
 adb:
   address: %s
   allow: [%s]
-planner:
+%splanner:
   base_url: %s
   model: %s
 executor:
@@ -61,7 +70,7 @@ metrics:
   address: ""
 log:
   level: info
-`, q(cfg.Temporal.Address), q(cfg.Temporal.Namespace), q(cfg.ADB.Address), strings.Join(allow, ", "),
+`, q(cfg.Temporal.Address), q(cfg.Temporal.Namespace), q(cfg.ADB.Address), strings.Join(allow, ", "), labels,
 		q(cfg.Planner.BaseURL), q(cfg.Planner.Model), q(cfg.Executor.BaseURL), q(cfg.Executor.Model),
 		q(cfg.DataDir), q(cfg.PromptMemoryPath))
 	if cfg.RoutinesStore != "" {
