@@ -90,43 +90,13 @@ func (a *LeaseActivities) PickPhone(ctx context.Context, in PickPhoneInput) (Pic
 	}
 	var cands []cand
 	for _, p := range matching {
-		resp, err := c.DescribeTaskQueue(ctx, in.QueuePrefix+fleet.QueueSafe(p.Serial), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+		st, err := a.phoneNow(ctx, c, p, in.GoalID, in.QueuePrefix, in.LeasePrefix)
 		if err != nil {
-			return PickPhoneResult{}, fmt.Errorf("pick a phone: describe the task queue of %s: %w", p.Serial, err)
+			return PickPhoneResult{}, fmt.Errorf("pick a phone: %w", err)
 		}
-		if !polledSince(resp, time.Now().Add(-pickPollStale)) {
-			continue
+		if st.served {
+			cands = append(cands, cand{p: p, free: st.free, waiting: st.waiting, by: st.by})
 		}
-		cd := cand{p: p, free: true}
-		if v, err := c.QueryWorkflow(ctx, in.LeasePrefix+p.Serial, "", LeaseQueryState); err == nil {
-			var st struct {
-				Holder string `json:"holder"`
-				Queue  []struct {
-					GoalID string `json:"goal_id"`
-				} `json:"queue"`
-			}
-			if v.Get(&st) == nil {
-				cd.waiting = len(st.Queue)
-				if st.Holder != "" && st.Holder != in.GoalID {
-					cd.free = false
-				}
-				for _, w := range st.Queue {
-					if w.GoalID != in.GoalID {
-						cd.free = false
-					}
-				}
-			}
-		}
-		if cd.free {
-			by, _, err := a.reservedFor(ctx, c, p.Serial, in.GoalID)
-			if err != nil {
-				return PickPhoneResult{}, fmt.Errorf("pick a phone: %w", err)
-			}
-			if by != "" && by != in.GoalID {
-				cd.free, cd.by = false, by
-			}
-		}
-		cands = append(cands, cd)
 	}
 	res.Served = len(cands)
 	if len(cands) == 0 {
@@ -176,6 +146,57 @@ func (a *LeaseActivities) PickPhone(ctx context.Context, in PickPhoneInput) (Pic
 	res.Serial, res.Labels, res.Free, res.ReservedBy = best.p.Serial, best.p.Labels, best.free, best.by
 	activity.GetLogger(ctx).Info("picked a phone", "goal", in.GoalID, "on", in.Selector.String(), "serial", res.Serial, "free", res.Free)
 	return res, nil
+}
+
+// phoneState is what a phone is doing now, as goal sees it.
+type phoneState struct {
+	served  bool   // a worker polled its queue within pickPollStale
+	free    bool   // no other goal holds its lease, waits for it or reserved it
+	holder  string // the goal holding its lease
+	waiting int    // goals in its lease's queue
+	by      string // the other running goal that reserved it
+}
+
+// phoneNow asks p's task queue whether a worker serves it and, when one
+// does, its lease and reservation whether another goal than goal has it.
+func (a *LeaseActivities) phoneNow(ctx context.Context, c pickClient, p fleet.Phone, goal, queuePrefix, leasePrefix string) (phoneState, error) {
+	resp, err := c.DescribeTaskQueue(ctx, queuePrefix+fleet.QueueSafe(p.Serial), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+	if err != nil {
+		return phoneState{}, fmt.Errorf("describe the task queue of %s: %w", p.Serial, err)
+	}
+	if !polledSince(resp, time.Now().Add(-pickPollStale)) {
+		return phoneState{}, nil
+	}
+	st := phoneState{served: true, free: true}
+	if v, err := c.QueryWorkflow(ctx, leasePrefix+p.Serial, "", LeaseQueryState); err == nil {
+		var ls struct {
+			Holder string `json:"holder"`
+			Queue  []struct {
+				GoalID string `json:"goal_id"`
+			} `json:"queue"`
+		}
+		if v.Get(&ls) == nil {
+			st.holder, st.waiting = ls.Holder, len(ls.Queue)
+			if ls.Holder != "" && ls.Holder != goal {
+				st.free = false
+			}
+			for _, w := range ls.Queue {
+				if w.GoalID != goal {
+					st.free = false
+				}
+			}
+		}
+	}
+	if st.free {
+		by, _, err := a.reservedFor(ctx, c, p.Serial, goal)
+		if err != nil {
+			return phoneState{}, err
+		}
+		if by != "" && by != goal {
+			st.free, st.by = false, by
+		}
+	}
+	return st, nil
 }
 
 func polledSince(resp *workflowservice.DescribeTaskQueueResponse, since time.Time) bool {
