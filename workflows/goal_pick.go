@@ -87,7 +87,10 @@ func pickedLine(res activities.PickPhoneResult, sel interface{ String() string }
 	if len(res.Labels) > 0 {
 		s += " (label " + strings.Join(res.Labels, ", ") + ")"
 	}
-	if !res.Free {
+	switch {
+	case !res.Free && res.ReservedBy != "":
+		s += ", reserved by goal " + res.ReservedBy + " when picked: waiting for it"
+	case !res.Free:
 		s += ", held by another goal when picked: waiting for it"
 	}
 	return s + " for --on " + sel.String()

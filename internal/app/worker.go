@@ -46,6 +46,7 @@ func register(r worker.Registry, acts *activities.Activities, leases *activities
 	r.RegisterWorkflow(workflows.DeviceLeaseWorkflow)
 	r.RegisterWorkflowWithOptions(workflows.FanOutWorkflow, workflow.RegisterOptions{Name: workflows.FanOutWorkflowName})
 	r.RegisterWorkflowWithOptions(workflows.PhoneRecordWorkflow, workflow.RegisterOptions{Name: workflows.PhoneRecordWorkflowType})
+	r.RegisterWorkflowWithOptions(workflows.PhoneReservationWorkflow, workflow.RegisterOptions{Name: workflows.PhoneReservationWorkflowType})
 	r.RegisterActivity(acts)
 	r.RegisterActivityWithOptions(acts.Notifier.Notify, activity.RegisterOptions{Name: activities.NameNotify})
 	r.RegisterActivity(leases)
