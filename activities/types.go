@@ -135,8 +135,8 @@ type PlanDecision struct {
 	Question string    `json:"question,omitempty"`
 	Response string    `json:"response,omitempty"`
 	Dropped  []Dropped `json:"dropped,omitempty"` // done: todos left out on purpose
-	Invalid  string             `json:"invalid,omitempty"`
-	Raw      string             `json:"raw,omitempty"` // the invalid answer, clipped
+	Invalid  string    `json:"invalid,omitempty"`
+	Raw      string    `json:"raw,omitempty"` // the invalid answer, clipped
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
 	// Memory is what earlier goals taught that the planner was shown

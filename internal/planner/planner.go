@@ -116,8 +116,8 @@ type Decision struct {
 	// todo on the goal's own phone, nil when no todo names one).
 	Phones   []string `json:"phones,omitempty"`
 	TaskType string   `json:"task_type,omitempty"`
-	Question string             `json:"question,omitempty"`
-	Response string             `json:"response,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Response string   `json:"response,omitempty"`
 	// Dropped (done only): todos left out on purpose, each with a reason.
 	Dropped []Dropped `json:"dropped,omitempty"`
 }
