@@ -182,18 +182,35 @@ type otherLeaseKey struct{}
 type otherHeldKey struct{}
 
 // keepPhones carries the phone each todo of a new plan names; a todo the
-// plan writes again without one keeps the phone it had.
+// plan writes again without one keeps the phone it had. The replanner is
+// shown the pending todos' texts only, so a todo it rewrites (a value
+// read filled in) comes back without its phone: a plan with as many todos
+// as were pending takes, for a todo it neither names a phone for nor
+// writes as before, the phone of the pending todo in its place.
 func keepPhones(old []TodoState, plan, phones []string) []string {
+	var pending []TodoState
+	for _, t := range old {
+		if t.Status == TodoPending {
+			pending = append(pending, t)
+		}
+	}
 	out := make([]string, len(plan))
 	for i, p := range plan {
 		if i < len(phones) && phones[i] != "" {
 			out[i] = phones[i]
 			continue
 		}
-		for _, t := range old {
-			if t.Text == p && t.Phone != "" && t.Status == TodoPending {
-				out[i] = t.Phone
+		same := false
+		for _, t := range pending {
+			if t.Text == p {
+				same = true
+				if t.Phone != "" {
+					out[i] = t.Phone
+				}
 			}
+		}
+		if !same && len(plan) == len(pending) {
+			out[i] = pending[i].Phone
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,28 @@ func TestTodoOnABusyOtherPhoneWaitsUnderTheBound(t *testing.T) {
 	}
 	if !done {
 		t.Error("todo 1 on the goal's own phone did not run")
+	}
+}
+
+// A replan that fills a read value into a todo on another phone keeps
+// that todo on its phone; a todo written as before keeps its own.
+func TestReplanKeepsTheRewrittenTodosPhone(t *testing.T) {
+	old := []TodoState{
+		{Text: "Read the latest message from Alice Chen in Messages", Status: TodoDone, Phone: "label=home"},
+		{Text: "Send Bob a message with what was read", Status: TodoPending, Phone: "label=work"},
+		{Text: "Turn on Bluetooth", Status: TodoPending},
+	}
+	for _, c := range []struct {
+		plan, phones, want []string
+	}{
+		{[]string{"Send Bob a message: the key", "Turn on Bluetooth"}, nil, []string{"label=work", ""}},
+		{[]string{"Send Bob a message with what was read", "Turn on Bluetooth"}, nil, []string{"label=work", ""}},
+		{[]string{"Send Bob a message: the key", "Turn on Bluetooth"}, []string{"label=tablet", ""}, []string{"label=tablet", ""}},
+		// Another number of todos: only the ones written as before keep theirs.
+		{[]string{"Open Clock", "Send Bob a message: the key", "Turn on Bluetooth"}, nil, []string{"", "", ""}},
+	} {
+		if got := keepPhones(old, c.plan, c.phones); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("keepPhones(%q, %q) = %q, want %q", c.plan, c.phones, got, c.want)
+		}
 	}
 }
