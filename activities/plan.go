@@ -25,7 +25,7 @@ func (a *Activities) PlanOnce(ctx context.Context, in PlanInput) (PlanDecision, 
 	defer keepAlive(ctx, StepHeartbeat)()
 	a.learn(ctx, in.Device, in.Answers, nil)
 	pc := planner.PlanContext{Goal: in.Goal, Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
-		Situation: plannerSituation(in.Situation), Memory: a.recall(ctx, in.Device)}
+		Situation: plannerSituation(in.Situation), Memory: a.recall(ctx, in.Device), Phones: plannerPhones(in.Phones)}
 	msgs := planner.BuildPlanMessages(pc, a.taskTypes(ctx))
 	msgs = planner.WithInstructions(msgs, a.PlannerPrompt, a.plannerDay(in.Situation))
 	if in.Invalid != "" {
@@ -46,6 +46,7 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 		Goal: in.Goal, Remaining: in.Remaining, Feedback: in.Feedback,
 		Answers: toPlannerQA(in.Answers), UserMessages: in.UserMessages,
 		LastActions: in.LastActions, Situation: plannerSituation(in.Situation),
+		Phones: plannerPhones(in.Phones),
 	}
 	a.learn(ctx, in.Device, in.Answers, in.Done)
 	rc.Memory = a.recall(ctx, in.Device)
@@ -96,7 +97,7 @@ func (a *Activities) plannerCall(ctx context.Context, msgs []llm.Message, parse 
 		}
 		return PlanDecision{Invalid: err.Error(), Raw: clip(ans.Text, maxRejectedKept), Usage: ans.Usage()}, nil
 	}
-	pd := PlanDecision{Status: d.Status, Plan: d.Plan, Expect: d.Expect, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
+	pd := PlanDecision{Status: d.Status, Plan: d.Plan, Expect: d.Expect, Phones: d.Phones, TaskType: d.TaskType, Question: d.Question, Response: d.Response,
 		Usage: ans.Usage()}
 	for _, x := range d.Dropped {
 		pd.Dropped = append(pd.Dropped, Dropped{Todo: x.Todo, Reason: x.Reason})
@@ -111,6 +112,18 @@ func withFeedback(msgs []llm.Message, rejected, feedback string) []llm.Message {
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: rejected})
 	}
 	return append(msgs, llm.Message{Role: llm.RoleUser, Text: feedback})
+}
+
+// plannerPhones is the fleet as the planner is shown it: the phones a
+// worker serves, by serial and labels.
+func plannerPhones(ps []FleetPhone) []planner.Phone {
+	var out []planner.Phone
+	for _, p := range ps {
+		if p.Served {
+			out = append(out, planner.Phone{Serial: p.Serial, Labels: p.Labels})
+		}
+	}
+	return out
 }
 
 func toPlannerQA(qs []QA) []planner.QA {

@@ -78,6 +78,10 @@ type PlanInput struct {
 	// Device is the goal's phone: the scope of what goals remember
 	// (docs/design.md §8). Empty in inputs recorded before memory.
 	Device string `json:"device,omitempty"`
+	// Phones is the fleet a todo may name in its "phone"
+	// (docs/design.md#goals-that-span-phones); empty for a goal that
+	// does not span phones.
+	Phones []FleetPhone `json:"phones,omitempty"`
 }
 
 // Situation is what the planner is told at every call besides the goal:
@@ -111,6 +115,8 @@ type ReplanInput struct {
 	LastActions []string  `json:"last_actions,omitempty"`
 	// Device: see PlanInput.Device.
 	Device string `json:"device,omitempty"`
+	// Phones: see PlanInput.Phones.
+	Phones []FleetPhone `json:"phones,omitempty"`
 }
 
 // PlanDecision is the planner's answer (docs/design.md §3). When the answer could
@@ -121,13 +127,16 @@ type PlanDecision struct {
 	Plan   []string `json:"plan,omitempty"`
 	// Expect holds each todo's postconditions, aligned with Plan; nil
 	// when the planner wrote none (docs/design.md §9).
-	Expect   [][]postcond.Check `json:"expect,omitempty"`
-	TaskType string             `json:"task_type,omitempty"`
-	Question string             `json:"question,omitempty"`
-	Response string             `json:"response,omitempty"`
-	Dropped  []Dropped          `json:"dropped,omitempty"` // done: todos left out on purpose
-	Invalid  string             `json:"invalid,omitempty"`
-	Raw      string             `json:"raw,omitempty"` // the invalid answer, clipped
+	Expect [][]postcond.Check `json:"expect,omitempty"`
+	// Phones holds the phone each todo names, aligned with Plan ("" for
+	// the goal's own phone; nil when none names one).
+	Phones   []string  `json:"phones,omitempty"`
+	TaskType string    `json:"task_type,omitempty"`
+	Question string    `json:"question,omitempty"`
+	Response string    `json:"response,omitempty"`
+	Dropped  []Dropped `json:"dropped,omitempty"` // done: todos left out on purpose
+	Invalid  string    `json:"invalid,omitempty"`
+	Raw      string    `json:"raw,omitempty"` // the invalid answer, clipped
 	// Usage is the planner call's tokens and latency, invalid answers too.
 	Usage llm.Usage `json:"usage,omitzero"`
 	// Memory is what earlier goals taught that the planner was shown

@@ -291,6 +291,9 @@ func printTodos(w io.Writer, todos []workflows.TodoState) {
 	}
 	for i, t := range todos {
 		l := fmt.Sprintf("%s %d. %s  (%s, %d steps)", progress.Mark(t.Status), i+1, t.Text, t.Status, t.Steps)
+		if t.Device != "" {
+			l += " on phone " + t.Device
+		}
 		if t.Result != "" {
 			l += " → " + t.Result
 		}

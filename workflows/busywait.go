@@ -45,6 +45,8 @@ func CheckDeviceWait(d string) error {
 // busyWait bounds a goal's wait in its phone's queue.
 type busyWait struct {
 	g      *goalRun
+	serial string     // the phone waited for
+	hl     *heldLease // its lease's last busy answer
 	bound  time.Duration
 	asked  time.Time // the wait counts from the lease request
 	cancel workflow.CancelFunc
@@ -67,7 +69,7 @@ func (g *goalRun) boundedLease(ctx workflow.Context) (workflow.Context, *busyWai
 		return ctx, nil
 	}
 	lctx, cancel := workflow.WithCancel(ctx)
-	return lctx, &busyWait{g: g, bound: bound, asked: workflow.Now(ctx), cancel: cancel}
+	return lctx, &busyWait{g: g, serial: g.in.Device, hl: g.lease, bound: bound, asked: workflow.Now(ctx), cancel: cancel}
 }
 
 // busy takes the lease's waiting text s; it reports whether it set the
@@ -97,7 +99,7 @@ func (w *busyWait) busy(ctx workflow.Context, s string) bool {
 		return false
 	}
 	w.holder, w.heldSince = holder, time.Time{}
-	if hl := w.g.lease; hl != nil && hl.Busy.Holder == holder {
+	if hl := w.hl; hl != nil && hl.Busy.Holder == holder {
 		w.heldSince = hl.Busy.HeldSince
 	}
 	tz := w.g.opts.TimeZone
@@ -106,7 +108,7 @@ func (w *busyWait) busy(ctx workflow.Context, s string) bool {
 		since = " since " + localClock(ctx, w.heldSince, tz)
 	}
 	w.g.waiting = fmt.Sprintf("waiting for phone %s, held by goal %s%s; gives up at %s",
-		w.g.in.Device, holder, since, localClock(ctx, w.giveUp, tz))
+		w.serial, holder, since, localClock(ctx, w.giveUp, tz))
 	w.g.waitingDevice = true
 	w.g.refresh(ctx)
 	return true
@@ -133,7 +135,7 @@ func (w *busyWait) result(ctx workflow.Context) GoalResult {
 	return GoalResult{
 		Status: GoalFailed,
 		Reason: fmt.Sprintf("device %s is busy: goal %s%s still drives it after this goal waited its device_wait of %s",
-			w.g.in.Device, w.holder, since, w.bound),
+			w.serial, w.holder, since, w.bound),
 		NextStep: fmt.Sprintf("wait for goal %s to finish (or cancel it), then start this goal again; a longer device_wait (or %q) queues longer", w.holder, DeviceWaitWait),
 	}
 }

@@ -218,6 +218,7 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 	if r, failed := g.pickPhone(ctx); failed {
 		return r, nil
 	}
+	g.listFleet(ctx)
 	if !g.st.Planned {
 		if err := g.plan(ctx); err != nil {
 			return GoalResult{}, err
@@ -301,7 +302,10 @@ func (g *goalRun) run(ctx workflow.Context) (GoalResult, error) {
 			getVersion(ctx, ChangeDurableWait, workflow.DefaultVersion, 1) >= 1 {
 			tr, err = g.waitTodo(ctx, i, w, werr)
 		} else {
-			tr, err = g.runTodo(ctx, i)
+			var stop *GoalResult
+			if tr, stop, err = g.runTodoOnItsPhone(ctx, i); stop != nil {
+				return g.finish(ctx, *stop), nil
+			}
 		}
 		if err == nil && g.phoneLost != nil {
 			err = g.phoneLost

@@ -17,18 +17,18 @@ import (
 func (g *goalRun) plan(ctx workflow.Context) error {
 	switch {
 	case g.opts.singleLoop():
-		g.setTodos([]string{g.in.Goal}, nil)
+		g.setTodos([]string{g.in.Goal}, nil, nil)
 		g.st.TaskType = g.opts.TaskType
 		return nil
 	case len(g.opts.Plan) > 0:
-		g.setTodos(g.opts.Plan, nil)
+		g.setTodos(g.opts.Plan, nil, nil)
 		g.st.TaskType = g.opts.TaskType
 		return nil
 	}
 	invalid, rejected := "", ""
 	for {
 		in := activities.PlanInput{Goal: g.in.Goal, Answers: g.st.Answers, UserMessages: g.st.UserMessages,
-			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx), Device: g.in.Device}
+			Invalid: invalid, Rejected: rejected, Situation: g.situation(ctx), Device: g.in.Device, Phones: g.st.Span.Phones}
 		var d activities.PlanDecision
 		if err := g.callPlanner(ctx, "Plan the goal", activities.NamePlanOnce, &in, &in.HandBackOutages, &d); err != nil {
 			return err
@@ -55,7 +55,7 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 				return err
 			}
 		default:
-			g.setTodos(d.Plan, d.Expect)
+			g.setTodos(d.Plan, d.Expect, d.Phones)
 			g.st.TaskType = d.TaskType
 			if g.opts.TaskType != "" {
 				g.st.TaskType = g.opts.TaskType
@@ -66,7 +66,8 @@ func (g *goalRun) plan(ctx workflow.Context) error {
 	}
 }
 
-func (g *goalRun) setTodos(plan []string, expect [][]postcond.Check) {
+func (g *goalRun) setTodos(plan []string, expect [][]postcond.Check, phones []string) {
+	phones = keepPhones(g.st.Todos, plan, phones)
 	var keep []TodoState
 	for _, t := range g.st.Todos {
 		if t.Status != TodoPending && t.Status != TodoRunning {
@@ -78,6 +79,7 @@ func (g *goalRun) setTodos(plan []string, expect [][]postcond.Check) {
 		if i < len(expect) {
 			t.Expect = expect[i]
 		}
+		t.Phone = phones[i]
 		keep = append(keep, t)
 	}
 	g.st.Todos = keep
@@ -141,7 +143,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 		}
 		in := activities.ReplanInput{Goal: g.in.Goal, TodoIndex: g.todo, Feedback: g.lastFeedback(),
 			Answers: g.st.Answers, UserMessages: g.st.UserMessages, Invalid: invalid, Rejected: rejected,
-			Situation: g.situation(ctx), LastActions: g.st.LastRecent, Device: g.in.Device}
+			Situation: g.situation(ctx), LastActions: g.st.LastRecent, Device: g.in.Device, Phones: g.st.Span.Phones}
 		queued := len(in.UserMessages)
 		if g.steer.ordered {
 			// Inject text no todo has taken yet reaches the replanner too
@@ -235,7 +237,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			// kept the plan: the live view says so (no command).
 			g.st.Replans++
 			g.st.ReplanKept = slices.Equal(d.Plan, g.pendingTexts())
-			g.setTodos(d.Plan, d.Expect)
+			g.setTodos(d.Plan, d.Expect, d.Phones)
 			g.st.NeedReplan = false
 			g.consumeUserMessages(queued)
 			g.details(ctx)

@@ -33,23 +33,26 @@ func (g *goalRun) todoID(i, attempt int) string {
 // runTodo runs todo i as a child workflow: on the goal's own task queue
 // with its phone-bound activities on the phone's queue, or (runs from
 // before ChangeTodoOnSharedQueue) wholly on the phone's queue.
-func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
+func (g *goalRun) runTodo(ctx workflow.Context, i int, on todoPhone) (TodoResult, error) {
 	t := &g.st.Todos[i]
 	t.Status = TodoRunning
 	t.Attempts++
 	g.todo, g.todoStep = i+1, 0
 	id := g.todoID(i, t.Attempts)
 	todoQueue, deviceQueue := g.todoOnSharedQueue(ctx)
+	if on.Other {
+		deviceQueue = DeviceTaskQueue(on.Serial)
+	}
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:    id,
 		TaskQueue:     todoQueue,
-		StaticSummary: truncate(t.Text, 380),
+		StaticSummary: onPhoneSummary(t.Text, on),
 		// The goal waits for the child to finish cancelling so the todo
 		// ends cleanly before the goal records it as cancelled.
 		WaitForCancellation: true,
 	})
 	in := TodoInput{
-		GoalID: g.id, Index: i + 1, Task: t.Text, Device: g.in.Device, TaskType: g.st.TaskType,
+		GoalID: g.id, Index: i + 1, Task: t.Text, Device: on.Serial, TaskType: g.st.TaskType,
 		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps, GoalTurns: g.st.Turns,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
@@ -65,12 +68,13 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int) (TodoResult, error) {
 		AnswerDeadline:     g.opts.AnswerDeadline,
 		DefaultAnswer:      g.opts.DefaultAnswer,
 		DurableWaitAfter:   g.opts.DurableWaitAfter,
-		ReleasePhone:       g.release != nil && !g.opts.KeepPhoneDuringWaits,
+		ReleasePhone:       g.release != nil && !g.opts.KeepPhoneDuringWaits && !on.Other,
 		ReleasePhoneAfter:  g.opts.ReleasePhoneAfter,
 		Unguarded:          g.opts.Mode == ModeBare,
 		SteerSeq:           g.st.SteerSeq,
 		DeviceQueue:        deviceQueue,
-		LeaseToken:         g.lease.Token,
+		LeaseToken:         on.Token,
+		OtherPhone:         on.Other,
 		// The planner in the loop (docs/design.md#executor-questions).
 		Goal: g.in.Goal, Earlier: g.earlierResults(i), Answers: g.st.Answers,
 		AskPlanner: !g.opts.singleLoop(), ReviewEvery: g.reviewEvery(),

@@ -102,13 +102,22 @@ func acquireDevice(ctx workflow.Context, serial, goalID string, wait bool, onWai
 	// empty (terminated, reset) re-derives its holder and queue from the
 	// goals themselves (docs/design.md §5). A query adds no command.
 	hl, _ := ctx.Value(leaseKey).(*heldLease)
+	// A lease taken for one todo on another phone (docs/design.md#goals-that-span-phones)
+	// keeps its grant apart and adds no claim: the goal's claim stays
+	// its own phone's.
+	other, _ := ctx.Value(otherLeaseKey{}).(bool)
+	if oh, _ := ctx.Value(otherHeldKey{}).(*heldLease); oh != nil {
+		hl = oh
+	}
 	revocable := hl != nil && hl.Revocable
 	claim := activities.LeaseClaim{Serial: serial, GoalID: goalID, RequestID: reqID, Waiting: true, Revocable: revocable}
 	if hl != nil {
 		claim.Token = hl.Token // the last grant's: a lease started again grants above it
 	}
-	if err := setQuery(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
-		return nil, fmt.Errorf("acquire device %s: %w", serial, err)
+	if !other {
+		if err := setQuery(ctx, QueryLeaseClaim, func() (activities.LeaseClaim, error) { return claim, nil }); err != nil {
+			return nil, fmt.Errorf("acquire device %s: %w", serial, err)
+		}
 	}
 	held := release
 	release = func(rctx workflow.Context) {

@@ -39,7 +39,9 @@ func (t *todoRun) stepWaitingForDevice(ctx workflow.Context, act *autoglm.Action
 			}
 			continue
 		}
-		if !leaseLost(err) || ctx.Err() != nil || workflow.GetInfo(ctx).ParentWorkflowExecution == nil ||
+		// A todo on a phone leased for it alone has no goal lease to ask
+		// again for (docs/design.md#goals-that-span-phones): it fails.
+		if !leaseLost(err) || ctx.Err() != nil || workflow.GetInfo(ctx).ParentWorkflowExecution == nil || t.in.OtherPhone ||
 			getVersion(ctx, ChangeRevokeBlockedHolder, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 			return res, err
 		}

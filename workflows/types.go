@@ -229,6 +229,11 @@ type TodoState struct {
 	Repeated string `json:"repeated,omitempty"`
 	// CommitKeys key the commit actions its runs applied (TodoInput.Prior).
 	CommitKeys []string `json:"commit_keys,omitempty"`
+	// Phone is the phone the planner named for the todo (a serial or
+	// "label=L"; "" for the goal's own phone) and Device the phone it
+	// ran on, once chosen (docs/design.md#goals-that-span-phones).
+	Phone  string `json:"phone,omitempty"`
+	Device string `json:"device,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -349,6 +354,9 @@ type GoalState struct {
 	// Established are the states the done todos set, rechecked by later
 	// todos (docs/design.md §9).
 	Established established `json:"established,omitzero"`
+	// Span is the fleet a goal that spans phones showed its planner
+	// (docs/design.md#goals-that-span-phones).
+	Span spanPhones `json:"span,omitzero"`
 }
 
 // TodoInput starts a TodoWorkflow.
@@ -419,6 +427,10 @@ type TodoInput struct {
 	// for the phone again and runs once it holds it. Zero: the goal holds
 	// no grant with a token (no lease, or granted before fencing tokens).
 	LeaseToken int64 `json:"lease_token,omitempty"`
+	// OtherPhone says the todo runs on a phone the goal leased for this
+	// todo alone (docs/design.md#goals-that-span-phones): a refused
+	// action fails the todo instead of asking the goal for its own phone.
+	OtherPhone bool `json:"other_phone,omitempty"`
 
 	// The planner in the loop (docs/design.md#executor-questions,
 	// docs/design.md#planner-review): AskPlanner sends the executor's

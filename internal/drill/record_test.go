@@ -504,6 +504,40 @@ func recordings() []recording {
 			}
 			return append([]string{id}, r.finish(t, st.Phones[0].GoalID)...)
 		}},
+		{"todo-phone", func(t *testing.T, r *recorder, i int) []string {
+			// A goal that spans phones (docs/design.md#goals-that-span-phones):
+			// its first todo runs on its own phone, its second on a phone of
+			// another host labelled spare, which the goal leases for that
+			// todo alone (change ID todo-phone).
+			ctx := context.Background()
+			h, err := r.s.AddHost(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Config.ADB.Labels = []string{h.Serials[0] + "=spare"}
+			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stopHost()
+			deadline := time.Now().Add(time.Minute)
+			for {
+				phones, err := r.s.Goals.Fleet(ctx)
+				if err == nil && len(fleet.Selector{Label: "spare"}.Select(phones)) == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the host's worker never published its spare phone: %v %+v", err, phones)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			id := r.start(t, i, "Read the Android version, then turn on Bluetooth on the phone labelled spare", workflows.GoalOptions{})
+			ids := r.finish(t, id)
+			if !h.Phones[0].State().Toggles.Bluetooth || r.s.Phones[i].State().Toggles.Bluetooth {
+				t.Errorf("Bluetooth: spare %v, goal's phone %v; want on the spare only", h.Phones[0].State().Toggles.Bluetooth, r.s.Phones[i].State().Toggles.Bluetooth)
+			}
+			return append(ids, workflows.LeaseWorkflowID(h.Serials[0]))
+		}},
 		{"busy-phone-timeout", func(t *testing.T, r *recorder, i int) []string {
 			// A goal with device_wait "5s" queues behind a goal that holds
 			// the phone while it waits for a person, shows waiting_device,

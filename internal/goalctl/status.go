@@ -189,7 +189,12 @@ func ToSnapshot(id string, st workflows.Status, todos []workflows.TodoState) pro
 func ToTodos(todos []workflows.TodoState) []progress.Todo {
 	out := make([]progress.Todo, 0, len(todos))
 	for _, t := range todos {
-		out = append(out, progress.Todo{Text: t.Text, Status: t.Status, Steps: t.Steps, Result: t.Result})
+		text := t.Text
+		if t.Device != "" {
+			// A todo of a goal that spans phones (docs/design.md#goals-that-span-phones).
+			text += " [on phone " + t.Device + "]"
+		}
+		out = append(out, progress.Todo{Text: text, Status: t.Status, Steps: t.Steps, Result: t.Result})
 	}
 	return out
 }

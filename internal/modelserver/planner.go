@@ -20,6 +20,8 @@ type planContext struct {
 	UserMessages []string     `json:"user_messages"`
 	// Memory is what earlier goals on the phone taught (docs/design.md §8).
 	Memory []string `json:"memory"`
+	// Phones is the fleet a todo may name (docs/design.md#goals-that-span-phones).
+	Phones []fleetPhone `json:"phones"`
 	replan bool
 }
 
@@ -173,11 +175,13 @@ func asksExpect(msgs []message) bool {
 type planItem struct {
 	Todo   string           `json:"todo"`
 	Expect []postcond.Check `json:"expect,omitempty"`
+	// Phone is the phone the goal named for the todo, "" for the goal's own.
+	Phone string `json:"phone,omitempty"`
 }
 
-// MarshalJSON writes a todo without postconditions as a plain string.
+// MarshalJSON writes a todo without postconditions or phone as a plain string.
 func (p planItem) MarshalJSON() ([]byte, error) {
-	if len(p.Expect) == 0 {
+	if len(p.Expect) == 0 && p.Phone == "" {
 		return json.Marshal(p.Todo)
 	}
 	type item planItem

@@ -10,7 +10,8 @@ import (
 // the planner's own reading of the goal (reader.go), with a question when
 // something needed is missing and the user has not answered it yet.
 func planGoal(pc planContext) planAnswer {
-	todos := readGoal(pc.Goal)
+	goal, marks := namedPhones(pc.Goal, pc.Phones)
+	todos := readGoal(goal)
 	for _, m := range pc.UserMessages {
 		todos = append(todos, readGoal(m)...)
 	}
@@ -18,12 +19,15 @@ func planGoal(pc planContext) planAnswer {
 		return planAnswer{Status: "ask_user", Question: "What would you like me to do on the phone?"}
 	}
 	var items []planItem
+	at := 0
 	for _, t := range todos {
+		var phone string
+		phone, at = phoneOfClause(goal, t.Clause, at, marks)
 		t = remembered(answered(t, pc.Answers), pc.Memory)
 		if t.Ask != "" {
 			return planAnswer{Status: "ask_user", Question: t.Ask}
 		}
-		items = append(items, planItem{Todo: t.Todo, Expect: t.Expect})
+		items = append(items, planItem{Todo: t.Todo, Expect: t.Expect, Phone: phone})
 	}
 	return planAnswer{Status: "planned", Plan: items, TaskType: taskType(texts(items))}
 }

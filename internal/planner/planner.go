@@ -28,6 +28,7 @@ const (
 	MaxPlanItems   = 20  // todos in one plan
 	MaxItemChars   = 500 // characters in one todo
 	MaxTaskTypeLen = 64
+	MaxPhoneChars  = 100 // characters in a todo's "phone"
 )
 
 // QA is a question the planner asked and the user's answer.
@@ -45,6 +46,15 @@ type PlanContext struct {
 	// Memory is what earlier goals on this phone taught (docs/design.md
 	// §8): facts from verified todos and the person's answers.
 	Memory []string `json:"memory,omitempty"`
+	// Phones is the fleet a goal that spans phones may name in a todo's
+	// "phone" (docs/design.md#goals-that-span-phones); empty otherwise.
+	Phones []Phone `json:"phones,omitempty"`
+}
+
+// Phone is one phone of the fleet as the planner is shown it.
+type Phone struct {
+	Serial string   `json:"serial"`
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Situation is what the planner is always told besides the goal: the time
@@ -90,6 +100,8 @@ type ReplanContext struct {
 	Situation   *Situation `json:"situation,omitempty"`
 	// Memory: see PlanContext.Memory.
 	Memory []string `json:"memory,omitempty"`
+	// Phones: see PlanContext.Phones.
+	Phones []Phone `json:"phones,omitempty"`
 }
 
 // Decision is a validated planner answer. Only the fields its Status uses
@@ -99,10 +111,13 @@ type Decision struct {
 	Plan   []string `json:"plan,omitempty"`
 	// Expect holds each todo's postconditions, aligned with Plan (nil for
 	// a todo without any, and nil when no todo has any).
-	Expect   [][]postcond.Check `json:"expect,omitempty"`
-	TaskType string             `json:"task_type,omitempty"`
-	Question string             `json:"question,omitempty"`
-	Response string             `json:"response,omitempty"`
+	Expect [][]postcond.Check `json:"expect,omitempty"`
+	// Phones holds the phone each todo names, aligned with Plan ("" for a
+	// todo on the goal's own phone, nil when no todo names one).
+	Phones   []string `json:"phones,omitempty"`
+	TaskType string   `json:"task_type,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Response string   `json:"response,omitempty"`
 	// Dropped (done only): todos left out on purpose, each with a reason.
 	Dropped []Dropped `json:"dropped,omitempty"`
 }
@@ -122,6 +137,9 @@ func BuildPlanMessages(ctx PlanContext, taskTypes []string) []llm.Message {
 	if len(taskTypes) > 0 {
 		sys += "\n\nKnown task types (reuse one when it fits): " + strings.Join(taskTypes, ", ") + "."
 	}
+	if len(ctx.Phones) > 0 {
+		sys += "\n\n" + phonesNote
+	}
 	return []llm.Message{
 		{Role: llm.RoleSystem, Text: sys},
 		{Role: llm.RoleUser, Text: "Plan this goal.\n```json\n" + compactJSON(ctx) + "\n```"},
@@ -135,8 +153,12 @@ func BuildReplanMessages(ctx ReplanContext) []llm.Message {
 	ctx.Feedback = nonNil(ctx.Feedback)
 	ctx.Answers = nonNil(ctx.Answers)
 	ctx.UserMessages = nonNil(ctx.UserMessages)
+	sys := replanSystem
+	if len(ctx.Phones) > 0 {
+		sys += "\n\n" + phonesNote
+	}
 	return []llm.Message{
-		{Role: llm.RoleSystem, Text: replanSystem},
+		{Role: llm.RoleSystem, Text: sys},
 		{Role: llm.RoleUser, Text: "Update the plan.\n```json\n" + compactJSON(ctx) + "\n```"},
 	}
 }
@@ -238,6 +260,7 @@ var planItemSchema = map[string]any{"anyOf": []any{
 		"properties": map[string]any{
 			"todo":   map[string]any{"type": "string"},
 			"expect": map[string]any{"type": "array", "items": checkSchema},
+			"phone":  map[string]any{"type": "string"},
 		},
 		"required":             []string{"todo"},
 		"additionalProperties": false,
@@ -281,6 +304,10 @@ func decisionSchema(statuses ...string) map[string]any {
 	}
 	return map[string]any{"type": "object", "properties": props, "required": []string{"status"}, "additionalProperties": false}
 }
+
+// phonesNote is what the planner is told when the context lists the
+// fleet (docs/design.md#goals-that-span-phones).
+const phonesNote = `The context's phones list the phones this goal may use, each with its serial and labels. A todo runs on the goal's own phone unless it carries "phone": write {"todo":"…","phone":"label=work"} (or "serial=SERIAL", or the serial itself) when the goal says the todo happens on another phone ("on the work phone", "on the tablet", "on phone SERIAL"). A value one todo reads on one phone is written into the todo that uses it on another, as on one phone.`
 
 // expectChecks is the postcondition vocabulary both planner prompts offer
 // (docs/design.md §9).

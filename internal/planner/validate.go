@@ -116,6 +116,7 @@ func parse(text, phase string) (Decision, error) {
 	case StatusPlanned, StatusReplanned:
 		d.Plan = planItems(obj, phase, &probs)
 		d.Expect = planExpect(obj, &probs)
+		d.Phones = planPhones(obj, &probs)
 		if d.Status == StatusPlanned {
 			d.TaskType = str("task_type")
 			if utf8.RuneCountInString(d.TaskType) > MaxTaskTypeLen || strings.ContainsAny(d.TaskType, "\n\r") {
@@ -161,8 +162,8 @@ func planExpect(obj map[string]json.RawMessage, probs *[]string) [][]postcond.Ch
 			continue
 		}
 		for k := range item {
-			if k != "todo" && k != "expect" {
-				*probs = append(*probs, fmt.Sprintf(`plan item %d: unknown field %q: an item is {"todo":"...","expect":[...]}`, i+1, k))
+			if k != "todo" && k != "expect" && k != "phone" {
+				*probs = append(*probs, fmt.Sprintf(`plan item %d: unknown field %q: an item is {"todo":"...","expect":[...],"phone":"..."}`, i+1, k))
 			}
 		}
 		cs, p := postcond.Parse(item["expect"])
@@ -171,6 +172,39 @@ func planExpect(obj map[string]json.RawMessage, probs *[]string) [][]postcond.Ch
 		}
 		some = some || len(cs) > 0
 		out = append(out, cs)
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
+// planPhones reads the phone each plan item names
+// (docs/design.md#goals-that-span-phones): a serial, or a selector
+// "label=L" or "serial=S". A plain string item names none.
+func planPhones(obj map[string]json.RawMessage, probs *[]string) []string {
+	var items []json.RawMessage
+	if err := json.Unmarshal(obj["plan"], &items); err != nil {
+		return nil
+	}
+	var out []string
+	some := false
+	for i, raw := range items {
+		var item struct {
+			Phone *string `json:"phone"`
+		}
+		if json.Unmarshal(raw, &item) != nil || item.Phone == nil {
+			out = append(out, "")
+			continue
+		}
+		p := strings.TrimSpace(*item.Phone)
+		if p == "" || strings.ContainsAny(p, " \t\n\r") || utf8.RuneCountInString(p) > MaxPhoneChars {
+			*probs = append(*probs, fmt.Sprintf(`plan item %d: "phone" must be a serial or "label=L" (one word, at most %d characters), or be left out for the goal's own phone`, i+1, MaxPhoneChars))
+		} else if k, _, ok := strings.Cut(p, "="); ok && k != "label" && k != "serial" {
+			*probs = append(*probs, fmt.Sprintf(`plan item %d: "phone" %q: write "label=L", "serial=S" or the serial`, i+1, p))
+		}
+		some = true
+		out = append(out, p)
 	}
 	if !some {
 		return nil

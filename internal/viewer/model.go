@@ -47,15 +47,18 @@ type Goal struct {
 
 // Todo is one todo run (a restart after being stuck is its own run).
 type Todo struct {
-	WorkflowID string    `json:"workflow_id"`
-	Index      int       `json:"index"`
-	Text       string    `json:"text"`
-	Status     string    `json:"status"` // running, or the todo result's status
-	Result     string    `json:"result,omitempty"`
-	Started    time.Time `json:"started"`
-	Closed     time.Time `json:"closed,omitzero"`
-	Steps      []Step    `json:"steps"`
-	Notes      []Note    `json:"notes,omitempty"` // questions, answers, approvals, pauses inside the todo
+	WorkflowID string `json:"workflow_id"`
+	Index      int    `json:"index"`
+	Text       string `json:"text"`
+	// Phone is the phone the todo ran on when the goal leased another
+	// phone for it (docs/design.md#goals-that-span-phones).
+	Phone   string    `json:"phone,omitempty"`
+	Status  string    `json:"status"` // running, or the todo result's status
+	Result  string    `json:"result,omitempty"`
+	Started time.Time `json:"started"`
+	Closed  time.Time `json:"closed,omitzero"`
+	Steps   []Step    `json:"steps"`
+	Notes   []Note    `json:"notes,omitempty"` // questions, answers, approvals, pauses inside the todo
 	// Checks are the planner's postconditions, with ✓/✗ once verified;
 	// Refused counts commit actions the Step did not send
 	// (docs/design.md §9).

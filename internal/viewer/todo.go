@@ -32,6 +32,9 @@ func (r *Reader) loadTodo(ctx context.Context, id string) (Todo, error) {
 			var in workflows.TodoInput
 			_ = dc.FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in)
 			t.Index, t.Text, t.Started = in.Index, in.Task, at
+			if in.OtherPhone {
+				t.Phone = in.Device
+			}
 			expect = in.Expect
 			t.Checks = workflows.CheckLines(expect, nil)
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
