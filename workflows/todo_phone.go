@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -209,11 +210,58 @@ func keepPhones(old []TodoState, plan, phones []string) []string {
 				}
 			}
 		}
-		if !same && len(plan) == len(pending) {
+		switch {
+		case same:
+		case len(plan) == len(pending):
 			out[i] = pending[i].Phone
+		default:
+			out[i] = closestPhone(pending, p)
 		}
 	}
 	return out
+}
+
+// closestPhone is, for a rewritten todo of a plan whose number of todos
+// changed, the phone of the one pending todo that shares most of its
+// words (at least half of the shorter text's), so a todo rewritten beside
+// an added or dropped one does not fall back to the goal's own phone;
+// none when no pending todo is that close or two are equally close.
+func closestPhone(pending []TodoState, text string) string {
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}) {
+			m[w] = true
+		}
+		return m
+	}
+	tw := words(text)
+	best, bestScore, tie := "", 0.0, false
+	for _, t := range pending {
+		pw := words(t.Text)
+		shared := 0
+		for w := range pw {
+			if tw[w] {
+				shared++
+			}
+		}
+		n := min(len(pw), len(tw))
+		if n == 0 {
+			continue
+		}
+		score := float64(shared) / float64(n)
+		switch {
+		case score > bestScore:
+			best, bestScore, tie = t.Phone, score, false
+		case score == bestScore && t.Phone != best:
+			tie = true
+		}
+	}
+	if bestScore < 0.5 || tie {
+		return ""
+	}
+	return best
 }
 
 // onPhoneSummary is the todo child's summary naming the phone it runs on.

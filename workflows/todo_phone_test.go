@@ -176,8 +176,10 @@ func TestReplanKeepsTheRewrittenTodosPhone(t *testing.T) {
 		{[]string{"Send Bob a message: the key", "Turn on Bluetooth"}, nil, []string{"label=work", ""}},
 		{[]string{"Send Bob a message with what was read", "Turn on Bluetooth"}, nil, []string{"label=work", ""}},
 		{[]string{"Send Bob a message: the key", "Turn on Bluetooth"}, []string{"label=tablet", ""}, []string{"label=tablet", ""}},
-		// Another number of todos: only the ones written as before keep theirs.
-		{[]string{"Open Clock", "Send Bob a message: the key", "Turn on Bluetooth"}, nil, []string{"", "", ""}},
+		// Another number of todos: a rewritten todo takes the phone of the
+		// pending todo whose words it shares; an unlike one takes none.
+		{[]string{"Open Clock", "Send Bob a message: the key", "Turn on Bluetooth"}, nil, []string{"", "label=work", ""}},
+		{[]string{"Open Clock", "Set an alarm for 7:00", "Turn on Bluetooth"}, nil, []string{"", "", ""}},
 	} {
 		if got := keepPhones(old, c.plan, c.phones); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("keepPhones(%q, %q) = %q, want %q", c.plan, c.phones, got, c.want)
