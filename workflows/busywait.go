@@ -17,6 +17,14 @@ import (
 // record it and behave as before.
 const ChangeBoundedDeviceWait = "bounded-device-wait"
 
+// ChangeBoundedReacquire: a goal whose device_wait is a duration asks for
+// its phone back after a durable wait (docs/design.md §5, §7) as it asks
+// for it first: it queues behind the goal that took it meanwhile at most
+// its device_wait, then fails naming the holder and the wait. The marker
+// is recorded the first time such a goal hears, asking again, that its
+// phone is busy; before it the goal queued for as long as it took.
+const ChangeBoundedReacquire = "bounded-reacquire"
+
 // GoalWaitingDevice: the goal queues for its phone, which another goal
 // holds, for at most its device_wait (status waiting_for names the holder
 // and when the goal gives up).
@@ -47,6 +55,8 @@ type busyWait struct {
 	g      *goalRun
 	serial string     // the phone waited for
 	hl     *heldLease // its lease's last busy answer
+	// change is the change ID that allows the bound on this request.
+	change string
 	bound  time.Duration
 	asked  time.Time // the wait counts from the lease request
 	cancel workflow.CancelFunc
@@ -69,8 +79,24 @@ func (g *goalRun) boundedLease(ctx workflow.Context) (workflow.Context, *busyWai
 		return ctx, nil
 	}
 	lctx, cancel := workflow.WithCancel(ctx)
-	return lctx, &busyWait{g: g, serial: g.in.Device, hl: g.lease, bound: bound, asked: workflow.Now(ctx), cancel: cancel}
+	return lctx, &busyWait{g: g, serial: g.in.Device, hl: g.lease, change: ChangeBoundedDeviceWait, bound: bound, asked: workflow.Now(ctx), cancel: cancel}
 }
+
+// boundedReacquire is boundedLease for the request that gets the phone
+// back after a wait, under its own change ID.
+func (g *goalRun) boundedReacquire(ctx workflow.Context) (workflow.Context, *busyWait) {
+	lctx, w := g.boundedLease(ctx)
+	if w != nil {
+		w.change = ChangeBoundedReacquire
+	}
+	return lctx, w
+}
+
+// errWaitedOut ends a goal that waited its device_wait for its phone
+// back after a wait: result names the holder and the wait.
+type errWaitedOut struct{ result GoalResult }
+
+func (e *errWaitedOut) Error() string { return e.result.Reason }
 
 // busy takes the lease's waiting text s; it reports whether it set the
 // goal's status itself. ctx is the goal's context, not the lease's.
@@ -81,7 +107,7 @@ func (w *busyWait) busy(ctx workflow.Context, s string) bool {
 	}
 	if !w.decided {
 		w.decided = true
-		w.on = getVersion(ctx, ChangeBoundedDeviceWait, workflow.DefaultVersion, 1) >= 1
+		w.on = getVersion(ctx, w.change, workflow.DefaultVersion, 1) >= 1
 		if w.on {
 			w.giveUp = w.asked.Add(w.bound)
 			tctx, stop := workflow.WithCancel(ctx)

@@ -56,7 +56,12 @@ func (g *goalRun) reacquirePhone(ctx workflow.Context) error {
 	if !g.phoneReleased || DeviceLease == nil {
 		return nil
 	}
-	rel, err := g.leaseServedPhone(ctx, true, func(s string) {
+	// A device_wait such as "10m" bounds this wait as it bounds the first.
+	lctx, bw := g.boundedReacquire(ctx)
+	rel, err := g.leaseServedPhone(lctx, true, func(s string) {
+		if bw != nil && bw.busy(ctx, s) {
+			return
+		}
 		switch {
 		case s != "" && g.revokedWhy != "":
 			s = "the phone back (" + g.revokedWhy + "): " + s
@@ -66,9 +71,15 @@ func (g *goalRun) reacquirePhone(ctx workflow.Context) error {
 		g.waiting = s
 		g.refresh(ctx)
 	})
+	if bw != nil {
+		bw.done(ctx)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if bw != nil && bw.timedOut {
+			return &errPhoneLost{&errWaitedOut{bw.result(ctx)}}
 		}
 		return &errPhoneLost{err}
 	}
@@ -410,6 +421,10 @@ func (t *todoRun) awaitPersonReleasing(ctx workflow.Context, d time.Duration, go
 func (g *goalRun) phoneGone(ctx workflow.Context, err error) (GoalResult, error) {
 	if ctx.Err() != nil {
 		return GoalResult{}, ctx.Err()
+	}
+	var out *errWaitedOut
+	if errors.As(err, &out) {
+		return g.finish(ctx, out.result), nil
 	}
 	var lost *errPhoneLost
 	if errors.As(err, &lost) {

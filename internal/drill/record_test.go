@@ -340,6 +340,19 @@ func recordings() []recording {
 			r.send(t, id, workflows.SignalClarify, "I signed in myself", false)
 			return r.finish(t, id)
 		}},
+		{"question-answered", func(t *testing.T, r *recorder, i int) []string {
+			// The todo leaves out the words the goal names: the executor
+			// asks (Interact), the planner answers from the goal and the
+			// person is never asked (docs/design.md#executor-questions).
+			return r.finish(t, r.start(t, i, "Tell Alice Chen: on my way", workflows.GoalOptions{Plan: []string{"Send Alice Chen a message"}}))
+		}},
+		{"question-replanned", func(t *testing.T, r *recorder, i int) []string {
+			// The todo names a person not on the phone and no words: the
+			// planner stops it for a replan and the next todo runs
+			// (docs/design.md#executor-questions).
+			return r.finish(t, r.start(t, i, "Message Carol, then turn on Bluetooth",
+				workflows.GoalOptions{Plan: []string{"Send a message to Carol", "Turn on Bluetooth"}}))
+		}},
 		{"planner-review", func(t *testing.T, r *recorder, i int) []string {
 			// The planner looks in after every executor turn
 			// (docs/design.md#planner-review).
