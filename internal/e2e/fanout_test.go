@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/fleet"
-	pfstack "github.com/phoneflow/phoneflow/internal/stack"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -34,31 +31,11 @@ func freeLoopback(t *testing.T, n int) []string {
 // shop phone as a child workflow and none on the third, and ends done with
 // each goal's outcome.
 func TestFanOutOverALabelOnARealStack(t *testing.T) {
-	addrs := freeLoopback(t, 3)
-	cfg := config.Default()
-	cfg.ADB.Labels = []string{addrs[0] + "=shop", addrs[1] + "=shop work", addrs[2] + "=tablet"}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	s, err := pfstack.Start(ctx, pfstack.Options{Config: &cfg, Phones: 3, PhoneAddrs: addrs, ADB: pfstack.AnyADB, Logger: stacktest.Logger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	for {
-		phones, err := s.Goals.Fleet(ctx)
-		if err == nil && len(fleet.Selector{Label: "shop"}.Select(phones)) == 2 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the worker never published its two shop phones: %v %+v", err, phones)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	s, addrs := startFleet(t, ctx, 3, func(a []string) []string {
+		return []string{a[0] + "=shop", a[1] + "=shop work", a[2] + "=tablet"}
+	}, labelled(map[string]int{"shop": 2}))
 	opts := workflows.GoalOptions{Plan: []string{"Turn on Bluetooth"}, Mode: workflows.ModeLayered}
 	id, err := s.Goals.StartFanOut(ctx, "", workflows.FanOutInput{Goal: "Turn on Bluetooth", On: fleet.Selector{Label: "shop"}, Options: opts, Parallel: 2})
 	if err != nil {

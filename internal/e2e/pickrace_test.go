@@ -5,11 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
-	pfstack "github.com/phoneflow/phoneflow/internal/stack"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -19,30 +16,9 @@ import (
 // Ten pairs, one after the other, so each pair also meets the reservations
 // of the pair before, whose goals have ended.
 func TestTwoGoalsPickingAtOnceTakeTwoPhones(t *testing.T) {
-	addrs := freeLoopback(t, 2)
-	cfg := config.Default()
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	s, err := pfstack.Start(ctx, pfstack.Options{Config: &cfg, Phones: 2, PhoneAddrs: addrs, ADB: pfstack.AnyADB, Logger: stacktest.Logger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	for {
-		phones, err := s.Goals.Fleet(ctx)
-		if err == nil && len(phones) == 2 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the worker never published its two phones: %v %+v", err, phones)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	s, _ := startFleet(t, ctx, 2, nil, func(phones []fleet.Phone) bool { return len(phones) == 2 })
 	opts := workflows.GoalOptions{Plan: []string{"Turn on Bluetooth"}, Mode: workflows.ModeLayered}
 	const pairs = 10
 	for pair := range pairs {

@@ -6,11 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/phoneflow/phoneflow/config"
-	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
-	pfstack "github.com/phoneflow/phoneflow/internal/stack"
-	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -20,31 +16,10 @@ import (
 // phone is sent from the work phone, once, and the home phone sends
 // nothing.
 func TestGoalReadsOnOnePhoneAndSendsFromAnother(t *testing.T) {
-	addrs := freeLoopback(t, 2)
-	cfg := config.Default()
-	cfg.ADB.Labels = []string{addrs[0] + "=home", addrs[1] + "=work"}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	s, err := pfstack.Start(ctx, pfstack.Options{Config: &cfg, Phones: 2, PhoneAddrs: addrs, ADB: pfstack.AnyADB, Logger: stacktest.Logger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Stop)
-	stop, err := s.StartWorker(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	for {
-		phones, err := s.Goals.Fleet(ctx)
-		if err == nil && len(fleet.Selector{Label: "home"}.Select(phones)) == 1 && len(fleet.Selector{Label: "work"}.Select(phones)) == 1 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the worker never published its home and work phones: %v %+v", err, phones)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	s, addrs := startFleet(t, ctx, 2, func(a []string) []string { return []string{a[0] + "=home", a[1] + "=work"} },
+		labelled(map[string]int{"home": 1, "work": 1}))
 	const text = "The spare key is under the blue pot"
 	home, work := s.Phones[0], s.Phones[1]
 	home.Receive("Alice Chen", text)
