@@ -193,7 +193,7 @@ func (g *goalRun) closing(ctx, dctx workflow.Context, res GoalResult, err error)
 	}
 	var unanswered *unansweredError
 	if errors.As(err, &unanswered) {
-		res, err = g.finish(dctx, GoalResult{Status: GoalFailed, Reason: unanswered.Error(), NextStep: unanswered.nextStep()}), nil
+		res, err = g.finish(dctx, GoalResult{Status: GoalFailed, Reason: unanswered.Error(), NextStep: unanswered.nextStep(), Unanswered: unanswered.Text}), nil
 	}
 	if err != nil {
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {

@@ -175,7 +175,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	if tr.Unanswered != "" {
 		// A person was needed and did not come: no replan can help.
 		un := &unansweredError{Text: tr.Unanswered}
-		return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: fmt.Sprintf("todo %d: %s", i+1, tr.Result), NextStep: un.nextStep()}), true
+		return g.finish(ctx, GoalResult{Status: GoalFailed, Reason: fmt.Sprintf("todo %d: %s", i+1, tr.Result), NextStep: un.nextStep(), Unanswered: tr.Unanswered}), true
 	}
 	if tr.Status == TodoOutOfBudget {
 		r, _ := g.budgetStop(ctx)

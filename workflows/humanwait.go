@@ -20,6 +20,11 @@ const (
 	// ChangeNotify: the goal runs the Notify activity when it starts
 	// waiting for a person and when it ends failed.
 	ChangeNotify = "notify-webhook"
+	// ChangeFanOutAsked: a question or approval a Step waited on (the
+	// phone's lock screen) that nobody answered ends the todo unanswered,
+	// and with it the goal, which a fan-out counts as asked; before it the
+	// todo failed with the step and the planner replanned over it.
+	ChangeFanOutAsked = "fan-out-asked"
 )
 
 // unansweredError ends a wait for a person that passed its deadline.
@@ -138,5 +143,6 @@ func (g *goalRun) schedule(ctx workflow.Context) string {
 // or approval waited past its deadline for a person: a fan-out counts it
 // as asked, not failed (docs/design.md#phone-fleet).
 func Unanswered(r GoalResult) bool {
-	return r.Status == GoalFailed && r.NextStep == (&unansweredError{}).nextStep()
+	// A goal from before GoalResult.Unanswered says so by its next step.
+	return r.Status == GoalFailed && (r.Unanswered != "" || r.NextStep == (&unansweredError{}).nextStep())
 }

@@ -54,3 +54,28 @@ func TestLockedPhoneAsksThenRunsTheSameStep(t *testing.T) {
 		t.Fatalf("the tap reached the phone %d times, want once: %v", acts, f.log)
 	}
 }
+
+// A lock question nobody answers ends the todo unanswered and the goal
+// with it, without a replan: the goal says what went unanswered, so a
+// fan-out counts its phone as asked (ChangeFanOutAsked).
+func TestUnansweredLockQuestionEndsTheGoalAsked(t *testing.T) {
+	tap := autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 500}}
+	f := &fakeWorld{scripts: map[string][]autoglm.Action{"turn on wifi": {tap, finish("wifi on")}}}
+	const q = "The phone is locked and phoneflow cannot unlock it: phone emu-1 is locked with a PIN or password and no unlock PIN is configured. Answer when it is unlocked."
+	f.locked = q
+	env := newEnv(t, f)
+	r := runGoal(t, env, GoalInput{Goal: "turn on wifi", Device: "emu-1",
+		Options: GoalOptions{Plan: []string{"turn on wifi"}, AnswerDeadline: 20 * time.Second}})
+	if r.Status != GoalFailed || r.Unanswered != q || !strings.Contains(r.Reason, "no answer within 20s to the question: The phone is locked") {
+		t.Fatalf("result = %+v", r)
+	}
+	if !Unanswered(r) {
+		t.Fatalf("Unanswered(%+v) = false", r)
+	}
+	if len(f.replanInputs) != 0 {
+		t.Fatalf("replanned %d times after the unanswered question", len(f.replanInputs))
+	}
+	if o := phoneOutcome(PhoneOutcome{Serial: "emu-1"}, nil, r); o.Status != PhoneAsked {
+		t.Fatalf("phone outcome = %+v, want asked", o)
+	}
+}

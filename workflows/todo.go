@@ -291,6 +291,13 @@ func (t *todoRun) loop(ctx workflow.Context) (TodoResult, error) {
 			if think {
 				t.st.Steps++ // a think attempt that failed for good still counts
 			}
+			var un *unansweredError
+			if errors.As(err, &un) && getVersion(ctx, ChangeFanOutAsked, workflow.DefaultVersion, 1) >= 1 {
+				// The step waited for a person (the phone's lock screen)
+				// who did not come: the todo ends unanswered, so its goal
+				// does too (ChangeFanOutAsked).
+				return TodoResult{}, err
+			}
 			t.st.Lessons = appendLesson(t.st.Lessons, "step failed: "+rootMessage(err))
 			return t.result(TodoFailed, "step failed: "+rootMessage(err)), nil
 		}

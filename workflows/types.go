@@ -250,6 +250,10 @@ type GoalResult struct {
 	// goal ended (the step budget ran out, say): shown, never dropped
 	// silently (docs/design.md §6).
 	Unused []string `json:"unused,omitempty"`
+	// Unanswered is the question or approval nobody answered by its
+	// deadline when that ended the goal (failed): a fan-out counts the
+	// phone as asked (docs/design.md#phone-fleet).
+	Unanswered string `json:"unanswered,omitempty"`
 }
 
 // Approval is a sensitive action waiting for a human.

@@ -889,6 +889,23 @@ func recordings() []recording {
 			}
 			return ids
 		}},
+		{"fan-out-asked", func(t *testing.T, r *recorder, i int) []string {
+			// A locked phone nobody unlocks: the Step cannot pass the lock
+			// screen, the todo asks, the question's deadline passes, and
+			// the todo and the goal end unanswered, which a fan-out counts
+			// as asked (docs/design.md §16, change ID fan-out-asked).
+			phone := r.s.Phones[i]
+			phone.SetScreenLock("", true)
+			defer phone.Unlock()
+			defer phone.SetScreenLock("", false)
+			phone.Lock()
+			id := r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}, AnswerDeadline: 5 * time.Second})
+			ids := r.finish(t, id)
+			if res := drilltest.WaitResult(t, r.s, id, time.Minute); res.Status != workflows.GoalFailed || !workflows.Unanswered(res) || res.Unanswered == "" {
+				t.Fatalf("the goal on the locked phone nobody unlocked ended %+v", res)
+			}
+			return ids
+		}},
 		{"schedule", func(t *testing.T, r *recorder, i int) []string {
 			ctx := context.Background()
 			name := "record-schedule"
