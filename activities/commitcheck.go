@@ -54,15 +54,10 @@ func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepIn
 		return nil, c, nil // no tree, no check: the action goes on as before
 	}
 	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
-	target, ok := tapped(elems, x, y)
-	if !ok {
+	label, app, ok := tappedLabel(elems, x, y)
+	if !ok || !commitRe.MatchString(label) {
 		return nil, c, nil
 	}
-	label := strings.TrimSpace(firstNonEmpty(target.Text, target.Desc))
-	if !commitRe.MatchString(label) {
-		return nil, c, nil
-	}
-	app := target.Package
 	fields := fieldValues(elems)
 	if len(fields) > 0 {
 		// A commit of typed content: the same content twice in one todo
@@ -150,6 +145,24 @@ func shownItem(m probe.Match) probe.Match {
 
 func isField(e uitree.Element) bool { return e.IsField() }
 
+// tappedLabel is the label and app of what a tap at (x, y) hits: the
+// smallest clickable element's own text or description, else its
+// descendants' (a Compose control, such as Google Messages' Send, is a
+// clickable node without either around a described child), else the
+// smallest element with text under the point.
+func tappedLabel(elems []uitree.Element, x, y int) (label, app string, ok bool) {
+	if i, ok := tappedControl(elems, x, y); ok {
+		if l := postcond.ControlLabel(elems, i); l != "" {
+			return l, elems[i].Package, true
+		}
+	}
+	e, ok := tapped(elems, x, y)
+	if !ok {
+		return "", "", false
+	}
+	return strings.TrimSpace(firstNonEmpty(e.Text, e.Desc)), e.Package, true
+}
+
 // tapped is the element a tap at (x, y) hits: the smallest clickable
 // element under it, else the smallest element with text.
 func tapped(elems []uitree.Element, x, y int) (uitree.Element, bool) {
@@ -209,12 +222,7 @@ func (a *Activities) decidedCommit(ctx context.Context, in StepInput, isCommit b
 		return commitTap{}
 	}
 	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
-	label, app := "", ""
-	if i, ok := tappedControl(elems, x, y); ok {
-		label, app = postcond.ControlLabel(elems, i), elems[i].Package
-	} else if e, ok := tapped(elems, x, y); ok {
-		label, app = strings.TrimSpace(firstNonEmpty(e.Text, e.Desc)), e.Package
-	}
+	label, app, _ := tappedLabel(elems, x, y)
 	fields := fieldValues(elems)
 	if label == "" || len(fields) == 0 || !(isCommit || commitRe.MatchString(label)) {
 		return commitTap{}

@@ -22,6 +22,10 @@ type notesPhone struct {
 	notes  []string
 	scroll int
 	editor []string // title, body
+	// composeSave draws Save as Jetpack Compose does (Google Messages'
+	// Send is one): a clickable node without text or description whose
+	// child, not clickable, carries the label.
+	composeSave bool
 }
 
 func (p *notesPhone) UITree(context.Context) ([]uitree.Element, error) {
@@ -29,11 +33,17 @@ func (p *notesPhone) UITree(context.Context) ([]uitree.Element, error) {
 	defer p.mu.Unlock()
 	pkg := "com.example.notes"
 	if p.editor != nil {
-		return []uitree.Element{
+		editor := []uitree.Element{
 			{Class: "android.widget.EditText", Package: pkg, Text: p.editor[0], Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 300, X2: 1032, Y2: 450}},
 			{Class: "android.widget.EditText", Package: pkg, Text: p.editor[1], Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 500, X2: 1032, Y2: 1000}},
 			{Class: "android.widget.Button", Package: pkg, Text: "Save", Clickable: true, Bounds: uitree.Bounds{X1: 48, Y1: 1100, X2: 1032, Y2: 1260}},
-		}, nil
+		}
+		if p.composeSave {
+			save := uitree.Bounds{X1: 48, Y1: 1100, X2: 1032, Y2: 1260}
+			editor[2] = uitree.Element{Class: "android.view.View", Package: pkg, Clickable: true, Bounds: save, Depth: 1}
+			editor = append(editor, uitree.Element{Class: "android.view.View", Package: pkg, Desc: "Save", Bounds: save, Depth: 2})
+		}
+		return editor, nil
 	}
 	tree := []uitree.Element{{Class: "androidx.recyclerview.widget.RecyclerView", Package: pkg, Scrollable: len(p.notes)*180 > 1848,
 		Bounds: uitree.Bounds{X1: 0, Y1: 252, X2: 1080, Y2: 2100}}}
@@ -149,6 +159,30 @@ func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
 	p.editor = []string{"n4", "x"}
 	if r, _ := a.Step(context.Background(), tapAt("Create two notes titled n4 with the text x", 540, 1180, res.Act.Commit)); r.Act.Refused != "" {
 		t.Fatalf("a todo asking for two refused: %+v", r.Act)
+	}
+}
+
+// A commit control whose label is on a child (Compose: a textless
+// clickable node around a described one, as Google Messages draws Send
+// message) is a commit all the same: tapped twice with the same content,
+// the second tap is refused.
+func TestSameCommitTwiceThroughAComposeControlIsRefused(t *testing.T) {
+	a, p := newNotes(t, 3)
+	p.editor, p.composeSave = []string{"n4", "x"}, true
+	task := "Create a note titled n4 with the text x"
+	res, err := a.Step(context.Background(), tapAt(task, 540, 1180))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Act.Result != "ok" || res.Act.Commit == "" {
+		t.Fatalf("the first Save: %+v", res.Act)
+	}
+	again, err := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Act.Refused == "" || taps(p.got()) != 1 {
+		t.Fatalf("the second Save of the same note: %+v, inputs %v", again.Act, p.got())
 	}
 }
 
