@@ -133,10 +133,11 @@ func TestLookBeforeCommitFindsTheNoteBelowTheScreen(t *testing.T) {
 	}
 }
 
-func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
-	a, p := newNotes(t, 3)
-	p.editor = []string{"n4", "x"}
-	task := "Create a note titled n4 with the text x"
+// saveTwiceIsRefused taps Save in the editor twice for task: the first
+// tap is a commit, the second, with the same content, is refused and sends
+// no input. It returns the first tap's result.
+func saveTwiceIsRefused(t *testing.T, a *Activities, p *notesPhone, task string) StepResult {
+	t.Helper()
 	res, err := a.Step(context.Background(), tapAt(task, 540, 1180))
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +152,14 @@ func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
 	if again.Act.Refused == "" || taps(p.got()) != 1 {
 		t.Fatalf("the second Save of the same note: %+v, inputs %v", again.Act, p.got())
 	}
+	return res
+}
+
+func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
+	a, p := newNotes(t, 3)
+	p.editor = []string{"n4", "x"}
+	task := "Create a note titled n4 with the text x"
+	res := saveTwiceIsRefused(t, a, p, task)
 	// Other content, or a todo that asks for several, is a new commit.
 	p.editor = []string{"n5", "x"}
 	if r, _ := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit)); r.Act.Refused != "" {
@@ -169,21 +178,7 @@ func TestSameCommitTwiceInOneTodoIsRefused(t *testing.T) {
 func TestSameCommitTwiceThroughAComposeControlIsRefused(t *testing.T) {
 	a, p := newNotes(t, 3)
 	p.editor, p.composeSave = []string{"n4", "x"}, true
-	task := "Create a note titled n4 with the text x"
-	res, err := a.Step(context.Background(), tapAt(task, 540, 1180))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Act.Result != "ok" || res.Act.Commit == "" {
-		t.Fatalf("the first Save: %+v", res.Act)
-	}
-	again, err := a.Step(context.Background(), tapAt(task, 540, 1180, res.Act.Commit))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Act.Refused == "" || taps(p.got()) != 1 {
-		t.Fatalf("the second Save of the same note: %+v, inputs %v", again.Act, p.got())
-	}
+	saveTwiceIsRefused(t, a, p, "Create a note titled n4 with the text x")
 }
 
 func TestVerifyFindsTheNoteBelowTheFinalScreen(t *testing.T) {
