@@ -51,8 +51,12 @@ func (a *Activities) Replan(ctx context.Context, in ReplanInput) (PlanDecision, 
 	a.learn(ctx, in.Device, in.Answers, in.Done)
 	rc.Memory = a.recall(ctx, in.Device)
 	for _, d := range in.Done {
-		rc.Done = append(rc.Done, planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
-			Committed: d.Committed, Repeated: d.Repeated})
+		r := planner.TodoResult{Todo: d.Todo, Status: d.Status, Result: d.Result, Steps: d.Steps, Evidence: d.Evidence,
+			Committed: d.Committed, Repeated: d.Repeated}
+		for _, qa := range d.Answered {
+			r.Answered = append(r.Answered, "asked: "+oneLine(qa.Question)+" answered: "+oneLine(qa.Answer))
+		}
+		rc.Done = append(rc.Done, r)
 	}
 	msgs := planner.BuildReplanMessages(rc)
 	msgs = planner.WithInstructions(msgs, a.PlannerPrompt, a.plannerDay(in.Situation))

@@ -258,7 +258,7 @@ func (a *Activities) verifyAhead(ctx context.Context, in StepInput, res StepResu
 	}
 	v, err := a.Verify(ctx, VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message,
 		Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Established: in.Established,
-		Commits: commits, SentChecked: in.SentChecked, GoalID: in.GoalID, LeaseToken: in.LeaseToken})
+		Commits: commits, SentChecked: in.SentChecked, GoalID: in.GoalID, LeaseToken: in.LeaseToken, Answered: in.Answered})
 	if err != nil {
 		return nil
 	}

@@ -52,6 +52,9 @@ type DoneTodo struct {
 	// Verified says the verification showed the todo done: only such
 	// todos teach later goals (docs/design.md §8).
 	Verified bool `json:"verified,omitempty"`
+	// Answered are the executor's questions about what the todo left out
+	// and the answers it was given (docs/design.md#executor-questions).
+	Answered []QA `json:"answered,omitempty"`
 }
 
 // Dropped is a todo the planner left out on purpose when it answered done,
@@ -343,6 +346,8 @@ type StepInput struct {
 	// Verify it would run has the same input; otherwise, and when the
 	// verifier could not give a verdict, it runs Verify.
 	VerifyFinish bool `json:"verify_finish,omitempty"`
+	// Answered: see VerifyInput.Answered, for the finish verified here.
+	Answered []QA `json:"answered,omitempty"`
 	// Established are the states earlier todos of the goal established,
 	// rechecked with a finish verified here (VerifyInput.Established).
 	Established []postcond.Check `json:"established,omitempty"`

@@ -3,6 +3,8 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -53,6 +55,31 @@ type VerifyInput struct {
 	// (docs/design.md §9).
 	Commits     []string `json:"commits,omitempty"`
 	SentChecked bool     `json:"sent_checked,omitempty"`
+	// Answered are the executor's questions about the todo and the
+	// answers it was given (by the planner or the person): what the todo
+	// left out and the phone now shows, such as a message's words. The
+	// verifier model judges the task with them (AnsweredTask), so a todo
+	// done with the answer's words is confirmed on the screen and one
+	// done with other words is not (docs/design.md#executor-questions).
+	Answered []QA `json:"answered,omitempty"`
+}
+
+// AnsweredTask is a todo's text as the verifier and the replanner read it:
+// the text, then each question the executor asked about it with the
+// answer it was given, "Send Alice Chen a message (asked: What should the
+// message to Alice Chen say? answered: on my way)".
+func AnsweredTask(task string, answered []QA) string {
+	var b strings.Builder
+	b.WriteString(task)
+	for _, qa := range answered {
+		fmt.Fprintf(&b, " (asked: %s answered: %s)", oneLine(qa.Question), oneLine(qa.Answer))
+	}
+	return b.String()
+}
+
+// oneLine joins a text's lines with spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // VerifyResult is the verdict on a finished todo (docs/design.md §9).
@@ -170,7 +197,9 @@ func (a *Activities) verifyScreen(ctx context.Context, in VerifyInput) (VerifyRe
 	if model == nil {
 		return VerifyResult{}, temporal.NewNonRetryableApplicationError("no verifier or executor model configured", ErrTypeConfig, nil)
 	}
-	req := verify.Request{Task: in.Task, Message: in.Message, Screen: s}
+	// The deterministic checks above read the todo's own text; the model
+	// also reads what the executor was told the todo left out.
+	req := verify.Request{Task: AnsweredTask(in.Task, in.Answered), Message: in.Message, Screen: s}
 	if in.Screen.ScreenRef != "" && !in.Screen.Sensitive && !a.VerifierText {
 		png, err := a.get(ctx, in.Screen.ScreenRef)
 		if err != nil {

@@ -346,7 +346,7 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 		if f.aheadDown > 0 {
 			f.aheadDown--
 		} else {
-			vin := activities.VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message, Screen: res.Screen, HandBackOutages: true, Expect: in.Expect}
+			vin := activities.VerifyInput{Serial: in.Serial, Task: in.Task, Message: th.Response.Action.Message, Screen: res.Screen, HandBackOutages: true, Expect: in.Expect, Answered: in.Answered}
 			f.ahead = append(f.ahead, vin)
 			v := f.verdict(vin)
 			res.Verdict = &v

@@ -161,7 +161,7 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			case TodoDone, TodoFailed, TodoSkipped:
 				in.Done = append(in.Done, activities.DoneTodo{Todo: t.Text, Status: t.Status, Result: truncate(t.Result, 500), Steps: t.Steps,
 					Committed: t.Committed, Repeated: t.Repeated,
-					Evidence: truncate(t.Evidence, 500), Verified: t.Verified})
+					Evidence: truncate(t.Evidence, 500), Verified: t.Verified, Answered: t.Answered})
 			}
 		}
 		summary := "Replan"

@@ -6,6 +6,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
 )
 
 // budgetStop implements docs/design.md §2 rule 1 at the goal's loop head.
@@ -130,6 +132,7 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Result = tr.Result
 	t.Verified, t.Evidence = tr.Verified, tr.Evidence
 	t.Guidance = tr.Guidance
+	t.Answered = tr.Answered
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
 	g.st.Established.took(i+1, tr)
 	t.Committed = append(t.Committed, tr.Committed...)
@@ -200,7 +203,8 @@ func (g *goalRun) earlierResults(i int) []string {
 		if t.Status == TodoPending || t.Status == TodoRunning {
 			continue
 		}
-		out = append(out, fmt.Sprintf("todo %d %s: %s → %s", j+1, t.Status, truncate(t.Text, 200), truncate(t.Result, 300)))
+		text := activities.AnsweredTask(truncate(t.Text, 200), t.Answered)
+		out = append(out, fmt.Sprintf("todo %d %s: %s → %s", j+1, t.Status, truncate(text, 500), truncate(t.Result, 300)))
 	}
 	if len(out) > maxEarlier {
 		out = out[len(out)-maxEarlier:]

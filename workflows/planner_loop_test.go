@@ -54,6 +54,31 @@ func TestPlannerAnswersTheExecutorsQuestion(t *testing.T) {
 			t.Fatalf("replan answers = %+v", ri.Answers)
 		}
 	}
+	// The finish is verified with the answer, and the replanner reads it
+	// beside the todo (ChangeAnsweredQuestions).
+	want := []activities.QA{{Question: "What should the message say?", Answer: "on my way"}}
+	if len(f.verifies) != 2 || len(f.verifies[0].Answered) != 0 || !sameQA(f.verifies[1].Answered, want) {
+		t.Fatalf("verify inputs = %+v, want the second with the answered question", f.verifies)
+	}
+	ri := f.replanInputs[len(f.replanInputs)-1]
+	if len(ri.Done) != 2 || ri.Done[1].Todo != "message Bob" || !sameQA(ri.Done[1].Answered, want) {
+		t.Fatalf("replan done = %+v, want message Bob with the answered question", ri.Done)
+	}
+	if r.Todos[1].Answered == nil || !sameQA(r.Todos[1].Answered, want) {
+		t.Fatalf("todo 2 = %+v", r.Todos[1])
+	}
+}
+
+func sameQA(a, b []activities.QA) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // The planner stops the todo for a replan: the todo ends failed with the
@@ -120,6 +145,10 @@ func TestPlannerAsksThePerson(t *testing.T) {
 	ri := f.replanInputs[len(f.replanInputs)-1]
 	if len(ri.Answers) != 1 || ri.Answers[0].Answer != "see you at 8" {
 		t.Fatalf("replan answers = %+v", ri.Answers)
+	}
+	// The person's answer is what the finish is verified with.
+	if v := f.verifies[len(f.verifies)-1]; !sameQA(v.Answered, []activities.QA{{Question: "What should the message say?", Answer: "see you at 8"}}) {
+		t.Fatalf("verify input answered = %+v", v.Answered)
 	}
 	if r.Usage.Planner.Calls < 2 {
 		t.Fatalf("planner usage = %+v: the question's call is not counted", r.Usage.Planner)

@@ -88,6 +88,7 @@ func (t *todoRun) plannerHeard(ctx workflow.Context, kind, q, action string) (se
 	case planner.QuestionAnswer:
 		t.st.Notes = boundNotes(append(t.st.Notes, plannerNotePrefix+d.Answer))
 		t.st.Lessons = appendLesson(t.st.Lessons, "the planner answered "+truncate(q, 60)+": "+d.Answer)
+		t.answered(ctx, kind, q, d.Answer)
 		t.handled(action, "the planner answered: "+d.Answer)
 		t.details(ctx)
 		return true, nil, nil

@@ -76,6 +76,7 @@ func (t *todoRun) gate(ctx workflow.Context, a autoglm.Action) (bool, TodoResult
 		}
 		t.st.Notes = boundNotes(append(t.st.Notes, "User: "+ans))
 		t.st.Checks.asked(q, ans)
+		t.answered(ctx, a.Name, q, ans)
 		t.handled(text, "user answered: "+ans)
 	case a.Sensitive() && !t.in.AutoApprove:
 		t.approval = nil

@@ -49,6 +49,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 		if in.VerifyFinish {
 			in.Established = t.in.Established
 			in.Commits, in.SentChecked = t.sentSoFar(), true
+			in.Answered = t.answers()
 		}
 	}
 	if act != nil && act.TouchesDevice() {

@@ -80,6 +80,7 @@ var todoMarkersOnceAdded = []map[string]workflow.Version{
 	2: {ChangeVerifyInStep: 1},
 	3: {ChangeKeepApplied: 1, ChangeReobserveAfterWait: 1},
 	4: {ChangeAskPlanner: 1, ChangePlannerReview: 1},
+	5: {ChangeAnsweredQuestions: 1},
 }
 
 // todoMarkersOnceLatest is the version of ChangeTodoMarkersOnce a new run

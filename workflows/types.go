@@ -234,6 +234,9 @@ type TodoState struct {
 	// ran on, once chosen (docs/design.md#goals-that-span-phones).
 	Phone  string `json:"phone,omitempty"`
 	Device string `json:"device,omitempty"`
+	// Answered are the executor's questions about what the todo left out
+	// and their answers, from its last run (TodoResult.Answered).
+	Answered []activities.QA `json:"answered,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -498,6 +501,9 @@ type TodoRunState struct {
 	// hints it gave (docs/design.md#planner-review).
 	ReviewedAt int      `json:"reviewed_at,omitempty"`
 	Hints      []string `json:"hints,omitempty"`
+	// Answered are the executor's questions about what the todo left out,
+	// with the answers it was given (docs/design.md#executor-questions).
+	Answered answeredQuestions `json:"answered,omitempty"`
 }
 
 // Todo outcomes returned by TodoWorkflow, beyond the todo statuses.
@@ -542,6 +548,10 @@ type TodoResult struct {
 	Committed []string          `json:"committed,omitempty"`
 	Refused   int               `json:"refused,omitempty"`
 	Asked     []activities.QA   `json:"asked,omitempty"`
+	// Answered are the executor's questions about what the todo left out
+	// with the answers it was given, by the planner or the person; its
+	// finish was verified with them (docs/design.md#executor-questions).
+	Answered []activities.QA `json:"answered,omitempty"`
 	// Rechecked is what the todo's final screen showed of the states
 	// earlier todos set (VerifyResult.Rechecked).
 	Rechecked []postcond.Result `json:"rechecked,omitempty"`

@@ -76,6 +76,8 @@ func (t *todoRun) finished(ctx workflow.Context, msg string) (TodoResult, error)
 	}
 	in.Established = t.in.Established
 	in.Commits, in.SentChecked = t.sentSoFar(), true
+	// What the executor was told the todo left out (ChangeAnsweredQuestions).
+	in.Answered = t.answers()
 	in.GoalID, in.LeaseToken = t.in.GoalID, t.in.LeaseToken // its probes are fenced
 	if t.st.Checks.Stale && markersOnceGive(ctx, ChangeReobserveAfterWait) >= 1 {
 		// The screen the finish was decided on is from before a pause or

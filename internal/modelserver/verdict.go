@@ -174,7 +174,18 @@ func screenTimes(s string) []string {
 // judgeClaim judges one task on the final screen by the verifier's own
 // reading. Every done names the elements it stands on.
 func judgeClaim(obs observation, task, msg string) verify.Verdict {
+	task, told := splitAnswered(task)
 	c := readClaim(task)
+	if text, to := toldMessage(told); vdSendRe.MatchString(withoutNot(task)) {
+		// What the executor was told the message says and whom it goes
+		// to stands for the words the task left out.
+		if c.sent == "" {
+			c.sent = text
+		}
+		if to != "" {
+			task += " " + to
+		}
+	}
 	front := firstNonEmpty(obs.App, "an unknown app")
 	if c.absent != "" && c.app == "" {
 		return failed("there is no %s app on this phone: no app on this phone (%s) does %q", c.absent, strings.Join(simApps, ", "), task)

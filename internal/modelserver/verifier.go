@@ -64,7 +64,8 @@ func judge(obs observation, msg string) verify.Verdict {
 	if p, ok := verify.Admits(msg); ok {
 		return failed("the executor says it was not done (%q): %s", p, msg)
 	}
-	clauses := SplitGoal(obs.Task)
+	base, told := splitAnswered(obs.Task)
+	clauses := SplitGoal(base)
 	if len(clauses) > 1 {
 		parts := strings.Split(msg, "; ")
 		if len(parts) < len(clauses) {
@@ -74,6 +75,7 @@ func judge(obs observation, msg string) verify.Verdict {
 		if hasPlaceholder(last) {
 			last = substitute(last, parts[len(parts)-2])
 		}
+		last = withAnswered(last, told)
 		v := judgeOne(obs, last, parts[len(parts)-1])
 		if v.Status == verify.Done {
 			v.Evidence = fmt.Sprintf("all %d parts report a result; last part: %s", len(clauses), v.Evidence)

@@ -82,6 +82,10 @@ type TodoResult struct {
 	// Repeated says the todo failed twice in a row the same way without
 	// changing the phone: it is not run again as written.
 	Repeated string `json:"repeated,omitempty"`
+	// Answered are the executor's questions about what the todo left out
+	// with the answers it was given ("asked: … answered: …"): the todo
+	// was done, and verified, with them.
+	Answered []string `json:"answered,omitempty"`
 }
 
 // ReplanContext is what the planner sees after each todo. Feedback holds

@@ -173,6 +173,7 @@ or
 Rules:
 - "done" only when the screen shows the task's effect (the setting has the asked value, the message is in the conversation, the alarm or note is listed, the asked app or page is in front), or, for a task that reads something, the message reports a value the screen shows.
 - A message that admits failure ("I do not know how", "not found", "cannot") is "failed".
+- The task may end with the executor's questions and the answers it was given, "(asked: … answered: …)": they say what the task left out (a message's words, its recipient), and the screen must show the task done with them; a message with other words is "failed".
 - Name the missing thing in the evidence (the app, contact, setting or text that is not there).`
 
 // Request is one verification request's content.
