@@ -27,13 +27,13 @@ import (
 // knows, so the offline executor opens the conversation and asks.
 
 // TestPlannerAnswersFromTheGoal: the goal states the words, the planner
-// answers with them, the person is never asked and the phone shows the
-// message.
+// answers with them, the person is never asked, the phone shows the
+// message, and the todo is verified done with the answer.
 func TestPlannerAnswersFromTheGoal(t *testing.T) {
 	env, g := questionStack(t)
 	id := startPlanned(t, g, env.Serial, "Tell Alice Chen: on my way", "Send Alice Chen a message")
 	res := waitResult(t, g, id, 5*time.Minute)
-	committedOrDone(t, res, `committed Send on "Alice Chen": "on my way"`)
+	doneWithTheAnswer(t, res, "on my way")
 	sent := env.Phone.State().MessagesSent
 	if len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != "on my way" {
 		t.Fatalf("messages sent = %+v, want exactly one \"on my way\" to Alice Chen", sent)
@@ -91,7 +91,7 @@ func TestPlannerLeavesTheQuestionToThePerson(t *testing.T) {
 		t.Fatalf("clarify: %v", err)
 	}
 	res := waitResult(t, g, id, 5*time.Minute)
-	committedOrDone(t, res, `committed Send on "Bob Li": "see you at 8"`)
+	doneWithTheAnswer(t, res, "see you at 8")
 	sent := env.Phone.State().MessagesSent
 	if len(sent) != 1 || sent[0].To != "Bob Li" || sent[0].Text != "see you at 8" {
 		t.Fatalf("messages sent = %+v, want exactly one \"see you at 8\" to Bob Li", sent)
@@ -171,18 +171,20 @@ func questionStack(t *testing.T) (*demo.Env, *goalctl.Client) {
 	return env, goalctl.New(env.Client, goalctl.Options{Namespace: env.Config.Temporal.Namespace, UIAddress: env.Server.UIURL()})
 }
 
-// committedOrDone accepts a goal that ended done, or one whose verifier
-// could not confirm the todo on the screen (the todo's text does not name
-// the words the answer gave, so nothing on the screen is named in it) but
-// whose result says the send was committed with the answer's words: never
-// a done the phone does not show.
-func committedOrDone(t *testing.T, res workflows.GoalResult, commit string) {
+// doneWithTheAnswer requires the goal done, its one todo verified with
+// the answer to the executor's question: the todo keeps the answer, and
+// the verifier's evidence quotes the bubble with the answer's words
+// (docs/design.md#executor-questions).
+func doneWithTheAnswer(t *testing.T, res workflows.GoalResult, answer string) {
 	t.Helper()
-	if res.Status == workflows.GoalDone {
-		return
+	if res.Status != workflows.GoalDone || len(res.Todos) != 1 {
+		t.Fatalf("goal ended %s: %s (%s) with todos %+v, want done with one todo", res.Status, res.Reason, res.Response, res.Todos)
 	}
-	if res.Status != workflows.GoalFailed || !strings.Contains(res.Reason+res.Response, commit) {
-		t.Fatalf("goal ended %s: %s (%s), want done or failed naming %s", res.Status, res.Reason, res.Response, commit)
+	td := res.Todos[0]
+	if td.Status != workflows.TodoDone || !td.Verified || !strings.Contains(td.Evidence, answer) {
+		t.Fatalf("todo = %+v, want done, verified with evidence naming %q", td, answer)
 	}
-	t.Logf("the verifier did not confirm the todo; the goal ended failed and names the commit: %s", res.Reason)
+	if len(td.Answered) != 1 || td.Answered[0].Answer != answer {
+		t.Fatalf("todo answered = %+v, want the one question answered %q", td.Answered, answer)
+	}
 }

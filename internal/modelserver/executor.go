@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -353,9 +354,12 @@ func (s *Server) glmAnswer(msgs []message, g grammar, f faults) string {
 		return malformedExecutor(f.variant)
 	}
 	var mis func(string) string
-	if s.cfg.RateMisread > 0 {
+	if s.cfg.RateMisread > 0 || len(s.cfg.Misread) > 0 {
 		mis = func(task string) string {
 			v, ok := misreads(s.cfg.Seed, s.cfg.RateMisread, task)
+			if slices.Contains(s.cfg.Misread, task) {
+				v, ok = misreadVariant(s.cfg.Seed, task), true
+			}
 			if !ok {
 				return task
 			}

@@ -24,15 +24,25 @@ var (
 	misSayRe  = regexp.MustCompile(`\bsaying "([^"]+)"`)
 )
 
-// misreads reports whether a todo is misread at rate under seed.
+// misreads reports whether a todo is misread at rate under seed, and
+// the kind of mistake (misreadVariant).
 func misreads(seed int64, rate float64, task string) (int, bool) {
 	if rate <= 0 || task == "" {
 		return 0, false
 	}
+	v := misreadHash(seed, task)
+	return int(v >> 32 % 4), float64(v%10000)/10000 < rate
+}
+
+// misreadVariant is the kind of mistake a misread todo gets under seed.
+func misreadVariant(seed int64, task string) int {
+	return int(misreadHash(seed, task) >> 32 % 4)
+}
+
+func misreadHash(seed int64, task string) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s", seed, task)
-	v := h.Sum64()
-	return int(v >> 32 % 4), float64(v%10000)/10000 < rate
+	return h.Sum64()
 }
 
 // misread returns the todo as a misreading executor understands it: the

@@ -53,6 +53,11 @@ type Config struct {
 	// purpose (another recipient or value, a clause dropped, the opposite
 	// of on/off; misread.go). A todo is misread on every turn or on none.
 	RateMisread float64
+	// Misread lists todos (their whole text) the executor persona always
+	// misreads, as RateMisread misreads a todo it draws: a recorder or a
+	// test picks the one goal whose executor goes wrong, on a server
+	// whose other goals run as written.
+	Misread []string
 	// RetryAfter is announced with 429 answers (Retry-After and
 	// retry-after-ms headers); 0 means one second.
 	RetryAfter time.Duration
