@@ -28,6 +28,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -37,6 +38,11 @@ import (
 // earlier release must stay as that release wrote them).
 var recordDir = flag.String("record.dir", filepath.Join("..", "..", "workflows", "testdata", "v1"),
 	"folder for the recorded histories (one per release, e.g. workflows/testdata/v2)")
+
+// misreadSend is the todo the recorder's model server misreads
+// (modelserver.Config.Misread): its executor types "ok" instead of the
+// todo's words.
+const misreadSend = `Send Bob Li a message saying "see you at 8"`
 
 // recording is one path through the workflows: start it on the given
 // phone, steer it, and return the workflow IDs whose runs to record.
@@ -67,7 +73,8 @@ func TestRecordHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := recordings()
-	s := drilltest.StartStack(t, drill.Options{Phones: len(recs)}, variantDescription)
+	// The model server misreads one todo, for planner-review-stop.
+	s := drilltest.StartStack(t, drill.Options{Phones: len(recs), Model: modelserver.Config{Misread: []string{misreadSend}}}, variantDescription)
 	// A lease whose history limit is tiny, started before any goal asks
 	// for the phone, so the corpus holds a lease's continue-as-new.
 	leasePhone := indexOf(recs, "continue-as-new")
@@ -346,6 +353,13 @@ func recordings() []recording {
 			// person is never asked (docs/design.md#executor-questions).
 			return r.finish(t, r.start(t, i, "Tell Alice Chen: on my way", workflows.GoalOptions{Plan: []string{"Send Alice Chen a message"}}))
 		}},
+		{"question-answered-done", func(t *testing.T, r *recorder, i int) []string {
+			// The planner answers from the goal, the todo keeps the
+			// answer and its finish is verified with it: the bubble with
+			// the answer's words ends the todo and the goal done
+			// (docs/design.md#executor-questions).
+			return r.finish(t, r.start(t, i, "Tell Alice Chen: on my way", workflows.GoalOptions{Plan: []string{"Send Alice Chen a message"}}))
+		}},
 		{"question-replanned", func(t *testing.T, r *recorder, i int) []string {
 			// The todo names a person not on the phone and no words: the
 			// planner stops it for a replan and the next todo runs
@@ -357,6 +371,13 @@ func recordings() []recording {
 			// The planner looks in after every executor turn
 			// (docs/design.md#planner-review).
 			return r.finish(t, r.start(t, i, "Turn on Wi-Fi", workflows.GoalOptions{Plan: []string{"Turn on Wi-Fi"}, ReviewEvery: 1}))
+		}},
+		{"planner-review-stop", func(t *testing.T, r *recorder, i int) []string {
+			// The executor misreads the todo (misreadSend, misread by the
+			// recorder's model server) and types "ok"; the planner, looking
+			// in after every turn, stops the todo for a replan before the
+			// Send (docs/design.md#planner-review).
+			return r.finish(t, r.start(t, i, misreadSend, workflows.GoalOptions{Plan: []string{misreadSend}, ReviewEvery: 1}))
 		}},
 		{"person-action", func(t *testing.T, r *recorder, i int) []string {
 			// A person takes over from the step viewer (docs/design.md
