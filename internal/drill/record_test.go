@@ -379,6 +379,19 @@ func recordings() []recording {
 			// Send (docs/design.md#planner-review).
 			return r.finish(t, r.start(t, i, misreadSend, workflows.GoalOptions{Plan: []string{misreadSend}, ReviewEvery: 1}))
 		}},
+		{"planner-review-hint", func(t *testing.T, r *recorder, i int) []string {
+			// The display shows the old screen for a while after every
+			// input, so the executor is stuck and corrected; the planner,
+			// looking in every other turn, reads the stuck lesson and gives
+			// one hint (docs/design.md#planner-review).
+			phone := r.s.Phones[i]
+			if err := phone.SetFault(phonesim.Fault{Kind: phonesim.FaultScreenDelay, Duration: 8 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = phone.SetFault(phonesim.Fault{Kind: phonesim.FaultClear}) }()
+			return r.finish(t, r.start(t, i, "Turn on Bluetooth", workflows.GoalOptions{Plan: []string{"Turn on Bluetooth"},
+				StuckThreshold: 1, MaxStuckRetries: 1, MaxSteps: 40, ReviewEvery: 2}))
+		}},
 		{"person-action", func(t *testing.T, r *recorder, i int) []string {
 			// A person takes over from the step viewer (docs/design.md
 			// §7): the goal asks, the person's taps and key run as

@@ -61,6 +61,11 @@ func TestOfflinePlannerReviews(t *testing.T) {
 			Recent: []string{`do(action="Tap", element=[500,300]) → element not found`, `do(action="Tap", element=[500,320]) → element not found`}}, "hint"},
 		{"the wrong words", planner.ReviewContext{Todo: `Send Bob Li a message: "on my way"`, Steps: 8, MaxSteps: 30,
 			Recent: []string{`do(action="Type", text="running late") → ok`}, Next: `do(action="Tap", element=[900,900])`}, "replan"},
+		{"stuck early", planner.ReviewContext{Todo: "Turn on Bluetooth", Steps: 4, MaxSteps: 30,
+			Recent: []string{`do(action="Tap", element=[500,300]) → ok`}, Failures: []string{"when stuck: wait for the screen"}}, "hint"},
+		{"stuck early, hinted", planner.ReviewContext{Todo: "Turn on Bluetooth", Steps: 6, MaxSteps: 30,
+			Recent: []string{`do(action="Tap", element=[500,300]) → ok`}, Failures: []string{"when stuck: wait for the screen"},
+			Hints: []string{"The screen did not change after an action of yours."}}, "continue"},
 		{"stuck late", planner.ReviewContext{Todo: "Turn on Bluetooth", Steps: 24, MaxSteps: 30,
 			Recent: []string{`do(action="Back") → ok`}, Failures: []string{"stuck: Tap had no effect"}}, "replan"},
 	} {

@@ -122,10 +122,27 @@ func decideReview(r reviewRequest) (decision, hint, reason string) {
 	if stuck && r.MaxSteps > 0 && r.Steps*4 >= r.MaxSteps*3 {
 		return "replan", "", fmt.Sprintf("%d of %d steps went by and the executor is still stuck", r.Steps, r.MaxSteps)
 	}
+	// Stuck, with steps left and no hint yet: one hint to let the screen
+	// settle before the next action, rather than the same action again.
+	if stuck && len(r.Hints) == 0 {
+		return "hint", "The screen did not change after an action of yours. Wait for it to settle and look again before you act; do not repeat an action that had no effect.",
+			"the executor was stuck: " + firstStuck(r.Wrong)
+	}
 	if failed >= 2 && len(r.Hints) == 0 {
 		last := r.Recent[len(r.Recent)-1]
 		return "hint", fmt.Sprintf("Your recent actions failed (last: %s). Look at the screen again and take another way: go Back or pick another element; do not repeat an action that failed.", last),
 			fmt.Sprintf("%d of the last %d actions failed", failed, len(r.Recent))
 	}
 	return "continue", "", "the actions move towards the todo"
+}
+
+// firstStuck is the first lesson of a review request that says the
+// executor was stuck.
+func firstStuck(wrong []string) string {
+	for _, w := range wrong {
+		if strings.HasPrefix(w, "stuck") || strings.HasPrefix(w, "when stuck") {
+			return w
+		}
+	}
+	return ""
 }
