@@ -188,7 +188,7 @@ func pickDevice(ctx context.Context, cfg config.Config) (string, error) {
 	case 1:
 		return ready[0], nil
 	case 0:
-		return "", usageError{fmt.Errorf("no --device given and the ADB server at %s has no ready phone: plug one in or `adb connect host:port`, then see `starter devices`", cfg.ADB.Address)}
+		return "", usageError{fmt.Errorf("no --device given and the ADB server at %s has no ready phone: plug one in or `adb connect host:port`, then see `starter devices`; or let the planner choose a phone of the fleet with --on planner", cfg.ADB.Address)}
 	}
 	return "", nil
 }

@@ -70,7 +70,7 @@ func (g *goalRun) plannerPicks(ctx workflow.Context, since, deadline time.Time) 
 		if !workflow.Now(ctx).Before(deadline) {
 			return plannerChoice{}, g.finish(ctx, GoalResult{Status: GoalFailed,
 				Reason:   fmt.Sprintf("no phone: waited %s for %s; %s", g.opts.DeviceWaitDeadline, sel.Kind(), why),
-				NextStep: "see `starter devices --fleet`; start a worker on a host with phones, then start the goal again"}), true
+				NextStep: "see `starter devices`; start a worker on a host with phones, then start the goal again"}), true
 		}
 		g.waiting = fmt.Sprintf("waiting for %s since %s: %s", sel.Kind(), since.UTC().Format("15:04:05"), why)
 		g.details(ctx)
@@ -93,7 +93,7 @@ func (g *goalRun) askChoice(ctx workflow.Context, phones []activities.FleetEntry
 		return plannerChoice{}, GoalResult{}, false
 	}
 	g.st.Usage.Planner = g.st.Usage.Planner.Add(res.Usage)
-	next := "start the goal again with --on serial=SERIAL or --on label=LABEL (see `starter devices --fleet`)"
+	next := "start the goal again with --on serial=SERIAL or --on label=LABEL (see `starter devices`)"
 	switch {
 	case err != nil:
 		if temporal.IsCanceledError(err) {
