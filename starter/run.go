@@ -17,6 +17,7 @@ import (
 	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/adb"
 	"github.com/phoneflow/phoneflow/internal/app"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/progress"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -62,8 +63,12 @@ following (exit status 130); the goal keeps running.
 Without --device the only phone of the ADB server is used; --on any, --on
 label=LABEL or --on serial=SERIAL lets the goal pick a phone of the fleet
 its workers published (a free one first), waiting up to device_wait_deadline
-while none of the kind is served; its status says which it picked. A phone that no
-worker serves is refused (exit status 3) unless --no-device-check is given.
+while none of the kind is served; its status says which it picked. --on
+planner, and no --device or --on while the ADB server has several ready
+phones, lets the planner choose the phone from the goal and the fleet (each
+phone's labels, model, Android version, apps, lock and whether it is free);
+its status says which phone and why. A phone that no worker serves is refused
+(exit status 3) unless --no-device-check is given.
 --plan FILE gives the todos (one per line, or a JSON array) and skips planning;
 --single runs the executor on the whole goal without a planner.
 
@@ -86,6 +91,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
   starter run --device emulator-5554 "Send 'on my way' to Alice in Messages"
   starter run --plan todos.txt --max-steps 40 "Tidy my alarms"
   starter run --detach --id goal-morning "Read the first alarm in Clock"
+  starter run --on planner "Read the Android version on the phone labelled till"
   starter run --on label=shop --each --parallel 4 "Clear notifications"
   starter run --retry-failed fanout-1a2b3c4d`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -112,7 +118,7 @@ Exit status: 0 when the goal is done, 1 when it failed or was cancelled.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.device, "device", "d", "", "serial of the phone to drive (default: the only phone of the ADB server)")
-	fs.StringVar(&f.on, "on", "", "let the goal pick its phone of the fleet: `any`, `label=LABEL` (adb.labels) or `serial=SERIAL`, instead of --device")
+	fs.StringVar(&f.on, "on", "", "let the goal pick its phone of the fleet: `any`, `planner` (the planner chooses), `label=LABEL` (adb.labels) or `serial=SERIAL`, instead of --device")
 	fs.BoolVar(&f.each, "each", false, "with --on: run the goal on every phone of the kind, one goal per phone (a fan-out)")
 	fs.IntVar(&f.parallel, "parallel", workflows.DefaultFanOutParallel, "with --each or --retry-failed: how many of the fan-out's goals run at once")
 	fs.StringVar(&f.retryFailed, "retry-failed", "", "run again, as a new fan-out, the phones of fan-out `ID` that did not end done")
@@ -164,7 +170,9 @@ var listDevices = func(ctx context.Context, cfg config.Config) ([]adb.DeviceInfo
 	return adb.New(adb.Config{Addr: cfg.ADB.Address}).Devices(ctx)
 }
 
-// pickDevice returns the only ready phone when --device is not given.
+// pickDevice returns the only ready phone when neither --device nor --on
+// is given; "" with no error when several are: the planner chooses one
+// of the fleet (docs/design.md#phone-fleet).
 func pickDevice(ctx context.Context, cfg config.Config) (string, error) {
 	devs, err := listDevices(ctx, cfg)
 	if err != nil {
@@ -180,9 +188,9 @@ func pickDevice(ctx context.Context, cfg config.Config) (string, error) {
 	case 1:
 		return ready[0], nil
 	case 0:
-		return "", usageError{fmt.Errorf("no --device given and the ADB server at %s has no ready phone: plug one in or `adb connect host:port`, then see `starter devices`", cfg.ADB.Address)}
+		return "", usageError{fmt.Errorf("no --device given and the ADB server at %s has no ready phone: plug one in or `adb connect host:port`, then see `starter devices`; or let the planner choose a phone of the fleet with --on planner", cfg.ADB.Address)}
 	}
-	return "", usageError{fmt.Errorf("several phones are ready (%s): pick one with --device", strings.Join(ready, ", "))}
+	return "", nil
 }
 
 func allowed(cfg config.Config, serial string) bool {
@@ -235,6 +243,9 @@ func runGoal(cmd *cobra.Command, f runFlags, goal string) error {
 	if f.device == "" && on == nil {
 		if f.device, err = pickDevice(ctx, gc.cfg); err != nil {
 			return err
+		}
+		if f.device == "" {
+			on = &fleet.Selector{Planner: true}
 		}
 	}
 	if !f.noDeviceCheck && on == nil {

@@ -25,6 +25,9 @@ func runFanOut(cmd *cobra.Command, f runFlags, goal string) error {
 	if on == nil {
 		return usageError{errors.New("--each needs --on: say which phones, e.g. --on label=shop")}
 	}
+	if on.Planner {
+		return usageError{errors.New("--each with --on planner: a fan-out runs on every phone of a kind, the planner chooses one; say which phones, e.g. --on label=shop")}
+	}
 	if f.parallel < 1 {
 		return usageError{fmt.Errorf("--parallel %d: run at least one goal at once", f.parallel)}
 	}

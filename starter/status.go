@@ -216,12 +216,27 @@ func goalStatus(ctx context.Context, goals *goalctl.Client, id string, p goalctl
 	return rep, nil
 }
 
+// picked is how a goal started without a device chose its phone ("on
+// phone X, chosen by the planner: …"), "" for a goal given one.
+func (rep statusReport) picked() string {
+	switch {
+	case rep.Status != nil:
+		return rep.Status.Picked
+	case rep.Result != nil:
+		return rep.Result.Picked
+	}
+	return ""
+}
+
 func printStatus(w io.Writer, rep statusReport) {
 	if rep.Goal != "" {
 		fmt.Fprintf(w, "goal: %s\n", rep.Goal)
 	}
 	if rep.Device != "" {
 		fmt.Fprintf(w, "device: %s\n", rep.Device)
+	}
+	if p := rep.picked(); p != "" {
+		fmt.Fprintf(w, "phone: %s\n", p)
 	}
 	if rep.WebURL != "" {
 		fmt.Fprintf(w, "Web UI: %s\n", rep.WebURL)

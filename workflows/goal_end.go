@@ -76,6 +76,7 @@ func (g *goalRun) finish(ctx workflow.Context, r GoalResult) GoalResult {
 	r.Todos = append([]TodoState(nil), g.st.Todos...)
 	r.Steps = g.st.Steps
 	r.Usage = g.st.Usage
+	r.Picked = g.in.Picked
 	r.Unused = append([]string(nil), g.st.Notes...)
 	g.question, g.approval = nil, nil
 	g.setPhase(ctx, r.Status)

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/fleet"
 )
 
 // ChangePickPhone: a goal started with `--on` (GoalInput.On) and no
@@ -38,13 +39,29 @@ func (g *goalRun) pickPhone(ctx workflow.Context) (GoalResult, bool) {
 	// PhoneflowLabels search attribute.
 	pickVersion := getVersion(ctx, ChangePickPhone, workflow.DefaultVersion, 2)
 	sel := *g.in.On
+	since := workflow.Now(ctx)
+	deadline := since.Add(g.opts.DeviceWaitDeadline)
+	// A goal whose planner picks first has it choose a serial, then picks
+	// that phone under the same wait.
+	var choice plannerChoice
+	if sel.Planner {
+		c, r, ended := g.plannerPicks(ctx, since, deadline)
+		switch {
+		case ended:
+			return r, true
+		case ctx.Err() != nil:
+			return GoalResult{}, false
+		case c.Serial == "":
+			sel = fleet.Selector{Any: true}
+		default:
+			sel, choice = fleet.Selector{Serial: c.Serial}, c
+		}
+	}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second, MaximumAttempts: 5},
 		Summary:             "Pick " + clip(sel.Kind(), 60),
 	})
-	since := workflow.Now(ctx)
-	deadline := since.Add(g.opts.DeviceWaitDeadline)
 	in := activities.PickPhoneInput{GoalID: g.id, Selector: sel, QueuePrefix: DeviceTaskQueuePrefix, LeasePrefix: LeaseWorkflowIDPrefix}
 	for {
 		var res activities.PickPhoneResult
@@ -54,6 +71,9 @@ func (g *goalRun) pickPhone(ctx workflow.Context) (GoalResult, bool) {
 		}
 		if err == nil && res.Serial != "" {
 			g.in.Device, g.in.Picked = res.Serial, pickedLine(res, sel)
+			if choice.Serial != "" {
+				g.in.Picked = choice.line(res)
+			}
 			if pickVersion >= 2 && len(res.Labels) > 0 {
 				if err := workflow.UpsertTypedSearchAttributes(ctx, LabelsKey.ValueSet(res.Labels)); err != nil {
 					workflow.GetLogger(ctx).Warn("labels search attribute not updated: register PhoneflowLabels (keyword list) on the namespace", "error", err)

@@ -257,6 +257,9 @@ type GoalResult struct {
 	// deadline when that ended the goal (failed): a fan-out counts the
 	// phone as asked (docs/design.md#phone-fleet).
 	Unanswered string `json:"unanswered,omitempty"`
+	// Picked is Status.Picked: how a goal started without a device chose
+	// its phone.
+	Picked string `json:"picked,omitempty"`
 }
 
 // Approval is a sensitive action waiting for a human.
@@ -287,7 +290,8 @@ type Status struct {
 	Feedback        []string  `json:"feedback,omitempty"` // last N executor feedback items
 	Device          string    `json:"device"`
 	// Picked says how a goal started with --on chose its phone: "on
-	// phone X (label shop)".
+	// phone X (label shop) for --on label=shop", "on phone X, chosen by
+	// the planner: …".
 	Picked     string `json:"picked,omitempty"`
 	WaitingFor string `json:"waiting_for,omitempty"`
 	// LastAction and LastResult are the todo's latest action and what it

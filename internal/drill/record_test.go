@@ -585,6 +585,44 @@ func recordings() []recording {
 			}
 			return append(ids, workflows.LeaseWorkflowID(h.Serials[0]))
 		}},
+		{"planner-picks", func(t *testing.T, r *recorder, i int) []string {
+			// A goal started without a phone (--on planner): it lists the
+			// fleet with each phone's facts and state, the planner chooses
+			// the phone of another host that the goal names by its label
+			// till, and the goal picks that serial (change ID planner-picks,
+			// docs/design.md#phone-fleet).
+			ctx := context.Background()
+			h, err := r.s.AddHost(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Config.ADB.Labels = []string{h.Serials[0] + "=till"}
+			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stopHost()
+			deadline := time.Now().Add(time.Minute)
+			for {
+				phones, err := r.s.Goals.Fleet(ctx)
+				if err == nil && len(fleet.Selector{Label: "till"}.Select(phones)) == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the host's worker never published its till phone: %v %+v", err, phones)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			id, _, err := r.s.Goals.Start(ctx, goalctl.StartRequest{Goal: "Turn on Bluetooth on the phone labelled till", On: &fleet.Selector{Planner: true}})
+			if err != nil {
+				t.Fatalf("start with --on planner: %v", err)
+			}
+			ids := r.finish(t, id)
+			if !h.Phones[0].State().Toggles.Bluetooth {
+				t.Error("Bluetooth is off on the till phone the planner was to choose")
+			}
+			return append(ids, workflows.LeaseWorkflowID(h.Serials[0]))
+		}},
 		{"busy-phone-timeout", func(t *testing.T, r *recorder, i int) []string {
 			// A goal with device_wait "5s" queues behind a goal that holds
 			// the phone while it waits for a person, shows waiting_device,

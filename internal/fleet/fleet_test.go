@@ -19,6 +19,7 @@ func TestSelector(t *testing.T) {
 		{" label = tablet ", []string{"b"}},
 		{"label=none", nil},
 		{"serial=b", []string{"b"}},
+		{"planner", []string{"a", "b"}},
 	} {
 		s, err := ParseSelector(tc.on)
 		if err != nil {
@@ -40,7 +41,8 @@ func TestSelector(t *testing.T) {
 			t.Errorf("--on %q: error %v, want one naming the forms", bad, err)
 		}
 	}
-	if (Selector{Label: "shop"}).Kind() != "a phone labelled shop" || (Selector{Any: true}).Kind() != "any phone" {
+	if (Selector{Label: "shop"}).Kind() != "a phone labelled shop" || (Selector{Any: true}).Kind() != "any phone" ||
+		(Selector{Planner: true}).Kind() != "a phone the planner chooses" {
 		t.Error("Kind does not say what is waited for")
 	}
 }

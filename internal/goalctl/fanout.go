@@ -37,6 +37,9 @@ func FanOutOptions(id string, in workflows.FanOutInput) client.StartWorkflowOpti
 
 // StartFanOut starts in as fan-out id ("" = NewFanOutID()) and returns its ID.
 func (g *Client) StartFanOut(ctx context.Context, id string, in workflows.FanOutInput) (string, error) {
+	if in.On.Planner {
+		return "", errors.New("a fan-out with --on planner: a fan-out runs on every phone of a kind, the planner chooses one; say which phones, e.g. --on label=shop")
+	}
 	if id == "" {
 		id = NewFanOutID()
 	}

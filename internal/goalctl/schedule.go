@@ -131,6 +131,8 @@ func (r ScheduleRequest) Validate() error {
 		return errors.New("both --device and --on: name the phone, or say what kind of phone each run may pick, not both")
 	case r.Each && r.On == nil:
 		return errors.New("--each needs --on: say which phones each run goes over, e.g. --on label=shop")
+	case r.Each && r.On.Planner:
+		return errors.New("--each with --on planner: a fan-out runs on every phone of a kind, the planner chooses one; say which phones, e.g. --on label=shop")
 	case r.On == nil && strings.TrimSpace(r.Device) == "":
 		return errors.New("--device or --on is required: the phone each run drives (list phones with `starter devices`), or --on label=L to pick one")
 	case r.Parallel < 0:

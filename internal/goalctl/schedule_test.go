@@ -1,6 +1,7 @@
 package goalctl
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -237,5 +238,26 @@ func TestScheduleOverALabel(t *testing.T) {
 		if r.Validate() == nil {
 			t.Errorf("%+v validated", r)
 		}
+	}
+}
+
+// A schedule whose runs the planner places starts one goal per run; a
+// fan-out over --on planner is refused, as `starter run --each` refuses it.
+func TestScheduleRefusesAFanOutThePlannerPicks(t *testing.T) {
+	on := &fleet.Selector{Planner: true}
+	so, err := ScheduleOptions(ScheduleRequest{Name: "tidy", Goal: "Clear notifications on the phone labelled till", On: on, Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := so.Action.(*client.ScheduleWorkflowAction).Args[0].(workflows.GoalInput)
+	if in.On == nil || !in.On.Planner || so.Memo[MemoDevice] != "--on planner" {
+		t.Fatalf("input %+v, memo %v", in, so.Memo)
+	}
+	err = ScheduleRequest{Name: "x", Goal: "g", Every: time.Hour, On: on, Each: true}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "--on planner") || !strings.Contains(err.Error(), "label=shop") {
+		t.Errorf("a fan-out over --on planner: %v, want refused naming the fix", err)
+	}
+	if _, err := (&Client{}).StartFanOut(context.Background(), "", workflows.FanOutInput{Goal: "g", On: *on}); err == nil || !strings.Contains(err.Error(), "--on planner") {
+		t.Errorf("StartFanOut over --on planner: %v, want refused", err)
 	}
 }

@@ -48,7 +48,7 @@ func (r StartRequest) Validate() error {
 	case r.On != nil && strings.TrimSpace(r.Device) != "":
 		return errors.New("both --device and --on: name the phone, or say what kind of phone the goal may pick, not both")
 	case r.On == nil && strings.TrimSpace(r.Device) == "":
-		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`), or --on label=LABEL or --on any to let the goal pick one")
+		return errors.New("no device: pass --device SERIAL (list phones with `starter devices`), or --on label=LABEL, --on any or --on planner to let the goal pick one")
 	}
 	if r.ID != "" {
 		if err := CheckGoalID(r.ID); err != nil {

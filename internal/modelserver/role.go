@@ -32,6 +32,9 @@ func roleFor(model string, msgs []message) roleName {
 	if isReviewer(msgs) {
 		return roleReview
 	}
+	if isChooser(msgs) {
+		return roleChoose
+	}
 	m := strings.ToLower(model)
 	switch {
 	case strings.Contains(m, "planner"):

@@ -116,6 +116,7 @@ type Stats struct {
 	Guidance     int64 `json:"guidance"`     // executor guidance rewritten in the planner's name
 	Questions    int64 `json:"questions"`    // executor questions decided in the planner's name
 	Reviews      int64 `json:"reviews"`      // running todos reviewed in the planner's name
+	Choices      int64 `json:"choices"`      // goals' phones chosen in the planner's name
 	Faults429    int64 `json:"faults_429"`   // injected 429 answers
 	Faults500    int64 `json:"faults_500"`   // injected 500 answers
 	Malformed    int64 `json:"malformed"`    // injected malformed answers
@@ -382,6 +383,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case roleReview:
 		content = s.reviewAnswer(msgs, f)
 		s.count(func(st *Stats) { st.Reviews++ })
+	case roleChoose:
+		content = s.chooseAnswer(msgs, f)
+		s.count(func(st *Stats) { st.Choices++ })
 	default:
 		content = s.executorAnswer(msgs, grammarOf(req.Model, msgs), f)
 		s.count(func(st *Stats) { st.Executor++ })

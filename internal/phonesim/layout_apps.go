@@ -34,7 +34,7 @@ func (p *Phone) layoutSettings(b *builder) {
 	switch v.page {
 	case pageAbout:
 		b.appBar("About phone", true)
-		for i, t := range []string{"Model: " + p.cfg.Model, "Android version: 14", "Build number: PSIM.240101.001"} {
+		for i, t := range []string{"Model: " + p.cfg.Model, "Android version: " + p.cfg.Android, "Build number: PSIM.240101.001"} {
 			y := contentTop + 40 + i*rowH
 			b.add(widget{kind: kRow, text: t, full: uitree.Bounds{X1: 0, Y1: y, X2: w, Y2: y + rowH}})
 		}

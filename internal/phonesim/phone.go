@@ -28,6 +28,9 @@ type Config struct {
 	// screens a narrower, taller phone would.
 	Density int
 	Model   string // ro.product.model; default "Pixel 7 (phonesim)"
+	// Android is ro.build.version.release, also shown in Settings ›
+	// About phone; default AndroidVersion.
+	Android string
 	// Life makes the screens change by themselves (incoming messages,
 	// banners, dialogs, a ticking clock, the keyguard); zero is off.
 	Life Life
@@ -107,6 +110,9 @@ func New(cfg Config) *Phone {
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
+	if cfg.Android == "" {
+		cfg.Android = AndroidVersion
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -116,6 +122,14 @@ func New(cfg Config) *Phone {
 	p.lw, p.lh = p.toLayout(cfg.Width), p.toLayout(cfg.Height)
 	p.resetLocked()
 	return p
+}
+
+// SetAndroidVersion makes the phone report release v (getprop and the
+// About phone page), as another build of Android would.
+func (p *Phone) SetAndroidVersion(v string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg.Android = v
 }
 
 // Serial returns the phone's configured serial.

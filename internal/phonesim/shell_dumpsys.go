@@ -98,10 +98,13 @@ func (p *Phone) cmdWm(e *cmdEnv) int {
 }
 
 func (p *Phone) props() [][2]string {
+	p.mu.Lock()
+	release := p.cfg.Android
+	p.mu.Unlock()
 	return [][2]string{
 		{"persist.sys.locale", "en-US"},
 		{"ro.build.id", "PSIM.240101.001"},
-		{"ro.build.version.release", "14"},
+		{"ro.build.version.release", release},
 		{"ro.build.version.sdk", "34"},
 		{"ro.product.brand", "google"},
 		{"ro.product.cpu.abi", "x86_64"},

@@ -30,3 +30,26 @@ func TestWorldMatchesAFreshPhone(t *testing.T) {
 		t.Errorf("LauncherApps() = %v", apps)
 	}
 }
+
+// A phone given another Android release reports it in getprop, as the
+// fleet's facts read it, and on the About phone page.
+func TestAnotherAndroidRelease(t *testing.T) {
+	p := New(Config{Serial: DefaultSerial, Android: "13"})
+	p.SetAndroidVersion("15")
+	var out strings.Builder
+	p.runShell("getprop ro.build.version.release", nil, &out)
+	if strings.TrimSpace(out.String()) != "15" {
+		t.Errorf("getprop ro.build.version.release = %q, want 15", out.String())
+	}
+	p.mu.Lock()
+	p.push(newView(pkgSettings, pageAbout, ""))
+	s := p.layout()
+	p.mu.Unlock()
+	found := false
+	for _, w := range s.widgets {
+		found = found || w.text == "Android version: 15"
+	}
+	if !found {
+		t.Error("About phone does not show Android version: 15")
+	}
+}

@@ -21,7 +21,8 @@ import (
 // fleetRig is the fleet the scenarios of TestFleetScenarios share: one
 // embedded server and two phone hosts, each a worker process with its own
 // built-in ADB server; host a has phones a0 and a1, host b phone b0. Every
-// phone is labelled shop; b0 is also labelled till.
+// phone is labelled shop; a0 is also labelled door, and b0 till. b0 runs
+// Android tillAndroid, the others phonesim's own release.
 type fleetRig struct {
 	st     *stack.Stack
 	phones map[string]*phonesim.Phone // by serial
@@ -56,17 +57,22 @@ func (f *fleetRig) expect(serial, id, text string) {
 // message is a goal whose commit is one message the phone shows.
 func message(text string) string { return fmt.Sprintf("Send %q to Alice Chen in Messages", text) }
 
+// tillAndroid is b0's Android release: another than the other phones',
+// so a value read on b0 is told from one read elsewhere.
+const tillAndroid = "15"
+
 // fleetScenarios run in this order on one fleetRig. A scenario records
 // the messages it expects each phone to have sent (expect); the test then
 // requires every phone to have sent exactly those, each once, and no
-// phone to have been driven by two goals at once. More scenarios (a goal
-// whose phone the planner picks, a goal spanning two phones) go here.
+// phone to have been driven by two goals at once.
 var fleetScenarios = []struct {
 	name string
 	run  func(t *testing.T, f *fleetRig)
 }{
 	{"fan-out over a label, then retry the phones not done", fleetFanOutAndRetry},
 	{"schedule over a label and a goal on any phone", fleetScheduleAndAny},
+	{"a goal whose phone the planner picks", fleetPlannerPicks},
+	{"a goal spanning two phones with a value carried across", fleetSpanCarriesAValue},
 }
 
 // TestFleetScenarios runs the fleet scenarios on three simulated phones on
@@ -97,9 +103,12 @@ func TestFleetScenarios(t *testing.T) {
 		}
 		for i, s := range hh.Serials {
 			f.phones[s], f.hostOf[s], f.name[s] = hh.Phones[i], h.name, fmt.Sprintf("%s%d", h.name, i)
-			label := "shop"
-			if h.name == "b" {
-				label = "shop till"
+			label := map[string]string{"a0": "shop door", "b0": "shop till"}[f.name[s]]
+			if label == "" {
+				label = "shop"
+			}
+			if f.name[s] == "b0" {
+				hh.Phones[i].SetAndroidVersion(tillAndroid)
 			}
 			hh.Config.ADB.Labels = append(hh.Config.ADB.Labels, s+"="+label)
 		}
@@ -133,7 +142,7 @@ func TestFleetScenarios(t *testing.T) {
 	// No phone held by two goals: the todos of the goals that ran on a
 	// phone, which drive it only under its lease, never overlap.
 	for s, ids := range f.ran {
-		checkNoOverlap(t, st, f.name[s], ids)
+		checkNoOverlap(t, st, s, f.name[s], ids)
 	}
 }
 
@@ -256,6 +265,79 @@ func fleetScheduleAndAny(t *testing.T, f *fleetRig) {
 	}
 }
 
+// fleetPlannerPicks: a goal started without a phone (what `starter run`
+// does with several phones ready, `--on planner`) whose text names the
+// label till: the planner chooses b0, the goal runs there, and its
+// result's status line says the planner chose it and why.
+func fleetPlannerPicks(t *testing.T, f *fleetRig) {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	text := "fleet planner"
+	b0 := f.serial("b0")
+	id, _, err := f.st.Goals.Start(ctx, goalctl.StartRequest{Goal: message(text) + " on the phone labelled till", On: &fleet.Selector{Planner: true},
+		Options: workflows.GoalOptions{Plan: []string{message(text)}, Mode: workflows.ModeLayered}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.st.Goals.Result(ctx, id)
+	if err != nil || res.Status != workflows.GoalDone {
+		t.Fatalf("goal %s: %s %s %v", id, res.Status, res.Reason, err)
+	}
+	info, err := f.st.Goals.Describe(ctx, id)
+	if err != nil || info.Device != b0 {
+		t.Errorf("goal %s ran on %q (%v), want b0 (%s), the only phone labelled till", id, info.Device, err, b0)
+	}
+	if want := "on phone " + b0 + ", chosen by the planner: the goal names the label till"; !strings.HasPrefix(res.Picked, want) {
+		t.Errorf("status line %q, want it to start %q", res.Picked, want)
+	}
+	t.Logf("goal %s: %s", id, res.Picked)
+	f.expect(b0, id, text)
+}
+
+// fleetSpanCarriesAValue: a goal started without a phone reads the Android
+// version on the phone labelled till (b0, which the planner chooses) and
+// sends it in Messages on the phone labelled door (a0, leased for that
+// todo alone): a0's message carries b0's release, which no other phone
+// runs.
+func fleetSpanCarriesAValue(t *testing.T, f *fleetRig) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	a0, b0 := f.serial("a0"), f.serial("b0")
+	goal := "Read the Android version on the phone labelled till, then send it to Alice Chen in Messages on the phone labelled door"
+	id, _, err := f.st.Goals.Start(ctx, goalctl.StartRequest{Goal: goal, On: &fleet.Selector{Planner: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.st.Goals.Result(ctx, id)
+	if err != nil || res.Status != workflows.GoalDone {
+		t.Fatalf("goal %s: %s %s %v (todos %+v)", id, res.Status, res.Reason, err, res.Todos)
+	}
+	info, err := f.st.Goals.Describe(ctx, id)
+	if err != nil || info.Device != b0 {
+		t.Errorf("goal %s ran on %q (%v), want b0 (%s)", id, info.Device, err, b0)
+	}
+	var on []string
+	for _, td := range res.Todos {
+		d := or(td.Device, info.Device) // "": the goal's own phone
+		on = append(on, f.name[d])
+		t.Logf("todo %d on %s: %s → %s", td.Index, f.name[d], td.Text, td.Result)
+	}
+	if !slices.Equal(on, []string{"b0", "a0"}) {
+		t.Errorf("todos ran on %v, want the read on b0, then the send on a0", on)
+	}
+	var sent []string
+	for _, m := range f.phones[a0].State().MessagesSent {
+		if strings.Contains(m.Text, tillAndroid) {
+			sent = append(sent, m.Text)
+		}
+	}
+	if len(sent) != 1 {
+		t.Fatalf("a0 sent %q with b0's Android version %s, want one message", sent, tillAndroid)
+	}
+	f.expect(b0, id, "")
+	f.expect(a0, id, sent[0])
+}
+
 // fanOutGoal is the goal a fan-out ran on a phone.
 func fanOutGoal(fanout, serial string) string { return workflows.FanOutChildID(fanout, serial) }
 
@@ -297,10 +379,11 @@ func checkOutcomes(t *testing.T, st workflows.FanOutStatus, want map[string]stri
 	}
 }
 
-// checkNoOverlap requires the todos of the goals ids, all run on one
-// phone, to have run one goal at a time: a todo drives the phone only
-// while its goal holds the phone's lease.
-func checkNoOverlap(t *testing.T, st *stack.Stack, phone string, ids []string) {
+// checkNoOverlap requires the todos that the goals ids ran on phone
+// serial to have run one goal at a time: a todo drives the phone only
+// while its goal holds the phone's lease. A todo of a goal that spans
+// phones counts on the phone it ran on.
+func checkNoOverlap(t *testing.T, st *stack.Stack, serial, phone string, ids []string) {
 	t.Helper()
 	type span struct {
 		goal       string
@@ -310,6 +393,13 @@ func checkNoOverlap(t *testing.T, st *stack.Stack, phone string, ids []string) {
 	for _, id := range ids {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		res, _ := st.Goals.Result(ctx, id)
+		var here []workflows.TodoState
+		for _, td := range res.Todos {
+			if td.Device == "" || td.Device == serial {
+				here = append(here, td)
+			}
+		}
+		res.Todos = here
 		for _, tid := range drill.GoalWorkflowIDs(id, res)[1:] {
 			d, err := st.Client.DescribeWorkflowExecution(ctx, tid, "")
 			if err != nil {
