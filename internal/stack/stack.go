@@ -508,7 +508,7 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, a
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
 		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: costs,
-			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
+			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density, Skin: phonesim.Skin(s.screen.Skin)})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
 		serials = append(serials, serial)
