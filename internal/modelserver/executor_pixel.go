@@ -72,15 +72,67 @@ func (c *solver) pixelToggle(in intent) (step, bool) {
 		}
 		return tapAt(*label, fmt.Sprintf("The switch beside %q is %s; I tap its row to turn it %s.", label.Text, onOff(sw.Checked), onOff(in.On))), true
 	}
+	return c.pixelTowards(in.Setting, path), true
+}
+
+// pixelRead is the step towards reading a switch's state on a Pixel's
+// Settings, and false when the screen is not one.
+func (c *solver) pixelRead(setting string) (step, bool) {
+	path, ok := pixelPaths[setting]
+	if !ok || !c.onPixelSettings() {
+		return step{}, false
+	}
+	if label, sw := c.pixelSwitch(setting); sw != nil {
+		return finish(fmt.Sprintf("%s is %s", setting, onOff(sw.Checked)), fmt.Sprintf("The switch beside %q shows the state.", label.Text)), true
+	}
+	return c.pixelTowards(setting, path), true
+}
+
+// pixelTowards opens the deepest row of path on the screen, else scrolls
+// the main list or goes back a page.
+func (c *solver) pixelTowards(setting string, path []string) step {
 	for i := len(path) - 1; i >= 0; i-- {
 		for j := range c.obs.Elems {
 			if l := &c.obs.Elems[j]; l.ID == "title" && plain(l.Text) == plain(path[i]) {
-				return tapAt(*l, fmt.Sprintf("%s is reached through %s; I open %q.", in.Setting, strings.Join(path, " > "), l.Text)), true
+				return tapAt(*l, fmt.Sprintf("%s is reached through %s; I open %q.", setting, strings.Join(path, " > "), l.Text))
 			}
 		}
 	}
 	if c.byID("homepage_title") != nil {
-		return c.scroll(false, path[0]), true
+		return c.scroll(false, path[0])
 	}
-	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", in.Setting)), true
+	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
+}
+
+// titledSwitch is a Switch without text of its own and the words that
+// label it on the screen: the title on its line, left of it, or a main
+// switch bar's text without its "Use " ("Use Wi‑Fi" labels Wi-Fi).
+type titledSwitch struct {
+	sw    *uitree.Listed
+	label string
+}
+
+func titledSwitches(es []uitree.Listed) []titledSwitch {
+	var out []titledSwitch
+	for i := range es {
+		sw := &es[i]
+		if sw.Class != "Switch" || !sw.Checkable || sw.Text != "" {
+			continue
+		}
+		best, label := 31, ""
+		for _, l := range es {
+			d := abs(l.At[1] - sw.At[1])
+			if (l.ID != "title" && l.ID != "switch_text") || l.At[0] >= sw.At[0] || d >= best {
+				continue
+			}
+			best, label = d, plain(l.Text)
+			if l.ID == "switch_text" {
+				label = strings.TrimPrefix(label, "use ")
+			}
+		}
+		if label != "" {
+			out = append(out, titledSwitch{sw, label})
+		}
+	}
+	return out
 }
