@@ -76,6 +76,10 @@ type Sim struct {
 	// `uiautomator dump` on screens that animate
 	// (docs/phones.md#a-phones-costs).
 	Costs string `key:"costs"`
+	// Skin is how the phones' Settings and Quick Settings look: "classic"
+	// is the simulator's flat Settings page; "pixel" lays them out as a
+	// Pixel's Android 14 does (docs/phones.md#skins).
+	Skin string `key:"skin"`
 }
 
 // Temporal says which Temporal cluster to use and how to reach it.

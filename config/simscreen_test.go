@@ -47,3 +47,23 @@ func TestSimCosts(t *testing.T) {
 		t.Errorf("sim.costs slow: %v, want an error naming sim.costs and the profiles", err)
 	}
 }
+
+// TestSimSkin: classic (the default) and pixel are the skins; anything
+// else is refused with both named.
+func TestSimSkin(t *testing.T) {
+	if got := Default().Sim.Skin; got != "classic" {
+		t.Errorf("default sim.skin = %q, want classic", got)
+	}
+	for _, ok := range []string{"classic", "pixel"} {
+		c := Default()
+		c.Sim.Skin = ok
+		if err := c.Validate(); err != nil && strings.Contains(err.Error(), "sim.skin") {
+			t.Errorf("sim.skin %s: %v", ok, err)
+		}
+	}
+	c := Default()
+	c.Sim.Skin = "material"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "sim.skin") || !strings.Contains(err.Error(), "pixel") {
+		t.Errorf("sim.skin material: %v, want an error naming sim.skin and the skins", err)
+	}
+}

@@ -345,6 +345,9 @@ func (c Config) Validate() error {
 	if c.Sim.Costs != "" && c.Sim.Costs != "none" && c.Sim.Costs != "phone" {
 		bad("sim.costs", "none (every command answers at once) or phone (a real phone's latencies and uiautomator's idle-state failures)")
 	}
+	if c.Sim.Skin != "" && c.Sim.Skin != "classic" && c.Sim.Skin != "pixel" {
+		bad("sim.skin", "classic (the simulator's flat Settings page) or pixel (Settings and Quick Settings as on a Pixel)")
+	}
 	if c.Sim.Seed < 0 {
 		bad("sim.seed", "0 or a positive integer")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/eval"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -37,6 +38,7 @@ type evalFlags struct {
 	perTmpl   int
 	faults    []string
 	review    int
+	skin      string
 }
 
 func newEvalCmd() *cobra.Command {
@@ -118,6 +120,7 @@ done, no wrong commit and every run replayed), 1 otherwise.`,
 	fs.IntVar(&f.armRuns, "arm-runs", 30, "prompt-opt suite: tasks per arm")
 	fs.IntVar(&f.runs, "runs", 1, "runs, each with the next seed (seed, seed+1, ...)")
 	fs.IntVar(&f.perTmpl, "per-template", eval.DefaultPerTemplate, "generated suite: tasks drawn from each template per seed")
+	fs.StringVar(&f.skin, "skin", string(phonesim.SkinClassic), "fixed and generated suites: how the phones' Settings and Quick Settings look, classic or pixel (docs/phones.md#skins)")
 	fs.StringArrayVar(&f.faults, "fault", nil, "offline model fault NAME=RATE passed to the model server, repeatable (e.g. wrong-tap=0.2)")
 	return cmd
 }
@@ -143,6 +146,9 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	if f.runs < 1 {
 		return fmt.Errorf("--runs %d: give at least 1", f.runs)
+	}
+	if _, err := phonesim.ParseSkin(f.skin); err != nil {
+		return fmt.Errorf("--skin: %w", err)
 	}
 	if f.suite == "prompt-opt" {
 		return runPromptOpt(cmd, f)
@@ -273,6 +279,7 @@ func runEvalSeeds(cmd *cobra.Command, f evalFlags, modes []string, faults map[st
 		for _, m := range modes {
 			o := opts(seed)
 			o.Mode, o.Seed, o.WrongTaps, o.Naive, o.Batch, o.Faults = m, seed, f.wrongTaps, f.naive, f.batch, faults
+			o.Skin, _ = phonesim.ParseSkin(f.skin) // checked by runEval
 			if f.review >= 0 {
 				o.ReviewEvery = &f.review
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -31,5 +32,18 @@ func TestSelectCases(t *testing.T) {
 	}
 	if _, err := selectCases(cases, "b", true); err == nil {
 		t.Error("an empty selection was accepted")
+	}
+}
+
+// TestEvalRefusesAnUnknownSkin: the skin is checked before any stack
+// starts, and the error names the skins.
+func TestEvalRefusesAnUnknownSkin(t *testing.T) {
+	cmd := newEvalCmd()
+	cmd.SetArgs([]string{"--suite", "generated", "--skin", "material"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "--skin") || !strings.Contains(err.Error(), "pixel") {
+		t.Fatalf("--skin material: %v, want an error naming classic and pixel", err)
 	}
 }

@@ -20,7 +20,7 @@ func newSimCmd() *cobra.Command {
 	var phones int
 	var life phonesim.Life
 	var width, height, density int
-	var costs string
+	var costs, skin string
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Run simulated Android phones that adb can connect to",
@@ -39,6 +39,10 @@ phones another screen (default 1080x2400 at 420 dpi), like 720x1600 at 320.
 (screencap, uiautomator's idle wait, input, typing, launches) and fails
 uiautomator dump with "could not get idle state" on screens that animate,
 drawn from --seed; --costs none (the default) answers at once.
+--skin pixel lays Settings out as a Pixel's Android 14 does (main list,
+subpages, main switch bars, a brightness slider) and adds the Quick
+Settings shade a swipe down from the status bar or "cmd statusbar
+expand-settings" opens; --skin classic (the default) keeps the flat page.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
@@ -46,6 +50,7 @@ Stop with Ctrl-C.`,
   starter sim --screen-timeout 2m --pin 4827
   starter sim --width 720 --height 1600 --density 320
   starter sim --costs phone --seed 3
+  starter sim --skin pixel
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -67,7 +72,11 @@ Stop with Ctrl-C.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--costs: %w", err)}
 			}
-			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life, Costs: profile, Width: width, Height: height, Density: density})
+			sk, err := phonesim.ParseSkin(skin)
+			if err != nil {
+				return usageError{fmt.Errorf("--skin: %w", err)}
+			}
+			return runSim(ctx, cmd, phonesim.FleetConfig{Addr: addr, Phones: phones, Life: life, Costs: profile, Width: width, Height: height, Density: density, Skin: sk})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:5555", "address of the first phone (host:port)")
@@ -81,6 +90,7 @@ Stop with Ctrl-C.`,
 	cmd.Flags().IntVar(&height, "height", 0, "screen height in pixels; 0 = 2400")
 	cmd.Flags().IntVar(&density, "density", 0, "screen density in dpi; 0 = 420")
 	cmd.Flags().StringVar(&costs, "costs", phonesim.CostsNone, "cost profile: none (every command answers at once) or phone (a real phone's latencies and dump failures)")
+	cmd.Flags().StringVar(&skin, "skin", string(phonesim.SkinClassic), "how Settings and Quick Settings look: classic (the flat page) or pixel (as on a Pixel)")
 	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }

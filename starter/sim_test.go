@@ -114,3 +114,15 @@ func TestSimRejectsAnUnknownCostProfile(t *testing.T) {
 		t.Fatalf("--costs slow: err %v, exit %d, want a usage error naming none and phone", err, exitCode(err))
 	}
 }
+
+// TestSimRejectsAnUnknownSkin: the usage error names the skins.
+func TestSimRejectsAnUnknownSkin(t *testing.T) {
+	cmd := newSimCmd()
+	cmd.SetArgs([]string{"--skin", "material"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--skin") || !strings.Contains(err.Error(), "pixel") {
+		t.Fatalf("--skin material: err %v, exit %d, want a usage error naming classic and pixel", err, exitCode(err))
+	}
+}

@@ -78,6 +78,9 @@ type EnvOptions struct {
 	Protocol string
 	// Costs is the phones' cost profile; the zero value answers at once.
 	Costs phonesim.Costs
+	// Skin is how the phones' Settings and Quick Settings look; "" takes
+	// the stack's configured sim.skin.
+	Skin phonesim.Skin
 	// Settle replaces the worker's wait after each action when its Mode
 	// is set.
 	Settle config.Settle
@@ -124,7 +127,7 @@ func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) 
 	if e.Model, e.ModelURL, err = s.st.ServeModels(ctx, runCtx, o.Model); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	if e.Phones, e.Serials, err = s.st.AddPhonesWith(ctx, runCtx, o.Phones, o.Costs); err != nil {
+	if e.Phones, e.Serials, err = s.st.AddPhonesWith(ctx, runCtx, o.Phones, stack.PhoneOptions{Costs: o.Costs, Skin: o.Skin}); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	for _, serial := range e.Serials {

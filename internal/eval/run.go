@@ -15,6 +15,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/bench"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -30,6 +31,9 @@ type Options struct {
 	// through to the model server (see ApplyFaults), e.g. "misread": 0.2.
 	Faults   map[string]float64
 	Protocol string // executor request layout; empty = the configured default
+	// Skin is how the phones' Settings and Quick Settings look
+	// (docs/phones.md#skins); "" takes the stack's, classic by default.
+	Skin phonesim.Skin
 	// Batch is how many tasks run at once, each on its own phone, reset
 	// between tasks; 0 = 8.
 	Batch int
@@ -135,7 +139,7 @@ func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
 	}
 	phones := min(o.Batch, len(tasks))
 	began := time.Now()
-	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: phones, Model: mc, Protocol: o.Protocol})
+	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: phones, Model: mc, Protocol: o.Protocol, Skin: o.Skin})
 	if err != nil {
 		return sum, err
 	}

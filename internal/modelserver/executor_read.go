@@ -79,6 +79,9 @@ func (c *solver) read(in intent) step {
 		if sw := c.settingsSwitch(in.What); sw != nil {
 			return finish(fmt.Sprintf("%s is %s", in.What, onOff(sw.Checked)), "The switch shows the state.")
 		}
+		if st, ok := c.pixelRead(in.What); ok {
+			return st
+		}
 		if c.onSubpage() {
 			return back("The switches are on the main Settings list.")
 		}

@@ -41,6 +41,9 @@ func (c *solver) toggle(in intent) step {
 	}
 	sw := c.settingsSwitch(in.Setting)
 	if sw == nil {
+		if st, ok := c.pixelToggle(in); ok {
+			return st
+		}
 		if c.onSubpage() {
 			return back("This is a Settings sub-page; the switches are on the main Settings list.")
 		}

@@ -237,12 +237,18 @@ func runGoalWith(t *testing.T, url string, a *adbShell, task string, maxSteps in
 
 func startPhone(t *testing.T) (*phonesim.Phone, *adbShell) {
 	t.Helper()
+	return startPhoneWith(t, phonesim.Config{})
+}
+
+// startPhoneWith serves a phone made from cfg and dials it.
+func startPhoneWith(t *testing.T, cfg phonesim.Config) (*phonesim.Phone, *adbShell) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p := phonesim.New(phonesim.Config{})
+	p := phonesim.New(cfg)
 	done := make(chan struct{})
 	go func() { _ = p.Serve(ctx, ln); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })

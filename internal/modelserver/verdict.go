@@ -222,13 +222,26 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 	}
 	if c.on != nil {
 		sw := find(func(l uitree.Listed) bool { return l.Checkable && namesSwitch(c.subj, l.Text) })
+		label := ""
+		if sw != nil {
+			label = sw.Text
+		} else {
+			// A Settings switch has no text: its title beside it, or
+			// its main switch bar's text, labels it.
+			for _, t := range titledSwitches(obs.Elems) {
+				if namesSwitch(c.subj, t.label) {
+					sw, label = t.sw, t.label
+					break
+				}
+			}
+		}
 		if sw == nil {
 			return failed("no switch the task names is on the final screen (%s)", front)
 		}
 		if sw.Checked != *c.on {
-			return failed("the %s switch is %s, not %s", sw.Text, onOff(sw.Checked), onOff(*c.on))
+			return failed("the %s switch is %s, not %s", label, onOff(sw.Checked), onOff(*c.on))
 		}
-		shown = append(shown, fmt.Sprintf("the %q switch is %s", sw.Text, onOff(sw.Checked)))
+		shown = append(shown, fmt.Sprintf("the %q switch is %s", label, onOff(sw.Checked)))
 	}
 	if c.pct != "" {
 		l := find(func(l uitree.Listed) bool { return hasPct(l.Text, c.pct) })

@@ -20,6 +20,8 @@ type FleetConfig struct {
 	Life Life
 	// Costs is every phone's cost profile (each draws from its own seed).
 	Costs Costs
+	// Skin is every phone's look of Settings and Quick Settings.
+	Skin Skin
 }
 
 // StartFleet starts cfg.Phones phones, phone i listening on port+2i (the
@@ -62,7 +64,7 @@ func StartFleet(ctx context.Context, cfg FleetConfig) ([]*Phone, []string, error
 	for i, ln := range lns {
 		life := cfg.Life
 		life.Seed += uint64(i)
-		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Density: cfg.Density, Life: life, Costs: cfg.Costs})
+		phones[i] = New(Config{Serial: addrs[i], Width: cfg.Width, Height: cfg.Height, Density: cfg.Density, Life: life, Costs: cfg.Costs, Skin: cfg.Skin})
 		go func() { _ = phones[i].Serve(ctx, ln) }()
 	}
 	return phones, addrs, nil

@@ -85,6 +85,10 @@ func (p *Phone) tap(x, y int) {
 	s := p.screenNow()
 	for i := len(s.widgets) - 1; i >= 0; i-- {
 		w := s.widgets[i]
+		if w.drag != nil && w.bounds.Contains(x, y) {
+			w.drag(x) // a slider's thumb jumps to the tap
+			return
+		}
 		if w.clickable && w.bounds.Contains(x, y) {
 			if w.tap != nil {
 				w.tap()
@@ -110,11 +114,18 @@ func (p *Phone) swipe(x1, y1, x2, y2 int) {
 	case p.bannerSwipe(x1, y1, y2):
 		return
 	}
+	s := p.screenNow()
+	if p.shadeSwipe(s, x1, y1, x2, y2) {
+		return
+	}
+	if w, ok := s.dragAt(x1, y1); ok {
+		w.drag(x2)
+		return
+	}
 	dy := y1 - y2
 	if abs(dy) < 24 {
 		return
 	}
-	s := p.screenNow()
 	for _, w := range s.widgets {
 		if w.kind == kList && w.bounds.Contains(x1, y1) && w.scrollOf != nil {
 			w.scrollOf.scroll = min(max(w.scrollOf.scroll+dy, 0), w.maxScroll)
@@ -157,6 +168,17 @@ func (p *Phone) key(code int) {
 		return
 	}
 	v := p.top()
+	if p.shade.open && p.life.dialog == nil {
+		// Back closes the shade; Home closes it and goes home.
+		switch code {
+		case 3:
+			p.shade.open = false
+			p.launch(pkgLauncher)
+		case 4:
+			p.shade.open = false
+		}
+		return
+	}
 	if p.life.dialog != nil {
 		// Back closes a system dialog; Home closes it too (the system
 		// closes its dialogs on Home) and goes home.

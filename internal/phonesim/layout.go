@@ -41,6 +41,11 @@ const (
 	kScrim  // dims what is under a dialog
 	kDialog // a dialog's card
 	kDot    // a pattern lock's dot
+	// The Pixel skin's (layout_pixel.go, shade.go):
+	kSlider    // a SeekBar: track and thumb at the level
+	kSwitchBar // a main switch bar's coloured frame
+	kTile      // a Quick Settings tile
+	kPanel     // the Quick Settings shade behind its tiles
 )
 
 // widget is one drawn and dumped element. full is where it is drawn,
@@ -61,6 +66,10 @@ type widget struct {
 	maxScroll int    // lists
 	scrollOf  *view  // lists: whose scroll offset this is
 	tap       func()
+	// drag moves a slider to the x (layout units) where a finger ends,
+	// tapping or swiping on it; level is where its thumb is drawn, 0-100.
+	drag  func(x int)
+	level int
 }
 
 // screen is a complete description of what the display shows.
@@ -139,7 +148,7 @@ func (b *builder) item(w widget, x1, y1, x2, y2 int) {
 		return
 	}
 	w.bounds = vis
-	w.depth = 2
+	w.depth = max(w.depth, 2) // a row's own children sit deeper
 	b.add(w)
 }
 
@@ -174,6 +183,10 @@ func (p *Phone) layout() *screen {
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
 	switch v.app {
 	case pkgSettings:
+		if p.pixel() {
+			p.layoutPixelSettings(b)
+			break
+		}
 		p.layoutSettings(b)
 	case pkgContacts:
 		p.layoutContacts(b)
@@ -197,6 +210,9 @@ func (p *Phone) layout() *screen {
 		b.add(widget{kind: kText, text: v.popup, id: "popup_message", full: uitree.Bounds{X1: 96, Y1: top, X2: s.w - 96, Y2: top + 300}})
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Not now", id: "popup_dismiss", clickable: true,
 			full: uitree.Bounds{X1: s.w/2 - 240, Y1: top + 340, X2: s.w/2 + 240, Y2: top + 500}, tap: func() { v.popup = "" }})
+	}
+	if p.shade.open {
+		p.layoutShade(b)
 	}
 	p.overlays(b)
 	if v.focus != "" && p.life.dialog == nil {

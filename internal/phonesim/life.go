@@ -257,6 +257,7 @@ func (p *Phone) Receive(from, text string) {
 // phone with a keyguard does.
 func (p *Phone) sleepLocked() {
 	p.st.Awake = false
+	p.shade.open = false // the shade collapses as the screen goes off
 	p.life.banner = nil
 	p.life.closeBouncer()
 	if p.cfg.Life.On() {

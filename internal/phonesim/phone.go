@@ -44,6 +44,9 @@ type Config struct {
 	// finds no idle state, drawn from Life.Seed; the zero Costs (the
 	// default) answers at once (CostProfile, docs/phones.md#a-phones-costs).
 	Costs Costs
+	// Skin is how Settings and Quick Settings look; "" is SkinClassic
+	// (docs/phones.md#skins).
+	Skin Skin
 }
 
 // Defaults used for zero Config fields.
@@ -88,6 +91,8 @@ type Phone struct {
 	apks  map[string][]byte // the APKs built for `pm path`'s files, per package
 
 	cost *costState // the cost profile's draws and the screen it last saw
+
+	shade shade // the Pixel skin's Quick Settings shade
 }
 
 // New returns a phone in its initial state: awake, on the launcher.
@@ -115,6 +120,9 @@ func New(cfg Config) *Phone {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Skin == "" {
+		cfg.Skin = SkinClassic
 	}
 	p := &Phone{cfg: cfg, log: cfg.Logger.With("phone", cfg.Serial), transports: map[*transport]struct{}{}}
 	p.rend = newRenderer(cfg.Width, cfg.Height)
@@ -152,6 +160,7 @@ func (p *Phone) resetLocked() {
 	p.frozen = nil
 	p.life = newLife(p.cfg.Life)
 	p.wallpaper = p.cfg.Wallpaper
+	p.shade = shade{}
 }
 
 // banner is the CNXN payload: identity and (deliberately few) features, so

@@ -114,8 +114,8 @@ func (s *screen) hash() uint64 {
 		fmt.Fprintf(h, "wallpaper %d\n", s.wallpaper)
 	}
 	for _, w := range s.widgets {
-		fmt.Fprintf(h, "%d %q %q %q %v %v %t %t %q %q %x\n", w.kind, w.text, w.desc, w.id, w.full, w.bounds,
-			w.checked, w.focused, w.value, w.hint, w.color)
+		fmt.Fprintf(h, "%d %q %q %q %v %v %t %t %q %q %x %d\n", w.kind, w.text, w.desc, w.id, w.full, w.bounds,
+			w.checked, w.focused, w.value, w.hint, w.color, w.level)
 	}
 	return h.Sum64()
 }
@@ -236,9 +236,15 @@ func fit(f font.Face, s string, maxW int) string {
 	return ""
 }
 
+// drawable is s with the characters the embedded fonts have no glyph
+// for drawn as their look-alikes: Settings' non-breaking hyphen (U+2011,
+// "Wi‑Fi") as a hyphen.
+func drawable(s string) string { return strings.ReplaceAll(s, "\u2011", "-") }
+
 // text draws s with its left edge at x, vertically centred on midY.
 func (r *renderer) text(dst *image.RGBA, bold bool, size int, c uint32, x, midY, maxW int, s string) {
 	f := r.face(bold, size)
+	s = drawable(s)
 	s = fit(f, s, maxW)
 	m := f.Metrics()
 	base := midY + (m.Ascent.Ceil()-m.Descent.Ceil())/2
@@ -249,6 +255,7 @@ func (r *renderer) text(dst *image.RGBA, bold bool, size int, c uint32, x, midY,
 // centered draws s centred in b.
 func (r *renderer) centered(dst *image.RGBA, bold bool, size int, c uint32, b image.Rectangle, s string) {
 	f := r.face(bold, size)
+	s = drawable(s)
 	s = fit(f, s, b.Dx())
 	w := font.MeasureString(f, s).Ceil()
 	r.text(dst, bold, size, c, b.Min.X+(b.Dx()-w)/2, (b.Min.Y+b.Max.Y)/2, 0, s)
@@ -368,6 +375,19 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 			dim(img, full)
 		case kDialog:
 			fillRound(img, full, 40, colBG)
+		case kSlider:
+			r.slider(dst, full, w.level)
+		case kSwitchBar:
+			c := uint32(colBar)
+			if w.checked {
+				c = colTrackOn
+			}
+			fillRound(dst, full, full.Dy()/2, c)
+		case kPanel:
+			clip = nil
+			fill(img, full, colStatus)
+		case kTile:
+			r.tile(img, full, w)
 		case kDot:
 			fillCircle(img, (full.Min.X+full.Max.X)/2, (full.Min.Y+full.Max.Y)/2, full.Dx()/2, colGrey)
 		case kBubbleIn, kBubbleOut:
@@ -400,6 +420,30 @@ func (r *renderer) toggle(dst *image.RGBA, b image.Rectangle, on bool) {
 	fillRound(dst, track, 30, colTrackOff)
 	fillCircle(dst, track.Min.X+30, cy, 41, colGrey)
 	fillCircle(dst, track.Min.X+30, cy, 38, colBar)
+}
+
+// slider draws a SeekBar: the track, the part up to the level filled,
+// and the thumb at the level.
+func (r *renderer) slider(dst *image.RGBA, b image.Rectangle, level int) {
+	cy := (b.Min.Y + b.Max.Y) / 2
+	x := b.Min.X + b.Dx()*min(max(level, 0), 100)/100
+	fillRound(dst, image.Rect(b.Min.X, cy-12, b.Max.X, cy+12), 12, colTrackOff)
+	fillRound(dst, image.Rect(b.Min.X, cy-12, max(x, b.Min.X+24), cy+12), 12, colTrackOn)
+	fillCircle(dst, min(max(x, b.Min.X+30), b.Max.X-30), cy, 30, colPrimary)
+}
+
+// tile draws a Quick Settings tile: its label over its state, on a
+// coloured card when on.
+func (r *renderer) tile(dst *image.RGBA, b image.Rectangle, w widget) {
+	c := uint32(colBG)
+	if w.checked {
+		c = colTrackOn
+	}
+	fillRound(dst, b, 60, c)
+	label, state, _ := strings.Cut(w.text, ", ")
+	fillCircle(dst, b.Min.X+68, (b.Min.Y+b.Max.Y)/2, 26, colGrey)
+	r.text(dst, true, 40, colText, b.Min.X+121, b.Min.Y+80, b.Dx()-160, label)
+	r.text(dst, false, 36, colGrey, b.Min.X+121, b.Min.Y+130, b.Dx()-160, state)
 }
 
 func (r *renderer) edit(dst *image.RGBA, b image.Rectangle, w widget) {

@@ -49,7 +49,7 @@ func init() {
 		"exit":  func(*Phone, *cmdEnv) int { return 0 },
 		"sh":    (*Phone).cmdSh,
 		"umask": cmdUmask, "printf": cmdPrintf, "mv": (*Phone).cmdMv, "find": (*Phone).cmdFind,
-		"stat": (*Phone).cmdStat, "dd": (*Phone).cmdDd,
+		"stat": (*Phone).cmdStat, "dd": (*Phone).cmdDd, "cmd": (*Phone).cmdCmd,
 	}
 }
 

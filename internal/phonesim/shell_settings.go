@@ -107,12 +107,13 @@ func (p *Phone) cmdSettings(e *cmdEnv) int {
 	defer p.mu.Unlock()
 	st := &p.st
 	vals := map[string]string{
-		"secure/default_input_method":  st.InputMethod,
-		"secure/enabled_input_methods": strings.Join(p.imeIDs(false), ":"),
-		"global/airplane_mode_on":      boolInt(st.Toggles.Airplane),
-		"global/wifi_on":               boolInt(st.Toggles.WiFi),
-		"global/bluetooth_on":          boolInt(st.Toggles.Bluetooth),
-		"system/screen_brightness":     strconv.Itoa(st.Brightness * 255 / 100),
+		"secure/default_input_method":   st.InputMethod,
+		"secure/enabled_input_methods":  strings.Join(p.imeIDs(false), ":"),
+		"global/airplane_mode_on":       boolInt(st.Toggles.Airplane),
+		"global/wifi_on":                boolInt(st.Toggles.WiFi),
+		"global/bluetooth_on":           boolInt(st.Toggles.Bluetooth),
+		"system/screen_brightness":      strconv.Itoa(st.Brightness * 255 / 100),
+		"system/screen_brightness_mode": boolInt(st.Toggles.AdaptiveBrightness),
 	}
 	switch args[0] {
 	case "list":
@@ -156,6 +157,8 @@ func (p *Phone) cmdSettings(e *cmdEnv) int {
 		st.Toggles.WiFi = val == "1"
 	case "global/bluetooth_on":
 		st.Toggles.Bluetooth = val == "1"
+	case "system/screen_brightness_mode":
+		st.Toggles.AdaptiveBrightness = val == "1"
 	case "system/screen_brightness":
 		if n, err := strconv.Atoi(val); err == nil {
 			st.Brightness = min(max(n*100/255/10*10, 0), 100)

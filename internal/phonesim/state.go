@@ -28,7 +28,7 @@ type State struct {
 	Screen       Screen        `json:"screen"`
 	CurrentApp   string        `json:"current_app"` // package of the foreground app
 	Toggles      Toggles       `json:"toggles"`
-	Brightness   int           `json:"brightness"` // percent, 0-100 in steps of 10
+	Brightness   int           `json:"brightness"` // percent, 0-100; the Pixel skin's sliders set any, the rest steps of 10
 	MessagesSent []SentMessage `json:"messages_sent"`
 	Alarms       []Alarm       `json:"alarms"`
 	Notes        []Note        `json:"notes"`
@@ -46,6 +46,7 @@ type State struct {
 	Bouncer       bool           `json:"bouncer,omitempty"`
 	WrongPINs     int            `json:"wrong_pins,omitempty"`
 	Dialog        string         `json:"dialog,omitempty"`
+	Shade         bool           `json:"shade,omitempty"` // the Pixel skin's Quick Settings shade is open
 	Notifications []Notification `json:"notifications,omitempty"`
 	Clock         time.Time      `json:"clock"`
 	Events        []LifeEvent    `json:"life_events,omitempty"`
@@ -68,6 +69,12 @@ type Toggles struct {
 	// Android: turning it on turns Bluetooth on, and Bluetooth going off
 	// ends it.
 	BluetoothTethering bool `json:"bluetooth_tethering,omitempty"`
+	// AdaptiveBrightness (Display, Adaptive brightness) and Flashlight
+	// (a Quick Settings tile) are switched by the Pixel skin's screens
+	// (docs/phones.md#skins); `settings` reads and writes
+	// screen_brightness_mode.
+	AdaptiveBrightness bool `json:"adaptive_brightness,omitempty"`
+	Flashlight         bool `json:"flashlight,omitempty"`
 }
 
 // SentMessage is one message sent from the Messages app. Seq is the input
@@ -221,6 +228,7 @@ func (p *Phone) State() State {
 	if p.life.dialog != nil {
 		s.Dialog = p.life.dialog.title
 	}
+	s.Shade = p.shade.open
 	s.Notifications = slices.Clone(p.life.notifs)
 	for _, e := range p.inputs {
 		e.Args = slices.Clone(e.Args)

@@ -135,6 +135,8 @@ func (p *Phone) focusWindow() (string, bool) {
 		return "NotificationShade", true
 	case p.life.dialog != nil:
 		return p.life.dialog.pkg, false
+	case p.shade.open:
+		return shadeWindow, false
 	}
 	return "", false
 }

@@ -114,7 +114,7 @@ type Stack struct {
 	modelStop func()
 	srvOpts   devserver.Options
 	life      phonesim.Life
-	screen    config.Sim // its Width, Height and Density shape the phones' screens
+	screen    config.Sim // its Width, Height, Density and Skin shape the phones' screens
 	costs     phonesim.Costs
 	mu        sync.Mutex
 	server    *devserver.Server
@@ -477,9 +477,18 @@ func (s *Stack) AddPhones(ctx, life context.Context, n int) ([]*phonesim.Phone, 
 	return s.attachPhones(ctx, life, s.ADB, n, nil, s.costs)
 }
 
-// AddPhonesWith is AddPhones with phones of the cost profile c.
-func (s *Stack) AddPhonesWith(ctx, life context.Context, n int, c phonesim.Costs) ([]*phonesim.Phone, []string, error) {
-	return s.attachPhones(ctx, life, s.ADB, n, nil, c)
+// PhoneOptions shape the phones AddPhonesWith adds.
+type PhoneOptions struct {
+	Costs phonesim.Costs // their cost profile; the zero value answers at once
+	Skin  phonesim.Skin  // how Settings and Quick Settings look; "" takes the config's sim.skin
+}
+
+// AddPhonesWith is AddPhones with phones shaped by o.
+func (s *Stack) AddPhonesWith(ctx, life context.Context, n int, o PhoneOptions) ([]*phonesim.Phone, []string, error) {
+	if o.Skin == "" {
+		o.Skin = phonesim.Skin(s.screen.Skin)
+	}
+	return s.attachPhonesOf(ctx, life, s.ADB, n, nil, o)
 }
 
 // both ends when life ends or the stack stops.
@@ -492,6 +501,11 @@ func (s *Stack) both(life context.Context) context.Context {
 // attachPhones serves n simulated phones on listeners of their own until
 // life ends or the stack stops, and attaches them to the ADB server of ac.
 func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, addrs []string, costs phonesim.Costs) ([]*phonesim.Phone, []string, error) {
+	return s.attachPhonesOf(ctx, life, ac, n, addrs, PhoneOptions{Costs: costs, Skin: phonesim.Skin(s.screen.Skin)})
+}
+
+// attachPhonesOf is attachPhones with phones shaped by o.
+func (s *Stack) attachPhonesOf(ctx, life context.Context, ac *adb.Client, n int, addrs []string, o PhoneOptions) ([]*phonesim.Phone, []string, error) {
 	life = s.both(life)
 	var phones []*phonesim.Phone
 	var serials []string
@@ -507,8 +521,8 @@ func (s *Stack) attachPhones(ctx, life context.Context, ac *adb.Client, n int, a
 		serial := ln.Addr().String()
 		own := s.life
 		own.Seed += uint64(len(phones)) // each phone a life of its own
-		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: costs,
-			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density})
+		p := phonesim.New(phonesim.Config{Serial: serial, Logger: s.log, Life: own, Costs: o.Costs,
+			Width: s.screen.Width, Height: s.screen.Height, Density: s.screen.Density, Skin: o.Skin})
 		go func() { _ = p.Serve(life, ln) }()
 		phones = append(phones, p)
 		serials = append(serials, serial)

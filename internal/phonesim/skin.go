@@ -1,0 +1,32 @@
+package phonesim
+
+import "fmt"
+
+// Skin is how the phone's system apps look: which tree Settings and the
+// status bar's shade show (docs/phones.md#skins).
+type Skin string
+
+const (
+	// SkinClassic is the simulator's own flat Settings page, whose
+	// switches carry their labels; the default.
+	SkinClassic Skin = "classic"
+	// SkinPixel lays Settings and Quick Settings out as a Pixel's
+	// Android 14 does: the main list with summaries and subpages, switches
+	// without text beside their title, main switch bars, a brightness
+	// slider, and a shade pulled from the top with state tiles.
+	SkinPixel Skin = "pixel"
+)
+
+// ParseSkin returns the skin a name stands for; "" is SkinClassic.
+func ParseSkin(name string) (Skin, error) {
+	switch Skin(name) {
+	case "", SkinClassic:
+		return SkinClassic, nil
+	case SkinPixel:
+		return SkinPixel, nil
+	}
+	return "", fmt.Errorf("phonesim: unknown skin %q; use %s (the simulator's flat Settings) or %s (Settings and Quick Settings as on a Pixel)", name, SkinClassic, SkinPixel)
+}
+
+// pixel reports whether the phone wears the Pixel skin.
+func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
