@@ -208,11 +208,20 @@ func (p *Phone) afterCommand(name string, args []string) {
 	if !p.costly() {
 		return
 	}
+	d, input := p.commandCost(name, args)
+	if input {
+		p.noteScreen(time.Now())
+	}
+	time.Sleep(d)
+}
+
+// commandCost draws the time command name args takes under the cost
+// profile, and says whether it is input (a tap, a swipe, text, a launch).
+func (p *Phone) commandCost(name string, args []string) (d time.Duration, input bool) {
 	args = append([]string{name}, args...)
 	cs, c := p.cfg.Costs, p.cost
-	var d time.Duration
-	input := false
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	switch args[0] {
 	case "screencap":
 		d = c.draw(cs.Screencap)
@@ -234,11 +243,7 @@ func (p *Phone) afterCommand(name string, args []string) {
 		input = true
 		d = c.draw(cs.Launch)
 	}
-	c.mu.Unlock()
-	if input {
-		p.noteScreen(time.Now())
-	}
-	time.Sleep(d)
+	return d, input
 }
 
 // inputExtra is what an `input` command takes beyond its start: a

@@ -74,12 +74,13 @@ func TestDumpWaitsForTheTransitionThenSucceeds(t *testing.T) {
 	if took < c.IdleWindow+c.Transition/2 {
 		t.Fatalf("the dump right after a launch took %v; it waits for the transition (%v) and the quiet window (%v)", took, c.Transition, c.IdleWindow)
 	}
-	// A still screen: only the quiet window.
+	// A still screen: the quiet window (how much longer a loaded machine
+	// takes is not asserted).
 	time.Sleep(150 * time.Millisecond)
 	start = time.Now()
 	sh(t, p, "uiautomator dump /dev/tty")
-	if took := time.Since(start); took < c.IdleWindow || took > c.IdleWindow+c.Transition {
-		t.Fatalf("a dump of a still screen took %v; want about the quiet window %v", took, c.IdleWindow)
+	if took := time.Since(start); took < c.IdleWindow {
+		t.Fatalf("a dump of a still screen took %v; it waits at least the quiet window %v", took, c.IdleWindow)
 	}
 }
 
@@ -108,40 +109,57 @@ func TestCostsAreDrawnFromTheSeed(t *testing.T) {
 	}
 }
 
+// TestCommandsTakeTheirTime: each command costs what the profile says
+// (drawn from fixed spans here), and takes at least that long on the
+// wall clock; how much longer a loaded machine makes it is not asserted.
 func TestCommandsTakeTheirTime(t *testing.T) {
 	ms := time.Millisecond
 	c := Costs{Screencap: Span{40 * ms, 40 * ms}, Input: Span{10 * ms, 10 * ms}, PerChar: 2 * ms,
 		Broadcast: Span{20 * ms, 20 * ms}, Launch: Span{30 * ms, 30 * ms}}
 	p := New(Config{Costs: c})
 	for _, tc := range []struct {
-		line string
-		want time.Duration
+		line  string
+		want  time.Duration
+		input bool
 	}{
-		{"screencap -p", 40 * ms},
-		{"input tap 10 10", 10 * ms},
-		{"input swipe 500 1500 500 500 120", 130 * ms},
-		{"input swipe 500 1500 500 500", 10*ms + DefaultSwipe},
-		{"am broadcast -a ADB_INPUT_TEXT --es msg " + strings.Repeat("x", 50), 120 * ms},
-		{"am start -n " + pkgSettings + "/.Settings", 30 * ms},
-		{"getprop ro.build.id", 0},
+		{"screencap -p", 40 * ms, false},
+		{"input tap 10 10", 10 * ms, true},
+		{"input swipe 500 1500 500 500 120", 130 * ms, true},
+		{"input swipe 500 1500 500 500", 10*ms + DefaultSwipe, true},
+		{"am broadcast -a ADB_INPUT_TEXT --es msg " + strings.Repeat("x", 50), 120 * ms, true},
+		{"am start -n " + pkgSettings + "/.Settings", 30 * ms, true},
+		{"getprop ro.build.id", 0, false},
 	} {
+		f := strings.Fields(tc.line)
+		if d, input := p.commandCost(f[0], f[1:]); d != tc.want || input != tc.input {
+			t.Errorf("%s costs %v (input %t), want %v (input %t)", tc.line, d, input, tc.want, tc.input)
+		}
 		start := time.Now()
 		sh(t, p, tc.line)
-		took := time.Since(start)
-		if took < tc.want || took > tc.want+200*ms {
-			t.Errorf("%s took %v, want about %v", tc.line, took, tc.want)
+		if took := time.Since(start); took < tc.want {
+			t.Errorf("%s took %v, less than its cost %v", tc.line, took, tc.want)
 		}
 	}
 }
 
+// TestNoCostsByDefault: a phone without a profile draws no cost for any
+// command, so none of them waits.
 func TestNoCostsByDefault(t *testing.T) {
 	p := New(Config{})
-	start := time.Now()
+	if p.costly() {
+		t.Fatal("a phone without a profile has costs")
+	}
+	for _, line := range []string{"screencap -p", "input tap 540 350", "am start -n " + pkgSettings + "/.Settings"} {
+		f := strings.Fields(line)
+		if d, _ := p.commandCost(f[0], f[1:]); d != 0 {
+			t.Errorf("%s costs %v on a phone without a profile", line, d)
+		}
+	}
 	for range 5 {
 		sh(t, p, "uiautomator dump /dev/tty")
 		sh(t, p, "input tap 540 350")
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("ten commands on a phone without a profile took %v", took)
+	if p.DumpsNotIdle() != 0 {
+		t.Errorf("%d dumps found no idle state on a phone without a profile", p.DumpsNotIdle())
 	}
 }
