@@ -354,7 +354,7 @@ func (l *layout) switchesLabelled(label string) []switchMatch {
 		found := false
 		for t, ls := range labs {
 			for _, s := range ls {
-				if sameLabel(s, label) {
+				if sameLabel(s, label) || sameLabel(mainSwitchName(s), label) {
 					tiers[t] = append(tiers[t], switchMatch{i, s})
 					found = true
 					break
@@ -383,6 +383,21 @@ func (l *layout) switchesLabelled(label string) []switchMatch {
 		}
 	}
 	return nil
+}
+
+// mainSwitchName is what a page's main switch bar turns on: Settings
+// writes it "Use Wi‑Fi", "Use Bluetooth", "Use wireless debugging"
+// (SettingsLib's MainSwitchBar), "使用WLAN" in Chinese. "" for any other
+// text.
+func mainSwitchName(s string) string {
+	t := strings.TrimSpace(s)
+	if len(t) > 4 && strings.EqualFold(t[:4], "use ") {
+		return strings.TrimSpace(t[4:])
+	}
+	if rest, ok := strings.CutPrefix(t, "使用"); ok && strings.TrimSpace(rest) != "" {
+		return strings.TrimSpace(rest)
+	}
+	return ""
 }
 
 // timedName reports whether label names a row whose words are a clock

@@ -223,3 +223,40 @@ func FuzzLabelForm(f *testing.F) {
 		_ = sameLabel(s, s)
 	})
 }
+
+// A page's main switch bar (SettingsLib's MainSwitchBar, as the real
+// Wireless debugging page dumps it): its words "Use Wi‑Fi" beside a Switch
+// with no text name the switch Wi-Fi; a row titled "Use Wi-Fi for calls"
+// does not.
+func TestMainSwitchBarNamesItsSwitch(t *testing.T) {
+	bar := func(text string, checked bool) []uitree.Element {
+		sw := []string{"checkable"}
+		if checked {
+			sw = append(sw, "checked")
+		}
+		return []uitree.Element{
+			node(2, "LinearLayout", "com.android.settings:id/switch_bar", "", "", bx(0, 200, 1080, 400), "clickable"),
+			node(3, "LinearLayout", "com.android.settings:id/frame", "", "", bx(20, 220, 1060, 380)),
+			node(4, "TextView", "com.android.settings:id/switch_text", text, "", bx(50, 260, 900, 320)),
+			node(4, "Switch", "android:id/switch_widget", "", "", bx(940, 250, 1020, 330), sw...),
+		}
+	}
+	held := func(es []uitree.Element, label string, on bool) bool {
+		return Eval([]Check{{Kind: Switch, Label: label, On: &on}}, Observed{Final: Screen{Elements: es}})[0].Held
+	}
+	wifi := settingsPage(bar("Use Wi\u2011Fi", false), prefRow(420, "Wi-Fi calling", "Off", true))
+	if !held(wifi, "Wi-Fi", false) || held(wifi, "Wi-Fi", true) {
+		t.Error(`the "Use Wi‑Fi" bar's switch is not read as Wi-Fi, off`)
+	}
+	if !held(wifi, "Use Wi-Fi", false) {
+		t.Error("the bar's own words no longer name its switch")
+	}
+	zh := settingsPage(bar("使用WLAN", true))
+	if !held(zh, "WLAN", true) {
+		t.Error(`the "使用WLAN" bar's switch is not read as WLAN, on`)
+	}
+	calls := settingsPage(prefRow(200, "Use Wi-Fi for calls", "", true))
+	if held(calls, "Wi-Fi", true) {
+		t.Error(`a "Use Wi-Fi for calls" row passed for the Wi-Fi switch`)
+	}
+}
