@@ -66,3 +66,27 @@ func TestRoutineRecordFindAndReplay(t *testing.T) {
 		t.Fatalf("another resolution: %+v %v", found, err)
 	}
 }
+
+// A replay stops where the action it replayed did not go through: a
+// routine recorded in one conversation, replayed in another, has its Send
+// refused, and the model decides the rest.
+func TestReplayStopsAtARefusedAction(t *testing.T) {
+	for _, c := range []struct {
+		act  *ActResult
+		stop string
+	}{
+		{nil, ""},
+		{&ActResult{Result: "ok", Touched: true}, ""},
+		{&ActResult{Result: ActAlreadyApplied}, ""},
+		{&ActResult{Result: `refused: this conversation is with "Bob Li", but the todo sends to "Alice Chen"`,
+			Refused: `this conversation is with "Bob Li", but the todo sends to "Alice Chen"`}, "refused"},
+		{&ActResult{Result: "vetoed", Vetoed: "the hook said no"}, "vetoed"},
+		{&ActResult{Result: "no element at that point"}, "failed"},
+		{&ActResult{Result: "ADB Keyboard missing", NeedsHuman: "install the ADB Keyboard"}, "needs a person"},
+	} {
+		got := replayStops(c.act)
+		if (c.stop == "") != (got == "") || !strings.Contains(got, c.stop) {
+			t.Errorf("replayStops(%+v) = %q, want one naming %q", c.act, got, c.stop)
+		}
+	}
+}

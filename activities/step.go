@@ -196,6 +196,9 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 	}
 	var miss string
 	if in.Replay != nil {
+		miss = replayStops(res.Act)
+	}
+	if in.Replay != nil && miss == "" {
 		rin := in
 		rin.PreviousAction, rin.PreviousResult = prevAction, prevResult
 		th, why, err := a.replay(ctx, rin, s)
@@ -279,4 +282,25 @@ func NeedsSeen(expect []postcond.Check) bool {
 		}
 	}
 	return false
+}
+
+// replayStops says why a routine's replay stops at this Step: the action
+// the Step performed was refused (the screen contradicts the todo: the
+// routine reached another conversation than the recorded one), vetoed or
+// failed, so the recorded next step no longer follows; the model decides
+// from here (docs/design.md §8). "" lets the replay go on.
+func replayStops(act *ActResult) string {
+	switch {
+	case act == nil:
+		return ""
+	case act.Refused != "":
+		return "the replayed action was refused: " + act.Refused
+	case act.Vetoed != "":
+		return "the replayed action was vetoed: " + act.Vetoed
+	case act.NeedsHuman != "":
+		return "the replayed action needs a person: " + act.NeedsHuman
+	case act.Result != "" && act.Result != "ok" && act.Result != ActAlreadyApplied:
+		return "the replayed action failed: " + act.Result
+	}
+	return ""
 }

@@ -67,6 +67,9 @@ func followFanOut(cmd *cobra.Command, gc *goalCmd, f runFlags, id string, in wor
 	what := "each " + in.On.Kind()
 	if len(in.Serials) > 0 {
 		what = fmt.Sprintf("the %d phones of %s not done", len(in.Serials), in.RetryOf)
+		if len(in.Serials) == 1 {
+			what = "the 1 phone of " + in.RetryOf + " not done"
+		}
 	}
 	fmt.Fprintf(out, "started fan-out %s: %q on %s, %d at once\n", id, in.Goal, what, max(in.Parallel, 1))
 	if u := gc.goals.WebURL(id); u != "" {

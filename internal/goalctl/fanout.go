@@ -140,10 +140,18 @@ func (g *Client) WriteFanOut(ctx context.Context, w io.Writer, id string, st wor
 			}
 		}
 	}
-	fmt.Fprintf(w, "%d phones: %d done, %d failed, %d asked, %d unserved, %d cancelled, %d running, %d pending\n",
-		len(st.Phones), st.Count(workflows.PhoneDone), st.Count(workflows.PhoneFailed), st.Count(workflows.PhoneAsked),
+	fmt.Fprintf(w, "%s: %d done, %d failed, %d asked, %d unserved, %d cancelled, %d running, %d pending\n",
+		phonesWord(len(st.Phones)), st.Count(workflows.PhoneDone), st.Count(workflows.PhoneFailed), st.Count(workflows.PhoneAsked),
 		st.Count(workflows.PhoneUnserved), st.Count(workflows.PhoneCancelled), st.Count(workflows.PhoneRunning), st.Count(workflows.PhonePending))
 	if st.Phase != "running" && st.Phase != "listing" && st.Phase != workflows.PhoneDone && len(st.Phones) > 0 {
 		fmt.Fprintf(w, "retry the phones not done with `starter run --retry-failed %s`\n", id)
 	}
+}
+
+// phonesWord is "1 phone" or "N phones".
+func phonesWord(n int) string {
+	if n == 1 {
+		return "1 phone"
+	}
+	return fmt.Sprintf("%d phones", n)
 }
