@@ -30,6 +30,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -54,6 +55,32 @@ type recording struct {
 // recorder runs recordings on one stack.
 type recorder struct {
 	s *drill.Stack
+}
+
+// labelledHost adds a host with one phone labelled label, starts its
+// worker and waits until the fleet lists the phone; stop stops the worker.
+func (r *recorder) labelledHost(t *testing.T, label string) (h *stack.Host, stop func()) {
+	t.Helper()
+	ctx := context.Background()
+	h, err := r.s.AddHost(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Config.ADB.Labels = []string{h.Serials[0] + "=" + label}
+	stop, err = r.s.StartWorkerWith(ctx, h.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		phones, err := r.s.Goals.Fleet(ctx)
+		if err == nil && len(fleet.Selector{Label: label}.Select(phones)) == 1 {
+			return h, stop
+		}
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatalf("the host's worker never published its %s phone: %v %+v", label, err, phones)
+		}
+	}
 }
 
 // TestRecordHistories runs every workflow path the replay corpus covers
@@ -556,28 +583,8 @@ func recordings() []recording {
 			// its first todo runs on its own phone, its second on a phone of
 			// another host labelled spare, which the goal leases for that
 			// todo alone (change ID todo-phone).
-			ctx := context.Background()
-			h, err := r.s.AddHost(ctx, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Config.ADB.Labels = []string{h.Serials[0] + "=spare"}
-			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
+			h, stopHost := r.labelledHost(t, "spare")
 			defer stopHost()
-			deadline := time.Now().Add(time.Minute)
-			for {
-				phones, err := r.s.Goals.Fleet(ctx)
-				if err == nil && len(fleet.Selector{Label: "spare"}.Select(phones)) == 1 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the host's worker never published its spare phone: %v %+v", err, phones)
-				}
-				time.Sleep(200 * time.Millisecond)
-			}
 			id := r.start(t, i, "Read the Android version, then turn on Bluetooth on the phone labelled spare", workflows.GoalOptions{})
 			ids := r.finish(t, id)
 			if !h.Phones[0].State().Toggles.Bluetooth || r.s.Phones[i].State().Toggles.Bluetooth {
@@ -592,27 +599,8 @@ func recordings() []recording {
 			// till, and the goal picks that serial (change ID planner-picks,
 			// docs/design.md#phone-fleet).
 			ctx := context.Background()
-			h, err := r.s.AddHost(ctx, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Config.ADB.Labels = []string{h.Serials[0] + "=till"}
-			stopHost, err := r.s.StartWorkerWith(ctx, h.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
+			h, stopHost := r.labelledHost(t, "till")
 			defer stopHost()
-			deadline := time.Now().Add(time.Minute)
-			for {
-				phones, err := r.s.Goals.Fleet(ctx)
-				if err == nil && len(fleet.Selector{Label: "till"}.Select(phones)) == 1 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the host's worker never published its till phone: %v %+v", err, phones)
-				}
-				time.Sleep(200 * time.Millisecond)
-			}
 			id, _, err := r.s.Goals.Start(ctx, goalctl.StartRequest{Goal: "Turn on Bluetooth on the phone labelled till", On: &fleet.Selector{Planner: true}})
 			if err != nil {
 				t.Fatalf("start with --on planner: %v", err)
