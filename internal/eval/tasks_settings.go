@@ -270,10 +270,13 @@ func settingsTemplates() []Template {
 				ph(KindPolite, func(p Params) string { return "Could you take me to the " + p["s"] + " settings, please?" }),
 			},
 			Check: func(p Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {
-				return screenIs(st, "Settings", "section", p["s"])
+				// The page the phone's own Settings shows for that section:
+				// a Pixel's "Security & privacy" is the Security page.
+				want := phonesim.SectionScreen(st.Skin, p["s"])
+				return screenIs(st, want.App, want.Page, want.Detail)
 			},
 			Want: func(p Params, st *phonesim.State, _ *workflows.GoalResult) {
-				st.Screen = phonesim.Screen{App: "Settings", Page: "section", Detail: p["s"]}
+				st.Screen = phonesim.SectionScreen(st.Skin, p["s"])
 			},
 		},
 		{ID: "settings.toggle-then-home", App: "Settings", Feasible: true,

@@ -551,3 +551,38 @@ func TestClassicSkinHasNoShade(t *testing.T) {
 		t.Errorf("ParseSkin(material) = %v, want an error naming the skins", err)
 	}
 }
+
+// Every section a goal may ask for by its classic name is a row of the
+// Pixel main list, and the screen SectionScreen names is the one that row
+// opens.
+func TestPixelSectionScreens(t *testing.T) {
+	p := pixelPhone()
+	rows := map[string]string{}
+	for _, r := range p.pixelHomeRows() {
+		rows[r.title] = r.page
+	}
+	for _, s := range SettingsSections() {
+		want := SectionScreen(SkinPixel, s)
+		title := want.Detail
+		if want.Page == pageDisplay {
+			title = "Display"
+		}
+		page, ok := rows[title]
+		if !ok {
+			t.Errorf("section %q: the Pixel main list has no row %q", s, title)
+			continue
+		}
+		if page == "" {
+			page = pageSection
+		}
+		if page != want.Page {
+			t.Errorf("section %q: row %q opens page %q, SectionScreen says %q", s, title, page, want.Page)
+		}
+		if c := SectionScreen(SkinClassic, s); c.Page != pageSection || c.Detail != s {
+			t.Errorf("classic section %q: %+v", s, c)
+		}
+	}
+	if st := p.State(); st.Skin != SkinPixel {
+		t.Errorf("State().Skin = %q, want pixel", st.Skin)
+	}
+}

@@ -30,3 +30,28 @@ func ParseSkin(name string) (Skin, error) {
 
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
+
+// pixelSectionTitles are the Pixel main list's titles of the sections the
+// classic Settings names otherwise; a section not here keeps its name.
+var pixelSectionTitles = map[string]string{
+	"Sound":    "Sound & vibration",
+	"Security": "Security & privacy",
+	"Accounts": "Passwords & accounts",
+}
+
+// SectionScreen is the Settings screen a skin shows for a section of
+// SettingsSections: the page and detail State().Screen reports while that
+// section is open. A section is what a person asks for by name ("the
+// Security page"); a Pixel titles it "Security & privacy", and its Display
+// section is a page of its own.
+func SectionScreen(skin Skin, section string) Screen {
+	if skin == SkinPixel {
+		if section == "Display" {
+			return Screen{App: "Settings", Page: pageDisplay}
+		}
+		if t, ok := pixelSectionTitles[section]; ok {
+			section = t
+		}
+	}
+	return Screen{App: "Settings", Page: pageSection, Detail: section}
+}

@@ -25,6 +25,7 @@ const (
 // `simctl state` prints as JSON.
 type State struct {
 	Serial       string        `json:"serial"`
+	Skin         Skin          `json:"skin,omitempty"` // how Settings and Quick Settings look (docs/phones.md#skins)
 	Screen       Screen        `json:"screen"`
 	CurrentApp   string        `json:"current_app"` // package of the foreground app
 	Toggles      Toggles       `json:"toggles"`
@@ -207,6 +208,7 @@ func (p *Phone) State() State {
 	v := p.top()
 	s := State{
 		Serial:       p.cfg.Serial,
+		Skin:         p.cfg.Skin,
 		Screen:       Screen{App: appName(v.app), Page: v.page, Detail: v.arg},
 		CurrentApp:   v.app,
 		Toggles:      p.st.Toggles,
