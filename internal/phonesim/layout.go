@@ -183,11 +183,16 @@ func (p *Phone) layout() *screen {
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
 	switch v.app {
 	case pkgSettings:
-		if p.pixel() {
+		switch p.cfg.Skin {
+		case SkinPixel:
 			p.layoutPixelSettings(b)
-			break
+		case SkinMIUI:
+			p.layoutMIUISettings(b)
+		case SkinOneUI:
+			p.layoutOneUISettings(b)
+		default:
+			p.layoutSettings(b)
 		}
-		p.layoutSettings(b)
 	case pkgContacts:
 		p.layoutContacts(b)
 	case pkgMessages:
