@@ -22,6 +22,9 @@ func (c *solver) read(in intent) step {
 		if l := c.byPrefix(in.What + ":"); l != nil {
 			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
 		}
+		if st, ok := c.aboutRead(in.What); ok {
+			return st
+		}
 		if about := c.byText("About phone"); about != nil && about.Clickable {
 			return tapAt(*about, "About phone is listed; I open it.")
 		}
