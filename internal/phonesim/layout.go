@@ -58,6 +58,7 @@ type widget struct {
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
 	value, hint                            string // text fields: content and hint drawn when empty
+	drawn                                  string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
 	// password marks a field that hides its text: the tree says
 	// password="true" and shows a dot per character, as Android does.
 	password  bool

@@ -128,7 +128,7 @@ func (p *Phone) layoutShade(b *builder) {
 		tx := x1 + (i%2)*(tw+qsTileGap)
 		ty := qsTilesY + (i/2)*(qsTileH+qsTileGap)
 		box := uitree.Bounds{X1: tx, Y1: ty, X2: tx + tw, Y2: ty + qsTileH}
-		b.add(widget{kind: kTile, class: "android.widget.Switch", text: cmpOr(t.text, t.label+", "+t.state), desc: t.desc, pkg: pkgSystemUI, depth: 4,
+		b.add(widget{kind: kTile, class: "android.widget.Switch", text: cmpOr(t.text, t.label+", "+t.state), drawn: t.label + ", " + t.state, desc: t.desc, pkg: pkgSystemUI, depth: 4,
 			checkable: true, checked: t.on, clickable: true, full: box, tap: t.tap})
 		b.add(widget{kind: kHidden, class: "android.widget.ImageView", id: "android:id/icon", pkg: pkgSystemUI, depth: 5,
 			full: uitree.Bounds{X1: tx + 42, Y1: ty + 78, X2: tx + 95, Y2: ty + 131}})

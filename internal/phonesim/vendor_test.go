@@ -234,8 +234,8 @@ func TestMIUIChineseDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"蓝牙", "我的设备"} {
-		e := element(t, p, s)
+	inked := func(img image.Image, s string, e uitree.Element) {
+		t.Helper()
 		_, midY := e.Bounds.Center()
 		x := e.Bounds.X1
 		a, b := image.Rect(x, midY-24, x+44, midY+24), image.Rect(x+44, midY-24, x+88, midY+24)
@@ -245,6 +245,30 @@ func TestMIUIChineseDraws(t *testing.T) {
 		if same(img, a, img, b.Min) {
 			t.Errorf("%s: its first two characters draw the same: missing-glyph boxes", s)
 		}
+	}
+	// The control centre draws each tile's label above its state, though
+	// the tile's text says only the state.
+	sh(t, p, "cmd statusbar expand-settings")
+	shade, _, err := p.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	simg, err := png.Decode(bytes.NewReader(shade))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"蓝牙", "飞行模式"} {
+		inked(simg, s, p.UITree()[find(t, p.UITree(), s, func(e uitree.Element) bool { return e.Text == s && e.ResourceID == idQSTileLabel })])
+	}
+	// 飞行模式's last two characters are drawn too: the label, not the
+	// two-character state word the tile's text holds.
+	e := p.UITree()[find(t, p.UITree(), "飞行模式", func(e uitree.Element) bool { return e.Text == "飞行模式" && e.ResourceID == idQSTileLabel })]
+	if _, midY := e.Bounds.Center(); ink(simg, image.Rect(e.Bounds.X1+92, midY-24, e.Bounds.X1+176, midY+24)) < 60 {
+		t.Error("the 飞行模式 tile draws no third and fourth character")
+	}
+	sh(t, p, "cmd statusbar collapse")
+	for _, s := range []string{"蓝牙", "我的设备"} {
+		inked(img, s, element(t, p, s))
 	}
 }
 
