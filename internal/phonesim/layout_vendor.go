@@ -77,7 +77,20 @@ var oneuiSectionTitles = map[string]string{
 	"System":        "General management",
 }
 
-// miuiPref is a MIUI switch row: the title, the summary and a
+// miuiAppLabels are the names a Xiaomi phone's launcher gives the apps
+// (MIUI's own apps: 设置, 时钟, 短信, 联系人, 便签); the others keep
+// theirs.
+var miuiAppLabels = map[string]string{"Settings": "设置", "Clock": "时钟", "Messages": "短信", "Contacts": "联系人", "Notes": "便签"}
+
+// appLabel is the launcher's label of an app on the phone's skin.
+func (p *Phone) appLabel(name string) string {
+	if l, ok := miuiAppLabels[name]; ok && p.cfg.Skin == SkinMIUI {
+		return l
+	}
+	return name
+}
+
+// miuiSwitch is a MIUI switch row: the title, the summary and a
 // SlidingButton at its end; the whole row flips it.
 func (b *builder) miuiSwitch(title, summary string, on bool, flip func()) {
 	b.pref(pref{title: title, summary: summary, switched: true, on: on, tap: flip, swClass: miuiSlidingButton, swID: miuiSwitchID})

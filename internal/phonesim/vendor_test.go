@@ -297,3 +297,20 @@ func TestVendorSectionScreens(t *testing.T) {
 		}
 	}
 }
+
+// A Xiaomi phone's launcher names MIUI's own apps in Chinese (设置, 时钟,
+// 短信, 联系人, 便签), and each icon opens its app; the Bank app keeps
+// its name.
+func TestMIUILauncherLabels(t *testing.T) {
+	p := New(Config{Skin: SkinMIUI})
+	for label, pkg := range map[string]string{"设置": pkgSettings, "时钟": pkgClock, "短信": pkgMessages, "联系人": pkgContacts, "便签": pkgNotes, "Bank": pkgBank} {
+		sh(t, p, "input keyevent 3")
+		tapOn(t, p, label)
+		if got := p.top().app; got != pkg {
+			t.Errorf("the %s icon opened %s, want %s", label, got, pkg)
+		}
+	}
+	if _, ok := findElement(New(Config{Skin: SkinOneUI}), "Settings"); !ok {
+		t.Error("One UI's launcher does not say Settings")
+	}
+}
