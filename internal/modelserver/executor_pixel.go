@@ -36,6 +36,7 @@ var (
 	aboutNames = map[string][]string{
 		"Android version": {"Android version", "Android版本"},
 		"Build number":    {"Build number", "版本号"},
+		"Model":           {"Model", "Model name", "型号"},
 	}
 )
 

@@ -34,6 +34,8 @@ func TestPersonaTogglesOnVendorSettings(t *testing.T) {
 			{"Turn off airplane mode", "Airplane mode is off", func(tg phonesim.Toggles) bool { return !tg.Airplane }},
 			{"Read whether Bluetooth is on", "Bluetooth is off", func(tg phonesim.Toggles) bool { return !tg.Bluetooth }},
 			{"Read the Android version", "Android version: " + phonesim.AndroidVersion, func(phonesim.Toggles) bool { return true }},
+			{"What is the phone's build number?", "Build number: " + phonesim.BuildNumber, func(phonesim.Toggles) bool { return true }},
+			{"Read the phone's model", "Model: " + phonesim.DefaultModel, func(phonesim.Toggles) bool { return true }},
 		} {
 			got, steps := runGoal(t, srv.URL, a, c.task, 14)
 			if got != c.want {
