@@ -212,16 +212,33 @@ func (c *solver) pixelTowardsScrolling(setting string, paths [][]string, up bool
 	for _, p := range paths {
 		deepest = max(deepest, len(p))
 	}
+	names := append([]string{setting}, switchNames[setting]...)
 	for i := deepest - 1; i >= 0; i-- {
+		// Rows of several skins' paths may be on the screen at once (One
+		// UI lists both Connections and Connected devices): the row whose
+		// summary names the setting ("Wi-Fi  •  Bluetooth  •  SIM
+		// manager") is the one that leads there.
+		var rows []*uitree.Listed
+		var via []string
 		for _, path := range paths {
 			if i >= len(path) {
 				continue
 			}
 			for j := range c.obs.Elems {
 				if l := &c.obs.Elems[j]; l.ID == "title" && plain(l.Text) == plain(path[i]) {
-					return tapAt(*l, fmt.Sprintf("%s is reached through %s; I open %q.", setting, strings.Join(path, " > "), l.Text))
+					rows, via = append(rows, l), append(via, strings.Join(path, " > "))
 				}
 			}
+		}
+		pick := 0
+		for k, l := range rows {
+			if v := c.summaryBelow(l); v != nil && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(plain(v.Text), plain(n)) }) {
+				pick = k
+				break
+			}
+		}
+		if len(rows) > 0 {
+			return tapAt(*rows[pick], fmt.Sprintf("%s is reached through %s; I open %q.", setting, via[pick], rows[pick].Text))
 		}
 	}
 	if c.onSettingsHome() {

@@ -21,6 +21,15 @@ func TestPersonaTogglesOnVendorSettings(t *testing.T) {
 	srv := httptest.NewServer(New(Config{}))
 	defer srv.Close()
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
+		// Each setting from the main list, as a new todo starts: One
+		// UI's main list has both Connections and Connected devices, and
+		// only the first leads to Bluetooth.
+		for _, task := range []string{"Turn on Bluetooth", "Turn off Wi-Fi", "Turn on airplane mode"} {
+			p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+			if got, steps := runGoal(t, srv.URL, a, task, 8); !strings.HasSuffix(got, " is on") && !strings.HasSuffix(got, " is off") || p.State().Toggles == phonesim.Initial().Toggles {
+				t.Errorf("%s: %q from the main list finished %q in %d steps, the phone holding %+v", skin, task, got, steps, p.State().Toggles)
+			}
+		}
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
 		for _, c := range []struct {
 			task  string
