@@ -172,7 +172,11 @@ func (c *solver) pixelBrightness(in intent) (step, bool) {
 		return finish(fmt.Sprintf("Brightness is %d%%", pct),
 			fmt.Sprintf("After %d drags the slider shows %d%%, not %d%%.", maxSliderDrags, pct, target)), true
 	}
-	at := func(level int) int { return bar.Span[0] + (level*(bar.Span[1]-bar.Span[0])+50)/100 }
+	// A point of the track, one grid unit inside its ends: the grid's
+	// rounding must not put a drag's start beside the slider.
+	at := func(level int) int {
+		return min(max(bar.Span[0]+(level*(bar.Span[1]-bar.Span[0])+50)/100, bar.Span[0]+1), bar.Span[1]-1)
+	}
 	return step{think: fmt.Sprintf("The brightness slider shows %d%%; I drag it to %d%%.", pct, target),
 		action: fmt.Sprintf(`do(action="Swipe", start=[%d,%d], end=[%d,%d])`, at(pct), bar.At[1], at(target), bar.At[1])}, true
 }

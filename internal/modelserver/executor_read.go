@@ -68,6 +68,14 @@ func (c *solver) read(in intent) step {
 	case "latest message":
 		return c.readLatestMessage(in.Contact)
 	case "brightness":
+		if c.onPixelSettings() {
+			// A Pixel shows the level as Brightness level's summary, on
+			// the Display page.
+			if bar, pct, ok := c.levelSlider(); bar != nil && ok {
+				return finish(fmt.Sprintf("Brightness %d%%", pct), "The Brightness level row shows the value above its slider.")
+			}
+			return c.pixelTowards("the brightness", []string{"Display"})
+		}
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")
 		}

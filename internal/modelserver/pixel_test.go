@@ -105,6 +105,8 @@ func TestPersonaDragsThePixelBrightnessSlider(t *testing.T) {
 		{"Turn the brightness down", "Brightness is 90%", 90},
 		{"Set brightness 10 points above what was read (one step)", "Brightness is 100%", 100},
 		{"把亮度调到0%", "Brightness is 0%", 0},
+		{"Read the brightness in Settings", "Brightness 0%", 0},
+		{"Set brightness to 20%", "Brightness is 20%", 20},
 	} {
 		got, steps := runGoal(t, srv.URL, a, c.task, 12)
 		if got != c.want {
