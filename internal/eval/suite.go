@@ -53,7 +53,7 @@ type Template struct {
 	// slider's. Check and Want are then those of the skins it is feasible
 	// on.
 	FeasibleOn func(phonesim.Skin) bool
-	Reply    string // answer to any question (see Task.Reply)
+	Reply      string // answer to any question (see Task.Reply)
 	// AskedRight is, for an infeasible template only the person can
 	// unblock, the question that is its right end (see Task.AskedRight).
 	AskedRight *regexp.Regexp
