@@ -100,7 +100,7 @@ func (c *solver) pixelTowards(setting string, path []string) step {
 		}
 	}
 	if c.byID("homepage_title") != nil {
-		return c.scroll(false, path[0])
+		return c.scroll(true, path[0]) // down the list, from its top where Settings opens
 	}
 	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
 }
@@ -223,4 +223,26 @@ func (c *solver) titleAbove(e *uitree.Listed) string {
 		}
 	}
 	return t
+}
+
+// titledValue is a preference row titled name and the summary below its
+// title, the row's value ("Android version", "14").
+func (c *solver) titledValue(name string) (title, value *uitree.Listed) {
+	for i := range c.obs.Elems {
+		t := &c.obs.Elems[i]
+		if t.ID != "title" || plain(t.Text) != plain(name) {
+			continue
+		}
+		best := 60
+		for j := range c.obs.Elems {
+			v := &c.obs.Elems[j]
+			if d := v.At[1] - t.At[1]; v.ID == "summary" && v.Text != "" && d > 0 && d < best && abs(v.At[0]-t.At[0]) < 300 {
+				best, value = d, v
+			}
+		}
+		if value != nil {
+			return t, value
+		}
+	}
+	return nil, nil
 }

@@ -19,6 +19,14 @@ func (c *solver) read(in intent) step {
 	}
 	switch in.What {
 	case "Android version", "Build number", "Model":
+		if c.onPixelSettings() {
+			// A Pixel's About phone shows each as a title with its value
+			// as the summary below.
+			if t, v := c.titledValue(in.What); v != nil {
+				return finish(t.Text+": "+v.Text, fmt.Sprintf("About phone shows %q under %q.", v.Text, t.Text))
+			}
+			return c.pixelTowards(in.What, []string{"About phone"})
+		}
 		if l := c.byPrefix(in.What + ":"); l != nil {
 			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
 		}

@@ -117,3 +117,22 @@ func TestPersonaDragsThePixelBrightnessSlider(t *testing.T) {
 		}
 	}
 }
+
+// A Pixel's About phone shows the Android version, the model and the
+// build number as titles with their values below; the persona reads each
+// from there after scrolling the main list to About phone.
+func TestPersonaReadsPixelAboutPhone(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	_, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	for _, c := range []struct{ task, want string }{
+		{"Read the Android version", "Android version: " + phonesim.AndroidVersion},
+		{"Read the Model in Settings", "Model: " + phonesim.DefaultModel},
+		{"Read the Build number in Settings", "Build number: " + phonesim.BuildNumber},
+	} {
+		a.shell("input keyevent 3")
+		if got, steps := runGoal(t, srv.URL, a, c.task, 12); got != c.want {
+			t.Errorf("%q finished %q in %d steps, want %q", c.task, got, steps, c.want)
+		}
+	}
+}
