@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -39,6 +40,10 @@ var (
 		"Model":           {"Model", "Model name", "型号"},
 	}
 )
+
+// displayPaths lead to the brightness slider: a Pixel's and One UI's
+// Display, MIUI's 显示.
+var displayPaths = [][]string{{"Display"}, {"显示"}}
 
 // plain is s with Settings' non-breaking hyphen (U+2011, "Wi‑Fi") as a
 // hyphen, lower-cased.
@@ -176,16 +181,12 @@ func (c *solver) aboutRead(what string) (step, bool) {
 	if !ok || !c.onPixelSettings() {
 		return step{}, false
 	}
-	for i := range c.obs.Elems {
-		l := &c.obs.Elems[i]
-		if l.ID != "title" || !slices.ContainsFunc(names, func(n string) bool { return plain(n) == plain(l.Text) }) {
-			continue
-		}
-		if v := c.summaryBelow(l); v != nil {
-			return finish(fmt.Sprintf("%s: %s", what, v.Text), fmt.Sprintf("The row %q shows %q.", l.Text, v.Text)), true
+	for _, n := range names {
+		if t, v := c.titledValue(n); v != nil {
+			return finish(what+": "+v.Text, fmt.Sprintf("About phone shows %q under %q.", v.Text, t.Text)), true
 		}
 	}
-	return c.pixelTowardsScrolling(what, aboutPaths, true), true
+	return c.pixelTowards(what, aboutPaths), true
 }
 
 // summaryBelow is the summary just under a row's title.
@@ -202,12 +203,6 @@ func (c *solver) summaryBelow(title *uitree.Listed) *uitree.Listed {
 // pixelTowards opens the deepest row of any skin's path on the screen,
 // else scrolls the main list or goes back a page.
 func (c *solver) pixelTowards(setting string, paths [][]string) step {
-	return c.pixelTowardsScrolling(setting, paths, false)
-}
-
-// pixelTowardsScrolling is pixelTowards swiping up (towards the list's
-// end, where About phone is) when up is true.
-func (c *solver) pixelTowardsScrolling(setting string, paths [][]string, up bool) step {
 	deepest := 0
 	for _, p := range paths {
 		deepest = max(deepest, len(p))
@@ -242,7 +237,7 @@ func (c *solver) pixelTowardsScrolling(setting string, paths [][]string, up bool
 		}
 	}
 	if c.onSettingsHome() {
-		return c.scroll(up, paths[0][0])
+		return c.scroll(true, paths[0][0]) // down the list, from its top where Settings opens
 	}
 	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
 }
@@ -288,4 +283,113 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 func pageTitleOf(es []uitree.Listed) string {
 	c := solver{obs: observation{Elems: es}}
 	return c.pageTitle()
+}
+
+// pixelBrightness is the step towards a brightness on a Pixel's Settings,
+// and false when the screen is not one. Display's Brightness level is a
+// slider: the level is its summary, and a drag along the track from the
+// thumb to the wanted point sets any level (a step of the todo's "one
+// step" is brightnessStep points).
+func (c *solver) pixelBrightness(in intent) (step, bool) {
+	if !c.onPixelSettings() {
+		return step{}, false
+	}
+	bar, pct, ok := c.levelSlider()
+	if bar == nil {
+		return c.pixelTowards("the brightness slider", displayPaths), true
+	}
+	if !ok {
+		return finish("Could not read the brightness", "The brightness slider shows no level beside it."), true
+	}
+	target := in.Target
+	if target < 0 {
+		word := "up"
+		if in.Step < 0 {
+			word = "down"
+		}
+		if c.trailing("Swipe") > 0 || (in.Step > 0 && pct >= 100) || (in.Step < 0 && pct <= 0) {
+			return finish(fmt.Sprintf("Brightness is %d%%", pct), fmt.Sprintf("Brightness went %s; it is now %d%%.", word, pct)), true
+		}
+		target = min(max(pct+in.Step*brightnessStep, 0), 100)
+	}
+	switch {
+	case pct == target:
+		return finish(fmt.Sprintf("Brightness is %d%%", pct), "The brightness is at the wanted level."), true
+	case c.trailing("Swipe") >= maxSliderDrags:
+		return finish(fmt.Sprintf("Brightness is %d%%", pct),
+			fmt.Sprintf("After %d drags the slider shows %d%%, not %d%%.", maxSliderDrags, pct, target)), true
+	}
+	// A point of the track, one grid unit inside its ends: the grid's
+	// rounding must not put a drag's start beside the slider.
+	at := func(level int) int {
+		return min(max(bar.Span[0]+(level*(bar.Span[1]-bar.Span[0])+50)/100, bar.Span[0]+1), bar.Span[1]-1)
+	}
+	return step{think: fmt.Sprintf("The brightness slider shows %d%%; I drag it to %d%%.", pct, target),
+		action: fmt.Sprintf(`do(action="Swipe", start=[%d,%d], end=[%d,%d])`, at(pct), bar.At[1], at(target), bar.At[1])}, true
+}
+
+// maxSliderDrags is how many drags in a row the persona makes to land a
+// slider on a level before it reports the level it shows.
+const maxSliderDrags = 3
+
+// levelSlider is the brightness slider on the screen and the level shown
+// beside it: the percentage in the row above the track ("Brightness
+// level", "47%"). ok is false when no level is shown.
+func (c *solver) levelSlider() (bar *uitree.Listed, pct int, ok bool) {
+	for i := range c.obs.Elems {
+		e := &c.obs.Elems[i]
+		if e.Span == [2]int{} || e.Span[1] <= e.Span[0] {
+			continue
+		}
+		if t := plain(e.Text + " " + e.Desc + " " + c.titleAbove(e)); !strings.Contains(t, "bright") && !strings.Contains(t, "亮度") {
+			continue
+		}
+		bar = e
+		best := 80
+		for _, l := range c.obs.Elems {
+			d := e.At[1] - l.At[1]
+			if d <= 0 || d >= best {
+				continue
+			}
+			if m := pctRe.FindStringSubmatch(l.Text); m != nil {
+				pct, _ = strconv.Atoi(m[1])
+				best, ok = d, true
+			}
+		}
+		return bar, pct, ok
+	}
+	return nil, 0, false
+}
+
+// titleAbove is the nearest title above e, within a row's height.
+func (c *solver) titleAbove(e *uitree.Listed) string {
+	best, t := 120, ""
+	for _, l := range c.obs.Elems {
+		if d := e.At[1] - l.At[1]; l.ID == "title" && d > 0 && d < best {
+			best, t = d, l.Text
+		}
+	}
+	return t
+}
+
+// titledValue is a preference row titled name and the summary below its
+// title, the row's value ("Android version", "14").
+func (c *solver) titledValue(name string) (title, value *uitree.Listed) {
+	for i := range c.obs.Elems {
+		t := &c.obs.Elems[i]
+		if t.ID != "title" || plain(t.Text) != plain(name) {
+			continue
+		}
+		best := 60
+		for j := range c.obs.Elems {
+			v := &c.obs.Elems[j]
+			if d := v.At[1] - t.At[1]; v.ID == "summary" && v.Text != "" && d > 0 && d < best && abs(v.At[0]-t.At[0]) < 300 {
+				best, value = d, v
+			}
+		}
+		if value != nil {
+			return t, value
+		}
+	}
+	return nil, nil
 }

@@ -19,11 +19,14 @@ func (c *solver) read(in intent) step {
 	}
 	switch in.What {
 	case "Android version", "Build number", "Model":
-		if l := c.byPrefix(in.What + ":"); l != nil {
-			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
-		}
+		// A skin's About phone (MIUI's 全部参数, One UI's Software
+		// information) shows each as a title with its value as the
+		// summary below.
 		if st, ok := c.aboutRead(in.What); ok {
 			return st
+		}
+		if l := c.byPrefix(in.What + ":"); l != nil {
+			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
 		}
 		if about := c.byText("About phone"); about != nil && about.Clickable {
 			return tapAt(*about, "About phone is listed; I open it.")
@@ -71,6 +74,14 @@ func (c *solver) read(in intent) step {
 	case "latest message":
 		return c.readLatestMessage(in.Contact)
 	case "brightness":
+		if c.onPixelSettings() {
+			// A Pixel shows the level as Brightness level's summary, on
+			// the Display page.
+			if bar, pct, ok := c.levelSlider(); bar != nil && ok {
+				return finish(fmt.Sprintf("Brightness %d%%", pct), "The Brightness level row shows the value above its slider.")
+			}
+			return c.pixelTowards("the brightness", displayPaths)
+		}
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")
 		}

@@ -45,6 +45,9 @@ func TestPersonaTogglesOnVendorSettings(t *testing.T) {
 			{"Read the Android version", "Android version: " + phonesim.AndroidVersion, func(phonesim.Toggles) bool { return true }},
 			{"What is the phone's build number?", "Build number: " + phonesim.BuildNumber, func(phonesim.Toggles) bool { return true }},
 			{"Read the phone's model", "Model: " + phonesim.DefaultModel, func(phonesim.Toggles) bool { return true }},
+			// MIUI's 显示 > 亮度 and One UI's Display > Brightness are
+			// sliders the persona drags.
+			{"Set the brightness to 37%", "Brightness is 37%", func(phonesim.Toggles) bool { return p.State().Brightness == 37 }},
 		} {
 			got, steps := runGoal(t, srv.URL, a, c.task, 14)
 			if got != c.want {

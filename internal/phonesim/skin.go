@@ -42,6 +42,16 @@ func ParseSkin(name string) (Skin, error) {
 		name, SkinClassic, SkinPixel, SkinMIUI, SkinOneUI)
 }
 
+// BrightnessStep is the smallest change of brightness the skin's
+// controls make, in points: the classic page's - and + buttons move it by
+// 10, a slider by 1.
+func (s Skin) BrightnessStep() int {
+	if s == "" || s == SkinClassic {
+		return 10
+	}
+	return 1
+}
+
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
 
