@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -133,4 +134,19 @@ func tapText(t *testing.T, p *phonesim.Phone, a *adbShell, text string) {
 		}
 	}
 	t.Fatalf("no %q on screen", text)
+}
+
+// A planner's check names the brightness field "Brightness"; MIUI titles
+// the slider's row 亮度 and One UI "Brightness": either row's summary is
+// the field's value.
+func TestBrightnessFieldOnVendorSettings(t *testing.T) {
+	for skin, display := range map[phonesim.Skin]string{phonesim.SkinMIUI: "显示", phonesim.SkinOneUI: "Display"} {
+		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+		a.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+		tapText(t, p, a, display)
+		want := fmt.Sprintf("%d%%", p.State().Brightness)
+		if _, v := postcond.FieldValue(p.UITree(), "Brightness"); v != want {
+			t.Errorf("%s: the Brightness field reads %q, want %q", skin, v, want)
+		}
+	}
 }

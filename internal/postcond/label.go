@@ -109,11 +109,13 @@ func sameLabel(shown, want string) bool {
 	return s != "" && (s == w || skinName(s) == skinName(w))
 }
 
-// skinNames are the names vendor skins give a switch, each to the name a
-// Pixel gives it.
+// skinNames are the names vendor skins give a setting, each to the name a
+// Pixel gives it: MIUI's WLAN, 蓝牙, 飞行模式 and 亮度, One UI's Flight
+// mode.
 var skinNames = map[string]string{
 	"wlan": "wi-fi", "wifi": "wi-fi", "蓝牙": "bluetooth",
 	"flight mode": "airplane mode", "aeroplane mode": "airplane mode", "飞行模式": "airplane mode",
+	"亮度": "brightness",
 }
 
 func skinName(l string) string {
