@@ -66,6 +66,9 @@ type widget struct {
 	maxScroll int    // lists
 	scrollOf  *view  // lists: whose scroll offset this is
 	tap       func()
+	// tag marks an id that is a Compose test tag ("message_list"), which
+	// the tree reports as it is, not as the package's resource name.
+	tag bool
 	// drag moves a slider to the x (layout units) where a finger ends,
 	// tapping or swiping on it; level is where its thumb is drawn, 0-100.
 	drag  func(x int)
@@ -111,7 +114,7 @@ func (b *builder) add(w widget) {
 	if w.bounds == (uitree.Bounds{}) {
 		w.bounds = w.full
 	}
-	if w.id != "" && !strings.Contains(w.id, ":id/") {
+	if w.id != "" && !w.tag && !strings.Contains(w.id, ":id/") {
 		w.id = cmp.Or(w.pkg, b.s.pkg) + ":id/" + w.id
 	}
 	b.s.widgets = append(b.s.widgets, w)
