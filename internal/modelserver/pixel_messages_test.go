@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -61,5 +62,30 @@ func TestVerifierReadsPixelSentBubbles(t *testing.T) {
 	}
 	if v := judgeClaim(obs, "Send Bob Li a message saying see you later", "done"); v.Status == verify.Done {
 		t.Errorf("another message claimed sent: %s (%s)", v.Status, v.Evidence)
+	}
+}
+
+// The names heading Google Messages' rows (conversation_name) are rows'
+// labels, not the screen's title: the check of an ordinal read finds the
+// answer in the row it names, and not in another.
+func TestOrdinalReadOnPixelConversationList(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	q := "Read the name of the first conversation in Messages"
+	got, _ := runGoal(t, srv.URL, a, q, 8)
+	if got != "Alice Chen" {
+		t.Fatalf("%q finished %q, want Alice Chen", q, got)
+	}
+	final := postcond.Screen{App: "Messages", AppPackage: "com.google.android.apps.messaging", Elements: p.UITree()}
+	for _, c := range []struct {
+		ord  int
+		held bool
+	}{{1, true}, {2, false}} {
+		r := postcond.Eval([]postcond.Check{{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: c.ord}},
+			postcond.Observed{Final: final, Answer: got, Question: q})
+		if r[0].Held != c.held {
+			t.Errorf("%q as conversation #%d: held %t (%s), want %t", got, c.ord, r[0].Held, r[0].Evidence, c.held)
+		}
 	}
 }

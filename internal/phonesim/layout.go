@@ -93,6 +93,9 @@ type screen struct {
 	// UI dump holds that window only, as uiautomator dumps the focused
 	// window (a system dialog's, say); the screenshot shows them all.
 	treeFrom int
+	// hints: the tree gives fields their hint attribute, as Android 14's
+	// uiautomator dump does (the Pixel skin's); the classic tree has none.
+	hints bool
 }
 
 type builder struct {
@@ -170,7 +173,7 @@ func (b *builder) endList(idx int) {
 // layout describes the current screen. It may clamp the top view's scroll.
 func (p *Phone) layout() *screen {
 	v := p.top()
-	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText()}
+	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText(), hints: p.pixel()}
 	b := &builder{p: p, v: v, s: s}
 	full := uitree.Bounds{X2: s.w, Y2: s.h}
 	if p.life.locked {
@@ -283,6 +286,9 @@ func (s *screen) elements() []uitree.Element {
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
 			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth, Password: w.password,
 		})
+		if s.hints && w.kind == kEdit {
+			out[len(out)-1].Hint = w.hint
+		}
 	}
 	return out
 }
