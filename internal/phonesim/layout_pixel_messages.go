@@ -182,12 +182,12 @@ func (p *Phone) composeIcon(b *builder, tag, desc string, at uitree.Bounds) {
 // icon that describes it and the Button semantics node, as the real bar's
 // Back, Call and More are.
 func (p *Phone) composeAction(b *builder, desc string, at uitree.Bounds, tap func()) {
-	icon := kDot
+	icon, pad := kDot, 30
 	if desc == "Back" {
-		icon = kUp
+		icon, pad = kUp, 0 // the arrow drawn as wide as the button
 	}
 	b.composeNode(widget{clickable: true, depth: 6, full: at, tap: tap})
-	b.composeNode(widget{kind: icon, desc: desc, depth: 7, full: inset(at, 30)})
+	b.composeNode(widget{kind: icon, desc: desc, depth: 7, full: inset(at, pad)})
 	b.composeNode(widget{class: "android.widget.Button", depth: 7, full: at})
 }
 
@@ -195,8 +195,7 @@ func (p *Phone) composeAction(b *builder, desc string, at uitree.Bounds, tap fun
 // conversation picker: the title, rows (the swipeableContainer holding
 // conversation_name, conversation_snippet and the time, ids as public
 // test locators name them), and the "Start chat" button, an
-// android.widget.Button described "Start chat" whose label shows beside
-// its icon.
+// android.widget.Button described "Start chat" that shows its label.
 func (p *Phone) layoutPixelConversations(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
 	picker := v.page == pagePicker
@@ -239,16 +238,15 @@ func (p *Phone) layoutPixelConversations(b *builder) {
 		b.item(widget{kind: kRow, class: "android.view.ViewGroup", id: "swipeableContainer", clickable: true,
 			tap: func() { p.pushConversation(name) }}, 0, 0, w, rowH)
 		b.item(widget{kind: kDot, class: "android.widget.ImageView", id: "conversation_icon", depth: 3}, 48, 40, 148, rowH-40)
-		b.item(widget{kind: kText, text: name, id: "conversation_name", depth: 3}, 192, 24, w-240, 96)
+		b.item(widget{kind: kText, text: name, id: "conversation_name", depth: 3}, 192, 24, w-300, 96)
 		b.item(widget{kind: kSubText, text: snippet, id: "conversation_snippet", depth: 3}, 192, 96, w-48, 156)
-		b.item(widget{kind: kSubText, text: when, id: "conversation_timestamp", depth: 3}, w-220, 24, w-48, 96)
+		b.item(widget{kind: kSubText, text: when, id: "conversation_timestamp", depth: 3}, w-280, 24, w-24, 96)
 		b.y += rowH
 	}
 	b.endList(li)
 	fab := uitree.Bounds{X1: w - 480, Y1: h - bottomBarH + 70, X2: w - 48, Y2: h - bottomBarH + 230}
-	b.add(widget{kind: kButton, class: "android.widget.Button", desc: "Start chat", id: "start_chat_fab", clickable: true, full: fab,
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: "Start chat", desc: "Start chat", id: "start_chat_fab", clickable: true, full: fab,
 		tap: func() { p.push(newView(pkgMessages, pagePicker, "")) }})
-	b.add(widget{kind: kText, text: "Start chat", depth: 2, full: uitree.Bounds{X1: fab.X1 + 120, Y1: fab.Y1 + 40, X2: fab.X2 - 40, Y2: fab.Y2 - 40}})
 }
 
 // inset is b shrunk by d on every side.
