@@ -61,6 +61,9 @@ func (c *solver) contactRows() []uitree.Listed {
 			rows = append(rows, l)
 		}
 	}
+	if len(rows) == 0 {
+		rows = c.withID("cliv_name_textview") // AOSP Contacts' rows hold the name inside
+	}
 	return rows
 }
 
@@ -76,6 +79,9 @@ func digits(s string) string {
 
 // onContactCard is the open card's name and number, when a card is open.
 func (c *solver) onContactCard() (name, number string, ok bool) {
+	if title, num := c.byID("large_title"), c.byID("header"); title != nil && num != nil && c.byID("icon_alternate") != nil {
+		return title.Text, num.Text, true // AOSP's QuickContact card
+	}
 	num := c.byID("phone_number")
 	title := c.byID("title")
 	if num == nil || title == nil || c.byID("message_button") == nil {

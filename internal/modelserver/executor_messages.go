@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -61,7 +62,9 @@ func (c *solver) openConversation(who string) step {
 	return c.scroll(true, who)
 }
 
-// conversationRows are the rows of the Messages list, top to bottom.
+// conversationRows are the rows of the Messages list, top to bottom: the
+// clickable rows that carry their name, else the names Google Messages
+// shows inside its rows (conversation_name).
 func (c *solver) conversationRows() []uitree.Listed {
 	var rows []uitree.Listed
 	for _, l := range c.obs.Elems {
@@ -69,7 +72,35 @@ func (c *solver) conversationRows() []uitree.Listed {
 			rows = append(rows, l)
 		}
 	}
+	if len(rows) == 0 {
+		rows = c.withID("conversation_name")
+	}
 	return rows
+}
+
+// withID are the listed elements with the id that carry text, top to
+// bottom.
+func (c *solver) withID(id string) []uitree.Listed {
+	var out []uitree.Listed
+	for _, l := range c.obs.Elems {
+		if l.ID == id && l.Text != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// sendControl is the conversation's send button found by its label: a
+// control whose text or description is Send or names what it sends
+// ("Send message", as Google Messages describes its button).
+func (c *solver) sendControl() *uitree.Listed {
+	for i := range c.obs.Elems {
+		l := &c.obs.Elems[i]
+		if !l.Checkable && l.Class != "EditText" && (postcond.IsCommitLabel(l.Text, []string{"Send"}) || postcond.IsCommitLabel(l.Desc, []string{"Send"})) {
+			return l
+		}
+	}
+	return nil
 }
 
 // nthConversation answers with the name the Nth row of the Messages list
@@ -117,15 +148,15 @@ func (c *solver) message(in intent) step {
 		}
 		send := c.byID("send_button")
 		if send == nil {
-			send = c.byText("Send")
+			send = c.sendControl()
 		}
 		if send == nil {
 			return finish("Cannot send: no Send button on the conversation screen", "The conversation has no Send button.")
 		}
-		if c.prevTapAt(send) || (compose.Text == "" && c.byText(in.Text) != nil && c.sentIt(send, in.Text)) {
+		if c.prevTapAt(send) || (value(compose) == "" && c.byText(in.Text) != nil && c.sentIt(send, in.Text)) {
 			return finish(fmt.Sprintf("Sent %q to %s", in.Text, in.To), "The message was sent and the field is empty again.")
 		}
-		if compose.Text == in.Text {
+		if value(compose) == in.Text {
 			return tapAt(*send, "The text is in the field; I tap Send.")
 		}
 		if c.focused(compose) && !c.prevIs("Type") {

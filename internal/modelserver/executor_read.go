@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -126,7 +127,9 @@ func (c *solver) readLatestMessage(who string) step {
 		}
 		var last *uitree.Listed
 		for i, l := range c.obs.Elems {
-			if l.Desc == "Received" && l.Text != "" {
+			// The lowest bubble marked as theirs: a list may hold the
+			// newest first, as Google Messages' does.
+			if l.Text != "" && postcond.Incoming(uitree.Element{Text: l.Text, Desc: l.Desc}) && (last == nil || l.At[1] >= last.At[1]) {
 				last = &c.obs.Elems[i]
 			}
 		}

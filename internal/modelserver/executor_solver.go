@@ -216,7 +216,7 @@ func (c *solver) byClass(class string) *uitree.Listed {
 
 // placeholders are the texts the simulator's empty fields report (Android
 // shows the hint as the text of an empty field).
-var placeholders = map[string]string{"alarm_time": "Time", "alarm_label": "Label", "note_title": "Title", "note_body": "Body"}
+var placeholders = map[string]string{"alarm_time": "Time", "alarm_label": "Label", "note_title": "Title", "note_body": "Body", "compose_message_text": "Text message"}
 
 // value returns what a text field holds, "" for an empty field that shows
 // its hint.
@@ -262,6 +262,19 @@ func (c *solver) personNamed(name string, clickable bool) *uitree.Listed {
 	for _, m := range match {
 		for i, l := range c.obs.Elems {
 			if (!clickable || l.Clickable) && l.Class != "EditText" && m(l) {
+				return &c.obs.Elems[i]
+			}
+		}
+	}
+	if !clickable {
+		return nil
+	}
+	// A list whose rows hold their name in a child (Compose, AOSP
+	// Contacts): the name itself, which a tap reaches the row through;
+	// never a page's title.
+	for _, m := range match {
+		for i, l := range c.obs.Elems {
+			if !l.Clickable && l.Class == "TextView" && !strings.HasSuffix(l.ID, "title") && l.Desc == "" && m(l) {
 				return &c.obs.Elems[i]
 			}
 		}

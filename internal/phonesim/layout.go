@@ -67,6 +67,9 @@ type widget struct {
 	maxScroll int    // lists
 	scrollOf  *view  // lists: whose scroll offset this is
 	tap       func()
+	// tag marks an id that is a Compose test tag ("message_list"), which
+	// the tree reports as it is, not as the package's resource name.
+	tag bool
 	// drag moves a slider to the x (layout units) where a finger ends,
 	// tapping or swiping on it; level is where its thumb is drawn, 0-100.
 	drag  func(x int)
@@ -91,6 +94,9 @@ type screen struct {
 	// UI dump holds that window only, as uiautomator dumps the focused
 	// window (a system dialog's, say); the screenshot shows them all.
 	treeFrom int
+	// hints: the tree gives fields their hint attribute, as Android 14's
+	// uiautomator dump does (the Pixel skin's); the classic tree has none.
+	hints bool
 }
 
 type builder struct {
@@ -112,7 +118,7 @@ func (b *builder) add(w widget) {
 	if w.bounds == (uitree.Bounds{}) {
 		w.bounds = w.full
 	}
-	if w.id != "" && !strings.Contains(w.id, ":id/") {
+	if w.id != "" && !w.tag && !strings.Contains(w.id, ":id/") {
 		w.id = cmp.Or(w.pkg, b.s.pkg) + ":id/" + w.id
 	}
 	b.s.widgets = append(b.s.widgets, w)
@@ -168,7 +174,7 @@ func (b *builder) endList(idx int) {
 // layout describes the current screen. It may clamp the top view's scroll.
 func (p *Phone) layout() *screen {
 	v := p.top()
-	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText()}
+	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText(), hints: p.pixel()}
 	b := &builder{p: p, v: v, s: s}
 	full := uitree.Bounds{X2: s.w, Y2: s.h}
 	if p.life.locked {
@@ -286,6 +292,9 @@ func (s *screen) elements() []uitree.Element {
 			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
 			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth, Password: w.password,
 		})
+		if s.hints && w.kind == kEdit {
+			out[len(out)-1].Hint = w.hint
+		}
 	}
 	return out
 }

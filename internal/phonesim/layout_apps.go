@@ -88,6 +88,10 @@ func (p *Phone) layoutSettings(b *builder) {
 }
 
 func (p *Phone) layoutContacts(b *builder) {
+	if p.pixel() {
+		p.layoutPixelContacts(b)
+		return
+	}
 	v, w := b.v, b.s.w
 	if v.page == pageDetail {
 		c, _ := findContact(v.arg)
@@ -109,7 +113,24 @@ func (p *Phone) layoutContacts(b *builder) {
 	b.endList(li)
 }
 
+// sendDraft sends what the conversation's field holds, if anything, and
+// empties it; the view drops back to the newest message.
+func (p *Phone) sendDraft(v *view) {
+	t := v.fields["compose_message_text"]
+	if strings.TrimSpace(t) == "" {
+		return
+	}
+	p.st.MessagesSent = append(p.st.MessagesSent, SentMessage{To: v.arg, Text: t, Seq: p.seq})
+	p.st.talk(v.arg, bubble{sent: true, text: t})
+	v.fields["compose_message_text"] = ""
+	v.scrolled = false
+}
+
 func (p *Phone) layoutMessages(b *builder) {
+	if p.pixel() {
+		p.layoutPixelMessages(b)
+		return
+	}
 	v, w, h := b.v, b.s.w, b.s.h
 	switch v.page {
 	case pageConversation:
@@ -141,16 +162,7 @@ func (p *Phone) layoutMessages(b *builder) {
 			tap:  func() { v.focus = "compose_message_text" }})
 		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Send", id: "send_button", clickable: true,
 			full: uitree.Bounds{X1: w - 236, Y1: composeTop + 20, X2: w - 24, Y2: composeTop + 180},
-			tap: func() {
-				t := v.fields["compose_message_text"]
-				if strings.TrimSpace(t) == "" {
-					return
-				}
-				p.st.MessagesSent = append(p.st.MessagesSent, SentMessage{To: v.arg, Text: t, Seq: p.seq})
-				p.st.talk(v.arg, bubble{sent: true, text: t})
-				v.fields["compose_message_text"] = ""
-				v.scrolled = false
-			}})
+			tap:  func() { p.sendDraft(v) }})
 		return
 	case pagePicker:
 		b.appBar("New conversation", true)

@@ -319,15 +319,19 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 		}
 	}
 	var clip *image.RGBA // current list viewport
+	clipDepth := 1       // the list's depth: what sits deeper is in it
 	for _, w := range s.widgets {
 		full := image.Rect(w.full.X1, w.full.Y1, w.full.X2, w.full.Y2)
+		if clip != nil && clipDepth > 1 && w.depth <= clipDepth {
+			clip = nil // a nested list's siblings after it are outside it
+		}
 		dst := img
-		if w.depth >= 2 && clip != nil {
+		if w.depth > clipDepth && clip != nil {
 			dst = clip
 		}
 		switch w.kind {
 		case kList:
-			clip = img.SubImage(full).(*image.RGBA)
+			clip, clipDepth = img.SubImage(full).(*image.RGBA), max(w.depth, 1)
 		case kAppBar:
 			r.text(img, true, 60, colText, full.Min.X, (full.Min.Y+full.Max.Y)/2, full.Dx(), w.text)
 		case kUp:

@@ -2,8 +2,8 @@ package phonesim
 
 import "fmt"
 
-// Skin is how the phone's system apps look: which tree Settings and the
-// status bar's shade show (docs/phones.md#skins).
+// Skin is how the phone's system apps look: which tree Settings, the
+// status bar's shade, Messages and Contacts show (docs/phones.md#skins).
 type Skin string
 
 const (
@@ -13,7 +13,8 @@ const (
 	// SkinPixel lays Settings and Quick Settings out as a Pixel's
 	// Android 14 does: the main list with summaries and subpages, switches
 	// without text beside their title, main switch bars, a brightness
-	// slider, and a shade pulled from the top with state tiles.
+	// slider, and a shade pulled from the top with state tiles; Messages
+	// is Google Messages' Compose screens and Contacts AOSP Contacts'.
 	SkinPixel Skin = "pixel"
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
 	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main

@@ -56,6 +56,16 @@ func lastOutgoing(es []uitree.Element) (string, uitree.Element) {
 	return rightAligned(es)
 }
 
+// Outgoing reports whether a bubble is marked as the phone's own ("You
+// said …", "Sent", a delivery trailer, an outgoing id).
+func Outgoing(e uitree.Element) bool { return sentBubble(e, strings.ToLower(e.ShortID())) }
+
+// Incoming reports whether a bubble is marked as someone else's ("Alice
+// said …", "Received", 已接收).
+func Incoming(e uitree.Element) bool {
+	return !youSaidRe.MatchString(e.Desc) && (saidRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc))
+}
+
 func sentBubble(e uitree.Element, id string) bool {
 	if youSaidRe.MatchString(e.Desc) {
 		return true

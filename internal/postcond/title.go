@@ -79,9 +79,23 @@ func Title(es []uitree.Element) string {
 		}
 	}
 	// A conversation's contact name: the header a person taps for the
-	// contact's details, in the app bar or just below it.
+	// contact's details, in the app bar or just below it; never a name
+	// that heads each row of a list, scrolling or not (a conversation
+	// list's conversation_name).
+	ids := map[string]int{}
+	for _, e := range es {
+		ids[e.ResourceID]++
+	}
+	inListView := func(i int) bool {
+		for a := l.parent[i]; a >= 0; a = l.parent[a] {
+			if c := es[a].ShortClass(); strings.HasSuffix(c, "RecyclerView") || strings.HasSuffix(c, "ListView") || strings.HasSuffix(c, "GridView") {
+				return true
+			}
+		}
+		return false
+	}
 	for i, e := range es {
-		if nameID(e.ShortID()) && titled(e) && !inList(i) && e.Bounds.Y1 < top {
+		if nameID(e.ShortID()) && titled(e) && !inList(i) && !inListView(i) && ids[e.ResourceID] == 1 && e.Bounds.Y1 < top {
 			return e.Text
 		}
 	}
