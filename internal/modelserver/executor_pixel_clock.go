@@ -203,6 +203,12 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 			continue
 		}
 		if made && strings.EqualFold(r.label, in.Label) {
+			if in.Label != "" && r.edit != nil && r.arrow != nil {
+				// The expanded row shows the label in its edit line; the
+				// collapsed row shows it beside the time, as the list
+				// does for every alarm.
+				return tapAt(*r.arrow, fmt.Sprintf("The new alarm at %s is labelled %q; I collapse its row.", in.Time, r.label)), true
+			}
 			msg := "Alarm set for " + in.Time
 			if in.Label != "" {
 				msg += " (" + in.Label + ")"

@@ -174,4 +174,15 @@ func TestChecksReadPixelAlarmRows(t *testing.T) {
 			t.Errorf("%s: held=%t (%s), want %t", c.check, r.Held, r.Evidence, c.held)
 		}
 	}
+	// A row's switch and arrow are its own controls, not rows: the second
+	// alarm's label is Gym's.
+	screen.Seen = []postcond.Screen{screen.Final}
+	screen.Question = "What is the second alarm called?"
+	second := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: 2}
+	for ans, held := range map[string]bool{"Gym": true, "Wake up": false} {
+		screen.Answer = ans
+		if r := postcond.Eval([]postcond.Check{second}, screen)[0]; r.Held != held {
+			t.Errorf("the second alarm's label answered %q: held=%t (%s), want %t", ans, r.Held, r.Evidence, held)
+		}
+	}
 }

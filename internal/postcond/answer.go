@@ -252,9 +252,13 @@ func withoutQuestion(ans, question string) string {
 func nth(all, es []uitree.Element, n int) []uitree.Element {
 	var rows []uitree.Element
 	for _, e := range all {
-		if e.Clickable && e.ShortClass() != "Button" && !e.IsField() {
-			rows = append(rows, e)
+		if !e.Clickable || e.ShortClass() == "Button" || e.IsField() {
+			continue
 		}
+		if k := len(rows) - 1; k >= 0 && within(e.Bounds, rows[k].Bounds) {
+			continue // a control of the row tapped as a whole (an alarm's switch, its arrow)
+		}
+		rows = append(rows, e)
 	}
 	i := n - 1
 	if n == Last {
@@ -272,6 +276,11 @@ func nth(all, es []uitree.Element, n int) []uitree.Element {
 		}
 	}
 	return out
+}
+
+// within reports whether b lies inside a.
+func within(b, a uitree.Bounds) bool {
+	return b.X1 >= a.X1 && b.Y1 >= a.Y1 && b.X2 <= a.X2 && b.Y2 <= a.Y2
 }
 
 func clip(s string, n int) string {
