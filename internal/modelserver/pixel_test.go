@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http/httptest"
 	"testing"
@@ -179,10 +180,49 @@ func TestChecksReadPixelAlarmRows(t *testing.T) {
 	screen.Seen = []postcond.Screen{screen.Final}
 	screen.Question = "What is the second alarm called?"
 	second := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: 2}
+	last := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: postcond.Last}
 	for ans, held := range map[string]bool{"Gym": true, "Wake up": false} {
 		screen.Answer = ans
 		if r := postcond.Eval([]postcond.Check{second}, screen)[0]; r.Held != held {
 			t.Errorf("the second alarm's label answered %q: held=%t (%s), want %t", ans, r.Held, r.Evidence, held)
+		}
+		// The last row is the last alarm's, not the fab or a tab.
+		if r := postcond.Eval([]postcond.Check{last}, screen)[0]; r.Held != held {
+			t.Errorf("the last alarm's label answered %q: held=%t (%s), want %t", ans, r.Held, r.Evidence, held)
+		}
+	}
+
+	// The label dialog sets the label of the row it was opened from: its
+	// OK commits the label the row must show, and no other.
+	tap := func(match func(uitree.Element) bool) {
+		t.Helper()
+		for _, e := range p.UITree() {
+			if match(e) {
+				x, y := e.Bounds.Center()
+				a.shell(fmt.Sprintf("input tap %d %d", x, y))
+				return
+			}
+		}
+		t.Fatal("not on screen")
+	}
+	tap(func(e uitree.Element) bool { return e.Desc == "Expand alarm" })
+	tap(func(e uitree.Element) bool { return e.ShortID() == "edit_label" })
+	a.shell("ime enable com.android.adbkeyboard/.AdbIME")
+	a.shell("ime set com.android.adbkeyboard/.AdbIME")
+	a.shell("am broadcast -a ADB_CLEAR_TEXT")
+	a.shell("am broadcast -a ADB_INPUT_B64 --es msg " + base64.StdEncoding.EncodeToString([]byte("Morning run")))
+	es = p.UITree()
+	var ok uitree.Element
+	for _, e := range es {
+		if e.ShortID() == "button1" {
+			ok = e
+		}
+	}
+	for shows, refused := range map[string]bool{"Morning run": false, "Gym": true} {
+		tg := postcond.Target{Task: "Label the 07:00 alarm " + shows, Control: ok, Elements: es,
+			Expect: []postcond.Check{{Kind: postcond.RowShows, Row: "07:00", Shows: shows}}}
+		if why := postcond.WrongTarget(tg); (why != "") != refused {
+			t.Errorf("OK in the label dialog holding %q for a row that must show %q: refused %q", "Morning run", shows, why)
 		}
 	}
 }

@@ -250,9 +250,23 @@ func withoutQuestion(ans, question string) string {
 // screen's list (the last for Last); a screen with no such row keeps
 // nothing.
 func nth(all, es []uitree.Element, n int) []uitree.Element {
+	// A screen with a list counts the rows in it, not the buttons and
+	// tabs around it (DeskClock's fab and its tab bar).
+	// A list's rows are the elements of its subtree (a fab floating over
+	// it is not one).
+	inList := make([]bool, len(all))
+	lists := false
+	for i, e := range all {
+		if c := e.ShortClass(); e.Scrollable || c == "RecyclerView" || c == "ListView" || c == "ScrollView" {
+			lists = true
+			for j := i + 1; j < len(all) && all[j].Depth > e.Depth; j++ {
+				inList[j] = true
+			}
+		}
+	}
 	var rows []uitree.Element
-	for _, e := range all {
-		if !e.Clickable || e.ShortClass() == "Button" || e.IsField() {
+	for i, e := range all {
+		if !e.Clickable || e.ShortClass() == "Button" || e.IsField() || lists && !inList[i] {
 			continue
 		}
 		if k := len(rows) - 1; k >= 0 && within(e.Bounds, rows[k].Bounds) {
