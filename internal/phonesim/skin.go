@@ -13,7 +13,8 @@ const (
 	// SkinPixel lays Settings and Quick Settings out as a Pixel's
 	// Android 14 does: the main list with summaries and subpages, switches
 	// without text beside their title, main switch bars, a brightness
-	// slider, and a shade pulled from the top with state tiles.
+	// slider, a shade pulled from the top with state tiles, and Clock as
+	// DeskClock's Alarm tab with the framework's time picker.
 	SkinPixel Skin = "pixel"
 )
 
