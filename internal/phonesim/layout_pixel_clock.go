@@ -104,7 +104,7 @@ func (p *Phone) layoutPixelAlarms(b *builder) {
 			}
 		}
 		b.item(widget{kind: kRow, class: "android.view.ViewGroup", clickable: true, tap: toggle}, 0, 0, w, rh)
-		b.item(widget{kind: kBigText, text: time12(a.Time), id: "digital_clock", depth: 3}, 72, 30, w/2+60, 170)
+		b.item(widget{kind: kBigText, text: time12(a.Time), id: "digital_clock", depth: 3}, 72, 30, w-300, 170)
 		b.item(widget{kind: kSwitch, class: "android.widget.Switch", id: "onoff", checkable: true, checked: a.Enabled, clickable: true, depth: 3,
 			tap: func() { a.Enabled = !a.Enabled }}, w-260, 50, w-72, 150)
 		arrow := widget{kind: kButton, class: "android.widget.ImageButton", id: "arrow", desc: "Expand alarm", clickable: true, depth: 3, tap: toggle}
