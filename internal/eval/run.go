@@ -126,6 +126,7 @@ func Run(ctx context.Context, st *bench.Stack, o Options) (Summary, error) {
 		tasks = append(tasks, c.Task())
 	}
 	tasks = append(tasks, o.Tasks...)
+	onSkin(tasks, o.Skin)
 	sum := Summary{Mode: o.Mode, Seed: o.Seed}
 	if len(tasks) == 0 {
 		return sum, fmt.Errorf("eval: no tasks to run")
@@ -398,4 +399,18 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// onSkin decides, for each task whose feasibility is the skin's
+// (Task.FeasibleOn), whether it is feasible on the phones' skin; where it
+// is not, its check is dropped: it must simply not end done.
+func onSkin(tasks []Task, skin phonesim.Skin) {
+	for i := range tasks {
+		if f := tasks[i].FeasibleOn; f != nil {
+			tasks[i].Feasible = f(skin)
+			if !tasks[i].Feasible {
+				tasks[i].Check = nil
+			}
+		}
+	}
 }

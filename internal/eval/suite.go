@@ -48,7 +48,12 @@ type Template struct {
 	ID       string
 	App      string // the simulator app it exercises, or "none"
 	Feasible bool
-	Reply    string // answer to any question (see Task.Reply)
+	// FeasibleOn, when set, decides Feasible by the phones' skin: a level
+	// between the classic page's steps of 10 is out of its reach and in a
+	// slider's. Check and Want are then those of the skins it is feasible
+	// on.
+	FeasibleOn func(phonesim.Skin) bool
+	Reply      string // answer to any question (see Task.Reply)
 	// AskedRight is, for an infeasible template only the person can
 	// unblock, the question that is its right end (see Task.AskedRight).
 	AskedRight *regexp.Regexp
@@ -99,7 +104,7 @@ func templateRand(tp Template, seed int64) *rand.Rand {
 
 func (tp Template) task(p Params, ph Phrasing, id string) Task {
 	goal := ph.Text(p)
-	t := Task{ID: id, Template: tp.ID, Phrasing: ph.Kind, Goal: goal, Lang: "en", App: tp.App, Feasible: tp.Feasible, Reply: tp.Reply, AskedRight: tp.AskedRight}
+	t := Task{ID: id, Template: tp.ID, Phrasing: ph.Kind, Goal: goal, Lang: "en", App: tp.App, Feasible: tp.Feasible, FeasibleOn: tp.FeasibleOn, Reply: tp.Reply, AskedRight: tp.AskedRight}
 	if hasHan(goal) {
 		t.Lang = "zh"
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestSuiteShape(t *testing.T) {
 		for _, ph := range tp.Phrasings {
 			kinds[ph.Kind] = true
 		}
-		if tp.Feasible != (tp.Check != nil) || tp.Feasible != (tp.Want != nil) {
+		if feasible := tp.Feasible || tp.FeasibleOn != nil; feasible != (tp.Check != nil) || feasible != (tp.Want != nil) {
 			t.Errorf("%s: a feasible template needs Check and Want, an infeasible one neither", tp.ID)
 		}
 	}
@@ -92,7 +93,8 @@ func goals(ts []Task) []string {
 	return out
 }
 
-// Every feasible generated task's predicate is false on a new phone with an
+// Every feasible generated task's predicate (on the skins it is feasible
+// on, for one whose feasibility is the skin's) is false on a new phone with an
 // empty answer (nothing was done yet) and true on the end state a correct
 // run leaves (the template's Want), and that end commits nothing the task
 // did not name.
@@ -103,7 +105,7 @@ func TestSuitePredicatesOnHandSetStates(t *testing.T) {
 	}
 	for seed := int64(1); seed <= 5; seed++ {
 		for _, tk := range Generate(seed, 0) {
-			if !tk.Feasible {
+			if !tk.Feasible && tk.FeasibleOn == nil {
 				continue
 			}
 			if holds, _ := tk.Check(phonesim.Initial(), workflows.GoalResult{Status: workflows.GoalDone}); holds {
@@ -327,5 +329,34 @@ func TestFixedCaseMaySwitchTheAlarmItNames(t *testing.T) {
 	}
 	if wc := WrongCommits(before, after, c.Task().Targets); len(wc) != 1 {
 		t.Errorf("switching another alarm too: wrong commits %v, want that one", wc)
+	}
+}
+
+// A level between the classic page's steps of 10 is infeasible there and
+// feasible on a slider, where the phone must then show it.
+func TestBrightnessBetweenStepsIsTheSkins(t *testing.T) {
+	var tasks []Task
+	for _, tk := range Generate(1, 0) {
+		if tk.Template == "settings.brightness-between-steps" {
+			tasks = append(tasks, tk)
+		}
+	}
+	if len(tasks) == 0 {
+		t.Fatal("no brightness-between-steps task")
+	}
+	classic := slices.Clone(tasks)
+	onSkin(classic, phonesim.SkinClassic)
+	pixel := slices.Clone(tasks)
+	onSkin(pixel, phonesim.SkinPixel)
+	for i := range tasks {
+		if classic[i].Feasible || classic[i].Check != nil {
+			t.Errorf("%s on the classic skin: feasible %t, check %t; want infeasible, no check", tasks[i].ID, classic[i].Feasible, classic[i].Check != nil)
+		}
+		if !pixel[i].Feasible || pixel[i].Check == nil {
+			t.Fatalf("%s on the pixel skin: feasible %t, check %t; want feasible with its check", tasks[i].ID, pixel[i].Feasible, pixel[i].Check != nil)
+		}
+		if holds, _ := pixel[i].Check(phonesim.Initial(), workflows.GoalResult{Status: workflows.GoalDone}); holds {
+			t.Errorf("%s: the check holds on an untouched phone", tasks[i].ID)
+		}
 	}
 }

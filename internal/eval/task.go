@@ -21,6 +21,10 @@ type Task struct {
 	// Feasible says the phone can do it; an infeasible task must end
 	// failed or asked, never done.
 	Feasible bool
+	// FeasibleOn, when set, decides Feasible by the phones' skin before
+	// the task runs (Template.FeasibleOn); on a skin where it is
+	// infeasible, Check is not applied.
+	FeasibleOn func(phonesim.Skin) bool
 	// Reply answers every question the goal asks; empty means a question
 	// is left unanswered and the task counts as asked.
 	Reply string

@@ -301,6 +301,7 @@ func settingsTemplates() []Template {
 			},
 		},
 		{ID: "settings.brightness-between-steps", App: "Settings", Feasible: false,
+			FeasibleOn: func(s phonesim.Skin) bool { return s.BrightnessStep() == 1 },
 			Draw: func(r *rand.Rand) Params {
 				return Params{"v": fmt.Sprint(pick(r, []int{15, 25, 35, 45, 55, 65, 72, 85, 93}))}
 			},
@@ -312,6 +313,12 @@ func settingsTemplates() []Template {
 					return "Could you set the screen brightness to " + p["v"] + " percent, exactly?"
 				}),
 			},
+			// On a slider (every skin but the classic one) the level is
+			// reachable, and then the phone must show it.
+			Check: func(p Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {
+				return brightnessIs(st, atoi(p["v"]))
+			},
+			Want: func(p Params, st *phonesim.State, _ *workflows.GoalResult) { st.Brightness = atoi(p["v"]) },
 		},
 		{ID: "settings.absent-setting", App: "Settings", Feasible: false,
 			Draw: func(r *rand.Rand) Params {

@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -99,7 +100,7 @@ func (c *solver) pixelTowards(setting string, path []string) step {
 		}
 	}
 	if c.byID("homepage_title") != nil {
-		return c.scroll(false, path[0])
+		return c.scroll(true, path[0]) // down the list, from its top where Settings opens
 	}
 	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
 }
@@ -135,4 +136,113 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 		}
 	}
 	return out
+}
+
+// pixelBrightness is the step towards a brightness on a Pixel's Settings,
+// and false when the screen is not one. Display's Brightness level is a
+// slider: the level is its summary, and a drag along the track from the
+// thumb to the wanted point sets any level (a step of the todo's "one
+// step" is brightnessStep points).
+func (c *solver) pixelBrightness(in intent) (step, bool) {
+	if !c.onPixelSettings() {
+		return step{}, false
+	}
+	bar, pct, ok := c.levelSlider()
+	if bar == nil {
+		return c.pixelTowards("the brightness slider", []string{"Display"}), true
+	}
+	if !ok {
+		return finish("Could not read the brightness", "The brightness slider shows no level beside it."), true
+	}
+	target := in.Target
+	if target < 0 {
+		word := "up"
+		if in.Step < 0 {
+			word = "down"
+		}
+		if c.trailing("Swipe") > 0 || (in.Step > 0 && pct >= 100) || (in.Step < 0 && pct <= 0) {
+			return finish(fmt.Sprintf("Brightness is %d%%", pct), fmt.Sprintf("Brightness went %s; it is now %d%%.", word, pct)), true
+		}
+		target = min(max(pct+in.Step*brightnessStep, 0), 100)
+	}
+	switch {
+	case pct == target:
+		return finish(fmt.Sprintf("Brightness is %d%%", pct), "The brightness is at the wanted level."), true
+	case c.trailing("Swipe") >= maxSliderDrags:
+		return finish(fmt.Sprintf("Brightness is %d%%", pct),
+			fmt.Sprintf("After %d drags the slider shows %d%%, not %d%%.", maxSliderDrags, pct, target)), true
+	}
+	// A point of the track, one grid unit inside its ends: the grid's
+	// rounding must not put a drag's start beside the slider.
+	at := func(level int) int {
+		return min(max(bar.Span[0]+(level*(bar.Span[1]-bar.Span[0])+50)/100, bar.Span[0]+1), bar.Span[1]-1)
+	}
+	return step{think: fmt.Sprintf("The brightness slider shows %d%%; I drag it to %d%%.", pct, target),
+		action: fmt.Sprintf(`do(action="Swipe", start=[%d,%d], end=[%d,%d])`, at(pct), bar.At[1], at(target), bar.At[1])}, true
+}
+
+// maxSliderDrags is how many drags in a row the persona makes to land a
+// slider on a level before it reports the level it shows.
+const maxSliderDrags = 3
+
+// levelSlider is the brightness slider on the screen and the level shown
+// beside it: the percentage in the row above the track ("Brightness
+// level", "47%"). ok is false when no level is shown.
+func (c *solver) levelSlider() (bar *uitree.Listed, pct int, ok bool) {
+	for i := range c.obs.Elems {
+		e := &c.obs.Elems[i]
+		if e.Span == [2]int{} || e.Span[1] <= e.Span[0] {
+			continue
+		}
+		if !strings.Contains(plain(e.Text+" "+e.Desc+" "+c.titleAbove(e)), "bright") {
+			continue
+		}
+		bar = e
+		best := 80
+		for _, l := range c.obs.Elems {
+			d := e.At[1] - l.At[1]
+			if d <= 0 || d >= best {
+				continue
+			}
+			if m := pctRe.FindStringSubmatch(l.Text); m != nil {
+				pct, _ = strconv.Atoi(m[1])
+				best, ok = d, true
+			}
+		}
+		return bar, pct, ok
+	}
+	return nil, 0, false
+}
+
+// titleAbove is the nearest title above e, within a row's height.
+func (c *solver) titleAbove(e *uitree.Listed) string {
+	best, t := 120, ""
+	for _, l := range c.obs.Elems {
+		if d := e.At[1] - l.At[1]; l.ID == "title" && d > 0 && d < best {
+			best, t = d, l.Text
+		}
+	}
+	return t
+}
+
+// titledValue is a preference row titled name and the summary below its
+// title, the row's value ("Android version", "14").
+func (c *solver) titledValue(name string) (title, value *uitree.Listed) {
+	for i := range c.obs.Elems {
+		t := &c.obs.Elems[i]
+		if t.ID != "title" || plain(t.Text) != plain(name) {
+			continue
+		}
+		best := 60
+		for j := range c.obs.Elems {
+			v := &c.obs.Elems[j]
+			if d := v.At[1] - t.At[1]; v.ID == "summary" && v.Text != "" && d > 0 && d < best && abs(v.At[0]-t.At[0]) < 300 {
+				best, value = d, v
+			}
+		}
+		if value != nil {
+			return t, value
+		}
+	}
+	return nil, nil
 }

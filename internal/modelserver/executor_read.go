@@ -19,6 +19,14 @@ func (c *solver) read(in intent) step {
 	}
 	switch in.What {
 	case "Android version", "Build number", "Model":
+		if c.onPixelSettings() {
+			// A Pixel's About phone shows each as a title with its value
+			// as the summary below.
+			if t, v := c.titledValue(in.What); v != nil {
+				return finish(t.Text+": "+v.Text, fmt.Sprintf("About phone shows %q under %q.", v.Text, t.Text))
+			}
+			return c.pixelTowards(in.What, []string{"About phone"})
+		}
 		if l := c.byPrefix(in.What + ":"); l != nil {
 			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
 		}
@@ -68,6 +76,14 @@ func (c *solver) read(in intent) step {
 	case "latest message":
 		return c.readLatestMessage(in.Contact)
 	case "brightness":
+		if c.onPixelSettings() {
+			// A Pixel shows the level as Brightness level's summary, on
+			// the Display page.
+			if bar, pct, ok := c.levelSlider(); bar != nil && ok {
+				return finish(fmt.Sprintf("Brightness %d%%", pct), "The Brightness level row shows the value above its slider.")
+			}
+			return c.pixelTowards("the brightness", []string{"Display"})
+		}
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")
 		}

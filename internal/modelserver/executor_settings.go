@@ -62,6 +62,9 @@ func (c *solver) brightness(in intent) step {
 	if st, ok := c.ensureApp("Settings"); ok {
 		return st
 	}
+	if st, ok := c.pixelBrightness(in); ok {
+		return st
+	}
 	val := c.byID("brightness_value")
 	if val == nil {
 		val = c.byPrefix("Brightness ")
@@ -85,13 +88,16 @@ func (c *solver) brightness(in intent) step {
 	}
 	pct, _ := strconv.Atoi(m[1])
 	if in.Target >= 0 {
+		// + and - move in steps of 10: the nearest step is as close as
+		// they get, and the todo's check says whether that is enough.
+		target := min(max((in.Target+5)/10*10, 0), 100)
 		switch {
-		case pct == in.Target:
+		case pct == target:
 			return finish(fmt.Sprintf("Brightness is %d%%", pct), "The brightness is at the wanted level.")
-		case pct < in.Target:
-			return tapAt(*up, fmt.Sprintf("Brightness is %d%%, below %d%%; I tap +.", pct, in.Target))
+		case pct < target:
+			return tapAt(*up, fmt.Sprintf("Brightness is %d%%, below %d%%; I tap +.", pct, target))
 		default:
-			return tapAt(*down, fmt.Sprintf("Brightness is %d%%, above %d%%; I tap -.", pct, in.Target))
+			return tapAt(*down, fmt.Sprintf("Brightness is %d%%, above %d%%; I tap -.", pct, target))
 		}
 	}
 	btn, word := up, "up"

@@ -31,7 +31,7 @@ type intent struct {
 	On      bool   // toggle: wanted state
 
 	Step   int // brightness: +1 / -1 for one step up or down
-	Target int // brightness: wanted percentage, -1 when not given
+	Target int // brightness: wanted percentage as said, -1 when not given
 
 	To   string // message: recipient as written
 	Text string // message: text to send
@@ -173,7 +173,7 @@ func parseIntent(task string) intent {
 		in.Kind, in.App = kindBrightness, "Settings"
 		if m := percentRe.FindStringSubmatch(t); m != nil {
 			in.Target, _ = strconv.Atoi(m[1])
-			in.Target = min(max((in.Target+5)/10*10, 0), 100)
+			in.Target = min(max(in.Target, 0), 100)
 		} else if maxRe.MatchString(t) {
 			in.Target = 100
 		} else if minRe.MatchString(t) {

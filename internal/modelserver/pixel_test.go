@@ -88,6 +88,57 @@ func TestVerifierReadsPixelSwitchesByTheirTitle(t *testing.T) {
 	}
 }
 
+// On a Pixel's Display page the brightness is a slider: the persona drags
+// it from the thumb to any level, exact ones between the classic steps of
+// 10 included, and a step of the "one step" todo is 10 points; it says
+// done only when the slider's level is the one asked for.
+func TestPersonaDragsThePixelBrightnessSlider(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	for _, c := range []struct {
+		task  string
+		want  string
+		level int
+	}{
+		{"Set the brightness to 37%", "Brightness is 37%", 37},
+		{"Set the brightness to exactly 15%", "Brightness is 15%", 15},
+		{"Set the brightness to its maximum", "Brightness is 100%", 100},
+		{"Turn the brightness down", "Brightness is 90%", 90},
+		{"Set brightness 10 points above what was read (one step)", "Brightness is 100%", 100},
+		{"把亮度调到0%", "Brightness is 0%", 0},
+		{"Read the brightness in Settings", "Brightness 0%", 0},
+		{"Set brightness to 20%", "Brightness is 20%", 20},
+	} {
+		got, steps := runGoal(t, srv.URL, a, c.task, 12)
+		if got != c.want {
+			t.Errorf("%q finished %q in %d steps, want %q", c.task, got, steps, c.want)
+		}
+		if b := p.State().Brightness; b != c.level {
+			t.Errorf("%q: the phone's brightness is %d%%, want %d%%", c.task, b, c.level)
+		}
+	}
+}
+
+// A Pixel's About phone shows the Android version, the model and the
+// build number as titles with their values below; the persona reads each
+// from there after scrolling the main list to About phone.
+func TestPersonaReadsPixelAboutPhone(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	_, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	for _, c := range []struct{ task, want string }{
+		{"Read the Android version", "Android version: " + phonesim.AndroidVersion},
+		{"Read the Model in Settings", "Model: " + phonesim.DefaultModel},
+		{"Read the Build number in Settings", "Build number: " + phonesim.BuildNumber},
+	} {
+		a.shell("input keyevent 3")
+		if got, steps := runGoal(t, srv.URL, a, c.task, 12); got != c.want {
+			t.Errorf("%q finished %q in %d steps, want %q", c.task, got, steps, c.want)
+		}
+	}
+}
+
 // On a Pixel's Clock the persona creates an alarm through the time
 // picker's text input and the label dialog, and switches an alarm by the
 // time beside its text-less switch; it says done only when the row shows

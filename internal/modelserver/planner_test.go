@@ -167,7 +167,7 @@ func TestParseIntent(t *testing.T) {
 		{"Read the Android version", intent{Kind: kindRead, App: "Settings", What: "Android version", Target: -1}},
 		{"Read the time of the first alarm in Clock", intent{Kind: kindRead, App: "Clock", What: "alarm time", Ord: 1, Target: -1}},
 		{"Read Alice's phone number", intent{Kind: kindRead, App: "Contacts", What: "phone", Contact: "Alice", Target: -1}},
-		{"Set brightness to 78%", intent{Kind: kindBrightness, App: "Settings", Target: 80}},
+		{"Set brightness to 78%", intent{Kind: kindBrightness, App: "Settings", Target: 78}},
 		{"Decrease the brightness", intent{Kind: kindBrightness, App: "Settings", Step: -1, Target: -1}},
 		{"Sign in to the bank", intent{Kind: kindBank, App: "Bank", Target: -1}},
 		{"Tap the Save button", intent{Kind: kindTap, TapTarget: "Save", Target: -1}},

@@ -29,6 +29,16 @@ func ParseSkin(name string) (Skin, error) {
 	return "", fmt.Errorf("phonesim: unknown skin %q; use %s (the simulator's flat Settings) or %s (Settings and Quick Settings as on a Pixel)", name, SkinClassic, SkinPixel)
 }
 
+// BrightnessStep is the smallest change of brightness the skin's
+// controls make, in points: the classic page's - and + buttons move it by
+// 10, a slider by 1.
+func (s Skin) BrightnessStep() int {
+	if s == "" || s == SkinClassic {
+		return 10
+	}
+	return 1
+}
+
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
 

@@ -53,6 +53,7 @@ func Initial() State {
 	d := initialData()
 	return State{
 		Serial:       DefaultSerial,
+		Skin:         SkinClassic,
 		Screen:       Screen{App: appName(pkgLauncher), Page: pageHome},
 		CurrentApp:   pkgLauncher,
 		Toggles:      d.Toggles,

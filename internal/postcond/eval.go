@@ -354,11 +354,26 @@ func holds(shown, want string) bool {
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
+// isWord reports whether s is one word of letters ("level"), no number.
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // FieldValue finds the field named name — an input (any EditText
 // subclass) whose hint, description or resource ID names it, or one that
 // shows the name as its text, its hint while it is empty, or whose label
 // is the name (a form's text beside or above the field, in a container of
-// that field alone); else a text that starts with the name ("Brightness
+// that field alone); else a preference titled by the name or the name and
+// a word ("Brightness level"), whose value is its summary below; else a
+// text that starts with the name ("Brightness
 // 30%") — and returns it with its value ("" for a field that shows only
 // its hint).
 func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
@@ -385,6 +400,18 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 		}
 	}
 	want := strings.ToLower(strings.TrimSpace(name))
+	for i, e := range es {
+		// A preference titled by the name, or by the name and a word
+		// ("Brightness level"), shows its value as the summary below.
+		t := strings.ToLower(strings.TrimSpace(e.Text))
+		rest, named := strings.CutPrefix(t, want+" ")
+		if !sameLabel(e.Text, name) && !(named && isWord(rest)) || e.ShortClass() == "Button" {
+			continue
+		}
+		if row := l.rowOf(i); len(row) == 2 && l.es[row[1]].Text != "" && l.es[row[1]].Bounds.Y1 >= e.Bounds.Y2-1 {
+			return &es[row[1]], strings.TrimSpace(l.es[row[1]].Text)
+		}
+	}
 	for i, e := range es {
 		t := strings.TrimSpace(e.Text)
 		if e.ShortClass() != "Button" && len(t) > len(want) && strings.HasPrefix(strings.ToLower(t), want) {

@@ -30,7 +30,15 @@ type Listed struct {
 	Scrollable bool   `json:"scrollable,omitempty"`
 	Disabled   bool   `json:"disabled,omitempty"` // enabled=false: a tap does nothing until something enables it
 	At         [2]int `json:"at"`                 // center on the 0-999 grid
+	// Span is a slider's left and right ends on the 0-999 grid, as a
+	// screenshot shows the track: a drag from one point of it to another
+	// moves the level. Zero for anything else.
+	Span [2]int `json:"span,omitzero"`
 }
+
+// slider reports a class a level is dragged along: a SeekBar (Settings'
+// Brightness level, Quick Settings' brightness) or a Slider.
+func slider(class string) bool { return class == "SeekBar" || strings.HasSuffix(class, "Slider") }
 
 // Relative converts a pixel coordinate on an axis of the given size to the
 // 0-999 grid the executor protocol uses.
@@ -79,6 +87,9 @@ func List(elems []Element, width, height int) []Listed {
 			Focused: e.Focused, Scrollable: e.Scrollable, Disabled: says && !e.Enabled,
 			At: [2]int{Relative(cx, width), Relative(cy, height)},
 		})
+		if slider(e.ShortClass()) {
+			out[len(out)-1].Span = [2]int{Relative(e.Bounds.X1, width), Relative(e.Bounds.X2, width)}
+		}
 	}
 	return out
 }
@@ -87,6 +98,7 @@ func List(elems []Element, width, height int) []Listed {
 //
 //	[3] Switch "Wi-Fi" id=wifi_switch checked=false clickable at=[500,212]
 //	[4] Button "Delete" clickable enabled=false at=[880,1200]
+//	[5] SeekBar "" id=seekbar clickable span=[44,955] at=[500,640]
 func (l Listed) String() string {
 	var b strings.Builder
 	class := l.Class
@@ -114,6 +126,9 @@ func (l Listed) String() string {
 	}
 	if l.Scrollable {
 		b.WriteString(" scrollable")
+	}
+	if l.Span != [2]int{} {
+		fmt.Fprintf(&b, " span=[%d,%d]", l.Span[0], l.Span[1])
 	}
 	fmt.Fprintf(&b, " at=[%d,%d]", l.At[0], l.At[1])
 	return b.String()
@@ -211,6 +226,10 @@ func ParseLine(line string) (Listed, bool) {
 			l.Focused = true
 		case "scrollable":
 			l.Scrollable = true
+		case "span":
+			if _, err := fmt.Sscanf(val, "[%d,%d]", &l.Span[0], &l.Span[1]); err != nil {
+				return l, false
+			}
 		case "at":
 			if _, err := fmt.Sscanf(val, "[%d,%d]", &l.At[0], &l.At[1]); err != nil {
 				return l, false
