@@ -120,7 +120,9 @@ func (c *solver) systemWindow() (step, bool) {
 		return step{think: "The phone is locked and shows its keyguard; I swipe up to unlock it.",
 			action: `do(action="Swipe", start=[500,850], end=[500,300])`}, true
 	}
-	if t, no := c.byID("alertTitle"), c.byID("button2"); t != nil && no != nil {
+	// A dialog holding a text field asks the app's own question (an
+	// alarm's label): it is the task's, not an interruption.
+	if t, no := c.byID("alertTitle"), c.byID("button2"); t != nil && no != nil && c.byClass("EditText") == nil {
 		return tapAt(*no, fmt.Sprintf("A system dialog (%q) has the focus; I close it with %q and go on.", t.Text, no.Text)), true
 	}
 	if b := c.byID("expandableNotificationRow"); b != nil {

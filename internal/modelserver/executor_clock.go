@@ -96,14 +96,16 @@ func parseAlarmTodo(t string, in *intent) {
 
 // alarmSwitches are the alarm list's switches, in list order; on a
 // screen whose alarm rows have no switch, the rows (their state unknown).
+// A Pixel's text-less switches are described by their rows first.
 func (c *solver) alarmSwitches() []*uitree.Listed {
 	var out, rows []*uitree.Listed
-	for i, l := range c.obs.Elems {
+	es := describeAlarmSwitches(c.obs.Elems)
+	for i, l := range es {
 		switch {
 		case l.Checkable && clockRe.MatchString(l.Desc):
-			out = append(out, &c.obs.Elems[i])
+			out = append(out, &es[i])
 		case !l.Checkable && clockRe.MatchString(l.Text):
-			rows = append(rows, &c.obs.Elems[i])
+			rows = append(rows, &es[i])
 		}
 	}
 	if len(out) == 0 {
@@ -156,6 +158,9 @@ func (c *solver) alarmListStep() (step, bool) {
 	}
 	if c.byID("alarm_time") != nil {
 		return back("This is the new alarm page; the alarms are on the list."), true
+	}
+	if c.pixelDialog() {
+		return back("A dialog is in front of the alarm list; I close it."), true
 	}
 	return step{}, false
 }
@@ -212,6 +217,9 @@ func (c *solver) alarm(in intent) step {
 		return finish("Cannot create the alarm: the task gives no time", "The task lacks a time; the planner should ask the user.")
 	}
 	if st, ok := c.ensureApp("Clock"); ok {
+		return st
+	}
+	if st, ok := c.pixelNewAlarm(in); ok {
 		return st
 	}
 	timeF := c.byID("alarm_time")

@@ -82,6 +82,8 @@ var appMarkers = []struct{ app, id, text string }{
 	{"Messages", "send_button", "New conversation"},
 	{"Clock", "add_alarm", "Add alarm"},
 	{"Clock", "alarm_time", "New alarm"},
+	{"Clock", "digital_clock", ""}, // a Pixel's DeskClock list, its time picker's
+	{"Clock", "alarms_recycler_view", ""},
 	{"Notes", "new_note", "New note"},
 	{"Notes", "note_title", "Edit note"},
 	{"Contacts", "phone_number", "Contacts"},
@@ -103,7 +105,7 @@ func inferApp(elems []uitree.Listed) string {
 	}
 	for _, m := range appMarkers {
 		for _, l := range elems {
-			if m.id != "" && l.ID == m.id || l.Text == m.text {
+			if m.id != "" && l.ID == m.id || m.text != "" && l.Text == m.text {
 				return m.app
 			}
 		}

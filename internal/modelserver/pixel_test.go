@@ -1,11 +1,13 @@
 package modelserver
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 	"github.com/phoneflow/phoneflow/internal/verify"
 )
@@ -133,6 +135,145 @@ func TestPersonaReadsPixelAboutPhone(t *testing.T) {
 		a.shell("input keyevent 3")
 		if got, steps := runGoal(t, srv.URL, a, c.task, 12); got != c.want {
 			t.Errorf("%q finished %q in %d steps, want %q", c.task, got, steps, c.want)
+		}
+	}
+}
+
+// On a Pixel's Clock the persona creates an alarm through the time
+// picker's text input and the label dialog, and switches an alarm by the
+// time beside its text-less switch; it says done only when the row shows
+// what was asked, and the phone holds it.
+func TestPersonaDrivesPixelClock(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	has := func(st phonesim.State, al phonesim.Alarm) bool {
+		for _, x := range st.Alarms {
+			if x == al {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		task  string
+		want  string
+		check func(phonesim.State) bool
+	}{
+		{"Create an alarm at 06:45 labelled Gym class", "Alarm set for 06:45 (Gym class)",
+			func(st phonesim.State) bool {
+				return has(st, phonesim.Alarm{Time: "06:45", Label: "Gym class", Enabled: true})
+			}},
+		{"Set an alarm for 21:30", "Alarm set for 21:30",
+			func(st phonesim.State) bool { return has(st, phonesim.Alarm{Time: "21:30", Enabled: true}) }},
+		{"Switch the 07:00 alarm off", "The 07:00 Wake up alarm is off",
+			func(st phonesim.State) bool { return has(st, phonesim.Alarm{Time: "07:00", Label: "Wake up"}) }},
+		{"Turn on the alarm labelled Gym", "The 08:30 Gym alarm is on",
+			func(st phonesim.State) bool {
+				return has(st, phonesim.Alarm{Time: "08:30", Label: "Gym", Enabled: true})
+			}},
+	} {
+		got, steps := runGoal(t, srv.URL, a, c.task, 30)
+		if got != c.want {
+			t.Errorf("%q finished %q, want %q", c.task, got, c.want)
+		}
+		if st := p.State(); !c.check(st) {
+			t.Errorf("%q finished %q in %d steps but the phone holds %+v", c.task, got, steps, st.Alarms)
+		}
+	}
+}
+
+// The checks read a DeskClock switch by its row: the verifier and the
+// planner's postconditions take the 08:30 alarm's switch for off, never
+// for on, and find a new alarm's "7:00 AM" for "07:00".
+func TestChecksReadPixelAlarmRows(t *testing.T) {
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+	es := p.UITree()
+	obs := observation{App: "Clock", Package: "com.google.android.deskclock", Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
+	for _, c := range []struct {
+		task string
+		want string
+	}{
+		{"Turn off the 08:30 alarm", verify.Done},
+		{"Turn on the 08:30 alarm", verify.Failed},
+		{"Turn on the 07:00 alarm", verify.Done},
+		{"Turn off my Wake up alarm", verify.Failed},
+	} {
+		if v := judgeClaim(obs, c.task, "done"); v.Status != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.task, v.Status, v.Evidence, c.want)
+		}
+	}
+	if v := judgeClaim(obs, "Is the 08:30 alarm on or off?", "The 08:30 alarm is on"); v.Status != verify.Failed {
+		t.Errorf("a read calling the disabled 08:30 alarm on: %s (%s)", v.Status, v.Evidence)
+	}
+	on, off := true, false
+	screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: "com.google.android.deskclock", Elements: es}}
+	for _, c := range []struct {
+		check postcond.Check
+		held  bool
+	}{
+		{postcond.Check{Kind: postcond.Switch, Label: "08:30", On: &off}, true},
+		{postcond.Check{Kind: postcond.Switch, Label: "08:30", On: &on}, false},
+		{postcond.Check{Kind: postcond.Switch, Label: "Gym", On: &on}, false},
+		{postcond.Check{Kind: postcond.Switch, Label: "07:00", On: &on}, true},
+		{postcond.Check{Kind: postcond.ElementExists, Text: "07:00"}, true},
+		{postcond.Check{Kind: postcond.ElementExists, Text: "19:00"}, false},
+		{postcond.Check{Kind: postcond.RowShows, Row: "07:00", Shows: "Wake up"}, true},
+		{postcond.Check{Kind: postcond.RowShows, Row: "08:30", Shows: "Wake up"}, false},
+	} {
+		if r := postcond.Eval([]postcond.Check{c.check}, screen)[0]; r.Held != c.held {
+			t.Errorf("%s: held=%t (%s), want %t", c.check, r.Held, r.Evidence, c.held)
+		}
+	}
+	// A row's switch and arrow are its own controls, not rows: the second
+	// alarm's label is Gym's.
+	screen.Seen = []postcond.Screen{screen.Final}
+	screen.Question = "What is the second alarm called?"
+	second := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: 2}
+	last := postcond.Check{Kind: postcond.AnswerSeen, Type: postcond.TypeLabel, Ordinal: postcond.Last}
+	for ans, held := range map[string]bool{"Gym": true, "Wake up": false} {
+		screen.Answer = ans
+		if r := postcond.Eval([]postcond.Check{second}, screen)[0]; r.Held != held {
+			t.Errorf("the second alarm's label answered %q: held=%t (%s), want %t", ans, r.Held, r.Evidence, held)
+		}
+		// The last row is the last alarm's, not the fab or a tab.
+		if r := postcond.Eval([]postcond.Check{last}, screen)[0]; r.Held != held {
+			t.Errorf("the last alarm's label answered %q: held=%t (%s), want %t", ans, r.Held, r.Evidence, held)
+		}
+	}
+
+	// The label dialog sets the label of the row it was opened from: its
+	// OK commits the label the row must show, and no other.
+	tap := func(match func(uitree.Element) bool) {
+		t.Helper()
+		for _, e := range p.UITree() {
+			if match(e) {
+				x, y := e.Bounds.Center()
+				a.shell(fmt.Sprintf("input tap %d %d", x, y))
+				return
+			}
+		}
+		t.Fatal("not on screen")
+	}
+	tap(func(e uitree.Element) bool { return e.Desc == "Expand alarm" })
+	tap(func(e uitree.Element) bool { return e.ShortID() == "edit_label" })
+	a.shell("ime enable com.android.adbkeyboard/.AdbIME")
+	a.shell("ime set com.android.adbkeyboard/.AdbIME")
+	a.shell("am broadcast -a ADB_CLEAR_TEXT")
+	a.shell("am broadcast -a ADB_INPUT_B64 --es msg " + base64.StdEncoding.EncodeToString([]byte("Morning run")))
+	es = p.UITree()
+	var ok uitree.Element
+	for _, e := range es {
+		if e.ShortID() == "button1" {
+			ok = e
+		}
+	}
+	for shows, refused := range map[string]bool{"Morning run": false, "Gym": true} {
+		tg := postcond.Target{Task: "Label the 07:00 alarm " + shows, Control: ok, Elements: es,
+			Expect: []postcond.Check{{Kind: postcond.RowShows, Row: "07:00", Shows: shows}}}
+		if why := postcond.WrongTarget(tg); (why != "") != refused {
+			t.Errorf("OK in the label dialog holding %q for a row that must show %q: refused %q", "Morning run", shows, why)
 		}
 	}
 }

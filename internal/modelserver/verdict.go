@@ -248,6 +248,13 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 			}
 		}
 		if sw == nil {
+			// An alarm's switch is named by its row: the time and label
+			// beside it (a Pixel's DeskClock row has no words of its own).
+			if r := askedSwitch(describeAlarmSwitches(obs.Elems), c.subj); r != nil {
+				sw, label = r, r.Desc
+			}
+		}
+		if sw == nil {
 			return failed("no switch the task names is on the final screen (%s)", front)
 		}
 		if sw.Checked != *c.on {
@@ -344,7 +351,7 @@ func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 		la = strings.Replace(la, q, " ", 1) // the answer repeats the question around its value
 	}
 	la = strings.TrimSpace(la)
-	if sw := askedSwitch(obs.Elems, lt); sw != nil {
+	if sw := askedSwitch(describeAlarmSwitches(obs.Elems), lt); sw != nil {
 		name := firstNonEmpty(sw.Text, sw.Desc)
 		on, off := vdStateOnRe.MatchString(la), vdStateOffRe.MatchString(la)
 		if on == off || on != sw.Checked {

@@ -205,6 +205,10 @@ func (p *Phone) layout() *screen {
 	case pkgMessages:
 		p.layoutMessages(b)
 	case pkgClock:
+		if p.pixel() {
+			p.layoutPixelClock(b)
+			break
+		}
 		p.layoutClock(b)
 	case pkgNotes:
 		p.layoutNotes(b)

@@ -1,7 +1,6 @@
 package phonesim
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,19 +10,6 @@ import (
 
 // The Pixel skin's Messages and Contacts against what checks read off the
 // real Google Messages conversation (testdata/real/SOURCES.md).
-
-// tapWhere taps the centre of the first element match finds.
-func tapWhere(t *testing.T, p *Phone, where string, match func(uitree.Element) bool) {
-	t.Helper()
-	es := p.UITree()
-	e := es[find(t, es, where, match)]
-	x, y := e.Bounds.Center()
-	sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
-}
-
-func byDesc(d string) func(uitree.Element) bool {
-	return func(e uitree.Element) bool { return e.Desc == d }
-}
 
 // bubbleShape is what a check reads off a conversation: the bubbles'
 // class and id, whether they sit in the message list on the side their

@@ -394,6 +394,9 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 			r.tile(img, full, w)
 		case kDot:
 			fillCircle(img, (full.Min.X+full.Max.X)/2, (full.Min.Y+full.Max.Y)/2, full.Dx()/2, colGrey)
+			if strings.HasSuffix(w.class, "RadialPickerTouchHelper") {
+				r.centered(img, true, 48, colBG, full, w.desc) // a dial's number is drawn, not in its text
+			}
 		case kBubbleIn, kBubbleOut:
 			c := uint32(colBubbleIn)
 			if w.kind == kBubbleOut {

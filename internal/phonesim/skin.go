@@ -13,8 +13,9 @@ const (
 	// SkinPixel lays Settings and Quick Settings out as a Pixel's
 	// Android 14 does: the main list with summaries and subpages, switches
 	// without text beside their title, main switch bars, a brightness
-	// slider, and a shade pulled from the top with state tiles; Messages
-	// is Google Messages' Compose screens and Contacts AOSP Contacts'.
+	// slider, a shade pulled from the top with state tiles; Messages
+	// is Google Messages' Compose screens, Contacts AOSP Contacts', and
+	// Clock DeskClock's Alarm tab with the framework's time picker.
 	SkinPixel Skin = "pixel"
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
 	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main

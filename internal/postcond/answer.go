@@ -250,11 +250,29 @@ func withoutQuestion(ans, question string) string {
 // screen's list (the last for Last); a screen with no such row keeps
 // nothing.
 func nth(all, es []uitree.Element, n int) []uitree.Element {
-	var rows []uitree.Element
-	for _, e := range all {
-		if e.Clickable && e.ShortClass() != "Button" && !e.IsField() {
-			rows = append(rows, e)
+	// A screen with a list counts the rows in it, not the buttons and
+	// tabs around it (DeskClock's fab and its tab bar).
+	// A list's rows are the elements of its subtree (a fab floating over
+	// it is not one).
+	inList := make([]bool, len(all))
+	lists := false
+	for i, e := range all {
+		if c := e.ShortClass(); e.Scrollable || c == "RecyclerView" || c == "ListView" || c == "ScrollView" {
+			lists = true
+			for j := i + 1; j < len(all) && all[j].Depth > e.Depth; j++ {
+				inList[j] = true
+			}
 		}
+	}
+	var rows []uitree.Element
+	for i, e := range all {
+		if !e.Clickable || e.ShortClass() == "Button" || e.IsField() || lists && !inList[i] {
+			continue
+		}
+		if k := len(rows) - 1; k >= 0 && within(e.Bounds, rows[k].Bounds) {
+			continue // a control of the row tapped as a whole (an alarm's switch, its arrow)
+		}
+		rows = append(rows, e)
 	}
 	i := n - 1
 	if n == Last {
@@ -272,6 +290,11 @@ func nth(all, es []uitree.Element, n int) []uitree.Element {
 		}
 	}
 	return out
+}
+
+// within reports whether b lies inside a.
+func within(b, a uitree.Bounds) bool {
+	return b.X1 >= a.X1 && b.Y1 >= a.Y1 && b.X2 <= a.X2 && b.Y2 <= a.Y2
 }
 
 func clip(s string, n int) string {

@@ -263,8 +263,17 @@ func find(es []uitree.Element, x string) *uitree.Element {
 // Shows reports whether an element's text or description shows x the way
 // element_exists means it: x as a whole word or phrase, so a note titled
 // "n1" is not taken for one titled "n10".
+// A time shows as the same time written by a 12-hour clock ("7:30 AM"
+// shows "07:30").
 func Shows(e uitree.Element, x string) bool {
-	return x != "" && (containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)))
+	return x != "" && (containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)) || sameTime(e.Text, x))
+}
+
+// sameTime reports whether shown and x are each a clock time alone, the
+// same time.
+func sameTime(shown, x string) bool {
+	w := wholeValue(TypeTime, strings.TrimSpace(x))
+	return w != "" && wholeValue(TypeTime, strings.TrimSpace(shown)) == w
 }
 
 // ShowsRow reports whether one element shows a row_shows check whole: its
@@ -442,7 +451,7 @@ func rowsWith(es []uitree.Element, x string) []row {
 	var exact, words []int
 	for i, e := range es {
 		switch {
-		case sameLabel(e.Text, x) || sameLabel(e.Desc, x):
+		case sameLabel(e.Text, x) || sameLabel(e.Desc, x) || sameTime(e.Text, x):
 			exact = append(exact, i)
 		case containsWord(norm(e.Text), norm(x)) || containsWord(norm(e.Desc), norm(x)):
 			words = append(words, i)

@@ -278,7 +278,10 @@ func (l *layout) rowTitle(i int) string {
 			}
 			texts = append(texts, c.Text)
 		}
-		if title == "" {
+		if title == "" || wholeValue(TypeTime, strings.TrimSpace(first)) != "" {
+			// A row that starts with a time alone is an alarm's: the time
+			// titles it, not a label id's text after it (DeskClock's
+			// upcoming_instance_label, "Tomorrow").
 			title = first
 		}
 		if title != "" {

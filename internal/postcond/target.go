@@ -179,6 +179,12 @@ func WrongTarget(t Target) string {
 			if c.Kind == ElementAbsent {
 				name = c.Text
 			}
+			if c.Kind == RowShows && onlyValue(fields, c.Shows) {
+				// A dialog whose one field holds what the row must show
+				// (DeskClock's label dialog, opened from the alarm's row)
+				// sets that value on the row: it names no other record.
+				continue
+			}
 			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) && !renamedTo(t.Task, t.Expect, c, fields) {
 				return fmt.Sprintf("the record on this screen is %q, but the todo is about %q", clip(fieldText(*primary), 80), clip(name, 80))
 			}
@@ -272,6 +278,20 @@ func firstFilled(fields []uitree.Element) *uitree.Element {
 		}
 	}
 	return nil
+}
+
+// onlyValue reports whether the one filled field holds want, whole.
+func onlyValue(fields []uitree.Element, want string) bool {
+	n := 0
+	for _, f := range fields {
+		if v := fieldText(f); v != "" {
+			if !same(v, want) {
+				return false
+			}
+			n++
+		}
+	}
+	return n == 1
 }
 
 func anyHolds(fields []uitree.Element, want string) bool {

@@ -1,0 +1,230 @@
+package phonesim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The Pixel skin's Clock is compared with AOSP DeskClock's layouts
+// (res/layout/alarm_time_collapsed.xml, alarm_time_expanded.xml) and the
+// framework's time picker (time_picker_material.xml,
+// time_picker_text_input_material.xml) on what checks read: the time, the
+// label and the switch of a row, the commit buttons, ids and classes.
+
+// tapWhere taps the first element of the dump that matches.
+func tapWhere(t *testing.T, p *Phone, where string, match func(uitree.Element) bool) {
+	t.Helper()
+	es := simDump(t, p)
+	x, y := es[find(t, es, where, match)].Bounds.Center()
+	sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+}
+
+// replaceADB types text in place of the focused field's, as the device
+// layer types (ADB_CLEAR_TEXT, then the text).
+func replaceADB(t *testing.T, p *Phone, text string) {
+	t.Helper()
+	typeADB(t, p, "")
+	sh(t, p, "am broadcast -a ADB_CLEAR_TEXT")
+	typeADB(t, p, text)
+}
+
+func byDesc(d string) func(uitree.Element) bool {
+	return func(e uitree.Element) bool { return e.Desc == d }
+}
+
+func byID(id string) func(uitree.Element) bool {
+	return func(e uitree.Element) bool { return e.ResourceID == id }
+}
+
+// alarmRow is what a check reads off one alarm's row: the switch and the
+// texts inside the row around it.
+type alarmRow struct {
+	time, label    string
+	switchClass    string
+	switchText     string
+	checked        bool
+	switchRightOf  bool // the switch is on the time's line, right of it
+	labelBelow     bool
+	arrow          string
+	rowHoldsSwitch bool
+}
+
+// alarmRowOf reads the row whose digital_clock shows at.
+func alarmRowOf(t *testing.T, es []uitree.Element, at string) alarmRow {
+	t.Helper()
+	ti := find(t, es, at, func(e uitree.Element) bool { return e.ResourceID == pkgClock+":id/digital_clock" && e.Text == at })
+	row := ti - 1 // the row's container holds the time first
+	r := alarmRow{time: es[ti].Text}
+	for j := row + 1; j < len(es) && es[j].Depth > es[row].Depth; j++ {
+		e := es[j]
+		_, ty := es[ti].Bounds.Center()
+		switch e.ShortID() {
+		case "onoff":
+			_, sy := e.Bounds.Center()
+			r.switchClass, r.switchText, r.checked = e.Class, e.Text, e.Checked
+			r.switchRightOf = e.Bounds.X1 > es[ti].Bounds.X2 && abs(sy-ty) < 60
+			r.rowHoldsSwitch = true
+		case "label":
+			r.label = e.Text
+			r.labelBelow = e.Bounds.Y1 >= es[ti].Bounds.Y2
+		case "arrow":
+			r.arrow = e.Desc
+		}
+	}
+	return r
+}
+
+func TestPixelAlarmRowsFollowDeskClock(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	es := simDump(t, p)
+	for _, c := range []struct {
+		at, label string
+		on        bool
+	}{{"7:00 AM", "Wake up", true}, {"8:30 AM", "Gym", false}} {
+		r := alarmRowOf(t, es, c.at)
+		want := alarmRow{time: c.at, label: c.label, switchClass: "android.widget.Switch", checked: c.on,
+			switchRightOf: true, labelBelow: true, arrow: "Expand alarm", rowHoldsSwitch: true}
+		if r != want {
+			t.Errorf("row of %s:\n got %+v\nwant %+v", c.at, r, want)
+		}
+	}
+	fab := es[find(t, es, "fab", byID(pkgClock+":id/fab"))]
+	if fab.Desc != "Add alarm" || fab.Class != "android.widget.ImageButton" || fab.Text != "" || !fab.Clickable {
+		t.Errorf("fab: %+v", fab)
+	}
+	find(t, es, "Alarm tab", byDesc("Alarm"))
+
+	// Expanded, a row shows Repeat, the label to edit and Delete.
+	tapWhere(t, p, "arrow", byDesc("Expand alarm"))
+	es = simDump(t, p)
+	for _, id := range []string{"repeat_onoff", "edit_label", "delete"} {
+		find(t, es, id, byID(pkgClock+":id/"+id))
+	}
+	if e := es[find(t, es, "edit_label", byID(pkgClock+":id/edit_label"))]; e.Text != "Wake up" {
+		t.Errorf("edit_label of the first alarm reads %q", e.Text)
+	}
+	find(t, es, "collapse", byDesc("Collapse alarm"))
+}
+
+// A row's switch turns its own alarm on or off; Delete removes the
+// expanded alarm.
+func TestPixelAlarmSwitchAndDelete(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	es := simDump(t, p)
+	ti := find(t, es, "8:30 AM", byText("8:30 AM"))
+	for j := ti; j < len(es); j++ {
+		if es[j].ShortID() == "onoff" {
+			x, y := es[j].Bounds.Center()
+			sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+			break
+		}
+	}
+	if a := p.State().Alarms; !a[1].Enabled || !a[0].Enabled {
+		t.Fatalf("after tapping the 8:30 AM switch: %+v", a)
+	}
+	if r := alarmRowOf(t, simDump(t, p), "8:30 AM"); !r.checked {
+		t.Errorf("the 8:30 AM switch shows off after turning on")
+	}
+	tapWhere(t, p, "first arrow", byDesc("Expand alarm"))
+	tapOn(t, p, "Delete")
+	if a := p.State().Alarms; len(a) != 1 || a[0].Time != "08:30" {
+		t.Errorf("after Delete on the first alarm: %+v", a)
+	}
+}
+
+// On the dial a tap on an hour sets it and turns to the minutes; OK adds
+// the alarm, expanded, and its label is typed in the label dialog.
+func TestPixelNewAlarmOnTheDial(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	tapWhere(t, p, "fab", byDesc("Add alarm"))
+	es := simDump(t, p)
+	find(t, es, "radial_picker", byID("android:id/radial_picker"))
+	find(t, es, "toggle", byDesc(toTextMode))
+	if p.State().Screen.Page != pageTimePicker {
+		t.Errorf("picker page %q", p.State().Screen.Page)
+	}
+	tapWhere(t, p, "8 on the dial", func(e uitree.Element) bool {
+		return e.Class == "android.widget.RadialTimePickerView$RadialPickerTouchHelper" && e.Desc == "8"
+	})
+	tapWhere(t, p, "15 on the dial", byDesc("15"))
+	tapWhere(t, p, "PM", byID("android:id/pm_label"))
+	es = simDump(t, p)
+	if h, m := es[find(t, es, "hours", byID("android:id/hours"))].Text, es[find(t, es, "minutes", byID("android:id/minutes"))].Text; h != "8" || m != "15" {
+		t.Errorf("header shows %s:%s", h, m)
+	}
+	tapWhere(t, p, "OK", byID("android:id/button1"))
+	want := Alarm{Time: "20:15", Enabled: true}
+	if a := p.State().Alarms; len(a) != 3 || a[2] != want {
+		t.Fatalf("alarms after OK: %+v", a)
+	}
+	tapWhere(t, p, "edit_label", func(e uitree.Element) bool { return e.ShortID() == "edit_label" && e.Text == "Label" })
+	es = simDump(t, p)
+	if e := es[find(t, es, "title", byID("android:id/alertTitle"))]; e.Text != "Label" {
+		t.Errorf("label dialog title %q", e.Text)
+	}
+	if f := es[find(t, es, "field", func(e uitree.Element) bool { return e.Class == "android.widget.EditText" })]; !f.Focused {
+		t.Errorf("the label field has no focus: %+v", f)
+	}
+	typeADB(t, p, "Gym class")
+	tapWhere(t, p, "OK", byID("android:id/button1"))
+	want.Label = "Gym class"
+	if a := p.State().Alarms; a[2] != want {
+		t.Errorf("alarm after the label: %+v", a[2])
+	}
+	if r := alarmRowOf(t, simDump(t, p), "8:15 PM"); r.time != "8:15 PM" || !r.checked {
+		t.Errorf("new row: %+v", r)
+	}
+}
+
+// In text input mode the hour and minute are typed; OK with no valid
+// time keeps the dialog and says so.
+func TestPixelNewAlarmTypedInTextMode(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	tapWhere(t, p, "fab", byDesc("Add alarm"))
+	tapWhere(t, p, "toggle", byDesc(toTextMode))
+	es := simDump(t, p)
+	if h := es[find(t, es, "hour", byID(fieldHour))]; !h.Focused || h.Class != "android.widget.EditText" {
+		t.Errorf("input_hour: %+v", h)
+	}
+	find(t, es, "back to the dial", byDesc(toClockMode))
+	replaceADB(t, p, "13")
+	tapWhere(t, p, "OK", byID("android:id/button1"))
+	es = simDump(t, p)
+	find(t, es, "error", byID("android:id/label_error"))
+	if n := len(p.State().Alarms); n != 2 {
+		t.Fatalf("an invalid time added an alarm: %d alarms", n)
+	}
+	tapWhere(t, p, "hour", byID(fieldHour))
+	replaceADB(t, p, "6")
+	tapWhere(t, p, "minute", byID(fieldMinute))
+	replaceADB(t, p, "45")
+	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
+	tapWhere(t, p, "AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
+	tapWhere(t, p, "OK", byID("android:id/button1"))
+	if a := p.State().Alarms; len(a) != 3 || a[0] != (Alarm{Time: "06:45", Enabled: true}) {
+		t.Errorf("alarms: %+v", a)
+	}
+}
+
+func TestPixelClockDraws(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	shot := func(what string) {
+		if b, ok, err := p.Screenshot(); err != nil || !ok || len(b) == 0 {
+			t.Fatalf("%s: screenshot %v %v", what, ok, err)
+		}
+	}
+	shot("alarms")
+	tapWhere(t, p, "fab", byDesc("Add alarm"))
+	shot("dial")
+	tapWhere(t, p, "toggle", byDesc(toTextMode))
+	shot("text input")
+	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
+	shot("spinner")
+}
