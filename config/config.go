@@ -78,7 +78,8 @@ type Sim struct {
 	Costs string `key:"costs"`
 	// Skin is how the phones' Settings and Quick Settings look: "classic"
 	// is the simulator's flat Settings page; "pixel" lays them out as a
-	// Pixel's Android 14 does (docs/phones.md#skins).
+	// Pixel's Android 14 does, "miui" as a Xiaomi phone's MIUI 14 in
+	// Chinese, "oneui" as a Samsung phone's One UI 6 (docs/phones.md#skins).
 	Skin string `key:"skin"`
 }
 

@@ -48,13 +48,13 @@ func TestSimCosts(t *testing.T) {
 	}
 }
 
-// TestSimSkin: classic (the default) and pixel are the skins; anything
+// TestSimSkin: classic (the default), pixel, miui and oneui are the skins; anything
 // else is refused with both named.
 func TestSimSkin(t *testing.T) {
 	if got := Default().Sim.Skin; got != "classic" {
 		t.Errorf("default sim.skin = %q, want classic", got)
 	}
-	for _, ok := range []string{"classic", "pixel"} {
+	for _, ok := range []string{"classic", "pixel", "miui", "oneui"} {
 		c := Default()
 		c.Sim.Skin = ok
 		if err := c.Validate(); err != nil && strings.Contains(err.Error(), "sim.skin") {

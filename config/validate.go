@@ -345,8 +345,10 @@ func (c Config) Validate() error {
 	if c.Sim.Costs != "" && c.Sim.Costs != "none" && c.Sim.Costs != "phone" {
 		bad("sim.costs", "none (every command answers at once) or phone (a real phone's latencies and uiautomator's idle-state failures)")
 	}
-	if c.Sim.Skin != "" && c.Sim.Skin != "classic" && c.Sim.Skin != "pixel" {
-		bad("sim.skin", "classic (the simulator's flat Settings page) or pixel (Settings and Quick Settings as on a Pixel)")
+	switch c.Sim.Skin {
+	case "", "classic", "pixel", "miui", "oneui":
+	default:
+		bad("sim.skin", "classic (the simulator's flat Settings page), pixel (Settings and Quick Settings as on a Pixel), miui (as on a Xiaomi phone's MIUI, in Chinese) or oneui (as on a Samsung phone's One UI)")
 	}
 	if c.Sim.Seed < 0 {
 		bad("sim.seed", "0 or a positive integer")

@@ -90,7 +90,7 @@ Stop with Ctrl-C.`,
 	cmd.Flags().IntVar(&height, "height", 0, "screen height in pixels; 0 = 2400")
 	cmd.Flags().IntVar(&density, "density", 0, "screen density in dpi; 0 = 420")
 	cmd.Flags().StringVar(&costs, "costs", phonesim.CostsNone, "cost profile: none (every command answers at once) or phone (a real phone's latencies and dump failures)")
-	cmd.Flags().StringVar(&skin, "skin", string(phonesim.SkinClassic), "how Settings and Quick Settings look: classic (the flat page) or pixel (as on a Pixel)")
+	cmd.Flags().StringVar(&skin, "skin", string(phonesim.SkinClassic), "how Settings and Quick Settings look: classic (the flat page), pixel (as on a Pixel), miui (as on a Xiaomi phone, in Chinese) or oneui (as on a Samsung phone)")
 	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }

@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,13 +14,36 @@ import (
 // label is the title beside it, or the main switch bar's text. The
 // persona reads them as a person would, from what is shown.
 
-// pixelPaths are the rows a Pixel's Settings opens, in order, to reach
-// each switch.
-var pixelPaths = map[string][]string{
-	"Wi-Fi":         {"Network & internet", "Internet"},
-	"Bluetooth":     {"Connected devices", "Connection preferences", "Bluetooth"},
-	"Airplane mode": {"Network & internet"},
+// settingsPaths are the rows each skin's Settings opens, in order, to
+// reach each switch: a Pixel's, MIUI's (in Chinese) and One UI's.
+var settingsPaths = map[string][][]string{
+	"Wi-Fi":         {{"Network & internet", "Internet"}, {"WLAN"}, {"Connections"}},
+	"Bluetooth":     {{"Connected devices", "Connection preferences", "Bluetooth"}, {"蓝牙"}, {"Connections"}},
+	"Airplane mode": {{"Network & internet"}, {"连接与共享"}, {"Connections"}},
 }
+
+// switchNames are the titles a setting's switch has on each skin: MIUI
+// calls Wi-Fi WLAN, One UI airplane mode Flight mode.
+var switchNames = map[string][]string{
+	"Wi-Fi":         {"Wi-Fi", "WLAN"},
+	"Bluetooth":     {"Bluetooth", "蓝牙"},
+	"Airplane mode": {"Airplane mode", "Flight mode", "飞行模式"},
+}
+
+// aboutPaths are the rows that lead to the Android version on each skin,
+// and aboutNames the titles of what they show.
+var (
+	aboutPaths = [][]string{{"About phone"}, {"我的设备", "全部参数"}, {"About phone", "Software information"}}
+	aboutNames = map[string][]string{
+		"Android version": {"Android version", "Android版本"},
+		"Build number":    {"Build number", "版本号"},
+		"Model":           {"Model", "Model name", "型号"},
+	}
+)
+
+// displayPaths lead to the brightness slider: a Pixel's and One UI's
+// Display, MIUI's 显示.
+var displayPaths = [][]string{{"Display"}, {"显示"}}
 
 // plain is s with Settings' non-breaking hyphen (U+2011, "Wi‑Fi") as a
 // hyphen, lower-cased.
@@ -28,14 +52,50 @@ func plain(s string) string { return strings.ToLower(strings.ReplaceAll(s, "\u20
 // onPixelSettings reports a Pixel Settings screen: its main list's title
 // or a subpage's collapsing toolbar.
 func (c *solver) onPixelSettings() bool {
-	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil
+	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil || c.byID("action_bar_title") != nil
+}
+
+// onSettingsHome reports Settings' main list: a Pixel's or One UI's
+// homepage title, or MIUI's action bar titled 设置.
+func (c *solver) onSettingsHome() bool {
+	if c.byID("homepage_title") != nil {
+		return true
+	}
+	t := c.byID("action_bar_title")
+	return t != nil && (t.Text == "设置" || t.Text == "Settings")
+}
+
+// switchClass reports a class that draws a switch: Android's Switch or
+// MIUI's SlidingButton.
+func switchClass(class string) bool { return class == "Switch" || class == "SlidingButton" }
+
+// stateWord reports a text that only says a state (One UI's switch bar
+// says "On" or "Off"; a Chinese tile 开启 or 关闭): it names no setting.
+func stateWord(s string) bool {
+	switch strings.TrimRight(plain(strings.TrimSpace(s)), ".。") {
+	case "on", "off", "开启", "关闭", "已开启", "已关闭", "打开", "已打开", "开", "关":
+		return true
+	}
+	return false
+}
+
+// pageTitle is the title of the Settings subpage on the screen: the
+// collapsing toolbar's description or MIUI's action bar title.
+func (c *solver) pageTitle() string {
+	if t := c.byID("collapsing_toolbar"); t != nil && t.Desc != "" {
+		return t.Desc
+	}
+	if t := c.byID("action_bar_title"); t != nil {
+		return t.Text
+	}
+	return ""
 }
 
 // switchBeside is the text-less Switch on the same line as l, if any.
 func (c *solver) switchBeside(l *uitree.Listed) *uitree.Listed {
 	for i := range c.obs.Elems {
 		e := &c.obs.Elems[i]
-		if e.Class == "Switch" && e.Checkable && e.Text == "" && e.At[0] > l.At[0] && abs(e.At[1]-l.At[1]) <= 30 {
+		if switchClass(e.Class) && e.Checkable && e.Text == "" && e.At[0] > l.At[0] && abs(e.At[1]-l.At[1]) <= 30 {
 			return e
 		}
 	}
@@ -43,14 +103,28 @@ func (c *solver) switchBeside(l *uitree.Listed) *uitree.Listed {
 }
 
 // pixelSwitch finds the label and the switch of a setting on the screen:
-// a main switch bar saying "Use <setting>", or a row titled <setting>
-// with a switch beside its title.
+// a main switch bar saying "Use <setting>", or one saying only its state
+// on a page titled <setting> (One UI's Wi-Fi page), or a row titled
+// <setting> with a switch beside its title, under any of the names the
+// skins give the setting.
 func (c *solver) pixelSwitch(setting string) (label, sw *uitree.Listed) {
-	want := plain(setting)
+	names := switchNames[setting]
+	if names == nil {
+		names = []string{setting}
+	}
+	titled := false
+	for _, n := range names {
+		titled = titled || plain(c.pageTitle()) == plain(n)
+	}
 	for i := range c.obs.Elems {
 		l := &c.obs.Elems[i]
 		t := plain(l.Text)
-		if (l.ID == "switch_text" && t == "use "+want) || (l.ID == "title" && t == want) {
+		named := l.ID == "switch_text" && titled && stateWord(l.Text)
+		for _, n := range names {
+			want := plain(n)
+			named = named || (l.ID == "switch_text" && t == "use "+want) || (l.ID == "title" && t == want)
+		}
+		if named {
 			if s := c.switchBeside(l); s != nil {
 				return l, s
 			}
@@ -59,10 +133,20 @@ func (c *solver) pixelSwitch(setting string) (label, sw *uitree.Listed) {
 	return nil, nil
 }
 
+// tapSwitch is the tap that flips a switch: the switch itself where it
+// takes taps of its own (One UI's Wi-Fi row opens a page, its Switch flips
+// Wi-Fi), else the row its label is in.
+func tapSwitch(label, sw *uitree.Listed, why string) step {
+	if sw.Clickable {
+		return tapAt(*sw, why)
+	}
+	return tapAt(*label, why)
+}
+
 // pixelToggle is the step towards a switch on a Pixel's Settings, and
 // false when the screen is not one.
 func (c *solver) pixelToggle(in intent) (step, bool) {
-	path, ok := pixelPaths[in.Setting]
+	paths, ok := settingsPaths[in.Setting]
 	if !ok || !c.onPixelSettings() {
 		return step{}, false
 	}
@@ -71,36 +155,89 @@ func (c *solver) pixelToggle(in intent) (step, bool) {
 			return finish(fmt.Sprintf("%s is %s", in.Setting, onOff(in.On)),
 				fmt.Sprintf("The switch beside %q is %s, as asked.", label.Text, onOff(sw.Checked))), true
 		}
-		return tapAt(*label, fmt.Sprintf("The switch beside %q is %s; I tap its row to turn it %s.", label.Text, onOff(sw.Checked), onOff(in.On))), true
+		return tapSwitch(label, sw, fmt.Sprintf("The switch beside %q is %s; I tap it to turn it %s.", label.Text, onOff(sw.Checked), onOff(in.On))), true
 	}
-	return c.pixelTowards(in.Setting, path), true
+	return c.pixelTowards(in.Setting, paths), true
 }
 
 // pixelRead is the step towards reading a switch's state on a Pixel's
 // Settings, and false when the screen is not one.
 func (c *solver) pixelRead(setting string) (step, bool) {
-	path, ok := pixelPaths[setting]
+	paths, ok := settingsPaths[setting]
 	if !ok || !c.onPixelSettings() {
 		return step{}, false
 	}
 	if label, sw := c.pixelSwitch(setting); sw != nil {
 		return finish(fmt.Sprintf("%s is %s", setting, onOff(sw.Checked)), fmt.Sprintf("The switch beside %q shows the state.", label.Text)), true
 	}
-	return c.pixelTowards(setting, path), true
+	return c.pixelTowards(setting, paths), true
 }
 
-// pixelTowards opens the deepest row of path on the screen, else scrolls
-// the main list or goes back a page.
-func (c *solver) pixelTowards(setting string, path []string) step {
-	for i := len(path) - 1; i >= 0; i-- {
-		for j := range c.obs.Elems {
-			if l := &c.obs.Elems[j]; l.ID == "title" && plain(l.Text) == plain(path[i]) {
-				return tapAt(*l, fmt.Sprintf("%s is reached through %s; I open %q.", setting, strings.Join(path, " > "), l.Text))
-			}
+// aboutRead is the step towards reading what About phone shows on a
+// skin's Settings (the row titled what, its value the summary below the
+// title), and false when the screen is not such a Settings page.
+func (c *solver) aboutRead(what string) (step, bool) {
+	names, ok := aboutNames[what]
+	if !ok || !c.onPixelSettings() {
+		return step{}, false
+	}
+	for _, n := range names {
+		if t, v := c.titledValue(n); v != nil {
+			return finish(what+": "+v.Text, fmt.Sprintf("About phone shows %q under %q.", v.Text, t.Text)), true
 		}
 	}
-	if c.byID("homepage_title") != nil {
-		return c.scroll(true, path[0]) // down the list, from its top where Settings opens
+	return c.pixelTowards(what, aboutPaths), true
+}
+
+// summaryBelow is the summary just under a row's title.
+func (c *solver) summaryBelow(title *uitree.Listed) *uitree.Listed {
+	for i := range c.obs.Elems {
+		e := &c.obs.Elems[i]
+		if e.ID == "summary" && e.Text != "" && abs(e.At[0]-title.At[0]) <= 60 && e.At[1] > title.At[1] && e.At[1]-title.At[1] <= 40 {
+			return e
+		}
+	}
+	return nil
+}
+
+// pixelTowards opens the deepest row of any skin's path on the screen,
+// else scrolls the main list or goes back a page.
+func (c *solver) pixelTowards(setting string, paths [][]string) step {
+	deepest := 0
+	for _, p := range paths {
+		deepest = max(deepest, len(p))
+	}
+	names := append([]string{setting}, switchNames[setting]...)
+	for i := deepest - 1; i >= 0; i-- {
+		// Rows of several skins' paths may be on the screen at once (One
+		// UI lists both Connections and Connected devices): the row whose
+		// summary names the setting ("Wi-Fi  •  Bluetooth  •  SIM
+		// manager") is the one that leads there.
+		var rows []*uitree.Listed
+		var via []string
+		for _, path := range paths {
+			if i >= len(path) {
+				continue
+			}
+			for j := range c.obs.Elems {
+				if l := &c.obs.Elems[j]; l.ID == "title" && plain(l.Text) == plain(path[i]) {
+					rows, via = append(rows, l), append(via, strings.Join(path, " > "))
+				}
+			}
+		}
+		pick := 0
+		for k, l := range rows {
+			if v := c.summaryBelow(l); v != nil && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(plain(v.Text), plain(n)) }) {
+				pick = k
+				break
+			}
+		}
+		if len(rows) > 0 {
+			return tapAt(*rows[pick], fmt.Sprintf("%s is reached through %s; I open %q.", setting, via[pick], rows[pick].Text))
+		}
+	}
+	if c.onSettingsHome() {
+		return c.scroll(true, paths[0][0]) // down the list, from its top where Settings opens
 	}
 	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
 }
@@ -117,7 +254,7 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 	var out []titledSwitch
 	for i := range es {
 		sw := &es[i]
-		if sw.Class != "Switch" || !sw.Checkable || sw.Text != "" {
+		if !switchClass(sw.Class) || !sw.Checkable || sw.Text != "" {
 			continue
 		}
 		best, label := 31, ""
@@ -129,6 +266,9 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 			best, label = d, plain(l.Text)
 			if l.ID == "switch_text" {
 				label = strings.TrimPrefix(label, "use ")
+				if stateWord(label) {
+					label = plain(pageTitleOf(es))
+				}
 			}
 		}
 		if label != "" {
@@ -136,6 +276,13 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 		}
 	}
 	return out
+}
+
+// pageTitleOf is the title of the Settings subpage es shows, as
+// solver.pageTitle reads it.
+func pageTitleOf(es []uitree.Listed) string {
+	c := solver{obs: observation{Elems: es}}
+	return c.pageTitle()
 }
 
 // pixelBrightness is the step towards a brightness on a Pixel's Settings,
@@ -149,7 +296,7 @@ func (c *solver) pixelBrightness(in intent) (step, bool) {
 	}
 	bar, pct, ok := c.levelSlider()
 	if bar == nil {
-		return c.pixelTowards("the brightness slider", []string{"Display"}), true
+		return c.pixelTowards("the brightness slider", displayPaths), true
 	}
 	if !ok {
 		return finish("Could not read the brightness", "The brightness slider shows no level beside it."), true
@@ -194,7 +341,7 @@ func (c *solver) levelSlider() (bar *uitree.Listed, pct int, ok bool) {
 		if e.Span == [2]int{} || e.Span[1] <= e.Span[0] {
 			continue
 		}
-		if !strings.Contains(plain(e.Text+" "+e.Desc+" "+c.titleAbove(e)), "bright") {
+		if t := plain(e.Text + " " + e.Desc + " " + c.titleAbove(e)); !strings.Contains(t, "bright") && !strings.Contains(t, "亮度") {
 			continue
 		}
 		bar = e

@@ -20,13 +20,11 @@ func (c *solver) read(in intent) step {
 	}
 	switch in.What {
 	case "Android version", "Build number", "Model":
-		if c.onPixelSettings() {
-			// A Pixel's About phone shows each as a title with its value
-			// as the summary below.
-			if t, v := c.titledValue(in.What); v != nil {
-				return finish(t.Text+": "+v.Text, fmt.Sprintf("About phone shows %q under %q.", v.Text, t.Text))
-			}
-			return c.pixelTowards(in.What, []string{"About phone"})
+		// A skin's About phone (MIUI's 全部参数, One UI's Software
+		// information) shows each as a title with its value as the
+		// summary below.
+		if st, ok := c.aboutRead(in.What); ok {
+			return st
 		}
 		if l := c.byPrefix(in.What + ":"); l != nil {
 			return finish(l.Text, fmt.Sprintf("The About phone page shows %q.", l.Text))
@@ -83,7 +81,7 @@ func (c *solver) read(in intent) step {
 			if bar, pct, ok := c.levelSlider(); bar != nil && ok {
 				return finish(fmt.Sprintf("Brightness %d%%", pct), "The Brightness level row shows the value above its slider.")
 			}
-			return c.pixelTowards("the brightness", []string{"Display"})
+			return c.pixelTowards("the brightness", displayPaths)
 		}
 		if l := c.byID("brightness_value"); l != nil {
 			return finish(l.Text, "The brightness row shows the value.")

@@ -303,7 +303,7 @@ func (c *solver) ensureApp(app string) (step, bool) {
 	p, ok := c.prev()
 	if ok && p.Name == "Launch" && c.isErr() {
 		if c.inApp("Launcher") {
-			if icon := c.byText(app); icon != nil && icon.Clickable {
+			if icon := c.appIcon(app); icon != nil && icon.Clickable {
 				return tapAt(*icon, fmt.Sprintf("Launching %s failed (%s); I tap its icon on the home screen instead.", app, c.obs.PrevResult)), true
 			}
 			return finish(fmt.Sprintf("Could not open %s: %s", app, c.obs.PrevResult),
@@ -312,11 +312,30 @@ func (c *solver) ensureApp(app string) (step, bool) {
 		return home(fmt.Sprintf("Launching %s failed (%s); I go to the home screen to find its icon.", app, c.obs.PrevResult)), true
 	}
 	if c.inApp("Launcher") && c.count("Launch") > 0 {
-		if icon := c.byText(app); icon != nil && icon.Clickable {
+		if icon := c.appIcon(app); icon != nil && icon.Clickable {
 			return tapAt(*icon, fmt.Sprintf("I am on the home screen; I tap the %s icon.", app)), true
 		}
 	}
 	return launch(app, fmt.Sprintf("The task happens in %s, which is not in the foreground, so I launch it.", app)), true
+}
+
+// appLabels are the names other launchers give an app: a Xiaomi phone's
+// 设置, 短信, 联系人.
+var appLabels = map[string][]string{"Settings": {"设置"}, "Clock": {"时钟"}, "Messages": {"短信", "信息"},
+	"Contacts": {"联系人", "通讯录"}, "Notes": {"便签", "笔记"}}
+
+// appIcon is the launcher icon of an app, under its name or a name
+// another launcher gives it.
+func (c *solver) appIcon(app string) *uitree.Listed {
+	if icon := c.byText(app); icon != nil {
+		return icon
+	}
+	for _, l := range appLabels[app] {
+		if icon := c.byText(l); icon != nil {
+			return icon
+		}
+	}
+	return nil
 }
 
 // scroll looks for a missing element: a bounded number of swipes, then Back,

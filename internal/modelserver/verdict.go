@@ -68,7 +68,11 @@ var vdApps = map[string]string{"settings": "Settings", "设置": "Settings", "co
 
 // vdSwitchWords are other words for a switch's label.
 var vdSwitchWords = map[string][]string{"wi-fi": {"wifi", "wi-fi", "wlan", "wireless", "无线", "网络"},
-	"bluetooth": {"bluetooth", "蓝牙"}, "airplane mode": {"airplane", "flight", "aeroplane", "飞行"}}
+	"bluetooth": {"bluetooth", "蓝牙"}, "airplane mode": {"airplane", "flight", "aeroplane", "飞行"},
+	// The names vendor skins give the same switches: MIUI's WLAN, 蓝牙 and
+	// 飞行模式, One UI's Flight mode.
+	"wlan": {"wifi", "wi-fi", "wlan", "wireless", "无线"}, "蓝牙": {"bluetooth", "蓝牙"},
+	"飞行模式": {"airplane", "flight", "aeroplane", "飞行"}, "flight mode": {"airplane", "flight", "aeroplane", "飞行"}}
 
 // vdNotRe is a part of a task that says what not to do ("don't turn off
 // Wi-Fi", "without turning off Wi-Fi", "不要关闭无线网络"): it claims
@@ -221,10 +225,18 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 		return failed("%s is in front but shows nothing to quote", c.app)
 	}
 	if c.on != nil {
-		sw := find(func(l uitree.Listed) bool { return l.Checkable && namesSwitch(c.subj, l.Text) })
+		// A tile whose text is only its state (a Chinese tile's 关闭) is
+		// named by its description ("蓝牙。"), never by that word.
+		tileName := func(l uitree.Listed) string {
+			if stateWord(l.Text) {
+				return strings.TrimRight(strings.TrimSpace(l.Desc), ".。")
+			}
+			return l.Text
+		}
+		sw := find(func(l uitree.Listed) bool { return l.Checkable && namesSwitch(c.subj, tileName(l)) })
 		label := ""
 		if sw != nil {
-			label = sw.Text
+			label = tileName(*sw)
 		} else {
 			// A Settings switch has no text: its title beside it, or
 			// its main switch bar's text, labels it.
@@ -439,7 +451,7 @@ func namesPerson(task, title string) bool {
 // namesSwitch reports whether a task's words name the switch labelled label.
 func namesSwitch(task, label string) bool {
 	l := strings.ToLower(strings.TrimSpace(label))
-	if l == "" {
+	if l == "" || stateWord(l) {
 		return false
 	}
 	if strings.Contains(task, l) {

@@ -58,6 +58,7 @@ type widget struct {
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
 	value, hint                            string // text fields: content and hint drawn when empty
+	drawn                                  string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
 	// password marks a field that hides its text: the tree says
 	// password="true" and shows a dot per character, as Android does.
 	password  bool
@@ -189,11 +190,16 @@ func (p *Phone) layout() *screen {
 	s.widgets = append(s.widgets, widget{kind: kFrame, class: "android.widget.FrameLayout", full: full, bounds: full})
 	switch v.app {
 	case pkgSettings:
-		if p.pixel() {
+		switch p.cfg.Skin {
+		case SkinPixel:
 			p.layoutPixelSettings(b)
-			break
+		case SkinMIUI:
+			p.layoutMIUISettings(b)
+		case SkinOneUI:
+			p.layoutOneUISettings(b)
+		default:
+			p.layoutSettings(b)
 		}
-		p.layoutSettings(b)
 	case pkgContacts:
 		p.layoutContacts(b)
 	case pkgMessages:

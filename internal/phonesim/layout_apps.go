@@ -18,7 +18,8 @@ func (p *Phone) layoutLauncher(b *builder) {
 		}
 		x1 := col * w / 4
 		pkg := a.Package
-		b.add(widget{kind: kIcon, text: a.Name, desc: a.Name, clickable: true, color: a.Color,
+		label := b.p.appLabel(a.Name)
+		b.add(widget{kind: kIcon, text: label, desc: label, clickable: true, color: a.Color,
 			full: uitree.Bounds{X1: x1, Y1: y, X2: x1 + w/4, Y2: y + 300}, tap: func() { b.p.launch(pkg) }})
 		col++
 		if col == 4 {

@@ -183,6 +183,13 @@ func (p *Phone) flipAirplane() {
 	}
 }
 
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
 func onOff(on bool) string {
 	if on {
 		return "On"
@@ -231,6 +238,12 @@ type pref struct {
 	switched       bool // a switch at the row's end showing on
 	on             bool
 	tap            func() // nil: a row with nothing behind it
+	// swClass and swID are the switch's class and id when a skin's
+	// differ from SettingsLib's (MIUI's SlidingButton); swTap, when set,
+	// makes the switch a tap target of its own apart from the row (One
+	// UI's Wi-Fi row opens the Wi-Fi page, its Switch flips Wi-Fi).
+	swClass, swID string
+	swTap         func()
 }
 
 // pref adds a preference row as androidx.preference lays one out: a
@@ -266,7 +279,8 @@ func (b *builder) pref(r pref) {
 	}
 	if r.switched {
 		b.item(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "android:id/widget_frame", depth: 3}, w-260, 0, w-24, rowH)
-		b.item(widget{kind: kSwitch, class: "android.widget.Switch", id: "android:id/switch_widget", checkable: true, checked: r.on, depth: 4},
+		class, id := cmpOr(r.swClass, "android.widget.Switch"), cmpOr(r.swID, "android:id/switch_widget")
+		b.item(widget{kind: kSwitch, class: class, id: id, checkable: true, checked: r.on, depth: 4, clickable: r.swTap != nil, tap: r.swTap},
 			w-240, 40, w-40, rowH-40)
 	}
 	b.y += rowH

@@ -447,7 +447,7 @@ func (r *renderer) tile(dst *image.RGBA, b image.Rectangle, w widget) {
 		c = colTrackOn
 	}
 	fillRound(dst, b, 60, c)
-	label, state, _ := strings.Cut(w.text, ", ")
+	label, state, _ := strings.Cut(cmpOr(w.drawn, w.text), ", ")
 	fillCircle(dst, b.Min.X+68, (b.Min.Y+b.Max.Y)/2, 26, colGrey)
 	r.text(dst, true, 40, colText, b.Min.X+121, b.Min.Y+80, b.Dx()-160, label)
 	r.text(dst, false, 36, colGrey, b.Min.X+121, b.Min.Y+130, b.Dx()-160, state)

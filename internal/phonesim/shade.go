@@ -36,6 +36,7 @@ const (
 // description SystemUI gives it and what a tap does.
 type qsTile struct {
 	label, state, desc string
+	text               string // the Switch's own text; "" is "label, state"
 	on                 bool
 	tap                func()
 }
@@ -46,6 +47,12 @@ func (p *Phone) qsTiles() []qsTile {
 	if t.WiFi {
 		internet = pixelWiFiName
 	}
+	switch p.cfg.Skin {
+	case SkinMIUI:
+		return p.miuiTiles()
+	case SkinOneUI:
+		return p.oneuiTiles()
+	}
 	return []qsTile{
 		// The real Internet tile opens a dialog listing the networks; a
 		// tap here turns Wi‑Fi on or off at once.
@@ -53,6 +60,42 @@ func (p *Phone) qsTiles() []qsTile {
 		{label: "Bluetooth", state: onOff(t.Bluetooth), desc: "Bluetooth.", on: t.Bluetooth, tap: p.flipBluetooth},
 		{label: "Flashlight", state: onOff(t.Flashlight), desc: "Flashlight", on: t.Flashlight, tap: func() { t.Flashlight = !t.Flashlight }},
 		{label: "Airplane mode", state: onOff(t.Airplane), desc: "Airplane mode", on: t.Airplane, tap: p.flipAirplane},
+	}
+}
+
+// miuiTiles are MIUI's control centre tiles, in Chinese. No dump of
+// MIUI's control centre was found; the tiles take the shape of
+// keydroidx-systemui-quicksettings-zh.xml, Android's own Chinese Quick
+// Settings: the Switch's text is the state word (开启, 关闭), its
+// content-desc the label and a full stop ("蓝牙。"), tile_label the
+// label and app_label 已开启 or 已关闭.
+func (p *Phone) miuiTiles() []qsTile {
+	t := &p.st.Toggles
+	tile := func(label string, on bool, tap func()) qsTile {
+		word := "关闭"
+		if on {
+			word = "开启"
+		}
+		return qsTile{label: label, state: miuiState(on), desc: label + "。", text: word, on: on, tap: tap}
+	}
+	return []qsTile{
+		tile("WLAN", t.WiFi, p.flipWiFi),
+		tile("蓝牙", t.Bluetooth, p.flipBluetooth),
+		tile("手电筒", t.Flashlight, func() { t.Flashlight = !t.Flashlight }),
+		tile("飞行模式", t.Airplane, p.flipAirplane),
+	}
+}
+
+// oneuiTiles are One UI's quick panel tiles, in the shape of
+// seniorshield-systemui-quicksettings-en.xml (no One UI panel dump was
+// found), with Samsung's names: Wi-Fi, Torch, Flight mode.
+func (p *Phone) oneuiTiles() []qsTile {
+	t := &p.st.Toggles
+	return []qsTile{
+		{label: oneuiWiFi, state: onOffWord(t.WiFi), desc: oneuiWiFi + "," + p.wifiName("Off"), on: t.WiFi, tap: p.flipWiFi},
+		{label: "Bluetooth", state: onOffWord(t.Bluetooth), desc: "Bluetooth.", on: t.Bluetooth, tap: p.flipBluetooth},
+		{label: "Torch", state: onOffWord(t.Flashlight), desc: "Torch", on: t.Flashlight, tap: func() { t.Flashlight = !t.Flashlight }},
+		{label: "Flight mode", state: onOffWord(t.Airplane), desc: "Flight mode", on: t.Airplane, tap: p.flipAirplane},
 	}
 }
 
@@ -85,7 +128,7 @@ func (p *Phone) layoutShade(b *builder) {
 		tx := x1 + (i%2)*(tw+qsTileGap)
 		ty := qsTilesY + (i/2)*(qsTileH+qsTileGap)
 		box := uitree.Bounds{X1: tx, Y1: ty, X2: tx + tw, Y2: ty + qsTileH}
-		b.add(widget{kind: kTile, class: "android.widget.Switch", text: t.label + ", " + t.state, desc: t.desc, pkg: pkgSystemUI, depth: 4,
+		b.add(widget{kind: kTile, class: "android.widget.Switch", text: cmpOr(t.text, t.label+", "+t.state), drawn: t.label + ", " + t.state, desc: t.desc, pkg: pkgSystemUI, depth: 4,
 			checkable: true, checked: t.on, clickable: true, full: box, tap: t.tap})
 		b.add(widget{kind: kHidden, class: "android.widget.ImageView", id: "android:id/icon", pkg: pkgSystemUI, depth: 5,
 			full: uitree.Bounds{X1: tx + 42, Y1: ty + 78, X2: tx + 95, Y2: ty + 131}})
@@ -103,7 +146,7 @@ func (p *Phone) layoutShade(b *builder) {
 // open shade one that starts on the slider drags it and any other that
 // goes up closes the shade.
 func (p *Phone) shadeSwipe(s *screen, x1, y1, x2, y2 int) bool {
-	if !p.pixel() {
+	if !p.shaded() {
 		return false
 	}
 	if !p.shade.open {
@@ -137,7 +180,7 @@ func (s *screen) dragAt(x, y int) (widget, bool) {
 // expand-settings, expand-notifications and collapse under the Pixel
 // skin; under the classic skin the command is not there, as before.
 func (p *Phone) cmdCmd(e *cmdEnv) int {
-	if !p.pixel() {
+	if !p.shaded() {
 		e.err("/system/bin/sh: %s: inaccessible or not found\n", e.args[0])
 		return 127
 	}

@@ -17,17 +17,31 @@ const (
 	// is Google Messages' Compose screens, Contacts AOSP Contacts', and
 	// Clock DeskClock's Alarm tab with the framework's time picker.
 	SkinPixel Skin = "pixel"
+	// SkinMIUI lays Settings and the control centre out as a Xiaomi
+	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main
+	// list, a SlidingButton at the end of each switch row, tiles that say
+	// 已开启 or 已关闭.
+	SkinMIUI Skin = "miui"
+	// SkinOneUI lays Settings and the quick panel out as a Samsung
+	// phone's One UI 6 does: Connections holding the Wi-Fi, Bluetooth and
+	// Flight mode rows with their own Switches, Display with its
+	// Brightness slider, About phone > Software information.
+	SkinOneUI Skin = "oneui"
 )
+
+// Skins are the skins ParseSkin knows, the default first.
+var Skins = []Skin{SkinClassic, SkinPixel, SkinMIUI, SkinOneUI}
 
 // ParseSkin returns the skin a name stands for; "" is SkinClassic.
 func ParseSkin(name string) (Skin, error) {
 	switch Skin(name) {
 	case "", SkinClassic:
 		return SkinClassic, nil
-	case SkinPixel:
-		return SkinPixel, nil
+	case SkinPixel, SkinMIUI, SkinOneUI:
+		return Skin(name), nil
 	}
-	return "", fmt.Errorf("phonesim: unknown skin %q; use %s (the simulator's flat Settings) or %s (Settings and Quick Settings as on a Pixel)", name, SkinClassic, SkinPixel)
+	return "", fmt.Errorf("phonesim: unknown skin %q; use %s (the simulator's flat Settings), %s (Settings and Quick Settings as on a Pixel), %s (as on a Xiaomi phone's MIUI, in Chinese) or %s (as on a Samsung phone's One UI)",
+		name, SkinClassic, SkinPixel, SkinMIUI, SkinOneUI)
 }
 
 // BrightnessStep is the smallest change of brightness the skin's
@@ -43,6 +57,10 @@ func (s Skin) BrightnessStep() int {
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
 
+// shaded reports whether the phone has a shade to pull down: every skin
+// but the classic one.
+func (p *Phone) shaded() bool { return p.cfg.Skin != SkinClassic && p.cfg.Skin != "" }
+
 // pixelSectionTitles are the Pixel main list's titles of the sections the
 // classic Settings names otherwise; a section not here keeps its name.
 var pixelSectionTitles = map[string]string{
@@ -57,13 +75,26 @@ var pixelSectionTitles = map[string]string{
 // Security page"); a Pixel titles it "Security & privacy", and its Display
 // section is a page of its own.
 func SectionScreen(skin Skin, section string) Screen {
-	if skin == SkinPixel {
-		if section == "Display" {
-			return Screen{App: "Settings", Page: pageDisplay}
-		}
-		if t, ok := pixelSectionTitles[section]; ok {
-			section = t
-		}
+	titles := map[Skin]map[string]string{SkinPixel: pixelSectionTitles, SkinMIUI: miuiSectionTitles, SkinOneUI: oneuiSectionTitles}[skin]
+	if titles == nil {
+		return Screen{App: "Settings", Page: pageSection, Detail: section}
+	}
+	if section == "Display" {
+		return Screen{App: "Settings", Page: pageDisplay}
+	}
+	if t, ok := titles[section]; ok {
+		section = t
 	}
 	return Screen{App: "Settings", Page: pageSection, Detail: section}
+}
+
+// SectionTitle is the title of a section's row on a skin's main Settings
+// list: "Security" is "Security & privacy" on a Pixel, "密码与安全" on
+// MIUI, "Security and privacy" on One UI.
+func SectionTitle(skin Skin, section string) string {
+	titles := map[Skin]map[string]string{SkinPixel: pixelSectionTitles, SkinMIUI: miuiSectionTitles, SkinOneUI: oneuiSectionTitles}[skin]
+	if t, ok := titles[section]; ok {
+		return t
+	}
+	return section
 }

@@ -99,11 +99,30 @@ func b2i(b bool) int {
 	return 0
 }
 
-// sameLabel reports whether a screen's text is the label a check names.
+// sameLabel reports whether a screen's text is the label a check names:
+// the same words, or the names skins give one switch (a check's "Wi-Fi"
+// is MIUI's "WLAN" row, its "Airplane mode" One UI's "Flight mode" and
+// MIUI's "飞行模式"). Whole labels only: "WLAN 热点" is not Wi-Fi.
 func sameLabel(shown, want string) bool {
 	s, _ := labelForm(shown)
 	w, _ := labelForm(want)
-	return s != "" && s == w
+	return s != "" && (s == w || skinName(s) == skinName(w))
+}
+
+// skinNames are the names vendor skins give a setting, each to the name a
+// Pixel gives it: MIUI's WLAN, 蓝牙, 飞行模式 and 亮度, One UI's Flight
+// mode.
+var skinNames = map[string]string{
+	"wlan": "wi-fi", "wifi": "wi-fi", "蓝牙": "bluetooth",
+	"flight mode": "airplane mode", "aeroplane mode": "airplane mode", "飞行模式": "airplane mode",
+	"亮度": "brightness",
+}
+
+func skinName(l string) string {
+	if n, ok := skinNames[l]; ok {
+		return n
+	}
+	return l
 }
 
 func isASCII(s string) bool {

@@ -1,0 +1,375 @@
+package phonesim
+
+import (
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The MIUI and One UI skins' Settings (docs/phones.md#skins): the pages a
+// Xiaomi phone's MIUI 14 (in Chinese) and a Samsung phone's One UI 6 show
+// for the same toggles and brightness the rest of the phone uses.
+//
+// No real uiautomator dump of either vendor's Settings was found in a
+// public repository (searched for miuix, SlidingButton, com.miui,
+// "Connections" and "Flight mode" dumps); the trees follow what public
+// sources show instead:
+//   - MIUI: decompiled MIUI Settings sources in public repositories
+//     (com.android.settings.nfc.MiuiAndroidBeam and DarkModeAppsGuideView
+//     import miuix.slidingwidget.widget.SlidingButton, the switch of a
+//     MIUI preference row), and the row titles scripts drive real Xiaomi
+//     phones by (设置, WLAN, 蓝牙, 飞行模式, 我的设备 > 全部参数 >
+//     Android版本); a row keeps android:id/title and android:id/summary
+//     as androidx.preference lays it out, and its SlidingButton carries
+//     android:id/checkbox, MIUI's CheckBoxPreference widget id.
+//   - One UI: the annotated capture of a Samsung Settings main list in
+//     clawperator/clawperator docs/api/snapshot.md (a clickable
+//     LinearLayout row holding android:id/title "Connections" and
+//     android:id/summary "Wi-Fi  •  Bluetooth  •  SIM manager": Samsung
+//     writes Wi-Fi with a plain hyphen, and joins a summary's parts with
+//     two spaces around a bullet); the Connections page's Wi-Fi,
+//     Bluetooth and Flight mode rows have a Switch of their own beside a
+//     divider, as on a Samsung phone, so a tap on the title opens the page
+//     and a tap on the Switch flips it.
+
+// Pages of the vendor skins, reported in State().Screen.Page.
+const (
+	pageWiFi        = "wifi"
+	pageConnShare   = "connection_sharing" // MIUI 连接与共享, holding 飞行模式
+	pageMyDevice    = "my_device"          // MIUI 我的设备
+	pageAllSpecs    = "all_specs"          // MIUI 全部参数
+	pageConnections = "connections"        // One UI Connections
+	pageSoftware    = "software_info"      // One UI Software information
+
+	miuiSlidingButton = "miuix.slidingwidget.widget.SlidingButton"
+	miuiSwitchID      = "android:id/checkbox"
+	miuiOn, miuiOff   = "已开启", "已关闭"
+	oneuiWiFi         = "Wi-Fi"
+	oneuiDot          = "  \u2022  "
+)
+
+// miuiSectionTitles are MIUI's main list titles of the classic sections.
+// 存储空间 sits under 我的设备, 位置信息 under 隐私保护 and 无障碍 under
+// 更多设置 on a real phone; the simulator lists them on the main list.
+var miuiSectionTitles = map[string]string{
+	"Display":       "显示",
+	"Sound":         "声音与振动",
+	"Notifications": "通知与控制中心",
+	"Battery":       "电池",
+	"Storage":       "存储空间",
+	"Location":      "位置信息",
+	"Security":      "密码与安全",
+	"Accounts":      "账号与同步",
+	"Accessibility": "无障碍",
+	"System":        "更多设置",
+}
+
+// oneuiSectionTitles are One UI 6's main list titles of the classic
+// sections; its storage is a part of Device care.
+var oneuiSectionTitles = map[string]string{
+	"Display":       "Display",
+	"Sound":         "Sounds and vibration",
+	"Notifications": "Notifications",
+	"Battery":       "Battery",
+	"Storage":       "Device care",
+	"Location":      "Location",
+	"Security":      "Security and privacy",
+	"Accounts":      "Accounts and backup",
+	"Accessibility": "Accessibility",
+	"System":        "General management",
+}
+
+// miuiAppLabels are the names a Xiaomi phone's launcher gives the apps
+// (MIUI's own apps: 设置, 时钟, 短信, 联系人, 便签); the others keep
+// theirs.
+var miuiAppLabels = map[string]string{"Settings": "设置", "Clock": "时钟", "Messages": "短信", "Contacts": "联系人", "Notes": "便签"}
+
+// appLabel is the launcher's label of an app on the phone's skin.
+func (p *Phone) appLabel(name string) string {
+	if l, ok := miuiAppLabels[name]; ok && p.cfg.Skin == SkinMIUI {
+		return l
+	}
+	return name
+}
+
+// miuiSwitch is a MIUI switch row: the title, the summary and a
+// SlidingButton at its end; the whole row flips it.
+func (b *builder) miuiSwitch(title, summary string, on bool, flip func()) {
+	b.pref(pref{title: title, summary: summary, switched: true, on: on, tap: flip, swClass: miuiSlidingButton, swID: miuiSwitchID})
+}
+
+func miuiState(on bool) string {
+	if on {
+		return miuiOn
+	}
+	return miuiOff
+}
+
+// miuiBar is a MIUI subpage's action bar: 返回 and the title
+// (miuix's action_bar_title).
+func (b *builder) miuiBar(title string) {
+	b.add(widget{kind: kUp, class: "android.widget.ImageButton", desc: "返回", id: "up", clickable: true,
+		full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: b.p.back})
+	b.add(widget{kind: kAppBar, text: title, id: "action_bar_title", full: uitree.Bounds{X1: 160, Y1: statusBarH, X2: b.s.w - 48, Y2: contentTop}})
+}
+
+func (p *Phone) wifiName(off string) string {
+	if p.st.Toggles.WiFi {
+		return pixelWiFiName
+	}
+	return off
+}
+
+// layoutMIUISettings lays out the MIUI page on top of Settings' stack.
+func (p *Phone) layoutMIUISettings(b *builder) {
+	st := &p.st
+	switch b.v.page {
+	case pageWiFi:
+		b.miuiBar("WLAN")
+		li := b.list(contentTop, b.s.h)
+		b.miuiSwitch("WLAN", "", st.Toggles.WiFi, p.flipWiFi)
+		if st.Toggles.WiFi {
+			b.category("可用 WLAN 列表")
+			b.pref(pref{title: pixelWiFiName, summary: "已连接"})
+			b.pref(pref{title: "添加网络"})
+		}
+		b.pref(pref{title: "WLAN 助理"})
+		b.pref(pref{title: "高级设置"})
+		b.endList(li)
+	case pageBluetooth:
+		b.miuiBar("蓝牙")
+		li := b.list(contentTop, b.s.h)
+		b.miuiSwitch("蓝牙", "", st.Toggles.Bluetooth, p.flipBluetooth)
+		if st.Toggles.Bluetooth {
+			b.pref(pref{title: "设备名称", summary: p.cfg.Model})
+			b.category("可用设备")
+		}
+		b.endList(li)
+	case pageConnShare:
+		b.miuiBar("连接与共享")
+		li := b.list(contentTop, b.s.h)
+		b.miuiSwitch("飞行模式", "", st.Toggles.Airplane, p.flipAirplane)
+		b.pref(pref{title: "个人热点", tap: p.open(pageSection, sectionTethering)})
+		b.pref(pref{title: "投屏"})
+		b.pref(pref{title: "VPN"})
+		b.pref(pref{title: "私人DNS", summary: "自动"})
+		b.endList(li)
+	case pageDisplay:
+		b.miuiBar("显示")
+		li := b.list(contentTop, b.s.h)
+		b.category("亮度")
+		b.seekPref("亮度", st.Brightness, func(lv int) { st.Brightness = lv })
+		b.miuiSwitch("自动亮度", "", st.Toggles.AdaptiveBrightness, func() { st.Toggles.AdaptiveBrightness = !st.Toggles.AdaptiveBrightness })
+		b.category("色彩")
+		b.pref(pref{title: "深色模式"})
+		b.pref(pref{title: "字体"})
+		b.endList(li)
+	case pageMyDevice:
+		b.miuiBar("我的设备")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "设备名称", summary: p.cfg.Model})
+		b.pref(pref{title: "MIUI版本", summary: "MIUI 14"})
+		b.pref(pref{title: "存储空间", tap: p.open(pageSection, "存储空间")})
+		b.pref(pref{title: "全部参数", tap: p.open(pageAllSpecs, "")})
+		b.endList(li)
+	case pageAllSpecs:
+		b.miuiBar("全部参数")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "设备名称", summary: p.cfg.Model})
+		b.pref(pref{title: "型号", summary: p.cfg.Model})
+		b.pref(pref{title: "Android版本", summary: p.cfg.Android})
+		b.pref(pref{title: "MIUI版本", summary: "MIUI 14"})
+		b.pref(pref{title: "版本号", summary: BuildNumber})
+		b.endList(li)
+	case pageSection:
+		b.miuiBar(b.v.arg)
+		if b.v.arg == sectionTethering {
+			p.layoutTethering(b)
+			return
+		}
+		b.add(widget{kind: kText, text: "此处没有可更改的设置。", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+	default:
+		p.layoutMIUIHome(b)
+	}
+}
+
+// layoutMIUIHome is MIUI's main list: 设置 and the search box above
+// 我的设备, the connections group and the rest.
+func (p *Phone) layoutMIUIHome(b *builder) {
+	w := b.s.w
+	t := &p.st.Toggles
+	b.add(widget{kind: kAppBar, text: "设置", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+	search := uitree.Bounds{X1: 48, Y1: contentTop + 12, X2: w - 48, Y2: contentTop + 156}
+	b.add(widget{kind: kSwitchBar, class: "android.widget.LinearLayout", id: "search_view", clickable: true, full: search, tap: func() {}})
+	b.add(widget{kind: kText, text: "搜索设置项", depth: 2, full: uitree.Bounds{X1: search.X1 + 60, Y1: search.Y1, X2: search.X2 - 60, Y2: search.Y2}})
+	li := b.list(search.Y2+24, b.s.h)
+	rows := []pixelHome{
+		{"我的设备", "MIUI 14", pageMyDevice},
+		{"WLAN", p.wifiName(miuiOff), pageWiFi},
+		{"蓝牙", miuiState(t.Bluetooth), pageBluetooth},
+		{"移动网络", "", ""},
+		{"连接与共享", "", pageConnShare},
+		{"锁屏", "", ""},
+		{"显示", "", pageDisplay},
+		{"声音与振动", "", ""},
+		{"通知与控制中心", "", ""},
+		{"桌面", "", ""},
+		{"壁纸", "", ""},
+		{"个性主题", "", ""},
+		{"密码与安全", "", ""},
+		{"隐私保护", "", ""},
+		{"位置信息", "", ""},
+		{"电池", "", ""},
+		{"存储空间", "", ""},
+		{"应用设置", "", ""},
+		{"账号与同步", "", ""},
+		{"无障碍", "", ""},
+		{"更多设置", "", ""},
+	}
+	for _, r := range rows {
+		tap := p.open(pageSection, r.title)
+		if r.page != "" {
+			tap = p.open(r.page, "")
+		}
+		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
+	}
+	b.endList(li)
+}
+
+// layoutOneUISettings lays out the One UI page on top of Settings' stack.
+func (p *Phone) layoutOneUISettings(b *builder) {
+	st := &p.st
+	t := &st.Toggles
+	switch b.v.page {
+	case pageConnections:
+		b.pixelBar("Connections")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: oneuiWiFi, summary: p.wifiName(""), switched: true, on: t.WiFi, tap: p.open(pageWiFi, ""), swTap: p.flipWiFi})
+		b.pref(pref{title: "Wi-Fi Calling", switched: true})
+		b.pref(pref{title: "Bluetooth", switched: true, on: t.Bluetooth, tap: p.open(pageBluetooth, ""), swTap: p.flipBluetooth})
+		b.pref(pref{title: "NFC and contactless payments", switched: true})
+		b.pref(pref{title: "Flight mode", summary: "Turn off calling, messaging and Mobile data.", switched: true, on: t.Airplane, tap: p.flipAirplane})
+		b.pref(pref{title: "SIM manager"})
+		b.pref(pref{title: "Mobile networks"})
+		b.pref(pref{title: "Data usage"})
+		b.pref(pref{title: "Mobile Hotspot and Tethering", tap: p.open(pageSection, sectionTethering)})
+		b.pref(pref{title: "More connection settings"})
+		b.endList(li)
+	case pageWiFi:
+		// One UI's switch bar says the state, On or Off; the page's
+		// title names the switch.
+		b.pixelBar(oneuiWiFi)
+		top := b.mainSwitch(onOffWord(t.WiFi), t.WiFi, p.flipWiFi)
+		li := b.list(top, b.s.h)
+		if t.WiFi {
+			b.category("Current network")
+			b.pref(pref{title: pixelWiFiName, summary: "Connected"})
+		}
+		b.pref(pref{title: "Add network"})
+		b.endList(li)
+	case pageBluetooth:
+		b.pixelBar("Bluetooth")
+		top := b.mainSwitch(onOffWord(t.Bluetooth), t.Bluetooth, p.flipBluetooth)
+		li := b.list(top, b.s.h)
+		if t.Bluetooth {
+			b.pref(pref{title: "Phone name", summary: p.cfg.Model})
+		}
+		b.endList(li)
+	case pageDisplay:
+		b.pixelBar("Display")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "Light mode"})
+		b.seekPref("Brightness", st.Brightness, func(lv int) { st.Brightness = lv })
+		b.pref(pref{title: "Adaptive brightness", switched: true, on: t.AdaptiveBrightness,
+			tap: func() { t.AdaptiveBrightness = !t.AdaptiveBrightness }})
+		b.pref(pref{title: "Eye comfort shield", switched: true})
+		b.pref(pref{title: "Screen timeout", summary: "30 seconds"})
+		b.endList(li)
+	case pageAbout:
+		b.pixelBar("About phone")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "Phone name", summary: p.cfg.Model})
+		b.pref(pref{title: "Model name", summary: p.cfg.Model})
+		b.pref(pref{title: "Status information"})
+		b.pref(pref{title: "Legal information"})
+		b.pref(pref{title: "Software information", tap: p.open(pageSoftware, "")})
+		b.pref(pref{title: "Battery information"})
+		b.endList(li)
+	case pageSoftware:
+		b.pixelBar("Software information")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "One UI version", summary: "6.1"})
+		b.pref(pref{title: "Android version", summary: p.cfg.Android})
+		b.pref(pref{title: "Build number", summary: BuildNumber})
+		b.endList(li)
+	case pageSection:
+		b.pixelBar(b.v.arg)
+		if b.v.arg == sectionTethering {
+			p.layoutTethering(b)
+			return
+		}
+		b.add(widget{kind: kText, text: "Nothing to change here.", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+	default:
+		p.layoutOneUIHome(b)
+	}
+}
+
+func onOffWord(on bool) string {
+	if on {
+		return "On"
+	}
+	return "Off"
+}
+
+// layoutOneUIHome is One UI's main list: the rows and summaries of
+// snapshot.md's capture ("Connections", "Wi-Fi  •  Bluetooth  •  SIM
+// manager"; "Connected devices", "Quick Share  •  Samsung DeX  •
+// Android Auto") and the rest of One UI 6's list.
+func (p *Phone) layoutOneUIHome(b *builder) {
+	w := b.s.w
+	b.add(widget{kind: kAppBar, text: "Settings", id: "homepage_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+	li := b.list(contentTop+24, b.s.h)
+	j := func(parts ...string) string {
+		s := ""
+		for i, x := range parts {
+			if i > 0 {
+				s += oneuiDot
+			}
+			s += x
+		}
+		return s
+	}
+	rows := []pixelHome{
+		{"Connections", j("Wi-Fi", "Bluetooth", "SIM manager"), pageConnections},
+		{"Connected devices", j("Quick Share", "Samsung DeX", "Android Auto"), ""},
+		{"Modes and Routines", j("Modes", "Routines"), ""},
+		{"Sounds and vibration", j("Sound mode", "Ringtone"), ""},
+		{"Notifications", j("Status bar", "Do not disturb"), ""},
+		{"Display", j("Brightness", "Eye comfort shield", "Navigation bar"), pageDisplay},
+		{"Battery", j("Power saving", "Charging"), ""},
+		{"Wallpaper and style", j("Wallpapers", "Colour palette"), ""},
+		{"Themes", j("Themes", "Wallpapers", "Icons"), ""},
+		{"Home screen", j("Layout", "App icon badges"), ""},
+		{"Lock screen", j("Screen lock type", "Always On Display"), ""},
+		{"Security and privacy", j("Biometrics", "Permission manager"), ""},
+		{"Location", "Location requests", ""},
+		{"Safety and emergency", j("Medical info", "Wireless emergency alerts"), ""},
+		{"Accounts and backup", j("Manage accounts", "Smart Switch"), ""},
+		{"Google", "Google services", ""},
+		{"Advanced features", j("Android Auto", "Labs", "Side button"), ""},
+		{"Digital Wellbeing and parental controls", j("Screen time", "App timers"), ""},
+		{"Device care", j("Storage", "Memory", "App protection"), ""},
+		{"Apps", j("Default apps", "App settings"), ""},
+		{"General management", j("Language and keyboard", "Date and time"), ""},
+		{"Accessibility", j("TalkBack", "Mono audio", "Assistant menu"), ""},
+		{"Software update", j("Download and install"), ""},
+		{"Tips and user manual", j("What's new", "Smart ideas"), ""},
+		{"About phone", j("Status", "Legal information", "Phone name"), pageAbout},
+	}
+	for _, r := range rows {
+		tap := p.open(pageSection, r.title)
+		if r.page != "" {
+			tap = p.open(r.page, "")
+		}
+		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
+	}
+	b.endList(li)
+}

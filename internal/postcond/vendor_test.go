@@ -1,0 +1,63 @@
+package postcond
+
+import (
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// switchRow is a preference row as MIUI and One UI lay one out: a
+// clickable row holding the title and, in its widget frame, a switch
+// without text (MIUI's SlidingButton, One UI's Switch).
+func switchRow(title, class string, on bool, y int) []uitree.Element {
+	return switchRowTapped(title, class, on, false, y)
+}
+
+// switchRowTapped is switchRow whose switch takes taps of its own (One
+// UI's Wi-Fi row: the title opens the page, the Switch flips Wi-Fi).
+func switchRowTapped(title, class string, on, own bool, y int) []uitree.Element {
+	b := func(x1, y1, x2, y2 int) uitree.Bounds { return uitree.Bounds{X1: x1, Y1: y + y1, X2: x2, Y2: y + y2} }
+	return []uitree.Element{
+		{Class: "android.widget.LinearLayout", Clickable: true, Enabled: true, Depth: 1, Bounds: b(0, 0, 1080, 200)},
+		{Class: "android.widget.RelativeLayout", Enabled: true, Depth: 2, Bounds: b(48, 0, 800, 200)},
+		{Class: "android.widget.TextView", ResourceID: "android:id/title", Text: title, Enabled: true, Depth: 3, Bounds: b(48, 40, 800, 160)},
+		{Class: "android.widget.LinearLayout", ResourceID: "android:id/widget_frame", Enabled: true, Depth: 2, Bounds: b(820, 0, 1056, 200)},
+		{Class: class, ResourceID: "android:id/checkbox", Checkable: true, Checked: on, Clickable: own, Enabled: true, Depth: 3, Bounds: b(840, 40, 1040, 160)},
+	}
+}
+
+// A check names a switch as a planner writes it ("Wi-Fi", "Airplane
+// mode"); MIUI's rows say WLAN and 飞行模式, One UI's Flight mode: the
+// check reads the vendor switch by its row's title under either name,
+// and never a longer title ("WLAN 热点" is the hotspot, not Wi-Fi).
+func TestSwitchChecksReadVendorNames(t *testing.T) {
+	const sliding = "miuix.slidingwidget.widget.SlidingButton"
+	es := []uitree.Element{{Class: "androidx.recyclerview.widget.RecyclerView", Scrollable: true, Enabled: true, Depth: 0,
+		Bounds: uitree.Bounds{X2: 1080, Y2: 2400}}}
+	es = append(es, switchRow("WLAN", sliding, false, 200)...)
+	es = append(es, switchRow("飞行模式", sliding, true, 400)...)
+	es = append(es, switchRow("Flight mode", "android.widget.Switch", true, 600)...)
+	es = append(es, switchRow("WLAN 热点", sliding, true, 800)...)
+	es = append(es, switchRowTapped("Bluetooth", "android.widget.Switch", true, true, 1000)...)
+	screen := Screen{App: "Settings", AppPackage: "com.android.settings", Elements: es}
+	for _, c := range []struct {
+		check Check
+		held  bool
+	}{
+		{Check{Kind: Switch, Label: "Wi-Fi", On: on(false)}, true},
+		{Check{Kind: Switch, Label: "Wi-Fi", On: on(true)}, false},
+		{Check{Kind: Switch, Label: "WLAN", On: on(false)}, true},
+		{Check{Kind: Switch, Label: "Airplane mode", On: on(true)}, true},
+		{Check{Kind: Switch, Label: "Airplane mode", On: on(false)}, false},
+		{Check{Kind: Switch, Label: "Bluetooth", On: on(false)}, false},
+		{Check{Kind: Switch, Label: "Bluetooth", On: on(true)}, true},
+	} {
+		r := Eval([]Check{c.check}, Observed{Final: screen})
+		if r[0].Held != c.held {
+			t.Errorf("%s: held %v, want %v (%s)", c.check, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+	if sameLabel("WLAN 热点", "Wi-Fi") || sameLabel("Wi-Fi Calling", "Wi-Fi") {
+		t.Error("a longer title is taken for Wi-Fi")
+	}
+}
