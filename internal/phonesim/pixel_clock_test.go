@@ -2,8 +2,10 @@ package phonesim
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -227,4 +229,40 @@ func TestPixelClockDraws(t *testing.T) {
 	shot("text input")
 	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
 	shot("spinner")
+}
+
+// The time picker shows the hour and the minute apart, so the commit
+// check reads them together: OK on "11:15 AM" is refused for a todo that
+// wants 10:15 and let through for one that wants 11:15, in the text-input
+// mode and on the dial alike.
+func TestPixelTimePickerIsReadAsOneTime(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgClock)
+	tapWhere(t, p, "fab", byDesc("Add alarm"))
+	tapWhere(t, p, "toggle", byDesc(toTextMode))
+	replaceADB(t, p, "11")
+	tapWhere(t, p, "minute", byID(fieldMinute))
+	replaceADB(t, p, "15")
+	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
+	tapWhere(t, p, "AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
+	judge := func(mode, want string) string {
+		t.Helper()
+		es := simDump(t, p)
+		ok := es[find(t, es, "OK", byID("android:id/button1"))]
+		if got, _ := postcond.PickerTime(es); got != "11:15" {
+			t.Errorf("%s: the picker reads %q, want 11:15", mode, got)
+		}
+		return postcond.WrongTarget(postcond.Target{Task: "Create an alarm at " + want, Control: ok, Elements: es,
+			Expect: []postcond.Check{{Kind: postcond.ElementExists, Text: want}}})
+	}
+	if why := judge("text input", "10:15"); !strings.Contains(why, "time picker") {
+		t.Errorf("text input: OK on 11:15 for a 10:15 alarm: %q, want a refusal", why)
+	}
+	if why := judge("text input", "11:15"); why != "" {
+		t.Errorf("text input: OK on 11:15 for an 11:15 alarm refused: %s", why)
+	}
+	tapWhere(t, p, "back to the dial", byDesc(toClockMode))
+	if why := judge("dial", "10:15"); !strings.Contains(why, "time picker") {
+		t.Errorf("dial: OK on 11:15 for a 10:15 alarm: %q, want a refusal", why)
+	}
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -191,7 +193,7 @@ func WrongTarget(t Target) string {
 		}
 	}
 	if !conversation {
-		if why := valueConflict(t.Expect, fields); why != "" {
+		if why := valueConflict(t.Expect, fields, t.Elements); why != "" {
 			return why
 		}
 		if why := bodyConflict(t.Task, fields); why != "" {
@@ -339,7 +341,7 @@ func onlyKind(cs []Check, kind string) bool {
 // for a todo that expects "10:15" shown (docs/design.md §9). Values are
 // compared normalised ("7:05 PM" is "19:05"); a field that holds more than
 // the value (a note's body mentioning a time) is not judged here.
-func valueConflict(cs []Check, fields []uitree.Element) string {
+func valueConflict(cs []Check, fields, es []uitree.Element) string {
 	for _, typ := range []string{TypeTime, TypePhone} {
 		var want []string
 		for _, c := range cs {
@@ -361,8 +363,57 @@ func valueConflict(cs []Check, fields []uitree.Element) string {
 			}
 			return fmt.Sprintf("the field %q holds %q, but the todo wants %s", fieldName(f), clip(v, 40), quoteAll(want))
 		}
+		if typ == TypeTime {
+			if got, shown := PickerTime(es); got != "" && !slices.Contains(want, got) {
+				return fmt.Sprintf("the time picker shows %s (%s), but the todo wants %s", shown, got, quoteAll(want))
+			}
+		}
 	}
 	return ""
+}
+
+// PickerTime is the time a time picker on the screen is set to, as
+// "HH:MM" (24 h), and the words it shows ("11 : 15 AM"); "" when no
+// picker shows a whole time. The framework's picker shows the hour and
+// the minute apart: as the fields input_hour and input_minute with the
+// am/pm spinner in its text-input mode, as the hours and minutes texts
+// with am_label/pm_label checked on the dial (frameworks/base
+// time_picker_text_input_material.xml, time_picker_header_material.xml).
+func PickerTime(es []uitree.Element) (hhmm, shown string) {
+	var hour, minute, ampm string
+	for _, e := range es {
+		switch e.ShortID() {
+		case "input_hour", "hours":
+			hour = strings.TrimSpace(fieldText(e))
+		case "input_minute", "minutes":
+			minute = strings.TrimSpace(fieldText(e))
+		case "am_label", "pm_label":
+			if e.Checked {
+				ampm = strings.TrimSpace(e.Text)
+			}
+		}
+	}
+	for i, e := range es {
+		// The spinner shows its choice in the text inside it.
+		if e.ShortID() == "am_pm_spinner" && i+1 < len(es) && es[i+1].Depth > e.Depth {
+			if t := strings.ToUpper(strings.TrimSpace(es[i+1].Text)); t == "AM" || t == "PM" {
+				ampm = t
+			}
+		}
+	}
+	h, errH := strconv.Atoi(hour)
+	m, errM := strconv.Atoi(minute)
+	if errH != nil || errM != nil || len(minute) != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
+		return "", ""
+	}
+	shown = strings.TrimSpace(hour + ":" + minute + " " + ampm)
+	if ampm != "" {
+		if h < 1 || h > 12 {
+			return "", ""
+		}
+		h = clocktime.Hour24(h, ampm)
+	}
+	return fmt.Sprintf("%02d:%02d", h, m), shown
 }
 
 // wholeValue is the one value of a type a field holds when the field holds
