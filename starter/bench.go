@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/phoneflow/phoneflow/internal/bench"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 )
 
 func init() { rootCmd.AddCommand(newBenchCmd()) }
@@ -28,6 +29,7 @@ type benchFlags struct {
 	adbPath string
 	cpuProf string
 	file    bool
+	skin    string
 }
 
 func newBenchCmd() *cobra.Command {
@@ -86,6 +88,7 @@ stdout.`,
 	fs.StringVar(&f.adbPath, "adb", "", "the adb binary (default: adb on PATH)")
 	fs.StringVar(&f.cpuProf, "cpuprofile", "", "write CPU profiles of the overhead measurement's paths to PREFIX-<latency>-<loop|temporal>-<run>.pprof (for go tool pprof)")
 	fs.BoolVar(&f.file, "file-store", false, "keep the embedded Temporal server's store in a SQLite file, as `worker --dev` does (default: in memory)")
+	fs.StringVar(&f.skin, "skin", "", "how the measured phones look: classic, pixel, miui or oneui (docs/phones.md#skins; default: sim.skin's default)")
 	fs.IntVar(&f.fleet, "fleet", 0, "instead of the suite: goal throughput with N worker processes, each a phone host with its own ADB server and one phone (2 goals per phone, --runs repetitions)")
 	return cmd
 }
@@ -104,7 +107,16 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 		}
 		return runFleet(cmd, f, runs)
 	}
+	var skin phonesim.Skin
+	if f.skin != "" {
+		sk, err := phonesim.ParseSkin(f.skin)
+		if err != nil {
+			return usageError{fmt.Errorf("--skin: %w", err)}
+		}
+		skin = sk
+	}
 	opts := bench.Options{
+		Skin: skin,
 		Runs: runs, Quick: f.quick, Only: f.only, ADBPath: f.adbPath, CPUProfile: f.cpuProf, FileStore: f.file,
 		Command: benchCommand(f, runs, cmd.Flags().Changed("runs")),
 		Logger:  slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelError})),

@@ -34,6 +34,9 @@ type Stack struct {
 	log     *slog.Logger
 	st      *stack.Stack
 	stops   []func()
+	// Skin is the look of the phones an EnvOptions without one gets; ""
+	// keeps the stack's configured sim.skin.
+	Skin phonesim.Skin
 }
 
 // StartStack brings up the shared part. adbPath empty means adb on PATH.
@@ -111,6 +114,9 @@ func (e *Env) Stop() {
 func (s *Stack) StartEnv(ctx context.Context, o EnvOptions) (_ *Env, err error) {
 	if o.Phones <= 0 {
 		o.Phones = 1
+	}
+	if o.Skin == "" {
+		o.Skin = s.Skin
 	}
 	if err := o.Model.Validate(); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	FileStore bool
 	// Progress, when set, receives one line per finished piece of work.
 	Progress func(string)
+	// Skin is how the measured phones look (docs/phones.md#skins); ""
+	// keeps the stack's configured sim.skin.
+	Skin phonesim.Skin
 }
 
 func (o Options) withDefaults() Options {
@@ -91,6 +95,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Skin = o.Skin
 	defer st.Stop()
 	r := &runner{st: st, o: o}
 	steps := []struct {
