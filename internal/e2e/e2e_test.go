@@ -10,6 +10,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/demo"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 	"google.golang.org/protobuf/encoding/protojson"
 )
@@ -20,12 +21,22 @@ import (
 // read's result, the result and the history.
 func TestShowcaseGoal(t *testing.T) {
 	for _, p := range showcaseProtocols {
-		t.Run(p, func(t *testing.T) { showcaseGoal(t, p) })
+		t.Run(p, func(t *testing.T) { showcaseGoal(t, p, "") })
 	}
 }
 
-func showcaseGoal(t *testing.T, protocol string) {
-	env, g := stack(t, protocol)
+// TestShowcaseGoalOnPixel runs the showcase goal on a phone wearing the
+// Pixel skin in the layouts that send no app line, where the offline
+// executor tells a Pixel screen's app from what it shows (Bluetooth three
+// pages deep in Settings, the read in DeskClock's list).
+func TestShowcaseGoalOnPixel(t *testing.T) {
+	for _, p := range []string{config.ProtocolUITARS, config.ProtocolMobileUse} {
+		t.Run(p, func(t *testing.T) { showcaseGoal(t, p, phonesim.SkinPixel) })
+	}
+}
+
+func showcaseGoal(t *testing.T, protocol string, skin phonesim.Skin) {
+	env, g := stackOn(t, protocol, skin)
 	ctx := context.Background()
 	id, _, err := g.Start(ctx, goalctl.StartRequest{Goal: demo.Showcase, Device: env.Serial})
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/devserver"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
@@ -38,9 +39,18 @@ var showcaseProtocols = config.Protocols()
 // unless PHONEFLOW_REQUIRE_ADB=1.
 func stack(t *testing.T, protocol string) (*demo.Env, *goalctl.Client) {
 	t.Helper()
+	return stackOn(t, protocol, "")
+}
+
+// stackOn is stack with the phone wearing skin ("" for the default).
+func stackOn(t *testing.T, protocol string, skin phonesim.Skin) (*demo.Env, *goalctl.Client) {
+	t.Helper()
 	stacktest.NeedADB(t)
 	cfg := config.Default()
 	cfg.Executor.Protocol = protocol
+	if skin != "" {
+		cfg.Sim.Skin = string(skin)
+	}
 	// The offline executor reads the screen from the element list only,
 	// so it gets the list in every layout.
 	cfg.Executor.UIElements = "true"

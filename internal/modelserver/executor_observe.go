@@ -78,6 +78,13 @@ func parseObservation(text string) observation {
 var appMarkers = []struct{ app, id, text string }{
 	{"Settings", "wifi_switch", "About phone"},
 	{"Settings", "brightness_value", "Android version: 14"},
+	// A Pixel's Settings: the main list's title and search bar, a
+	// subpage's collapsing toolbar or main switch bar (Settings' own ids,
+	// as hubfam-settings-wireless-debugging.xml and
+	// siteblocker-settings-developer-options.xml show them).
+	{"Settings", "homepage_title", "Search Settings"},
+	{"Settings", "collapsing_toolbar", ""},
+	{"Settings", "switch_bar", ""},
 	{"Messages", "compose_message_text", "Start chat"},
 	{"Messages", "send_button", "New conversation"},
 	{"Clock", "add_alarm", "Add alarm"},

@@ -122,17 +122,41 @@ func feedbackLines(text, failed string) observation {
 
 // seen completes an observation of a layout that names no app: the app
 // is told from the screen, as the autoglm layout's System Home is (and
-// stays unknown without an element list).
+// stays unknown without an element list), else it is the app the
+// persona launched (launchedApp).
 func seen(o observation, hist []act) (observation, []act, bool) {
 	if o.Task == "" {
 		return observation{}, nil, false
 	}
 	o.App = inferApp(o.Elems)
+	if o.App == "" && len(o.Elems) > 0 {
+		o.App = launchedApp(o, hist)
+	}
 	o.Package = packages[o.App]
 	if len(hist) > 0 {
 		o.PrevAction = hist[len(hist)-1].Raw
 	}
 	return o, hist, true
+}
+
+// launchedApp is the app of the persona's latest Launch, for a screen
+// that shows no app's own marker: a dialog the app opened is the
+// framework's (a Pixel DeskClock's time picker and label dialog carry
+// android:id/ ids only), and a person who opened the app knows whose it
+// is. A Home since, or the Launch failing, leaves the app unknown.
+func launchedApp(o observation, hist []act) string {
+	for i := len(hist) - 1; i >= 0; i-- {
+		switch hist[i].Name {
+		case "Home":
+			return ""
+		case "Launch":
+			if i == len(hist)-1 && o.PrevResult != "" {
+				return ""
+			}
+			return hist[i].App
+		}
+	}
+	return ""
 }
 
 // singleQuoted writes an AutoGLM call with its strings single-quoted (a

@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/llm"
 	"github.com/phoneflow/phoneflow/internal/mobileuse"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/uitars"
 )
 
@@ -124,5 +126,81 @@ func TestGrammarStringsRoundTrip(t *testing.T) {
 	sq := singleQuoted(`do(action="Type", text=` + q(text) + `)`)
 	if a, ok := parseAct(doubleQuoted(sq)); !ok || a.Text != text || a.Name != "Type" {
 		t.Errorf("%q read back as %+v", sq, a)
+	}
+}
+
+// TestPersonaDrivesPixelInModelGrammars: the uitars and mobile_use
+// layouts name no app, so on phones wearing the Pixel skin the persona
+// tells Settings from its homepage title and subpage toolbars, and a
+// DeskClock time picker (the framework's dialog, with no DeskClock id)
+// as the Clock it launched; it reaches a switch three pages deep, reads
+// one, sends a message and sets an alarm, and its finishes are what the
+// phone holds.
+func TestPersonaDrivesPixelInModelGrammars(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and encodes a screenshot per step; run without -short")
+	}
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	for _, c := range []struct{ protocol, model, coords string }{
+		{autoglm.ProtocolUITARS, "ui-tars-1.5-7b", autoglm.CoordsPixels},
+		{autoglm.ProtocolMobileUse, "qwen2.5-vl-7b-instruct", autoglm.CoordsPixels},
+		{autoglm.ProtocolMobileUse, "qwen3-vl-8b-instruct", autoglm.CoordsRelative},
+	} {
+		t.Run(c.protocol+"-"+c.coords, func(t *testing.T) {
+			lc := llm.ExecutorDefaults(srv.URL+"/v1", "", c.model)
+			lc.Timeout = 30 * time.Second
+			cl := llm.New(lc)
+			p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+			cfg := autoglm.DefaultConfig()
+			cfg.Protocol, cfg.Coordinates, cfg.IncludeElements = c.protocol, c.coords, true
+			cfg.Format = "png"
+			for _, g := range []struct{ task, want string }{
+				{"Turn on Bluetooth", "Bluetooth is on"},
+				{"Read whether Wi-Fi is on", "Wi-Fi is on"},
+				{"给李四发消息：晚上好，记得带伞", "Sent \"晚上好，记得带伞\" to 李四"},
+				{"Create an alarm at 08:30", "Alarm set for 08:30"},
+				{"Read the time of the first alarm", "07:00"},
+			} {
+				act, steps := runWithConfig(t, cfg, cl, p, a, g.task, 20)
+				if act.Name != autoglm.ActionFinish || act.Message != g.want {
+					t.Errorf("%q ended with %s %q after %d steps, want finish %q", g.task, act.Name, act.Message, steps, g.want)
+				}
+				a.shell("input keyevent KEYCODE_HOME")
+			}
+			st := p.State()
+			if !st.Toggles.Bluetooth || !st.Toggles.WiFi {
+				t.Errorf("toggles %+v, want Bluetooth and Wi-Fi on", st.Toggles)
+			}
+			if len(st.MessagesSent) != 1 || st.MessagesSent[0].To != "李四" || st.MessagesSent[0].Text != "晚上好，记得带伞" {
+				t.Errorf("messages sent: %+v", st.MessagesSent)
+			}
+			if !slices.ContainsFunc(st.Alarms, func(al phonesim.Alarm) bool { return al.Time == "08:30" && al.Label == "" && al.Enabled }) {
+				t.Errorf("no new 08:30 alarm switched on: %+v", st.Alarms)
+			}
+		})
+	}
+}
+
+// The persona of a layout without an app line tells a screen that shows
+// no app's marker by its latest Launch, and not after a Home or a Launch
+// that failed.
+func TestLaunchedAppOfUnmarkedScreens(t *testing.T) {
+	launch, home, tap := act{Name: "Launch", App: "Clock"}, act{Name: "Home"}, act{Name: "Tap"}
+	for _, c := range []struct {
+		name string
+		hist []act
+		prev string
+		want string
+	}{
+		{"after launch and taps", []act{launch, tap, tap}, "", "Clock"},
+		{"right after launch", []act{tap, launch}, "", "Clock"},
+		{"launch failed", []act{launch}, `app not found: "Clock"`, ""},
+		{"home since", []act{launch, home, tap}, "", ""},
+		{"no launch", []act{tap}, "", ""},
+	} {
+		if got := launchedApp(observation{PrevResult: c.prev}, c.hist); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -277,3 +277,27 @@ func TestChecksReadPixelAlarmRows(t *testing.T) {
 		}
 	}
 }
+
+// A layout without an app line leaves the app to the screen: every page
+// of a Pixel's Settings on the way to Bluetooth, the main list and the
+// subpages, is told as Settings by what it shows.
+func TestInferAppOnPixelSettings(t *testing.T) {
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	a.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+	for _, row := range []string{"Connected devices", "Connection preferences", "Bluetooth", ""} {
+		es := p.UITree()
+		if got := inferApp(uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)); got != "Settings" {
+			t.Fatalf("before tapping %q: inferApp = %q, want Settings", row, got)
+		}
+		for _, e := range es {
+			if row != "" && e.Text == row {
+				x, y := e.Bounds.Center()
+				a.shell(fmt.Sprintf("input tap %d %d", x, y))
+				break
+			}
+		}
+	}
+	if pg := p.State().Screen.Page; pg != "bluetooth" {
+		t.Fatalf("ended on page %q, want bluetooth", pg)
+	}
+}

@@ -72,6 +72,7 @@ func runWithConfig(t *testing.T, cfg autoglm.Config, c *llm.Client, p *phonesim.
 			earlier = append(earlier, h.Assistant)
 		}
 		resp = dialect.Concluded(protocol, resp, earlier)
+		t.Logf("step %d: %s", step, autoglm.FormatAction(resp.Action))
 		if resp.Action.Name == autoglm.ActionFinish || resp.Action.NeedsHuman() {
 			return resp.Action, step
 		}
