@@ -1,6 +1,7 @@
 package phonesim
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -113,5 +114,33 @@ func TestClassicNotesUnchangedBySkin(t *testing.T) {
 		if e.ShortID() == "new_note_button" || e.ShortID() == "browse_text_note" {
 			t.Fatalf("Keep's %s shows on the classic skin", e.ShortID())
 		}
+	}
+}
+
+// A card below the screen's edge is not in the tree, and the list that
+// holds it is scrollable and swiped to it, as the probe that looks past
+// the edge needs (a deleted note is not taken for one scrolled off).
+func TestPixelNotesListScrollsToACardPastTheEdge(t *testing.T) {
+	p := pixelPhone()
+	p.Fill(Fill{Notes: 30})
+	launch(t, p, pkgNotes)
+	shown := func() bool {
+		for _, e := range simDump(t, p) {
+			if e.Text == "Note 30" && e.ShortID() == "index_note_title" {
+				return true
+			}
+		}
+		return false
+	}
+	if shown() {
+		t.Fatal("the 30th card is in the tree before any scroll")
+	}
+	list := simDump(t, p)[find(t, simDump(t, p), "the notes list", func(e uitree.Element) bool { return e.Scrollable })]
+	x, _ := list.Bounds.Center()
+	for i := 0; i < 20 && !shown(); i++ {
+		sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 300", x, list.Bounds.Y2-100, x, list.Bounds.Y1+100))
+	}
+	if !shown() {
+		t.Fatal("swiping the list never brought the last card on screen")
 	}
 }
