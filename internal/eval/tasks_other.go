@@ -3,6 +3,7 @@ package eval
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -148,12 +149,26 @@ func notesTemplates() []Template {
 			},
 		},
 		{ID: "notes.delete", App: "Notes", Feasible: false,
-			Draw: func(*rand.Rand) Params { return Params{} },
+			FeasibleOn: func(s phonesim.Skin) bool { return s.DeletesNotes() },
+			Draw:       func(*rand.Rand) Params { return Params{} },
 			Phrasings: []Phrasing{
 				ph(KindPlain, func(Params) string { return "Delete the note " + first.Title }),
 				ph(KindChinese, func(Params) string { return "删除" + first.Title + "这条笔记" }),
 				ph(KindTerse, func(Params) string { return "trash note " + first.Title }),
 				ph(KindPolite, func(Params) string { return "Could you remove my " + first.Title + " note for good?" }),
+			},
+			// Where the Notes app can delete (Google Keep), the note must
+			// be gone; on the classic Notes the task must not end done.
+			Check: func(_ Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {
+				for _, n := range st.Notes {
+					if n.Title == first.Title {
+						return notOK("the note %q is still there (notes: %v)", first.Title, st.Notes)
+					}
+				}
+				return ok()
+			},
+			Want: func(_ Params, st *phonesim.State, _ *workflows.GoalResult) {
+				st.Notes = slices.DeleteFunc(st.Notes, func(n phonesim.Note) bool { return n.Title == first.Title })
 			},
 		},
 	}

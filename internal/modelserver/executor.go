@@ -72,6 +72,8 @@ func (c *solver) solve(task string) step {
 		s = c.renameNote(in)
 	case kindNoteOpen:
 		s = c.openNote(in)
+	case kindNoteDelete:
+		s = c.deleteNote(in)
 	case kindRead:
 		s = c.read(in)
 	case kindBank:

@@ -45,7 +45,7 @@ func (c *solver) naiveGone(task string) (step, bool) {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st, true
 	}
-	if c.byText("Notes") == nil || c.byText(title) != nil {
+	if c.noteNewButton() == nil || c.byText(title) != nil {
 		return step{}, false
 	}
 	return finish(fmt.Sprintf("The note %q is deleted", title),

@@ -24,6 +24,9 @@ var (
 
 // parseNoteTodo reads a rename; false leaves the todo to parseNote.
 func parseNoteTodo(t string, in *intent) bool {
+	if parseNoteDelete(t, in) {
+		return true
+	}
 	if m := exOpenNoteRe.FindStringSubmatch(exCheckHoldsRe.ReplaceAllString(t, "")); m != nil {
 		in.Kind, in.App, in.Title = kindNoteOpen, "Notes", unquote(m[1])
 		return true
@@ -55,6 +58,9 @@ func parseNoteRead(t string, in *intent) {
 
 // noteRows are the rows of the notes list, in list order.
 func (c *solver) noteRows() []*uitree.Listed {
+	if c.byID("new_note_button") != nil {
+		return c.keepRows()
+	}
 	var out []*uitree.Listed
 	for i, l := range c.obs.Elems {
 		if l.Clickable && l.ID == "" && l.Text != "" && !strings.Contains(l.Class, "Button") && !strings.Contains(l.Class, "EditText") {
@@ -87,7 +93,7 @@ func (c *solver) readNote(in intent) step {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st
 	}
-	titleF, bodyF := c.byID("note_title"), c.byID("note_body")
+	titleF, bodyF := c.noteFields()
 	if titleF != nil && bodyF != nil {
 		// The editor of the note opened for the read: its fields say it.
 		opened := c.prevIs("Tap") && c.count("Tap") > 0
@@ -102,7 +108,7 @@ func (c *solver) readNote(in intent) step {
 		}
 		return finish(value(bodyF), fmt.Sprintf("The body of the note %q reads %q.", value(titleF), value(bodyF)))
 	}
-	if c.byText("New note") == nil {
+	if c.noteNewButton() == nil {
 		return back("This is not the notes list; I go back.")
 	}
 	row, name := c.namedNote(in)
@@ -127,18 +133,14 @@ func (c *solver) renameNote(in intent) step {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st
 	}
-	titleF := c.byID("note_title")
-	if titleF != nil {
-		save := c.byID("save_button")
-		if save == nil {
-			save = c.byText("Save")
-		}
+	if titleF, _ := c.noteFields(); titleF != nil {
+		save := c.noteSave()
 		if c.prevTapAt(save) {
 			return finish(fmt.Sprintf("Renamed the note %q to %q", in.Title, in.NewTitle), "The note is saved under its new title.")
 		}
 		title := value(titleF)
 		switch {
-		case c.byText("Edit note") == nil || !strings.EqualFold(title, in.Title) && title != in.NewTitle:
+		case !c.editingSaved() || !strings.EqualFold(title, in.Title) && title != in.NewTitle:
 			return back(fmt.Sprintf("This editor holds %q, not the note I should rename; I go back without changing it.", firstNonEmpty(title, "a new note")))
 		case title != in.NewTitle && c.focused(titleF) && !c.prevIs("Type"):
 			return typeText(in.NewTitle, "The title field has the focus; I type the new title.")
@@ -149,7 +151,7 @@ func (c *solver) renameNote(in intent) step {
 		}
 		return back("The editor has no Save button; I go back.")
 	}
-	if c.byText("New note") == nil {
+	if c.noteNewButton() == nil {
 		return back("This is not the notes list; I go back.")
 	}
 	if c.typed(in.NewTitle) && c.byText(in.NewTitle) != nil && c.byText(in.Title) == nil {
@@ -169,13 +171,13 @@ func (c *solver) openNote(in intent) step {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st
 	}
-	if titleF := c.byID("note_title"); titleF != nil {
-		if c.byText("Edit note") != nil && strings.EqualFold(value(titleF), in.Title) {
+	if titleF, _ := c.noteFields(); titleF != nil {
+		if c.editingSaved() && strings.EqualFold(value(titleF), in.Title) {
 			return finish(fmt.Sprintf("The note %q is open", value(titleF)), "Its editor shows the title and body.")
 		}
 		return back(fmt.Sprintf("This editor holds %q, not the note I should open; I go back.", value(titleF)))
 	}
-	if c.byText("New note") == nil {
+	if c.noteNewButton() == nil {
 		return back("This is not the notes list; I go back.")
 	}
 	if row, name := c.namedNote(in); row != nil {
@@ -193,18 +195,15 @@ func (c *solver) note(in intent) step {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st
 	}
-	titleF, bodyF := c.byID("note_title"), c.byID("note_body")
+	titleF, bodyF := c.noteFields()
 	if titleF != nil && bodyF != nil {
-		save := c.byID("save_button")
-		if save == nil {
-			save = c.byText("Save")
-		}
+		save := c.noteSave()
 		if c.prevTapAt(save) {
 			return finish(fmt.Sprintf("Saved the note %q", firstNonEmpty(value(titleF), in.Title)), "The note is saved.")
 		}
 		title, body := value(titleF), value(bodyF)
 		// A wrong tap may have opened another note: leave it untouched.
-		existing := c.byText("Edit note") != nil
+		existing := c.editingSaved()
 		if existing && !strings.EqualFold(title, in.Title) || !existing && in.Edit {
 			return back(fmt.Sprintf("This editor holds %q, not the note I need; I go back without changing it.", firstNonEmpty(title, "a new note")))
 		}
@@ -229,7 +228,7 @@ func (c *solver) note(in intent) step {
 		}
 		return back("The editor has no Save button; I go back.")
 	}
-	if newBtn := c.byText("New note"); newBtn != nil {
+	if newBtn := c.noteNewButton(); newBtn != nil {
 		row := c.byText(in.Title)
 		if in.Edit && c.count("Type") > 0 && row != nil {
 			return finish(fmt.Sprintf("Saved the note %q", in.Title), "The note is in the list.")
@@ -251,7 +250,7 @@ func (c *solver) note(in intent) step {
 			}
 			return c.scroll(true, "the note "+strconv.Quote(in.Title))
 		}
-		return tapAt(*newBtn, "I tap New note.")
+		return tapAt(*newBtn, fmt.Sprintf("I tap %s.", firstNonEmpty(newBtn.Text, newBtn.Desc)))
 	}
 	return back("This is not the notes list; I go back.")
 }

@@ -93,6 +93,8 @@ var appMarkers = []struct{ app, id, text string }{
 	{"Clock", "alarms_recycler_view", ""},
 	{"Notes", "new_note", "New note"},
 	{"Notes", "note_title", "Edit note"},
+	{"Notes", "new_note_button", ""}, // Google Keep's list, its editor's
+	{"Notes", "editable_title", ""},
 	{"Contacts", "phone_number", "Contacts"},
 	{"Bank", "", "Sign in"},
 }

@@ -46,8 +46,8 @@ func TestReaderExistingAlarms(t *testing.T) {
 func TestReaderExistingNotes(t *testing.T) {
 	const open = `Open the note "Shopping list" to check it holds "%s" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "%s"⟩`
 	checkReadings(t, []struct{ goal, want string }{
-		{"把Shopping list笔记重命名为购物", `Rename the note "Shopping list" to "购物" ⟨Notes is in front, "New note" is shown, "购物" is shown, "Shopping list" is not shown⟩`},
-		{"Please change the title of the Shopping list note to Errands and keep its text", `Rename the note "Shopping list" to "Errands" and keep its text ⟨Notes is in front, "New note" is shown, "Errands" is shown, "Shopping list" is not shown⟩`},
+		{"把Shopping list笔记重命名为购物", `Rename the note "Shopping list" to "购物" ⟨Notes is in front, "Notes" is shown, "购物" is shown, "Shopping list" is not shown⟩`},
+		{"Please change the title of the Shopping list note to Errands and keep its text", `Rename the note "Shopping list" to "Errands" and keep its text ⟨Notes is in front, "Notes" is shown, "Errands" is shown, "Shopping list" is not shown⟩`},
 		{"Append tea to the note Shopping list", `Add "tea" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "tea")},
 		{"put honey in my Shopping list note", `Add "honey" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "honey")},
 		{"把面包加到Shopping list笔记里", `Add "面包" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | ` + strings.ReplaceAll(open, "%s", "面包")},

@@ -118,10 +118,13 @@ func noteClauseTodos(c string) ([]planned, bool) {
 			if kept != c {
 				todo += " and keep its text"
 			}
-			// Checked on the notes list ("New note" shows it), where every
-			// saved title is: an editor left open with the new title typed
-			// but not saved must not pass.
-			return []planned{{Todo: todo, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.ElementExists, Text: "New note"},
+			// Checked on the notes list, where every saved title is: an
+			// editor left open with the new title typed but not saved must
+			// not pass. The list is known by the word both lists show and
+			// no editor does: the classic list's title "Notes", Keep's
+			// search bar "Search your notes"; a title typed in an editor
+			// is not a word the screen shows.
+			return []planned{{Todo: todo, Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.ElementExists, Text: "Notes"},
 				{Kind: postcond.ElementExists, Text: to}, {Kind: postcond.ElementAbsent, Text: from}}}}, true
 		}
 	}

@@ -100,7 +100,7 @@ func TestReaderAsksRatherThanGuesses(t *testing.T) {
 		{"remove alarm 07:00", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
 		{"删除08:30的闹钟", `Delete the 08:30 alarm in Clock ⟨Clock is in front, "08:30" is not shown⟩`},
 		{"Could you get rid of my 07:00 alarm entirely, please?", `Delete the 07:00 alarm in Clock ⟨Clock is in front, "07:00" is not shown⟩`},
-		{"Rename my Shopping list note to Groceries", `Rename the note "Shopping list" to "Groceries" ⟨Notes is in front, "New note" is shown, "Groceries" is shown, "Shopping list" is not shown⟩`},
+		{"Rename my Shopping list note to Groceries", `Rename the note "Shopping list" to "Groceries" ⟨Notes is in front, "Notes" is shown, "Groceries" is shown, "Shopping list" is not shown⟩`},
 		{"在Shopping list笔记里加上coffee", `Add "coffee" to the note "Shopping list" ⟨Notes is in front, "Shopping list" is shown⟩ | Open the note "Shopping list" to check it holds "coffee" ⟨Notes is in front, field "Title" holds "Shopping list", field "Body" holds "coffee"⟩`},
 		{"Forward Alice's last message to Bob", "Read the latest message from Alice in Messages ⟨the answer is a label seen on a screen⟩ | Send Bob a message with what was read ⟨⟩"},
 		{"Please add a 3:10pm alarm and name it Call Mom", `Create an alarm at 15:10 labelled Call Mom ⟨row "15:10" shows "Call Mom"⟩`},

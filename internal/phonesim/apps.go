@@ -71,6 +71,7 @@ type view struct {
 	index          int    // note being edited, -1 for a new one
 	scrolled       bool   // a bottom-anchored list the person scrolled away from its end
 	popup          string // text of a pop-up dialog over the page (FaultPopup)
+	menu           bool   // an open overflow menu (the Pixel Notes editor's More)
 }
 
 func newView(app, page, arg string) *view {
@@ -89,6 +90,9 @@ func (p *Phone) pushConversation(name string) {
 }
 
 func (p *Phone) back() {
+	if v := p.top(); p.pixel() && v.app == pkgNotes && v.page == pageEditor {
+		p.saveNote(v) // Keep saves a note as its editor is left
+	}
 	if len(p.stack) > 1 {
 		p.stack = p.stack[:len(p.stack)-1]
 	}

@@ -211,6 +211,10 @@ func (p *Phone) layout() *screen {
 		}
 		p.layoutClock(b)
 	case pkgNotes:
+		if p.pixel() {
+			p.layoutPixelNotes(b)
+			break
+		}
 		p.layoutNotes(b)
 	case pkgBank:
 		p.layoutBank(b)

@@ -14,8 +14,9 @@ const (
 	// Android 14 does: the main list with summaries and subpages, switches
 	// without text beside their title, main switch bars, a brightness
 	// slider, a shade pulled from the top with state tiles; Messages
-	// is Google Messages' Compose screens, Contacts AOSP Contacts', and
-	// Clock DeskClock's Alarm tab with the framework's time picker.
+	// is Google Messages' Compose screens, Contacts AOSP Contacts',
+	// Clock DeskClock's Alarm tab with the framework's time picker, and
+	// Notes Google Keep's list and editor.
 	SkinPixel Skin = "pixel"
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
 	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main
@@ -53,6 +54,10 @@ func (s Skin) BrightnessStep() int {
 	}
 	return 1
 }
+
+// DeletesNotes reports whether the skin's Notes can delete a note: Google
+// Keep's editor menu can, the classic Notes has no Delete.
+func (s Skin) DeletesNotes() bool { return s == SkinPixel }
 
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }

@@ -375,8 +375,33 @@ func isWord(s string) bool {
 // a word ("Brightness level"), whose value is its summary below; else a
 // text that starts with the name ("Brightness
 // 30%") — and returns it with its value ("" for a field that shows only
-// its hint).
+// its hint). A name no element shows is tried again by the other words
+// apps use for that field (fieldAliases).
 func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
+	if e, v := fieldNamed(es, name); e != nil {
+		return e, v
+	}
+	for _, a := range fieldAliases[norm(name)] {
+		for i, e := range es {
+			if e.IsField() && (sameLabel(e.Hint, a) || sameLabel(e.Desc, a)) {
+				v := fieldText(e)
+				if same(v, a) {
+					v = ""
+				}
+				return &es[i], v
+			}
+		}
+	}
+	return nil, ""
+}
+
+// fieldAliases are other apps' words for a field a check names: a note's
+// text is the classic Notes' "Body" and Google Keep's "Note" (the hint of
+// its edit_note_text). An alias names a field by its hint or description
+// only, never by an id or a text that merely starts with it.
+var fieldAliases = map[string][]string{"body": {"Note"}}
+
+func fieldNamed(es []uitree.Element, name string) (*uitree.Element, string) {
 	n := norm(name)
 	for i, e := range es {
 		id := norm(strings.ReplaceAll(e.ShortID(), "_", " "))

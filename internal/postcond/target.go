@@ -215,7 +215,7 @@ func WrongTarget(t Target) string {
 // screen under the name the same todo shows in its place: a rename
 // ("Shopping list" is not shown, "Trip" is shown) saves the record with
 // its new name already typed. The new name is one the todo says, not a
-// control the check also looks for ("New note").
+// word the check also looks for to know the screen ("Notes").
 func renamedTo(task string, cs []Check, absent Check, fields []uitree.Element) bool {
 	if absent.Kind != ElementAbsent {
 		return false

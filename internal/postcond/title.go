@@ -123,7 +123,9 @@ func Title(es []uitree.Element) string {
 	}
 	best := -1
 	for i, e := range es {
-		if root[i] != main || !titled(e) || inButton(i) || inList(i) || inStatus(l, i) || e.Clickable || e.Bounds.Y1 >= l.screen.Y1+height(l.screen)/5 || !wordsOnly(e.Text) {
+		// A card's text in a list, tapped with the card, names the card
+		// (Keep's first note near the top of a short list), not the screen.
+		if root[i] != main || !titled(e) || inButton(i) || inControl(i) && inListView(i) || inList(i) || inStatus(l, i) || e.Clickable || e.Bounds.Y1 >= l.screen.Y1+height(l.screen)/5 || !wordsOnly(e.Text) {
 			continue
 		}
 		if best < 0 || height(e.Bounds) > height(es[best].Bounds) {

@@ -1,0 +1,146 @@
+package phonesim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The Pixel skin's Notes against the ids and hints public Appium tests
+// find in Google Keep (layout_pixel_notes.go).
+
+func byShortID(id string) func(uitree.Element) bool {
+	return func(e uitree.Element) bool { return e.ShortID() == id }
+}
+
+func TestPixelNotesListIsKeeps(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgNotes)
+	es := simDump(t, p)
+	par := uitree.Parents(es)
+	title := es[find(t, es, "index_note_title", byShortID("index_note_title"))]
+	text := es[find(t, es, "index_note_text_description", byShortID("index_note_text_description"))]
+	if title.Text != "Shopping list" || text.Text != "Milk, eggs, bread" {
+		t.Fatalf("the card reads %q / %q", title.Text, text.Text)
+	}
+	ti, xi := find(t, es, "title", byShortID("index_note_title")), find(t, es, "text", byShortID("index_note_text_description"))
+	card := es[par[ti]]
+	if card.ShortID() != "browse_text_note" || !card.Clickable || par[xi] != par[ti] || text.Bounds.Y1 < title.Bounds.Y2 {
+		t.Fatalf("title and snippet are not one card's, title above snippet: card %+v", card)
+	}
+	fab := es[find(t, es, "New text note", byDesc("New text note"))]
+	if fab.ShortID() != "new_note_button" || fab.ShortClass() != "ImageButton" || fab.Text != "" {
+		t.Fatalf("the FAB is %+v", fab)
+	}
+	if w, h := p.lw, p.lh; fab.Bounds.X1 < w/2 || fab.Bounds.Y1 < h*3/4 {
+		t.Fatalf("the FAB sits at %+v, not at the bottom right", fab.Bounds)
+	}
+	find(t, es, "the search bar", byText("Search your notes"))
+	for _, e := range es {
+		if e.Text == "New note" || e.Text == "Save" {
+			t.Fatalf("the classic Notes' %q shows under the Pixel skin", e.Text)
+		}
+	}
+}
+
+func TestPixelNotesEditorSavesOnLeaving(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgNotes)
+	tapWhere(t, p, "New text note", byDesc("New text note"))
+	es := simDump(t, p)
+	for id, hint := range map[string]string{"editable_title": "Title", "edit_note_text": "Note"} {
+		f := es[find(t, es, id, byShortID(id))]
+		if f.ShortClass() != "EditText" || f.Hint != hint || f.Text != hint {
+			t.Fatalf("the empty %s field is %+v", id, f)
+		}
+	}
+	if p.State().Screen.Page != pageEditor {
+		t.Fatalf("New text note opened %+v", p.State().Screen)
+	}
+	tapWhere(t, p, "the title field", byShortID("editable_title"))
+	typeADB(t, p, "Trip")
+	tapWhere(t, p, "the note field", byShortID("edit_note_text"))
+	typeADB(t, p, "passport")
+	tapUp(t, p)
+	if n := p.State().Notes; len(n) != 2 || n[1] != (Note{Title: "Trip", Body: "passport"}) {
+		t.Fatalf("after Navigate up the notes are %+v", n)
+	}
+	// An existing note changed and left with the system Back is saved too.
+	tapWhere(t, p, "the Trip card", byText("Trip"))
+	find(t, simDump(t, p), "the edit time", byShortID("edit_date"))
+	tapWhere(t, p, "the title field", byShortID("editable_title"))
+	replaceADB(t, p, "Travel")
+	sh(t, p, "input keyevent KEYCODE_BACK") // the keyboard
+	if p.State().Screen.Page == pageEditor {
+		sh(t, p, "input keyevent KEYCODE_BACK")
+	}
+	if n := p.State().Notes; len(n) != 2 || n[1].Title != "Travel" || n[1].Body != "passport" {
+		t.Fatalf("after Back the notes are %+v", n)
+	}
+	// Leaving a new note untouched saves nothing.
+	tapWhere(t, p, "New text note", byDesc("New text note"))
+	tapUp(t, p)
+	if n := p.State().Notes; len(n) != 2 {
+		t.Fatalf("an empty new note was kept: %+v", n)
+	}
+}
+
+func TestPixelNotesDeleteFromMore(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgNotes)
+	tapWhere(t, p, "the card", byText("Shopping list"))
+	tapWhere(t, p, "More", byDesc("More"))
+	tapWhere(t, p, "Delete", byText("Delete"))
+	if n := p.State().Notes; len(n) != 0 {
+		t.Fatalf("after Delete the notes are %+v", n)
+	}
+	if s := p.State().Screen; s.Page != pageList {
+		t.Fatalf("Delete left the screen on %+v", s)
+	}
+	for _, e := range simDump(t, p) {
+		if e.Text == "Shopping list" {
+			t.Fatal("the deleted note's card is still listed")
+		}
+	}
+}
+
+func TestClassicNotesUnchangedBySkin(t *testing.T) {
+	p := New(Config{})
+	launch(t, p, pkgNotes)
+	es := simDump(t, p)
+	find(t, es, "New note", byText("New note"))
+	for _, e := range es {
+		if e.ShortID() == "new_note_button" || e.ShortID() == "browse_text_note" {
+			t.Fatalf("Keep's %s shows on the classic skin", e.ShortID())
+		}
+	}
+}
+
+// A card below the screen's edge is not in the tree, and the list that
+// holds it is scrollable and swiped to it, as the probe that looks past
+// the edge needs (a deleted note is not taken for one scrolled off).
+func TestPixelNotesListScrollsToACardPastTheEdge(t *testing.T) {
+	p := pixelPhone()
+	p.Fill(Fill{Notes: 30})
+	launch(t, p, pkgNotes)
+	shown := func() bool {
+		for _, e := range simDump(t, p) {
+			if e.Text == "Note 30" && e.ShortID() == "index_note_title" {
+				return true
+			}
+		}
+		return false
+	}
+	if shown() {
+		t.Fatal("the 30th card is in the tree before any scroll")
+	}
+	list := simDump(t, p)[find(t, simDump(t, p), "the notes list", func(e uitree.Element) bool { return e.Scrollable })]
+	x, _ := list.Bounds.Center()
+	for i := 0; i < 20 && !shown(); i++ {
+		sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 300", x, list.Bounds.Y2-100, x, list.Bounds.Y1+100))
+	}
+	if !shown() {
+		t.Fatal("swiping the list never brought the last card on screen")
+	}
+}
