@@ -192,8 +192,7 @@ func relativeAlarmTodo(c string) ([]planned, bool) {
 	switch {
 	case at != "":
 		t := addMinutes(at, d)
-		return []planned{{Todo: "Create an alarm at " + t + fmt.Sprintf(" (%s %s)", said, at),
-			Expect: []postcond.Check{{Kind: postcond.ElementExists, Text: t}}}}, true
+		return []planned{{Todo: "Create an alarm at " + t + fmt.Sprintf(" (%s %s)", said, at), Expect: newAlarm(t)}}, true
 	case which == "" || which == "the alarm labelled alarm":
 		return []planned{{Ask: fmt.Sprintf("The new alarm is %d minutes from which alarm: its time, label, or the first, second, … in the list?", abs(d))}}, true
 	}
@@ -213,7 +212,7 @@ func alarmClauseTodos(c string) ([]planned, bool) {
 			d = -d
 		}
 		t := addMinutes(m[3], d)
-		return []planned{{Todo: "Create an alarm at " + t, Rewrite: true, Expect: []postcond.Check{{Kind: postcond.ElementExists, Text: t}}}}, true
+		return []planned{{Todo: "Create an alarm at " + t, Rewrite: true, Expect: newAlarm(t)}}, true
 	}
 	if rdAlarmAskRe.MatchString(c) && !rdCreateWordRe.MatchString(c) && !rdSwitchVerbRe.MatchString(c) {
 		// "second alarm time?", "第二个闹钟是几点的": a question without a
@@ -364,10 +363,22 @@ func alarmTodo(c string) planned {
 		label = strings.TrimSpace(q[1])
 	}
 	todo := "Create an alarm at " + t
-	exp := []postcond.Check{{Kind: postcond.ElementExists, Text: t}}
+	exp := newAlarm(t)
 	if label != "" {
 		todo += " labelled " + label
-		exp = []postcond.Check{{Kind: postcond.RowShows, Row: t, Shows: label}}
+		exp = []postcond.Check{{Kind: postcond.RowShows, Row: t, Shows: label}, rings(t)}
 	}
 	return planned{Todo: todo, Expect: exp}
+}
+
+// newAlarm is what a new alarm at t shows: its time, and a switch at that
+// time that is on.
+func newAlarm(t string) []postcond.Check {
+	return []postcond.Check{{Kind: postcond.ElementExists, Text: t}, rings(t)}
+}
+
+// rings is an alarm at t that rings: one that is off (made before, or
+// switched off) is not the alarm a todo makes (docs/design.md §9).
+func rings(t string) postcond.Check {
+	return postcond.Check{Kind: postcond.Switch, Label: t, On: on(true), Any: true}
 }

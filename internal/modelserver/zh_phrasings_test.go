@@ -49,10 +49,10 @@ func wantZhPlans(t *testing.T, cases map[string]string) {
 // and checked as done.
 func TestZhMinutesWithoutFen(t *testing.T) {
 	wantZhPlans(t, map[string]string{
-		"帮我定一个早上六点四十五的闹钟": `Create an alarm at 06:45 ⟨"06:45" is shown⟩`,
-		"设个晚上九点二十的闹钟":     `Create an alarm at 21:20 ⟨"21:20" is shown⟩`,
-		"请设一个十点零五的闹钟":     `Create an alarm at 10:05 ⟨"10:05" is shown⟩`,
-		"设一个七点一刻的闹钟":      `Create an alarm at 07:15 ⟨"07:15" is shown⟩`,
+		"帮我定一个早上六点四十五的闹钟": `Create an alarm at 06:45 ⟨"06:45" is shown, a switch "06:45" is on⟩`,
+		"设个晚上九点二十的闹钟":     `Create an alarm at 21:20 ⟨"21:20" is shown, a switch "21:20" is on⟩`,
+		"请设一个十点零五的闹钟":     `Create an alarm at 10:05 ⟨"10:05" is shown, a switch "10:05" is on⟩`,
+		"设一个七点一刻的闹钟":      `Create an alarm at 07:15 ⟨"07:15" is shown, a switch "07:15" is on⟩`,
 	})
 }
 
@@ -121,7 +121,7 @@ func TestZhAlarmChangeAsks(t *testing.T) {
 			t.Errorf("%s: got %s, want a question", goal, got)
 		}
 	}
-	if got := zhPlan(t, "设一个八点的闹钟"); got != `Create an alarm at 08:00 ⟨"08:00" is shown⟩` {
+	if got := zhPlan(t, "设一个八点的闹钟"); got != `Create an alarm at 08:00 ⟨"08:00" is shown, a switch "08:00" is on⟩` {
 		t.Errorf("a new alarm: got %s", got)
 	}
 }
@@ -131,8 +131,8 @@ func TestZhAlarmChangeAsks(t *testing.T) {
 // saved under it and checked done.
 func TestZhLabelAndTitleMarkers(t *testing.T) {
 	wantZhPlans(t, map[string]string{
-		"设个八点半的闹钟，标签叫开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
-		"设个八点半的闹钟，标签：开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会"⟩`,
+		"设个八点半的闹钟，标签叫开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会", a switch "08:30" is on⟩`,
+		"设个八点半的闹钟，标签：开会":       `Create an alarm at 08:30 labelled 开会 ⟨row "08:30" shows "开会", a switch "08:30" is on⟩`,
 		"新建笔记 标题：会议 内容：周五下午两点": `Create a note titled "会议" saying "周五下午两点" ⟨Notes is in front, "会议" is shown⟩`,
 	})
 }

@@ -266,3 +266,28 @@ func TestPixelTimePickerIsReadAsOneTime(t *testing.T) {
 		t.Errorf("dial: OK on 11:15 for a 10:15 alarm: %q, want a refusal", why)
 	}
 }
+
+// A new alarm's checks hold only on an alarm at its time that rings: on
+// either skin the Alarm list shows the 08:30 Gym alarm switched off, which
+// is not an 08:30 alarm the todo made; once one at 08:30 rings beside it,
+// they hold.
+func TestAnAlarmThatIsOffIsNotANewOne(t *testing.T) {
+	on := true
+	checks := []postcond.Check{{Kind: postcond.ElementExists, Text: "08:30"},
+		{Kind: postcond.Switch, Label: "08:30", On: &on, Any: true}}
+	for _, skin := range []Skin{SkinClassic, SkinPixel} {
+		p := New(Config{Skin: skin})
+		launch(t, p, pkgClock)
+		rs := postcond.Eval(checks, postcond.Observed{Final: postcond.Screen{App: "Clock", Elements: simDump(t, p)}})
+		if !rs[0].Held || rs[1].Held {
+			t.Errorf("%s: the 08:30 alarm that is off: %+v, want the time shown and no 08:30 alarm that rings", skin, rs)
+		}
+		p.mu.Lock()
+		p.st.Alarms = append(p.st.Alarms, Alarm{Time: "08:30", Enabled: true})
+		p.mu.Unlock()
+		rs = postcond.Eval(checks, postcond.Observed{Final: postcond.Screen{App: "Clock", Elements: simDump(t, p)}})
+		if !rs[0].Held || !rs[1].Held {
+			t.Errorf("%s: a new 08:30 alarm that rings beside the old one: %+v, want both held", skin, rs)
+		}
+	}
+}

@@ -168,6 +168,14 @@ func switchHolds(c Check, es []uitree.Element) (bool, string, []uitree.Element) 
 	for _, m := range ms {
 		used = append(used, es[m.i])
 	}
+	if c.Any {
+		for _, m := range ms {
+			if on, sure := l.switchState(m.i); sure && on == want {
+				return true, fmt.Sprintf("a %q switch (%q) is %s", c.Label, m.label, onOff(on)), []uitree.Element{es[m.i]}
+			}
+		}
+		return false, fmt.Sprintf("no switch labelled %q is %s (%d labelled so)", c.Label, onOff(want), len(ms)), used
+	}
 	first, _ := l.switchState(ms[0].i)
 	for _, m := range ms {
 		on, sure := l.switchState(m.i)

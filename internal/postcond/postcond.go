@@ -56,6 +56,10 @@ type Check struct {
 	Contains     string `json:"contains,omitempty"`
 	Type         string `json:"type,omitempty"`
 	Ordinal      int    `json:"ordinal,omitempty"`
+	// Any, on a switch check, holds when some switch labelled Label shows
+	// the state, though others labelled so show the other: an alarm at
+	// 08:30 that rings, beside one at 08:30 that is off.
+	Any bool `json:"any,omitempty"`
 }
 
 // fields names, per kind, the fields it needs (all of them required) and
@@ -64,7 +68,7 @@ var fields = map[string]struct{ need, opt []string }{
 	AppInFront:    {need: []string{"app"}},
 	ElementExists: {need: []string{"text"}},
 	ElementAbsent: {need: []string{"text"}},
-	Switch:        {need: []string{"label", "on"}},
+	Switch:        {need: []string{"label", "on"}, opt: []string{"any"}},
 	FieldHolds:    {need: []string{"field", "value"}},
 	RowShows:      {need: []string{"row", "shows"}},
 	LastSent:      {need: []string{"conversation", "contains"}},
@@ -81,6 +85,9 @@ func (c Check) String() string {
 	case ElementAbsent:
 		return fmt.Sprintf("%q is not shown", c.Text)
 	case Switch:
+		if c.Any {
+			return fmt.Sprintf("a switch %q is %s", c.Label, onOff(c.On != nil && *c.On))
+		}
 		return fmt.Sprintf("switch %q is %s", c.Label, onOff(c.On != nil && *c.On))
 	case FieldHolds:
 		return fmt.Sprintf("field %q holds %q", c.Field, c.Value)
@@ -196,6 +203,11 @@ func parseOne(it map[string]json.RawMessage) (Check, []string) {
 			probs = append(probs, `"on" must be true or false`)
 		}
 		c.On = &b
+	}
+	if raw, ok := it["any"]; ok {
+		if err := json.Unmarshal(raw, &c.Any); err != nil {
+			probs = append(probs, `"any" must be true or false`)
+		}
 	}
 	if raw, ok := it["ordinal"]; ok {
 		if err := json.Unmarshal(raw, &c.Ordinal); err != nil || c.Ordinal != Last && (c.Ordinal < 1 || c.Ordinal > maxOrdinalRank) {
