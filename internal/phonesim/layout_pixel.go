@@ -129,12 +129,7 @@ func (p *Phone) layoutPixelSettings(b *builder) {
 		b.pref(pref{title: "Build number", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:
-		b.pixelBar(v.arg)
-		if v.arg == sectionTethering {
-			p.layoutTethering(b)
-			return
-		}
-		b.add(widget{kind: kText, text: "Nothing to change here.", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+		p.layoutSectionPage(b, b.pixelBar, "Nothing to change here.")
 	default:
 		p.layoutPixelHome(b)
 	}
@@ -325,4 +320,16 @@ func sliderDrag(x1, x2 int, set func(int)) func(int) {
 	return func(x int) {
 		set(min(max((x-x1)*100+(x2-x1)/2, 0)/(x2-x1), 100))
 	}
+}
+
+// layoutSectionPage is a Settings section the simulator gives no settings
+// of its own: the skin's bar titled with it, then Tethering's page or one
+// line saying there is nothing to change.
+func (p *Phone) layoutSectionPage(b *builder, bar func(string), nothing string) {
+	bar(b.v.arg)
+	if b.v.arg == sectionTethering {
+		p.layoutTethering(b)
+		return
+	}
+	b.add(widget{kind: kText, text: nothing, full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
 }

@@ -180,12 +180,7 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		b.pref(pref{title: "版本号", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:
-		b.miuiBar(b.v.arg)
-		if b.v.arg == sectionTethering {
-			p.layoutTethering(b)
-			return
-		}
-		b.add(widget{kind: kText, text: "此处没有可更改的设置。", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+		p.layoutSectionPage(b, b.miuiBar, "此处没有可更改的设置。")
 	default:
 		p.layoutMIUIHome(b)
 	}
@@ -301,12 +296,7 @@ func (p *Phone) layoutOneUISettings(b *builder) {
 		b.pref(pref{title: "Build number", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:
-		b.pixelBar(b.v.arg)
-		if b.v.arg == sectionTethering {
-			p.layoutTethering(b)
-			return
-		}
-		b.add(widget{kind: kText, text: "Nothing to change here.", full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+		p.layoutSectionPage(b, b.pixelBar, "Nothing to change here.")
 	default:
 		p.layoutOneUIHome(b)
 	}
