@@ -301,3 +301,18 @@ func TestInferAppOnPixelSettings(t *testing.T) {
 		t.Fatalf("ended on page %q, want bluetooth", pg)
 	}
 }
+
+// DeskClock writes an alarm's time on 12 hours: the verifier takes
+// "7:00 AM" on the Pixel's Alarm list for the read answer "07:00", and
+// not for another time.
+func TestVerifierReadsATwelveHourTime(t *testing.T) {
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+	obs := observation{App: "Clock", Package: "com.google.android.deskclock",
+		Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
+	for _, c := range []struct{ answer, want string }{{"07:00", verify.Done}, {"7:00 AM", verify.Done}, {"09:00", verify.Failed}} {
+		if v := judgeClaim(obs, "Read the time of the first alarm in Clock", c.answer); v.Status != c.want {
+			t.Errorf("answer %q on the Alarm list: %s (%s), want %s", c.answer, v.Status, v.Evidence, c.want)
+		}
+	}
+}

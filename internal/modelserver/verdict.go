@@ -372,6 +372,11 @@ func judgeAnswer(obs observation, task, msg, front string) verify.Verdict {
 		if t == la || strings.Contains(t, la) && len([]rune(la)) >= 2 || strings.Contains(la, t) && len([]rune(t)) >= 3 {
 			return done("the screen shows %q", l.Text)
 		}
+		// A time the screen writes on 12 hours ("7:00 AM") is the
+		// answer's "07:00".
+		if at := postcond.ClockTime(l.Text); at != "" && at == postcond.ClockTime(ans) {
+			return done("the screen shows %q, the time %s", l.Text, at)
+		}
 	}
 	return failed("the value %q is not on the final screen (%s)", ans, front)
 }

@@ -320,3 +320,7 @@ func Quotes(text string, es []uitree.Element) (string, bool) {
 	}
 	return best, best != ""
 }
+
+// ClockTime is the one clock time text shows and nothing else but it
+// ("7:00 AM", "07:00", "19:05"), as "HH:MM" on 24 hours; "" otherwise.
+func ClockTime(text string) string { return wholeValue(TypeTime, text) }
