@@ -55,7 +55,7 @@ func (a *Activities) wrongTarget(ctx context.Context, in StepInput) (commitCheck
 	if len(labels) == 0 {
 		labels = postcond.DefaultCommitLabels
 	}
-	if !ok || !postcond.IsCommit(control, labels) {
+	if !ok || !postcond.IsCommit(control, labels) && !postcond.SavesOnLeaving(control, elems, labels) {
 		return commitCheck{}, nil
 	}
 	t := postcond.Target{Task: in.Task, Expect: in.Expect, Control: control, Elements: elems}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -142,5 +143,38 @@ func TestPixelNotesListScrollsToACardPastTheEdge(t *testing.T) {
 	}
 	if !shown() {
 		t.Fatal("swiping the list never brought the last card on screen")
+	}
+}
+
+// Keep has no Save: leaving a filled editor by Navigate up saves it, so
+// the commit check judges that tap as it judges a Save. A body other than
+// the one the todo says is refused; the right one, and an editor left
+// empty, are not.
+func TestKeepSavesOnLeavingAndIsJudgedSo(t *testing.T) {
+	p := pixelPhone()
+	launch(t, p, pkgNotes)
+	tapWhere(t, p, "New text note", byDesc("New text note"))
+	judge := func(task string) (string, bool) {
+		t.Helper()
+		es := simDump(t, p)
+		up := es[find(t, es, "Navigate up", byDesc("Navigate up"))]
+		if !postcond.SavesOnLeaving(up, es, postcond.DefaultCommitLabels) {
+			return "", false
+		}
+		return postcond.WrongTarget(postcond.Target{Task: task, Control: up, Elements: es,
+			Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Notes"}, {Kind: postcond.ElementExists, Text: "Ideas"}}}), true
+	}
+	if _, saves := judge(`Create a note titled "Ideas" saying "周五交报告"`); saves {
+		t.Error("an empty new note is judged as a save when left")
+	}
+	tapWhere(t, p, "the title field", byShortID("editable_title"))
+	typeADB(t, p, "Ideas")
+	tapWhere(t, p, "the note field", byShortID("edit_note_text"))
+	typeADB(t, p, "ok")
+	if why, saves := judge(`Create a note titled "Ideas" saying "周五交报告"`); !saves || why == "" {
+		t.Errorf("leaving Ideas with the body ok for a todo saying 周五交报告: saves %t, refused %q; want a refusal", saves, why)
+	}
+	if why, saves := judge(`Create a note titled "Ideas" saying "ok"`); !saves || why != "" {
+		t.Errorf("leaving Ideas with the body the todo says: saves %t, refused %q; want it let through", saves, why)
 	}
 }

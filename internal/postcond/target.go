@@ -50,6 +50,33 @@ func IsCommit(e uitree.Element, labels []string) bool {
 	return IsCommitLabel(e.Text, labels) || IsCommitLabel(e.Desc, labels)
 }
 
+// SavesOnLeaving reports a tap that leaves an editor saving what it holds:
+// the control is the editor's Navigate up, a field on the screen is filled,
+// and nothing on the screen is a commit control (Google Keep has no Save: a
+// note is saved when its editor is left). Such a tap is judged as a Save
+// is (docs/design.md §9).
+func SavesOnLeaving(control uitree.Element, es []uitree.Element, labels []string) bool {
+	if !strings.EqualFold(strings.TrimSpace(control.Desc), "Navigate up") || firstFilled(fieldsOf(es)) == nil {
+		return false
+	}
+	for _, e := range es {
+		if e.Clickable && !e.IsField() && IsCommit(e, labels) {
+			return false
+		}
+	}
+	return true
+}
+
+func fieldsOf(es []uitree.Element) []uitree.Element {
+	var out []uitree.Element
+	for _, e := range es {
+		if e.IsField() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // commitObjects are the words a commit control may name after its verb
 // and still be that action: "Send message", "Send SMS", "Save changes",
 // "发送短信".
@@ -456,7 +483,7 @@ func bodyConflict(task string, fields []uitree.Element) string {
 	}
 	for _, f := range fields {
 		name := strings.ToLower(fieldName(f))
-		if !strings.Contains(name, "body") && !strings.Contains(name, "text") && !strings.Contains(name, "content") {
+		if !strings.Contains(name, "body") && !strings.Contains(name, "text") && !strings.Contains(name, "content") && name != "note" {
 			continue
 		}
 		if v := fieldText(f); v != "" && !holds(v, m[1]) {
