@@ -317,7 +317,7 @@ const phonesNote = `The context's phones list the phones this goal may use, each
 // (docs/design.md §9).
 const expectChecks = `- {"kind":"app_in_front","app":"Settings"}
 - {"kind":"element_exists","text":"…"} / {"kind":"element_absent","text":"…"}
-- {"kind":"switch","label":"Wi-Fi","on":true}; add "any":true when one of several switches so labelled is enough (a new alarm at 08:30 that rings, beside an old one: {"kind":"switch","label":"08:30","on":true,"any":true})
+- {"kind":"switch","label":"Wi-Fi","on":true}; add "any":true when one of several switches so labelled is enough, checked only where one is in sight (a new alarm at 08:30 that rings, beside an old one: {"kind":"switch","label":"08:30","on":true,"any":true})
 - {"kind":"field_holds","field":"Brightness","value":"40%"}
 - {"kind":"row_shows","row":"07:30","shows":"Gym"} (a list row containing row also shows shows)
 - {"kind":"last_sent","conversation":"Alice","contains":"see you at 6"} ("contains" is the whole message as it must be sent, every mark, emoji and quote kept)

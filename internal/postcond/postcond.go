@@ -57,8 +57,10 @@ type Check struct {
 	Type         string `json:"type,omitempty"`
 	Ordinal      int    `json:"ordinal,omitempty"`
 	// Any, on a switch check, holds when some switch labelled Label shows
-	// the state, though others labelled so show the other: an alarm at
-	// 08:30 that rings, beside one at 08:30 that is off.
+	// the state, though others labelled so show the other (an alarm at
+	// 08:30 that rings, beside one at 08:30 that is off), and when none so
+	// labelled is on the screen (its row past the list's edge, found by
+	// the check on its text); it fails when those shown all show the other.
 	Any bool `json:"any,omitempty"`
 }
 
