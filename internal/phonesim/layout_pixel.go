@@ -145,13 +145,7 @@ func (p *Phone) layoutPixelHome(b *builder) {
 	b.add(widget{kind: kSwitchBar, class: "android.widget.LinearLayout", id: "search_action_bar", clickable: true, full: search, tap: func() {}})
 	b.add(widget{kind: kText, text: "Search Settings", depth: 2, full: uitree.Bounds{X1: search.X1 + 60, Y1: search.Y1, X2: search.X2 - 60, Y2: search.Y2}})
 	li := b.list(search.Y2+24, b.s.h)
-	for _, r := range p.pixelHomeRows() {
-		tap := p.open(pageSection, r.title)
-		if r.page != "" {
-			tap = p.open(r.page, "")
-		}
-		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
-	}
+	p.homeRows(b, p.pixelHomeRows())
 	b.endList(li)
 }
 
@@ -332,4 +326,17 @@ func (p *Phone) layoutSectionPage(b *builder, bar func(string), nothing string) 
 		return
 	}
 	b.add(widget{kind: kText, text: nothing, full: uitree.Bounds{X1: 48, Y1: contentTop + 40, X2: b.s.w - 48, Y2: contentTop + 160}})
+}
+
+// homeRows lays out a main list's rows: each with its icon, title and
+// summary, opening its page (a section page titled like it when it names
+// none).
+func (p *Phone) homeRows(b *builder, rows []pixelHome) {
+	for _, r := range rows {
+		tap := p.open(pageSection, r.title)
+		if r.page != "" {
+			tap = p.open(r.page, "")
+		}
+		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
+	}
 }

@@ -219,13 +219,7 @@ func (p *Phone) layoutMIUIHome(b *builder) {
 		{"无障碍", "", ""},
 		{"更多设置", "", ""},
 	}
-	for _, r := range rows {
-		tap := p.open(pageSection, r.title)
-		if r.page != "" {
-			tap = p.open(r.page, "")
-		}
-		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
-	}
+	p.homeRows(b, rows)
 	b.endList(li)
 }
 
@@ -354,12 +348,6 @@ func (p *Phone) layoutOneUIHome(b *builder) {
 		{"Tips and user manual", j("What's new", "Smart ideas"), ""},
 		{"About phone", j("Status", "Legal information", "Phone name"), pageAbout},
 	}
-	for _, r := range rows {
-		tap := p.open(pageSection, r.title)
-		if r.page != "" {
-			tap = p.open(r.page, "")
-		}
-		b.pref(pref{title: r.title, summary: r.summary, icon: true, tap: tap})
-	}
+	p.homeRows(b, rows)
 	b.endList(li)
 }
