@@ -286,6 +286,9 @@ type StepInput struct {
 	Task     string `json:"task"`
 	TaskType string `json:"task_type,omitempty"`
 	UITree   bool   `json:"ui_tree"`
+	// LookOnly: the todo only looks (docs/design.md#a-todo-that-only-looks);
+	// an action that could change the phone is not sent.
+	LookOnly bool `json:"look_only,omitempty"`
 	// Act, when set, runs first; ScreenHash/Width/Height (and the Screen*
 	// fields below) are from the observation the decision was based on.
 	Act        *autoglm.Action `json:"act,omitempty"`

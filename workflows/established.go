@@ -26,6 +26,8 @@ const maxEstablished = 16
 type established struct {
 	// States are the checks, in the order the todos that set them ended.
 	States []establishedState `json:"states,omitempty"`
+	// Last is the latest todo (not a look todo) that ran.
+	Last int `json:"last,omitempty"`
 }
 
 // establishedState is one state a done todo set and what was last seen of it.
@@ -36,6 +38,8 @@ type establishedState struct {
 	// the opposite, with what it showed, and UndoneBy that todo.
 	Undone   string `json:"undone,omitempty"`
 	UndoneBy int    `json:"undone_by,omitempty"`
+	// Seen is the latest todo that set it or whose final screen showed it.
+	Seen int `json:"seen,omitempty"`
 }
 
 // checks are the states later todos recheck.
@@ -50,18 +54,8 @@ func (e *established) checks() []postcond.Check {
 // took records todo i's outcome: what its final screen showed of the
 // states set before it, then the states it set itself when it was done.
 func (e *established) took(i int, tr TodoResult) {
-	for _, r := range tr.Rechecked {
-		for k := range e.States {
-			if e.States[k].Check.String() != r.Check.String() {
-				continue
-			}
-			if r.Held {
-				e.States[k].Undone, e.States[k].UndoneBy = "", 0
-			} else {
-				e.States[k].Undone, e.States[k].UndoneBy = r.Evidence, i
-			}
-		}
-	}
+	e.Last = i
+	e.saw(i, tr)
 	if tr.Status != TodoDone || !tr.Verified {
 		return
 	}
@@ -75,11 +69,45 @@ func (e *established) took(i int, tr TodoResult) {
 				kept = append(kept, s)
 			}
 		}
-		e.States = append(kept, establishedState{Check: c.Check, By: i})
+		e.States = append(kept, establishedState{Check: c.Check, By: i, Seen: i})
 	}
 	if len(e.States) > maxEstablished {
 		e.States = e.States[len(e.States)-maxEstablished:]
 	}
+}
+
+// looked records look todo i: what its final screen showed of the states,
+// and nothing it set (it changes nothing).
+func (e *established) looked(i int, tr TodoResult) { e.saw(i, tr) }
+
+// saw takes what todo i's final screen showed of the states set before it.
+func (e *established) saw(i int, tr TodoResult) {
+	for _, r := range tr.Rechecked {
+		for k := range e.States {
+			if e.States[k].Check.String() != r.Check.String() {
+				continue
+			}
+			e.States[k].Seen = i
+			if r.Held {
+				e.States[k].Undone, e.States[k].UndoneBy = "", 0
+			} else {
+				e.States[k].Undone, e.States[k].UndoneBy = r.Evidence, i
+			}
+		}
+	}
+}
+
+// unseen are the states no final screen showed since a later todo ran
+// and none showed undone: a later todo may have undone them unseen, so
+// the goal looks again before it ends done.
+func (e *established) unseen() []establishedState {
+	var out []establishedState
+	for _, s := range e.States {
+		if s.Undone == "" && s.Seen < e.Last {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // sameSubject reports two checks about the same switch: the later one

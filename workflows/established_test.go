@@ -72,3 +72,80 @@ func TestEstablishedStatesTakeTheLatest(t *testing.T) {
 		t.Fatalf("held again, still undone: %v", u)
 	}
 }
+
+// Bluetooth turned on, then a message sent: the message's screen does not
+// show Bluetooth, so before the goal ends done it adds a todo that looks
+// again, changing nothing, and ends on what that todo's screen shows
+// (docs/design.md#a-todo-that-only-looks, ChangeLookAgain).
+func TestGoalLooksAgainAtAStateNoLaterScreenShowed(t *testing.T) {
+	on := true
+	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}
+	look := lookText(establishedState{Check: bt[0], By: 1}, "turn on bluetooth")
+	world := func(lookSees string) *fakeWorld {
+		return &fakeWorld{
+			plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on bluetooth", "send hi"},
+				Expect: [][]postcond.Check{bt, nil}, TaskType: "settings"}},
+			replans: []activities.PlanDecision{
+				{Status: activities.PlanReplanned, Plan: []string{"send hi"}},
+				{Status: activities.PlanDone, Response: "Bluetooth is on and hi is sent"},
+			},
+			scripts: map[string][]autoglm.Action{
+				"turn on bluetooth": {tap(500, 212), finish("Bluetooth on")},
+				"send hi":           {tap(500, 900), finish("Sent hi")},
+				look:                {tap(500, 400), finish(lookSees)},
+			},
+			hides:  map[string][]string{"Sent hi": {"Bluetooth"}, "Nothing found": {"Bluetooth"}},
+			undoes: map[string][]string{"Bluetooth shows off": {"Bluetooth"}},
+		}
+	}
+	f := world("Bluetooth is on")
+	r := runGoal(t, newEnv(t, f), GoalInput{Goal: "turn on bluetooth, then send hi", Device: "emu-1"})
+	if r.Status != GoalDone || len(r.Todos) != 3 || !r.Todos[2].Look || r.Todos[2].Text != look {
+		t.Fatalf("goal %s (%s), todos %+v: want done after a third todo that looks again", r.Status, r.Reason, r.Todos)
+	}
+	if !strings.HasPrefix(look, `Look again, changing nothing, whether the "Bluetooth" switch is on`) {
+		t.Errorf("look text %q", look)
+	}
+	if len(f.replanInputs) != 2 {
+		t.Errorf("replans %d: the goal ends on the done given before the look, without a third replan", len(f.replanInputs))
+	}
+	for _, s := range f.steps {
+		if lookStep := strings.HasSuffix(s.WorkflowID, "/todo-3"); s.In.LookOnly != lookStep {
+			t.Errorf("step of %s has LookOnly %t", s.WorkflowID, s.In.LookOnly)
+		}
+	}
+	// The look sees Bluetooth off: the goal fails naming it.
+	r = runGoal(t, newEnv(t, world("Bluetooth shows off")), GoalInput{Goal: "turn on bluetooth, then send hi", Device: "emu-1"})
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, `"Bluetooth"`) || !strings.Contains(r.Reason, "todo 3") {
+		t.Fatalf("look saw it off: goal %s (%s), want failed naming Bluetooth and todo 3", r.Status, r.Reason)
+	}
+	// The look never gets to a screen that shows it: not done either.
+	r = runGoal(t, newEnv(t, world("Nothing found")), GoalInput{Goal: "turn on bluetooth, then send hi", Device: "emu-1"})
+	if r.Status != GoalFailed || !strings.Contains(r.Reason, "did not show again") {
+		t.Fatalf("look saw nothing: goal %s (%s), want failed: not seen again", r.Status, r.Reason)
+	}
+}
+
+// A state the last todo set, or one a later todo's screen showed, needs
+// no look.
+func TestUnseenStatesAreOnlyThoseALaterTodoLeftUnseen(t *testing.T) {
+	on := true
+	c := postcond.Check{Kind: postcond.Switch, Label: "Wi-Fi", On: &on}
+	var e established
+	e.took(1, TodoResult{Status: TodoDone, Verified: true, Checks: []postcond.Result{{Check: c, Held: true}}})
+	if u := e.unseen(); len(u) != 0 {
+		t.Fatalf("set by the last todo: unseen %+v", u)
+	}
+	e.took(2, TodoResult{Status: TodoDone, Rechecked: []postcond.Result{{Check: c, Held: true}}})
+	if u := e.unseen(); len(u) != 0 {
+		t.Fatalf("shown by todo 2: unseen %+v", u)
+	}
+	e.took(3, TodoResult{Status: TodoDone})
+	if u := e.unseen(); len(u) != 1 {
+		t.Fatalf("todo 3 did not show it: unseen %+v", u)
+	}
+	e.looked(4, TodoResult{Status: TodoDone, Rechecked: []postcond.Result{{Check: c, Held: true}}})
+	if u := e.unseen(); len(u) != 0 {
+		t.Fatalf("looked at by todo 4: unseen %+v", u)
+	}
+}

@@ -23,7 +23,9 @@ func (g *goalRun) notDone(dropped []activities.Dropped) []string {
 	var out []string
 	for i := range g.st.Todos {
 		t := &g.st.Todos[i]
-		if t.Status == TodoDone {
+		if t.Status == TodoDone || t.Look {
+			// A look todo that did not see its state fails the goal on
+			// that state (notSeenAgain), not as a todo left undone.
 			continue
 		}
 		later := false

@@ -133,6 +133,12 @@ func (g *goalRun) lastFeedback() []string {
 // replan asks the planner what next. Each attempt counts against the budget
 // (failures too); consecutive invalid answers end in a question to the user.
 func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
+	if c, ok := g.closingAfterLooks(); ok {
+		// The look todos ran: the goal ends on the done the replanner
+		// gave before them and on what they saw.
+		r, _ := g.endDone(ctx, c.Response, c.Dropped)
+		return r, true, nil
+	}
 	invalid, rejected := "", ""
 	for {
 		if err := g.awaitResumed(ctx); err != nil {
@@ -215,18 +221,11 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 					Reason:   "no todo succeeded: " + d.Response,
 					NextStep: "check the phone, then retry the goal with clearer instructions"}), true, nil
 			}
-			if getVersion(ctx, ChangeHonestGoalStatus, workflow.DefaultVersion, 1) >= 1 {
-				if missing := g.notDone(d.Dropped); len(missing) > 0 {
-					return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response,
-						Reason:   "not every todo was done: " + strings.Join(missing, "; "),
-						NextStep: "fix what the reason names (install the app, add the contact, adjust the goal), then run the goal again"}), true, nil
-				}
+			if r, ended := g.endDone(ctx, d.Response, d.Dropped); ended {
+				return r, true, nil
 			}
-			if why := g.undoneFails(ctx); why != "" {
-				return g.finish(ctx, GoalResult{Status: GoalFailed, Response: d.Response, Reason: why,
-					NextStep: "the phone no longer shows what an earlier todo did: run the goal again, or name the order the changes must come in"}), true, nil
-			}
-			return g.finish(ctx, GoalResult{Status: GoalDone, Response: d.Response}), true, nil
+			// Look todos were added: they run before the goal ends.
+			return GoalResult{}, false, nil
 		case activities.PlanAskUser:
 			if err := g.ask(ctx, d.Question, 0); err != nil {
 				return GoalResult{}, true, err
@@ -236,6 +235,9 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 			// A replan that answers the todos not yet started as they were
 			// kept the plan: the live view says so (no command).
 			g.st.Replans++
+			// A new plan after the look todos: its todos may undo what
+			// they saw, so a later done looks again.
+			g.st.Closing = nil
 			g.st.ReplanKept = slices.Equal(d.Plan, g.pendingTexts())
 			g.setTodos(d.Plan, d.Expect, d.Phones)
 			g.st.NeedReplan = false
@@ -251,4 +253,32 @@ func (g *goalRun) replan(ctx workflow.Context) (GoalResult, bool, error) {
 func (g *goalRun) situation(ctx workflow.Context) activities.Situation {
 	return activities.Situation{Now: workflow.Now(ctx), TimeZone: g.opts.TimeZone,
 		StepsUsed: g.st.Steps, MaxSteps: g.opts.MaxSteps, TodoMaxSteps: g.opts.TodoMaxSteps}
+}
+
+// endDone ends a goal the replanner called done: failed when a todo the
+// planner kept was not done or a state an earlier todo set is undone or
+// could not be seen again; otherwise done. ended is false when it added
+// look todos instead (ChangeLookAgain), which run first.
+func (g *goalRun) endDone(ctx workflow.Context, response string, dropped []activities.Dropped) (r GoalResult, ended bool) {
+	if getVersion(ctx, ChangeHonestGoalStatus, workflow.DefaultVersion, 1) >= 1 {
+		if missing := g.notDone(dropped); len(missing) > 0 {
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Response: response,
+				Reason:   "not every todo was done: " + strings.Join(missing, "; "),
+				NextStep: "fix what the reason names (install the app, add the contact, adjust the goal), then run the goal again"}), true
+		}
+	}
+	if why := g.undoneFails(ctx); why != "" {
+		return g.finish(ctx, GoalResult{Status: GoalFailed, Response: response, Reason: why,
+			NextStep: "the phone no longer shows what an earlier todo did: run the goal again, or name the order the changes must come in"}), true
+	}
+	if g.lookAgain(ctx, response, dropped) {
+		return GoalResult{}, false
+	}
+	if g.st.Closing != nil {
+		if why := g.notSeenAgain(); why != "" {
+			return g.finish(ctx, GoalResult{Status: GoalFailed, Response: response, Reason: why,
+				NextStep: "check the phone for what the reason names, then run the goal again"}), true
+		}
+	}
+	return g.finish(ctx, GoalResult{Status: GoalDone, Response: response}), true
 }

@@ -58,7 +58,8 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int, on todoPhone) (TodoResult
 		StepBudget: g.opts.MaxSteps - g.st.Steps, MaxSteps: g.opts.TodoMaxSteps, GoalTurns: g.st.Turns,
 		AutoApprove: g.opts.AutoApprove, UITree: g.opts.UseUITree(), Paused: g.st.Paused,
 		OptimizePrompt:   g.opts.OptimizePrompt,
-		Routines:         g.opts.Routines,
+		Routines:         g.opts.Routines && !t.Look,
+		LookOnly:         t.Look,
 		Expect:           t.Expect,
 		Established:      g.st.Established.checks(),
 		Prior:            g.priorCommits(t.Text),
@@ -134,7 +135,11 @@ func (g *goalRun) afterTodo(ctx workflow.Context, i int, tr TodoResult) (GoalRes
 	t.Guidance = tr.Guidance
 	t.Answered = tr.Answered
 	t.Checks, t.Refused = tr.Checks, t.Refused+tr.Refused
-	g.st.Established.took(i+1, tr)
+	if t.Look {
+		g.st.Established.looked(i+1, tr)
+	} else {
+		g.st.Established.took(i+1, tr)
+	}
 	t.Committed = append(t.Committed, tr.Committed...)
 	t.CommitKeys = mergeKeys(t.CommitKeys, tr.CommitKeys)
 	g.st.LastRecent = tr.Recent

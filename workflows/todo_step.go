@@ -52,6 +52,7 @@ func (t *todoRun) stepOnce(ctx workflow.Context, act *autoglm.Action, think, han
 			in.Answered = t.answers()
 		}
 	}
+	in.LookOnly = t.in.LookOnly
 	if act != nil && act.TouchesDevice() {
 		// The journal fences the action by the goal's lease token
 		// (docs/design.md §5); a Step that only looks needs none.

@@ -237,6 +237,10 @@ type TodoState struct {
 	// Answered are the executor's questions about what the todo left out
 	// and their answers, from its last run (TodoResult.Answered).
 	Answered []activities.QA `json:"answered,omitempty"`
+	// Look marks a todo the goal added to look again, changing nothing,
+	// at a state an earlier todo set that no screen showed since a later
+	// todo ran (docs/design.md#a-todo-that-only-looks).
+	Look bool `json:"look,omitempty"`
 }
 
 // GoalResult is what a GoalWorkflow returns.
@@ -365,6 +369,10 @@ type GoalState struct {
 	// Established are the states the done todos set, rechecked by later
 	// todos (docs/design.md §9).
 	Established established `json:"established,omitzero"`
+	// Closing is the replanner's done kept while the goal's look todos
+	// run; the goal then ends on it without asking the replanner again
+	// (docs/design.md#a-todo-that-only-looks).
+	Closing *closingDone `json:"closing,omitempty"`
 	// Span is the fleet a goal that spans phones showed its planner
 	// (docs/design.md#goals-that-span-phones).
 	Span spanPhones `json:"span,omitzero"`
@@ -400,6 +408,9 @@ type TodoInput struct {
 	// Established are the states earlier todos of the goal set, rechecked
 	// on this todo's final screen (VerifyInput.Established).
 	Established []postcond.Check `json:"established,omitempty"`
+	// LookOnly: the todo only looks; its Steps send nothing that could
+	// change the phone (StepInput.LookOnly).
+	LookOnly bool `json:"look_only,omitempty"`
 	// Prior are the commits (ActResult.Commit) earlier runs of this todo
 	// applied: a run after a failed verification starts from what the
 	// phone shows and does not apply them again (docs/design.md §9).

@@ -1,0 +1,112 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+)
+
+// ChangeLookAgain: a goal the replanner calls done first looks again, with
+// a todo that changes nothing, at each state a done todo set that no final
+// screen showed since a later todo ran, and ends done only when the phone
+// shows every one still holding (docs/design.md#a-todo-that-only-looks).
+// Before it, such a state was taken as holding. Asked only when a goal has
+// such a state, so other goals record no marker.
+const ChangeLookAgain = "look-again"
+
+// maxLooks bounds the look todos one goal adds.
+const maxLooks = 4
+
+// closingDone is the replanner's done, kept while the look todos run.
+type closingDone struct {
+	Response string               `json:"response"`
+	Dropped  []activities.Dropped `json:"dropped,omitempty"`
+}
+
+// lookText is the task of the todo that looks again at s; by is the todo
+// that set it.
+func lookText(s establishedState, by string) string {
+	c := s.Check
+	switch {
+	case c.Kind == postcond.Switch && !c.Any:
+		return fmt.Sprintf("Look again, changing nothing, whether the %q switch is %s: open the screen that shows it, then finish.", c.Label, onOff(c.On))
+	case c.Kind == postcond.Switch:
+		return fmt.Sprintf("Look again, changing nothing, whether a %q switch is %s (todo %d did: %s): open the screen that shows it, then finish.", c.Label, onOff(c.On), s.By, truncate(by, 200))
+	default:
+		return fmt.Sprintf("Look again, changing nothing, whether %q is gone (todo %d did: %s): open the screen that lists it, then finish.", c.Text, s.By, truncate(by, 200))
+	}
+}
+
+func onOff(on *bool) string {
+	if on != nil && *on {
+		return "on"
+	}
+	return "off"
+}
+
+// lookAgain adds the look todos for the states no screen showed since a
+// later todo ran, keeping the replanner's done to end on once they ran.
+// It reports whether it added any.
+func (g *goalRun) lookAgain(ctx workflow.Context, response string, dropped []activities.Dropped) bool {
+	if g.st.Closing != nil {
+		return false // the looks ran: the goal ends on what they saw
+	}
+	unseen := g.st.Established.unseen()
+	if len(unseen) == 0 || getVersion(ctx, ChangeLookAgain, workflow.DefaultVersion, 1) < 1 {
+		return false
+	}
+	if len(unseen) > maxLooks {
+		unseen = unseen[len(unseen)-maxLooks:]
+	}
+	g.st.Closing = &closingDone{Response: response, Dropped: dropped}
+	g.st.NeedReplan = false
+	for _, s := range unseen {
+		by := ""
+		if s.By >= 1 && s.By <= len(g.st.Todos) {
+			by = g.st.Todos[s.By-1].Text
+		}
+		g.st.Todos = append(g.st.Todos, TodoState{Index: len(g.st.Todos) + 1, Text: lookText(s, by), Status: TodoPending,
+			Expect: []postcond.Check{s.Check}, Look: true})
+	}
+	g.addFeedback(fmt.Sprintf("the goal looks again at %d state(s) no screen showed since a later todo ran", len(unseen)))
+	g.details(ctx)
+	return true
+}
+
+// notSeenAgain says which states the look todos could not see: the goal
+// is not done while the phone has not shown them.
+func (g *goalRun) notSeenAgain() string {
+	var out []string
+	for _, s := range g.st.Established.unseen() {
+		why := ""
+		for _, t := range g.st.Todos {
+			if t.Look && len(t.Expect) == 1 && t.Expect[0].String() == s.Check.String() {
+				why = fmt.Sprintf(": todo %d, which looked, ended %s: %s", t.Index, t.Status, truncate(t.Result, 200))
+			}
+		}
+		out = append(out, fmt.Sprintf("todo %d made %s, and no screen showed it after a later todo ran%s", s.By, s.Check, why))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "the phone did not show again what an earlier todo did: " + strings.Join(out, "; ")
+}
+
+// closingAfterLooks reports whether the goal ends now on the done the
+// replanner gave before its look todos ran: they all ran and no message
+// from the user waits for the replanner.
+func (g *goalRun) closingAfterLooks() (closingDone, bool) {
+	if g.st.Closing == nil || g.nextPending() >= 0 {
+		return closingDone{}, false
+	}
+	if len(g.st.UserMessages) > 0 {
+		// The user said something meanwhile: the replanner hears it, and
+		// a done from it ends on what the looks saw.
+		return closingDone{}, false
+	}
+	return *g.st.Closing, true
+}
