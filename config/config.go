@@ -76,10 +76,10 @@ type Sim struct {
 	// `uiautomator dump` on screens that animate
 	// (docs/phones.md#a-phones-costs).
 	Costs string `key:"costs"`
-	// Skin is how the phones' Settings and Quick Settings look: "classic"
-	// is the simulator's flat Settings page; "pixel" lays them out as a
-	// Pixel's Android 14 does, "miui" as a Xiaomi phone's MIUI 14 in
-	// Chinese, "oneui" as a Samsung phone's One UI 6 (docs/phones.md#skins).
+	// Skin is how the phones' apps look: "pixel" (the default) lays them
+	// out as a Pixel's Android 14 does, "miui" as a Xiaomi phone's MIUI 14
+	// in Chinese, "oneui" as a Samsung phone's One UI 6; "classic" is the
+	// simulator's flat Settings page (docs/phones.md#skins).
 	Skin string `key:"skin"`
 }
 

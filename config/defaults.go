@@ -43,7 +43,7 @@ func Default() Config {
 			Stream:           true,
 		}, HistoryTokens: DefaultHistoryTokens},
 		ADB: ADB{Address: "127.0.0.1:5037"},
-		Sim: Sim{Costs: "none", Skin: "classic"},
+		Sim: Sim{Costs: "none", Skin: "pixel"},
 		Settle: Settle{
 			Mode:     SettleWait,
 			Interval: 150 * time.Millisecond,

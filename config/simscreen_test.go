@@ -48,11 +48,11 @@ func TestSimCosts(t *testing.T) {
 	}
 }
 
-// TestSimSkin: classic (the default), pixel, miui and oneui are the skins; anything
+// TestSimSkin: pixel (the default), classic, miui and oneui are the skins; anything
 // else is refused with both named.
 func TestSimSkin(t *testing.T) {
-	if got := Default().Sim.Skin; got != "classic" {
-		t.Errorf("default sim.skin = %q, want classic", got)
+	if got := Default().Sim.Skin; got != "pixel" {
+		t.Errorf("default sim.skin = %q, want pixel", got)
 	}
 	for _, ok := range []string{"classic", "pixel", "miui", "oneui"} {
 		c := Default()

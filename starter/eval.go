@@ -120,7 +120,7 @@ done, no wrong commit and every run replayed), 1 otherwise.`,
 	fs.IntVar(&f.armRuns, "arm-runs", 30, "prompt-opt suite: tasks per arm")
 	fs.IntVar(&f.runs, "runs", 1, "runs, each with the next seed (seed, seed+1, ...)")
 	fs.IntVar(&f.perTmpl, "per-template", eval.DefaultPerTemplate, "generated suite: tasks drawn from each template per seed")
-	fs.StringVar(&f.skin, "skin", string(phonesim.SkinClassic), "fixed and generated suites: how the phones' Settings and Quick Settings look, classic, pixel, miui or oneui (docs/phones.md#skins)")
+	fs.StringVar(&f.skin, "skin", string(phonesim.DefaultSkin), "fixed and generated suites: how the phones' apps look, pixel, miui, oneui or classic (docs/phones.md#skins)")
 	fs.StringArrayVar(&f.faults, "fault", nil, "offline model fault NAME=RATE passed to the model server, repeatable (e.g. wrong-tap=0.2)")
 	return cmd
 }

@@ -39,10 +39,12 @@ phones another screen (default 1080x2400 at 420 dpi), like 720x1600 at 320.
 (screencap, uiautomator's idle wait, input, typing, launches) and fails
 uiautomator dump with "could not get idle state" on screens that animate,
 drawn from --seed; --costs none (the default) answers at once.
---skin pixel lays Settings out as a Pixel's Android 14 does (main list,
-subpages, main switch bars, a brightness slider) and adds the Quick
-Settings shade a swipe down from the status bar or "cmd statusbar
-expand-settings" opens; --skin classic (the default) keeps the flat page.
+--skin pixel (the default) lays the apps out as a Pixel's Android 14 does
+(Settings' main list, subpages, main switch bars, a brightness slider;
+Google Messages, DeskClock, Keep) and adds the Quick Settings shade a
+swipe down from the status bar or "cmd statusbar expand-settings" opens;
+--skin miui and --skin oneui lay Settings out as a Xiaomi phone (in
+Chinese) and a Samsung phone do; --skin classic keeps the flat page.
 Stop with Ctrl-C.`,
 		Example: `  starter sim --addr 127.0.0.1:5555
   starter sim --addr 127.0.0.1:5555 --phones 3
@@ -50,7 +52,7 @@ Stop with Ctrl-C.`,
   starter sim --screen-timeout 2m --pin 4827
   starter sim --width 720 --height 1600 --density 320
   starter sim --costs phone --seed 3
-  starter sim --skin pixel
+  starter sim --skin miui
   adb connect 127.0.0.1:5555 && adb -s 127.0.0.1:5555 shell input tap 540 350`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -90,7 +92,7 @@ Stop with Ctrl-C.`,
 	cmd.Flags().IntVar(&height, "height", 0, "screen height in pixels; 0 = 2400")
 	cmd.Flags().IntVar(&density, "density", 0, "screen density in dpi; 0 = 420")
 	cmd.Flags().StringVar(&costs, "costs", phonesim.CostsNone, "cost profile: none (every command answers at once) or phone (a real phone's latencies and dump failures)")
-	cmd.Flags().StringVar(&skin, "skin", string(phonesim.SkinClassic), "how Settings and Quick Settings look: classic (the flat page), pixel (as on a Pixel), miui (as on a Xiaomi phone, in Chinese) or oneui (as on a Samsung phone)")
+	cmd.Flags().StringVar(&skin, "skin", string(phonesim.DefaultSkin), "how the phones' apps look: pixel (as on a Pixel), miui (as on a Xiaomi phone, in Chinese), oneui (as on a Samsung phone) or classic (the flat Settings page)")
 	cmd.Flags().BoolVar(&life.Pattern, "pattern", false, "the keyguard asks for a pattern, which only simctl unlock passes")
 	return cmd
 }

@@ -8,7 +8,8 @@ type Skin string
 
 const (
 	// SkinClassic is the simulator's own flat Settings page, whose
-	// switches carry their labels; the default.
+	// switches carry their labels: the first look it had, and the zero
+	// value of Config.Skin (its unit tests draw it).
 	SkinClassic Skin = "classic"
 	// SkinPixel lays Settings and Quick Settings out as a Pixel's
 	// Android 14 does: the main list with summaries and subpages, switches
@@ -30,10 +31,15 @@ const (
 	SkinOneUI Skin = "oneui"
 )
 
-// Skins are the skins ParseSkin knows, the default first.
+// DefaultSkin is the look phoneflow's simulator has unless configured
+// otherwise (sim.skin, --skin): a Pixel's (docs/phones.md#skins).
+const DefaultSkin = SkinPixel
+
+// Skins are the skins ParseSkin knows.
 var Skins = []Skin{SkinClassic, SkinPixel, SkinMIUI, SkinOneUI}
 
-// ParseSkin returns the skin a name stands for; "" is SkinClassic.
+// ParseSkin returns the skin a name stands for; "" is SkinClassic, the
+// zero value of Config.Skin (the configured default is DefaultSkin).
 func ParseSkin(name string) (Skin, error) {
 	switch Skin(name) {
 	case "", SkinClassic:
