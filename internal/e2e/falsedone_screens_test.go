@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -62,7 +63,11 @@ func TestDeletedNoteBelowTheEdgeIsNotGone(t *testing.T) {
 func TestBluetoothIsNotBluetoothTethering(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	s := stacktest.Start(ctx, t, localstack.Options{ADB: localstack.AnyADB, Model: modelserver.Config{Naive: true}})
+	// The classic page, whose Hotspot & tethering row and bluetooth_switch
+	// sit on the one Settings list.
+	cfg := config.Default()
+	cfg.Sim.Skin = string(phonesim.SkinClassic)
+	s := stacktest.Start(ctx, t, localstack.Options{Config: &cfg, ADB: localstack.AnyADB, Model: modelserver.Config{Naive: true}})
 	phone := s.Phones[0]
 	// A person turns Bluetooth on and opens Hotspot & tethering.
 	personShell(ctx, t, s, "am start -n com.android.settings/.Settings")

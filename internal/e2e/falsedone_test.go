@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -27,7 +28,11 @@ import (
 func TestPersonChangesThePhoneWhilePaused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	s := workerStack(ctx, t, nil)
+	// On the classic page, where the todo ends beside the switch the person
+	// taps (wifi_switch).
+	cfg := config.Default()
+	cfg.Sim.Skin = string(phonesim.SkinClassic)
+	s := workerStack(ctx, t, &cfg)
 	phone := s.Phones[0]
 	// Each screencap takes 2 s, so the finish is decided well after the
 	// tap lands: the pause sent on the tap arrives while that Step runs.
