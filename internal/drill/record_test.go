@@ -406,6 +406,13 @@ func recordings() []recording {
 			// Send (docs/design.md#planner-review).
 			return r.finish(t, r.start(t, i, misreadSend, workflows.GoalOptions{Plan: []string{misreadSend}, ReviewEvery: 1}))
 		}},
+		{"look-again", func(t *testing.T, r *recorder, i int) []string {
+			// Bluetooth turned on, then a message sent: the message's
+			// screen does not show Bluetooth, so the goal adds a todo that
+			// looks again, changing nothing, before it ends done
+			// (docs/design.md#a-todo-that-only-looks).
+			return r.finish(t, r.start(t, i, `Turn on Bluetooth, then send Alice Chen a message saying "on my way"`, workflows.GoalOptions{}))
+		}},
 		{"planner-review-hint", func(t *testing.T, r *recorder, i int) []string {
 			// The display shows the old screen for a while after every
 			// input, so the executor is stuck and corrected; the planner,
