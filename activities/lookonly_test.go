@@ -12,7 +12,9 @@ import (
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 // lookPhone is a simulated phone of a skin, reached through an adb server
@@ -224,5 +226,49 @@ func TestLookOnlyWithoutATreeRefusesTyping(t *testing.T) {
 	in.LookOnly = false
 	if res, err = a.Step(context.Background(), in); err != nil || res.Act == nil || res.Act.Result != "ok" {
 		t.Fatalf("typing outside a look: %+v, %v", res.Act, err)
+	}
+}
+
+// A look todo is judged by its postcondition on the screen it ends on, as
+// any todo with one, and asks no model: done when the switch shows the
+// state named, not done when it shows the other, nor on a page that only
+// says the state in a row's summary.
+func TestLookVerifiedByItsPostcondition(t *testing.T) {
+	ctx := context.Background()
+	p := newLookPhone(t, phonesim.SkinPixel)
+	if err := p.d.Launch(ctx, "Settings"); err != nil {
+		t.Fatal(err)
+	}
+	p.tap("Connected devices")
+	p.tap("Connection preferences")
+	verdict := func(on bool) VerifyResult {
+		t.Helper()
+		es, err := p.d.UITree(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(es)
+		ref, err := p.a.put(ctx, b, "application/json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.a.Verify(ctx, VerifyInput{Serial: p.sim.Serial(), Message: "Bluetooth is on",
+			Task:   `Look again, changing nothing, whether the "Bluetooth" switch is on: open the screen that shows it, then finish.`,
+			Screen: Observation{TreeRef: ref, App: "Settings", AppPackage: "com.android.settings", Width: phonesim.DefaultWidth, Height: phonesim.DefaultHeight},
+			Expect: []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := verdict(false); v.Status != verify.Failed {
+		t.Errorf("Bluetooth off judged on Connection preferences, where no switch shows: %+v", v)
+	}
+	p.tap("Bluetooth")
+	if v := verdict(false); v.Status != verify.Done || v.By != verify.ByPostcondition {
+		t.Errorf("Bluetooth off on its page: %+v, want done by the postcondition", v)
+	}
+	if v := verdict(true); v.Status != verify.Failed {
+		t.Errorf("Bluetooth on judged done on its page where it is off: %+v", v)
 	}
 }
