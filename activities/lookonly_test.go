@@ -6,11 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/device"
+	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -270,5 +273,88 @@ func TestLookVerifiedByItsPostcondition(t *testing.T) {
 	}
 	if v := verdict(true); v.Status != verify.Failed {
 		t.Errorf("Bluetooth on judged done on its page where it is off: %+v", v)
+	}
+}
+
+// run drives a todo as the workflow does, one Step after another with the
+// offline executor, until it finishes or has taken steps steps; it
+// returns the finish's message ("" without one), the results of the
+// actions and the screen it ended on.
+func (p *lookPhone) run(url, task string, look bool, steps int) (string, []ActResult, Observation) {
+	p.t.Helper()
+	if p.a.Executor == nil {
+		p.a.Executor = llm.New(llm.ExecutorDefaults(url+"/v1", "", modelserver.ExecutorModel))
+		p.a.Exec.IncludeElements = true
+	}
+	in := StepInput{Serial: p.sim.Serial(), Task: task, UITree: true, Think: true, LookOnly: look}
+	var acts []ActResult
+	var scr Observation
+	for range steps {
+		res, err := p.a.Step(context.Background(), in)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		if res.Act != nil {
+			acts = append(acts, *res.Act)
+		}
+		scr = res.Screen
+		th := res.Think
+		if th == nil || th.Response == nil {
+			p.t.Fatalf("%q: no decision: %+v", task, th)
+		}
+		act := th.Response.Action
+		if act.Name == autoglm.ActionFinish {
+			return act.Message, acts, res.Screen
+		}
+		in.Act, in.ScreenHash, in.Width, in.Height = &act, res.Screen.Hash, res.Screen.Width, res.Screen.Height
+		in.ScreenTreeRef, in.ScreenApp, in.HistoryRef = res.Screen.TreeRef, res.Screen.App, th.HistoryRef
+	}
+	return "", acts, scr
+}
+
+// A look todo run by Steps with the offline executor reaches the switch's
+// page on a Pixel with none of its actions refused, finishes saying the
+// state, and is verified done by its postcondition; an executor that
+// would flip the switch in a look todo is refused each time, and the
+// phone keeps its state.
+func TestLookOnlyTodoThroughSteps(t *testing.T) {
+	srv := httptest.NewServer(modelserver.New(modelserver.Config{}))
+	defer srv.Close()
+	ctx := context.Background()
+	p := newLookPhone(t, phonesim.SkinPixel)
+	if got, _, _ := p.run(srv.URL, "Turn on Bluetooth", false, 12); got != "Bluetooth is on" || !p.sim.State().Toggles.Bluetooth {
+		t.Fatalf("Turn on Bluetooth finished %q", got)
+	}
+	if err := p.d.Home(ctx); err != nil {
+		t.Fatal(err)
+	}
+	task := `Look again, changing nothing, whether the "Bluetooth" switch is on: open the screen that shows it, then finish.`
+	before := stateOf(p.sim)
+	got, acts, scr := p.run(srv.URL, task, true, 12)
+	if got != "Bluetooth is on" || stateOf(p.sim) != before {
+		t.Fatalf("the look finished %q; the phone changed: %v", got, stateOf(p.sim) != before)
+	}
+	for _, a := range acts {
+		if a.Vetoed != "" || a.Result != "ok" {
+			t.Errorf("the look's navigation was not sent: %+v", a)
+		}
+	}
+	on := true
+	v, err := p.a.Verify(ctx, VerifyInput{Serial: p.sim.Serial(), Task: task, Message: got, Screen: scr,
+		Expect: []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}})
+	if err != nil || v.Status != verify.Done {
+		t.Fatalf("the look verified %+v, %v", v, err)
+	}
+	// An executor that reads the look as a toggle: its taps on the switch
+	// are kept from the phone, and it is told why.
+	_, acts, _ = p.run(srv.URL, "Turn off Bluetooth", true, 8)
+	vetoed := 0
+	for _, a := range acts {
+		if a.Vetoed != "" {
+			vetoed++
+		}
+	}
+	if vetoed == 0 || !p.sim.State().Toggles.Bluetooth {
+		t.Fatalf("a toggle in a look todo: %d actions refused, Bluetooth on %v", vetoed, p.sim.State().Toggles.Bluetooth)
 	}
 }

@@ -148,3 +148,19 @@ func TestPersonaLookJudgedByTheSwitchShown(t *testing.T) {
 		}
 	}
 }
+
+// A look at an alarm's switch, labelled by its time, opens the alarm list
+// and says whether that alarm is on, without tapping its switch.
+func TestPersonaLookAtAnAlarmSwitch(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	for _, skin := range []phonesim.Skin{phonesim.SkinPixel, phonesim.SkinClassic} {
+		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+		if got, _ := runGoal(t, srv.URL, a, "Create an alarm at 07:30", 16); !strings.Contains(got, "07:30") {
+			t.Fatalf("%s: creating the alarm finished %q", skin, got)
+		}
+		a.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+		task := `Look again, changing nothing, whether a "07:30" switch is on (todo 1 did: Create an alarm at 07:30): open the screen that shows it, then finish.`
+		looks(t, srv.URL, p, a, string(skin), task, "The 07:30 alarm is on")
+	}
+}
