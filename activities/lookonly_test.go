@@ -358,3 +358,55 @@ func TestLookOnlyTodoThroughSteps(t *testing.T) {
 		t.Fatalf("a toggle in a look todo: %d actions refused, Bluetooth on %v", vetoed, p.sim.State().Toggles.Bluetooth)
 	}
 }
+
+// On every skin a look todo's way to the switch, and to a notes list, is
+// navigation the Step sends: no action of the offline executor's look is
+// refused, the phone keeps its state, and the todo's postcondition judges
+// what the look ends on.
+func TestLookOnlyNavigationIsSentOnEverySkin(t *testing.T) {
+	srv := httptest.NewServer(modelserver.New(modelserver.Config{}))
+	defer srv.Close()
+	ctx := context.Background()
+	on, off := true, false
+	for _, c := range []struct {
+		skin   phonesim.Skin
+		task   string
+		want   string
+		expect postcond.Check
+	}{
+		{phonesim.SkinClassic, `Look again, changing nothing, whether the "Bluetooth" switch is off: open the screen that shows it, then finish.`,
+			"Bluetooth is off", postcond.Check{Kind: postcond.Switch, Label: "Bluetooth", On: &off}},
+		{phonesim.SkinMIUI, `Look again, changing nothing, whether the "WLAN" switch is on: open the screen that shows it, then finish.`,
+			"Wi-Fi is on", postcond.Check{Kind: postcond.Switch, Label: "WLAN", On: &on}},
+		{phonesim.SkinMIUI, `Look again, changing nothing, whether the "蓝牙" switch is off: open the screen that shows it, then finish.`,
+			"Bluetooth is off", postcond.Check{Kind: postcond.Switch, Label: "蓝牙", On: &off}},
+		{phonesim.SkinOneUI, `Look again, changing nothing, whether the "Wi-Fi" switch is on: open the screen that shows it, then finish.`,
+			"Wi-Fi is on", postcond.Check{Kind: postcond.Switch, Label: "Wi-Fi", On: &on}},
+		{phonesim.SkinOneUI, `Look again, changing nothing, whether the "Bluetooth" switch is off: open the screen that shows it, then finish.`,
+			"Bluetooth is off", postcond.Check{Kind: postcond.Switch, Label: "Bluetooth", On: &off}},
+		{phonesim.SkinPixel, `Look again, changing nothing, whether "Trip" is gone (todo 2 did: Delete the note called Trip): open the screen that lists it, then finish.`,
+			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
+		{phonesim.SkinClassic, `Look again, changing nothing, whether "Trip" is gone (todo 2 did: 删除笔记 Trip): open the screen that lists it, then finish.`,
+			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
+	} {
+		p := newLookPhone(t, c.skin)
+		p.sim.Fill(phonesim.Fill{Notes: 12})
+		if err := p.d.Launch(ctx, "Messages"); err != nil {
+			t.Fatal(err)
+		}
+		before := stateOf(p.sim)
+		got, acts, scr := p.run(srv.URL, c.task, true, 14)
+		if got != c.want || stateOf(p.sim) != before {
+			t.Errorf("%s: %q finished %q, want %q; the phone changed: %v", c.skin, c.task, got, c.want, stateOf(p.sim) != before)
+		}
+		for _, a := range acts {
+			if a.Vetoed != "" || a.Result != "ok" {
+				t.Errorf("%s: %q: an action of the look was not sent: %+v", c.skin, c.task, a)
+			}
+		}
+		v, err := p.a.Verify(ctx, VerifyInput{Serial: p.sim.Serial(), Task: c.task, Message: got, Screen: scr, Expect: []postcond.Check{c.expect}})
+		if err != nil || v.Status != verify.Done {
+			t.Errorf("%s: %q verified %+v, %v", c.skin, c.task, v, err)
+		}
+	}
+}

@@ -164,3 +164,38 @@ func TestPersonaLookAtAnAlarmSwitch(t *testing.T) {
 		looks(t, srv.URL, p, a, string(skin), task, "The 07:30 alarm is on")
 	}
 }
+
+// A look todo's task is read in each form the goal writes it, with the
+// label as the goal quoted it (Chinese, a quote inside, a non-breaking
+// hyphen) and the earlier todo's text whatever it holds; other tasks are
+// not looks.
+func TestPersonaLookParsesEachForm(t *testing.T) {
+	for _, c := range []struct {
+		task string
+		want lookTask
+	}{
+		{lookSwitchTask("Bluetooth", true), lookTask{Label: "Bluetooth", On: true}},
+		{lookSwitchTask("Wi\u2011Fi", false), lookTask{Label: "Wi\u2011Fi"}},
+		{lookSwitchTask(`The "big" light`, true), lookTask{Label: `The "big" light`, On: true}},
+		{fmt.Sprintf("Look again, changing nothing, whether a %q switch is on (todo 1 did: %s): open the screen that shows it, then finish.", "08:30", "Create an alarm at 08:30 (daily)"),
+			lookTask{Label: "08:30", On: true, Did: "Create an alarm at 08:30 (daily)"}},
+		{lookGoneTask("Trip", 2, "Delete the note called Trip"), lookTask{Label: "Trip", Gone: true, Did: "Delete the note called Trip"}},
+		{lookGoneTask("旅行", 3, "删除笔记“旅行”：不要了"), lookTask{Label: "旅行", Gone: true, Did: "删除笔记“旅行”：不要了"}},
+	} {
+		got, ok := parseLook(c.task)
+		if !ok || got != c.want {
+			t.Errorf("%q read as %+v (%v), want %+v", c.task, got, ok, c.want)
+		}
+		if !isLook(c.task) {
+			t.Errorf("%q is not taken for a look", c.task)
+		}
+	}
+	for _, task := range []string{"Turn on Bluetooth", "Look at the Bluetooth switch", `Look again whether the "Bluetooth" switch is on`} {
+		if _, ok := parseLook(task); ok {
+			t.Errorf("%q read as a look", task)
+		}
+	}
+	if got := lookApp("删除笔记“旅行”", ""); got != "Notes" {
+		t.Errorf("the app of a Chinese note todo: %q", got)
+	}
+}
