@@ -199,3 +199,25 @@ func TestPersonaLookParsesEachForm(t *testing.T) {
 		t.Errorf("the app of a Chinese note todo: %q", got)
 	}
 }
+
+// After "Turn on Bluetooth, then turn on airplane mode" on a Pixel, whose
+// airplane mode turns Bluetooth off on a page that shows no Bluetooth
+// switch, the look at Bluetooth goes back to Bluetooth's page and says it
+// is off: the look's postcondition, Bluetooth on, then fails there.
+func TestPersonaLookSeesWhatALaterTodoUndid(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+	for _, task := range []string{"Turn on Bluetooth", "Turn on airplane mode"} {
+		if got, _ := runGoal(t, srv.URL, a, task, 12); !strings.HasSuffix(got, " is on") {
+			t.Fatalf("%q finished %q", task, got)
+		}
+	}
+	if pg := p.State().Screen.Page; pg != "network" || p.State().Toggles.Bluetooth {
+		t.Fatalf("airplane mode on left the phone on %q with %+v", pg, p.State().Toggles)
+	}
+	looks(t, srv.URL, p, a, "pixel, after airplane mode", lookSwitchTask("Bluetooth", true), "Bluetooth is off")
+	if pg := p.State().Screen.Page; pg != "bluetooth" {
+		t.Errorf("the look ended on page %q, not Bluetooth's", pg)
+	}
+}
