@@ -115,23 +115,34 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 		// A commit aimed at a target the todo does not name (docs/design.md
 		// §9), then one whose effect is already on the phone (§9): a
 		// refused commit never reaches the phone or the journal.
-		cc, err := a.wrongTarget(ctx, in)
-		if err != nil {
-			return StepResult{}, err
+		// A todo that only looks sends nothing that could change the
+		// phone (docs/design.md §9, A todo that only looks): such an action is
+		// not judged as a commit, nor probed for.
+		look := a.lookOnly(ctx, d, in)
+		var cc commitCheck
+		var err error
+		if look == nil {
+			if cc, err = a.wrongTarget(ctx, in); err != nil {
+				return StepResult{}, err
+			}
 		}
 		var refusal *ActResult
-		if cc.Refused == "" {
+		if cc.Refused == "" && look == nil {
 			if refusal, commit, err = a.commitCheck(ctx, d, in); err != nil {
 				return StepResult{}, err
 			}
 		}
-		if commit.Key == "" && refusal == nil && cc.Refused == "" {
+		if commit.Key == "" && refusal == nil && cc.Refused == "" && look == nil {
 			// The screen now shows no commit (a retry after the input
 			// emptied the fields): the commit is named from the screen the
 			// action was decided on, as the first try named it.
 			commit = a.decidedCommit(ctx, in, cc.Commit != "")
 		}
 		switch {
+		case look != nil:
+			// Fed back only: the workflow asks no one, and the executor
+			// looks without it.
+			ar = *look
 		case cc.Refused != "":
 			// The executor is told why, and the workflow asks the person
 			// when it tries again.

@@ -271,7 +271,8 @@ type ActResult struct {
 	// for the replanner; Commit keys it for the todo's StepInput.Commits.
 	Refused string `json:"refused,omitempty"`
 	// Vetoed says why a before-action hook kept the action from the
-	// phone (docs/design.md §10).
+	// phone (docs/design.md §10), or why a todo that only looks did
+	// (StepInput.LookOnly): fed back to the executor, no one asked.
 	Vetoed    string `json:"vetoed,omitempty"`
 	Committed string `json:"committed,omitempty"`
 	Commit    string `json:"commit,omitempty"`
@@ -286,7 +287,7 @@ type StepInput struct {
 	Task     string `json:"task"`
 	TaskType string `json:"task_type,omitempty"`
 	UITree   bool   `json:"ui_tree"`
-	// LookOnly: the todo only looks (docs/design.md#a-todo-that-only-looks);
+	// LookOnly: the todo only looks (docs/design.md §9, A todo that only looks);
 	// an action that could change the phone is not sent.
 	LookOnly bool `json:"look_only,omitempty"`
 	// Act, when set, runs first; ScreenHash/Width/Height (and the Screen*

@@ -76,7 +76,7 @@ func TestEstablishedStatesTakeTheLatest(t *testing.T) {
 // Bluetooth turned on, then a message sent: the message's screen does not
 // show Bluetooth, so before the goal ends done it adds a todo that looks
 // again, changing nothing, and ends on what that todo's screen shows
-// (docs/design.md#a-todo-that-only-looks, ChangeLookAgain).
+// (docs/design.md §9, A todo that only looks, ChangeLookAgain).
 func TestGoalLooksAgainAtAStateNoLaterScreenShowed(t *testing.T) {
 	on := true
 	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}

@@ -13,7 +13,7 @@ import (
 // ChangeLookAgain: a goal the replanner calls done first looks again, with
 // a todo that changes nothing, at each state a done todo set that no final
 // screen showed since a later todo ran, and ends done only when the phone
-// shows every one still holding (docs/design.md#a-todo-that-only-looks).
+// shows every one still holding (docs/design.md §9, A todo that only looks).
 // Before it, such a state was taken as holding. Asked only when a goal has
 // such a state, so other goals record no marker.
 const ChangeLookAgain = "look-again"

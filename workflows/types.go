@@ -239,7 +239,7 @@ type TodoState struct {
 	Answered []activities.QA `json:"answered,omitempty"`
 	// Look marks a todo the goal added to look again, changing nothing,
 	// at a state an earlier todo set that no screen showed since a later
-	// todo ran (docs/design.md#a-todo-that-only-looks).
+	// todo ran (docs/design.md §9, A todo that only looks).
 	Look bool `json:"look,omitempty"`
 }
 
@@ -371,7 +371,7 @@ type GoalState struct {
 	Established established `json:"established,omitzero"`
 	// Closing is the replanner's done kept while the goal's look todos
 	// run; the goal then ends on it without asking the replanner again
-	// (docs/design.md#a-todo-that-only-looks).
+	// (docs/design.md §9, A todo that only looks).
 	Closing *closingDone `json:"closing,omitempty"`
 	// Span is the fleet a goal that spans phones showed its planner
 	// (docs/design.md#goals-that-span-phones).

@@ -410,7 +410,7 @@ func recordings() []recording {
 			// Bluetooth turned on, then a message sent: the message's
 			// screen does not show Bluetooth, so the goal adds a todo that
 			// looks again, changing nothing, before it ends done
-			// (docs/design.md#a-todo-that-only-looks).
+			// (docs/design.md §9, A todo that only looks).
 			return r.finish(t, r.start(t, i, `Turn on Bluetooth, then send Alice Chen a message saying "on my way"`, workflows.GoalOptions{}))
 		}},
 		{"planner-review-hint", func(t *testing.T, r *recorder, i int) []string {

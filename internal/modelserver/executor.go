@@ -19,6 +19,11 @@ func (c *solver) solve(task string) step {
 	if d := c.byID("popup_dismiss"); d != nil {
 		return tapAt(*d, "A pop-up covers the app; I dismiss it with "+q(d.Text)+" and go on.")
 	}
+	if l, ok := parseLook(task); ok {
+		// A todo that only looks: whatever else its words hold (the
+		// earlier todo's text) is not to be done again.
+		return c.look(l)
+	}
 	if why, ok := strings.CutPrefix(strings.TrimSpace(c.obs.PrevResult), refusedPrefix); ok {
 		// The system looked before the commit: what it would make is
 		// already on the phone, or this todo made it already.
@@ -266,7 +271,7 @@ func decideOn(obs observation, hist []act, naive bool) step {
 		return finish("No task given", "The request has no Task line, so there is nothing to do.")
 	}
 	clauses := SplitGoal(obs.Task)
-	if len(clauses) <= 1 {
+	if len(clauses) <= 1 || isLook(obs.Task) {
 		c := &solver{obs: obs, hist: hist, naive: naive}
 		return c.solve(obs.Task)
 	}

@@ -179,6 +179,7 @@ func screenTimes(s string) []string {
 // reading. Every done names the elements it stands on.
 func judgeClaim(obs observation, task, msg string) verify.Verdict {
 	task, told := splitAnswered(task)
+	task = lookClaim(task)
 	c := readClaim(task)
 	if text, to := toldMessage(told); vdSendRe.MatchString(withoutNot(task)) {
 		// What the executor was told the message says and whom it goes
