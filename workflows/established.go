@@ -77,8 +77,23 @@ func (e *established) took(i int, tr TodoResult) {
 }
 
 // looked records look todo i: what its final screen showed of the states,
-// and nothing it set (it changes nothing).
-func (e *established) looked(i int, tr TodoResult) { e.saw(i, tr) }
+// and nothing it set (it changes nothing). A look verified done saw the
+// state its postcondition names holding, also where a recheck says
+// nothing (an item gone is shown by a list without it).
+// A recheck of the same screen that shows a state undone wins.
+func (e *established) looked(i int, tr TodoResult) {
+	if tr.Status == TodoDone && tr.Verified {
+		for _, c := range tr.Checks {
+			for k := range e.States {
+				if c.Held && e.States[k].Check.String() == c.Check.String() {
+					e.States[k].Seen = i
+					e.States[k].Undone, e.States[k].UndoneBy = "", 0
+				}
+			}
+		}
+	}
+	e.saw(i, tr)
+}
 
 // saw takes what todo i's final screen showed of the states set before it.
 func (e *established) saw(i int, tr TodoResult) {

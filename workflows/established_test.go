@@ -148,4 +148,20 @@ func TestUnseenStatesAreOnlyThoseALaterTodoLeftUnseen(t *testing.T) {
 	if u := e.unseen(); len(u) != 0 {
 		t.Fatalf("looked at by todo 4: unseen %+v", u)
 	}
+	// An item gone: no recheck speaks of it on a screen without it, and
+	// the look verified done on its postcondition saw it gone.
+	gone := postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}
+	e.took(5, TodoResult{Status: TodoDone, Verified: true, Checks: []postcond.Result{{Check: gone, Held: true}}})
+	e.took(6, TodoResult{Status: TodoDone})
+	if u := e.unseen(); len(u) != 2 {
+		t.Fatalf("todo 6 showed neither: unseen %+v", u)
+	}
+	e.looked(7, TodoResult{Status: TodoDone, Verified: true, Checks: []postcond.Result{{Check: gone, Held: true}}})
+	if u := e.unseen(); len(u) != 1 || u[0].Check.Kind != postcond.Switch {
+		t.Fatalf("the look saw Trip gone: unseen %+v", u)
+	}
+	e.looked(8, TodoResult{Status: TodoFailed, Checks: []postcond.Result{{Check: c, Held: true}}})
+	if u := e.unseen(); len(u) != 1 {
+		t.Fatalf("a look not verified done saw nothing: unseen %+v", u)
+	}
 }
