@@ -211,7 +211,7 @@ func usedSpan(t todoText, o Observed) (candidate, bool) {
 		if !ok {
 			return candidate{}, false
 		}
-		for _, l := range []string{strings.TrimSpace(e.Text), strings.TrimSpace(e.Desc)} {
+		for _, l := range shownLabels(o.Elems, e) {
 			if c, ok := labelSpan(t, l); ok {
 				return c, true
 			}
@@ -251,6 +251,37 @@ func labelSpan(t todoText, label string) (candidate, bool) {
 		}
 	}
 	return candidate{}, false
+}
+
+// shownLabels is what the element e of elems shows: its own text and
+// description, else those of the elements inside it (a Compose row, or a
+// list row whose clickable container carries no text: Google Messages'
+// conversation rows), the first maxInner of them.
+func shownLabels(elems []uitree.Element, e uitree.Element) []string {
+	if own := labelOf(e); len(own) > 0 {
+		return own
+	}
+	for i := range elems {
+		if elems[i] == e {
+			return innerLabels(elems, i)
+		}
+	}
+	return nil
+}
+
+// maxInner bounds the inner labels a textless element is read by.
+const maxInner = 3
+
+// innerLabels are the labels of the elements inside elems[i].
+func innerLabels(elems []uitree.Element, i int) []string {
+	var out []string
+	for _, d := range elems[i+1 : uitree.SubtreeEnd(elems, i)] {
+		out = append(out, labelOf(d)...)
+		if len(out) >= maxInner {
+			return out[:maxInner]
+		}
+	}
+	return out
 }
 
 // labelOf is what an element shows: its text and its description.

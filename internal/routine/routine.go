@@ -131,7 +131,7 @@ func Build(task Task, obs []Observed) []Step {
 			if a.Element != nil && len(o.Elems) > 0 {
 				x, y := autoglm.ToPixel(*a.Element, o.Width, o.Height)
 				if e, ok := ElementAt(o.Elems, x, y); ok {
-					for _, label := range labelOf(e) {
+					for _, label := range shownLabels(o.Elems, e) {
 						if l := Abstract(label, task.Params); HasPlaceholder(l) {
 							s.Target = &Target{Class: e.ShortClass(), Label: l}
 							if e.Checkable {
@@ -216,8 +216,12 @@ func (p ReplayStep) Resolve(elems []uitree.Element, width, height int) (autoglm.
 		return a, ""
 	}
 	var hits []uitree.Element
-	shows := func(e uitree.Element, exact bool) bool {
-		for _, l := range labelOf(e) {
+	shows := func(i int, exact bool) bool {
+		labels := labelOf(elems[i])
+		if len(labels) == 0 {
+			labels = innerLabels(elems, i)
+		}
+		for _, l := range labels {
 			if exact && strings.EqualFold(l, t.Label) {
 				return true
 			}
@@ -231,17 +235,18 @@ func (p ReplayStep) Resolve(elems []uitree.Element, width, height int) (autoglm.
 		}
 		return false
 	}
-	for _, e := range elems {
+	var at []int
+	for i, e := range elems {
 		if !e.Clickable || (t.Class != "" && e.ShortClass() != t.Class) {
 			continue
 		}
-		if shows(e, false) {
-			hits = append(hits, e)
+		if shows(i, false) {
+			hits, at = append(hits, e), append(at, i)
 		}
 	}
 	if len(hits) > 1 {
-		for _, e := range hits {
-			if shows(e, true) {
+		for k, e := range hits {
+			if shows(at[k], true) {
 				hits = []uitree.Element{e}
 				break
 			}

@@ -40,7 +40,8 @@ func TestFleetSharesRoutines(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	st, err := localstack.Start(ctx, localstack.Options{Phones: -1, ADB: localstack.BuiltinADB, Logger: stacktest.Logger(t)})
+	cfg := classicConfig()
+	st, err := localstack.Start(ctx, localstack.Options{Config: &cfg, Phones: -1, ADB: localstack.BuiltinADB, Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

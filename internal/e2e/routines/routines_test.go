@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -24,9 +25,22 @@ import (
 // its model server answering after latency, its data in dir.
 func startStack(ctx context.Context, t testing.TB, dir string, latency time.Duration) *localstack.Stack {
 	t.Helper()
-	s := stacktest.Start(ctx, t, localstack.Options{DataDir: dir, ADB: localstack.AnyADB,
+	cfg := classicConfig()
+	s := stacktest.Start(ctx, t, localstack.Options{Config: &cfg, DataDir: dir, ADB: localstack.AnyADB,
 		Model: modelserver.Config{Latency: latency}})
 	return s
+}
+
+// classicConfig is the default configuration on the classic look. A
+// routine replays a conversation only where the conversation screen is
+// the same screen for every contact; Google Messages' bubbles are
+// clickable rows whose number and place change with the conversation, so
+// on the pixel look a routine learned on one contact falls back to the
+// model at the other's conversation (docs/design.md §8, Not covered).
+func classicConfig() config.Config {
+	cfg := config.Default()
+	cfg.Sim.Skin = string(phonesim.SkinClassic)
+	return cfg
 }
 
 // run is one goal's outcome and cost.
