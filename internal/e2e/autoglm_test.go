@@ -146,7 +146,10 @@ func (e *glmEndpoint) next() string {
 		return "页面还在加载。\ndo(action=\"Wait\", duration=\"1 seconds\")"
 	}
 	if field.Text == e.text {
-		send, _ := find(func(el uitree.Element) bool { return strings.HasSuffix(el.ResourceID, "send_button") })
+		// AOSP Messaging's send_button, or Google Messages' Compose Send.
+		send, _ := find(func(el uitree.Element) bool {
+			return strings.HasSuffix(el.ResourceID, "send_button") || el.ResourceID == "Compose:Draft:Send"
+		})
 		return "消息已输入，上一步 do(action=\"Type\", text=\"" + e.text + "\") 已生效，点击发送。\ndo(action=\"Tap\", element=" + tap(send, "send") + ")"
 	}
 	if e.lastTap == "field" {
