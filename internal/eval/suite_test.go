@@ -360,3 +360,38 @@ func TestBrightnessBetweenStepsIsTheSkins(t *testing.T) {
 		}
 	}
 }
+
+// settings.open-section says every section in Chinese in its Chinese
+// phrasing (打开设置里的显示页面), and on every skin its check holds on the
+// page that skin shows for the section and on no other section's page,
+// nor on the main list.
+func TestOpenSectionNamesAndJudgesEverySection(t *testing.T) {
+	tp := templateByID("settings.open-section")
+	var zh Phrasing
+	for _, ph := range tp.Phrasings {
+		if ph.Kind == KindChinese {
+			zh = ph
+		}
+	}
+	sections := phonesim.SettingsSections()
+	for _, s := range sections {
+		p := Params{"s": s, "zh": sectionZh[s]}
+		if g := zh.Text(p); sectionZh[s] == "" || strings.Contains(g, s) || !hasHan(sectionZh[s]) {
+			t.Errorf("%s: the Chinese phrasing reads %q, want the section's Chinese name", s, g)
+		}
+		for _, skin := range phonesim.Skins {
+			st := phonesim.Initial()
+			st.Skin = skin
+			st.Screen = phonesim.Screen{App: "Settings", Page: "list"}
+			if holds, _ := tp.Check(p, st, workflows.GoalResult{}); holds {
+				t.Errorf("%s %s: the check holds on the main list", skin, s)
+			}
+			for _, o := range sections {
+				st.Screen = phonesim.SectionScreen(skin, o)
+				if holds, why := tp.Check(p, st, workflows.GoalResult{}); holds != (o == s) {
+					t.Errorf("%s %s: on %s's page %+v the check holds %t (%s)", skin, s, o, st.Screen, holds, why)
+				}
+			}
+		}
+	}
+}

@@ -15,6 +15,14 @@ var toggleNames = map[string]struct{ en, zh []string }{
 	"airplane":  {[]string{"airplane mode", "flight mode", "Airplane mode"}, []string{"飞行模式"}},
 }
 
+// sectionZh is what a person writing in Chinese calls each section of
+// phonesim.SettingsSections, the words a Chinese phone's Settings titles
+// it with (显示, 存储, 位置信息), not any one vendor's full title.
+var sectionZh = map[string]string{
+	"Display": "显示", "Sound": "声音", "Notifications": "通知", "Battery": "电池", "Storage": "存储",
+	"Location": "位置信息", "Security": "安全", "Accounts": "账号", "Accessibility": "无障碍", "System": "系统",
+}
+
 func toggleOf(t phonesim.Toggles, name string) bool {
 	switch name {
 	case "wifi":
@@ -262,11 +270,15 @@ func settingsTemplates() []Template {
 			},
 		},
 		{ID: "settings.open-section", App: "Settings", Feasible: true,
-			Draw: func(r *rand.Rand) Params { return Params{"s": pick(r, phonesim.SettingsSections())} },
+			Draw: func(r *rand.Rand) Params {
+				s := pick(r, phonesim.SettingsSections())
+				return Params{"s": s, "zh": sectionZh[s]}
+			},
 			Phrasings: []Phrasing{
 				ph(KindTerse, func(p Params) string { return "Settings > " + p["s"] }),
 				ph(KindPlain, func(p Params) string { return "Open the " + p["s"] + " page in Settings" }),
-				ph(KindChinese, func(p Params) string { return "打开设置里的" + p["s"] + "页面" }),
+				// A person writing in Chinese names the page in Chinese.
+				ph(KindChinese, func(p Params) string { return "打开设置里的" + p["zh"] + "页面" }),
 				ph(KindPolite, func(p Params) string { return "Could you take me to the " + p["s"] + " settings, please?" }),
 			},
 			Check: func(p Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {

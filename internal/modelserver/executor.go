@@ -190,6 +190,9 @@ func (c *solver) tapLabel(in intent) step {
 	if st, ok := c.ensureApp(in.App); ok && in.App != "" {
 		return st
 	}
+	if st, ok := c.sectionStep(in.TapTarget); ok {
+		return st
+	}
 	// What can be tapped comes first: a page is often titled like the
 	// button that opened it, and the title is not the button.
 	find := func(tappable, exact bool) *uitree.Listed {

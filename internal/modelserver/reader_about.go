@@ -3,7 +3,9 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
@@ -55,12 +57,22 @@ var rdSectionRes = func() []*regexp.Regexp {
 	var out []*regexp.Regexp
 	for _, s := range rdSections {
 		var en, zh []string
-		for _, n := range s.en {
+		// A goal may name the page as a vendor titles it (存储空间,
+		// 更多设置): the names phones give it.
+		names, vendor := slices.Clone(s.en), slices.Clone(s.zh)
+		for _, n := range postcond.SectionNames(s.name) {
+			if strings.IndexFunc(n, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+				vendor = append(vendor, n)
+			} else {
+				names = append(names, strings.ToLower(n))
+			}
+		}
+		for _, n := range names {
 			en = append(en, strings.ReplaceAll(regexp.QuoteMeta(n), " ", `\s+`))
 		}
 		// A Chinese goal may name the page as the phone shows it, in English.
 		zh = append(zh, en...)
-		for _, n := range s.zh {
+		for _, n := range vendor {
 			zh = append(zh, regexp.QuoteMeta(n))
 		}
 		out = append(out,
@@ -85,25 +97,25 @@ func settingsSection(c string) string {
 }
 
 // sectionTodos opens a Settings page: Settings first, then its row. The
-// page shows its name, and neither row next to it on the list, so a
-// screen still on the list (or on another page) does not pass.
+// page shows its name as its title (a row naming it on a list is not the
+// page, postcond's element_exists on Settings), and neither row next to
+// it on the list, so a page whose title only holds the name does not
+// pass. Display's page shows its brightness on every skin, so Brightness,
+// the row above Display on the classic list, is not one of them.
 func sectionTodos(name string) []planned {
 	exp := []postcond.Check{{Kind: postcond.AppInFront, App: "Settings"}, {Kind: postcond.ElementExists, Text: name}}
 	for i, s := range rdSections {
 		if s.name != name {
 			continue
 		}
-		before, after := "Brightness", "About phone"
 		if i > 0 {
-			before = rdSections[i-1].name
+			exp = append(exp, postcond.Check{Kind: postcond.ElementAbsent, Text: rdSections[i-1].name})
 		}
+		after := "Wi-Fi"
 		if i+1 < len(rdSections) {
 			after = rdSections[i+1].name
 		}
-		if name == "About phone" {
-			after = "Wi-Fi"
-		}
-		exp = append(exp, postcond.Check{Kind: postcond.ElementAbsent, Text: before}, postcond.Check{Kind: postcond.ElementAbsent, Text: after})
+		exp = append(exp, postcond.Check{Kind: postcond.ElementAbsent, Text: after})
 	}
 	return []planned{{Todo: "Open Settings", Expect: []postcond.Check{{Kind: postcond.AppInFront, App: "Settings"}}},
 		{Todo: "Tap " + name, Expect: exp}}

@@ -9,10 +9,10 @@ import (
 // checks, or to a question, never to a todo echoed without checks.
 func TestReadAboutAndSectionPhrasings(t *testing.T) {
 	checkReadings(t, []struct{ goal, want string }{
-		{"Settings > Display", `Open Settings ⟨Settings is in front⟩ | Tap Display ⟨Settings is in front, "Display" is shown, "Brightness" is not shown, "Sound" is not shown⟩`},
+		{"Settings > Display", `Open Settings ⟨Settings is in front⟩ | Tap Display ⟨Settings is in front, "Display" is shown, "Sound" is not shown⟩`},
 		{"Could you take me to the Storage settings, please?", `Open Settings ⟨Settings is in front⟩ | Tap Storage ⟨Settings is in front, "Storage" is shown, "Battery" is not shown, "Location" is not shown⟩`},
 		{"打开设置里的Battery页面", `Open Settings ⟨Settings is in front⟩ | Tap Battery ⟨Settings is in front, "Battery" is shown, "Notifications" is not shown, "Storage" is not shown⟩`},
-		{"显示设置", `Open Settings ⟨Settings is in front⟩ | Tap Display ⟨Settings is in front, "Display" is shown, "Brightness" is not shown, "Sound" is not shown⟩`},
+		{"显示设置", `Open Settings ⟨Settings is in front⟩ | Tap Display ⟨Settings is in front, "Display" is shown, "Sound" is not shown⟩`},
 		{"Android version?", `Read the Android version in Settings ⟨the answer is a number seen on a screen⟩`},
 		{"Could you check which version of Android the phone runs?", `Read the Android version in Settings ⟨the answer is a number seen on a screen⟩`},
 		{"这台手机的安卓版本是多少？", `Read the Android version in Settings ⟨the answer is a number seen on a screen⟩`},

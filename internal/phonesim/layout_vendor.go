@@ -38,6 +38,7 @@ const (
 	pageAllSpecs    = "all_specs"          // MIUI 全部参数
 	pageConnections = "connections"        // One UI Connections
 	pageSoftware    = "software_info"      // One UI Software information
+	pageDeviceCare  = "device_care"        // One UI Device care, holding Storage
 
 	miuiSlidingButton = "miuix.slidingwidget.widget.SlidingButton"
 	miuiSwitchID      = "android:id/checkbox"
@@ -63,7 +64,7 @@ var miuiSectionTitles = map[string]string{
 }
 
 // oneuiSectionTitles are One UI 6's main list titles of the classic
-// sections; its storage is a part of Device care.
+// sections; its Storage page is a row of Device care (oneuiSectionPaths).
 var oneuiSectionTitles = map[string]string{
 	"Display":       "Display",
 	"Sound":         "Sounds and vibration",
@@ -282,6 +283,15 @@ func (p *Phone) layoutOneUISettings(b *builder) {
 		b.pref(pref{title: "Software information", tap: p.open(pageSoftware, "")})
 		b.pref(pref{title: "Battery information"})
 		b.endList(li)
+	case pageDeviceCare:
+		// One UI 6's Device care lists what its main list row's summary
+		// names; Storage opens the phone's storage page.
+		b.pixelBar("Device care")
+		li := b.list(contentTop, b.s.h)
+		b.pref(pref{title: "Storage", tap: p.open(pageSection, "Storage")})
+		b.pref(pref{title: "Memory"})
+		b.pref(pref{title: "App protection"})
+		b.endList(li)
 	case pageSoftware:
 		b.pixelBar("Software information")
 		li := b.list(contentTop, b.s.h)
@@ -340,7 +350,7 @@ func (p *Phone) layoutOneUIHome(b *builder) {
 		{"Google", "Google services", ""},
 		{"Advanced features", j("Android Auto", "Labs", "Side button"), ""},
 		{"Digital Wellbeing and parental controls", j("Screen time", "App timers"), ""},
-		{"Device care", j("Storage", "Memory", "App protection"), ""},
+		{"Device care", j("Storage", "Memory", "App protection"), pageDeviceCare},
 		{"Apps", j("Default apps", "App settings"), ""},
 		{"General management", j("Language and keyboard", "Date and time"), ""},
 		{"Accessibility", j("TalkBack", "Mono audio", "Assistant menu"), ""},

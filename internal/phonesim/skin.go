@@ -1,6 +1,9 @@
 package phonesim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Skin is how the phone's system apps look: which tree Settings, the
 // status bar's shade, Messages and Contacts show (docs/phones.md#skins).
@@ -80,23 +83,36 @@ var pixelSectionTitles = map[string]string{
 	"Accounts": "Passwords & accounts",
 }
 
+// oneuiSectionPaths are the rows that lead from One UI's main list to a
+// section SectionTitle's row does not open itself: Device care holds
+// Storage.
+var oneuiSectionPaths = map[string][]string{"Storage": {"Device care", "Storage"}}
+
+// SectionPath is the rows a person taps from a skin's main Settings list
+// to open a section of SettingsSections: its row (SectionTitle), then,
+// where the skin keeps the section a page deeper, the row there (One
+// UI's Device care > Storage).
+func SectionPath(skin Skin, section string) []string {
+	if p, ok := oneuiSectionPaths[section]; ok && skin == SkinOneUI {
+		return slices.Clone(p)
+	}
+	return []string{SectionTitle(skin, section)}
+}
+
 // SectionScreen is the Settings screen a skin shows for a section of
 // SettingsSections: the page and detail State().Screen reports while that
-// section is open. A section is what a person asks for by name ("the
-// Security page"); a Pixel titles it "Security & privacy", and its Display
-// section is a page of its own.
+// section is open, the page SectionPath's last row opens. A section is
+// what a person asks for by name ("the Security page"); a Pixel titles it
+// "Security & privacy", and its Display section is a page of its own.
 func SectionScreen(skin Skin, section string) Screen {
-	titles := map[Skin]map[string]string{SkinPixel: pixelSectionTitles, SkinMIUI: miuiSectionTitles, SkinOneUI: oneuiSectionTitles}[skin]
-	if titles == nil {
+	if skin == "" || skin == SkinClassic {
 		return Screen{App: "Settings", Page: pageSection, Detail: section}
 	}
 	if section == "Display" {
 		return Screen{App: "Settings", Page: pageDisplay}
 	}
-	if t, ok := titles[section]; ok {
-		section = t
-	}
-	return Screen{App: "Settings", Page: pageSection, Detail: section}
+	path := SectionPath(skin, section)
+	return Screen{App: "Settings", Page: pageSection, Detail: path[len(path)-1]}
 }
 
 // SectionTitle is the title of a section's row on a skin's main Settings

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
 	"testing"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -272,27 +274,45 @@ func TestMIUIChineseDraws(t *testing.T) {
 	}
 }
 
-// Each classic section has a row on each vendor skin's main list titled
-// SectionTitle, and opening it shows SectionScreen.
-func TestVendorSectionScreens(t *testing.T) {
-	for _, skin := range []Skin{SkinMIUI, SkinOneUI} {
-		p := New(Config{Skin: skin})
+// Every section a goal may name by its classic title is a page each skin
+// draws: the rows of SectionPath, from the main list (scrolled until the
+// row shows), open the screen SectionScreen names, and that page's bar
+// is titled by one of the names phones give the section
+// (postcond.SectionNames), so a check reading the page by those names
+// reads the page the eval's check wants.
+func TestSectionScreensOnEverySkin(t *testing.T) {
+	for _, skin := range Skins {
 		for _, s := range SettingsSections() {
+			p := New(Config{Skin: skin})
 			launch(t, p, pkgSettings)
-			title := SectionTitle(skin, s)
-			for i := 0; i < 6; i++ {
-				if _, ok := findElement(p, title); ok {
+			path := SectionPath(skin, s)
+			if path[0] != SectionTitle(skin, s) {
+				t.Errorf("%s %s: the path %q does not start at the main list's row %q", skin, s, path, SectionTitle(skin, s))
+			}
+			for _, row := range path {
+				for i := 0; i < 6; i++ {
+					if _, ok := findElement(p, row); ok {
+						break
+					}
+					sh(t, p, "input swipe 540 2000 540 800 300")
+				}
+				if _, ok := findElement(p, row); !ok {
+					t.Errorf("%s %s: no %q row on %+v", skin, s, row, p.State().Screen)
 					break
 				}
-				sh(t, p, "input swipe 540 2000 540 800 300")
+				tapOn(t, p, row)
 			}
-			if _, ok := findElement(p, title); !ok {
-				t.Errorf("%s: no %q row for %s", skin, title, s)
-				continue
-			}
-			tapOn(t, p, title)
 			if got, want := p.State().Screen, SectionScreen(skin, s); got != want {
 				t.Errorf("%s: %s opened %+v, want %+v", skin, s, got, want)
+			}
+			titled := ""
+			for _, e := range p.UITree() {
+				if e.Text != "" && !e.Clickable && e.Bounds.Y2 <= contentTop && slices.Contains(postcond.SectionNames(s), e.Text) {
+					titled = e.Text
+				}
+			}
+			if titled == "" {
+				t.Errorf("%s: the %s page's bar shows none of %q", skin, s, postcond.SectionNames(s))
 			}
 		}
 	}

@@ -96,12 +96,12 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		// What a field holds is typed, not saved: a title typed in an
 		// editor left open is not the saved record the check stands for
 		// (docs/design.md §9). field_holds is the check for a field.
-		if e := find(shownNotTyped(s.Elements), c.Text); e != nil {
+		if e := findPage(shownNotTyped(s.Elements), s, c.Text); e != nil {
 			return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
 		}
 		return false, fmt.Sprintf("no element shows %q", c.Text), nil
 	case ElementAbsent:
-		if e := find(s.Elements, c.Text); e != nil {
+		if e := findShown(s.Elements, s, c.Text); e != nil {
 			return false, fmt.Sprintf("%q is still shown", label(*e)), []uitree.Element{*e}
 		}
 		return true, fmt.Sprintf("nothing shows %q", c.Text), nil

@@ -61,3 +61,56 @@ func TestSwitchChecksReadVendorNames(t *testing.T) {
 		t.Error("a longer title is taken for Wi-Fi")
 	}
 }
+
+// A check names a Settings page as AOSP titles it; a phone titles it in its
+// vendor's words: MIUI's 存储空间 is the Storage page, One UI's "Sounds and
+// vibration" the Sound page. The page is shown by its title, outside the
+// list, never by a list row naming it (the way there), and only on
+// Settings; an absent check fails on any element showing one of the names.
+func TestSectionChecksReadVendorTitles(t *testing.T) {
+	bar := func(title string) []uitree.Element {
+		return []uitree.Element{
+			{Class: "android.widget.FrameLayout", Enabled: true, Depth: 0, Bounds: uitree.Bounds{X2: 1080, Y2: 2400}},
+			{Class: "android.widget.TextView", ResourceID: "com.android.settings:id/action_bar_title", Text: title, Enabled: true, Depth: 1,
+				Bounds: uitree.Bounds{X1: 160, Y1: 100, X2: 1000, Y2: 260}},
+			{Class: "android.widget.TextView", Text: "此处没有可更改的设置。", Enabled: true, Depth: 1, Bounds: uitree.Bounds{X1: 48, Y1: 300, X2: 1000, Y2: 420}},
+		}
+	}
+	list := func(rows ...string) []uitree.Element {
+		es := []uitree.Element{{Class: "androidx.recyclerview.widget.RecyclerView", Scrollable: true, Enabled: true, Depth: 0,
+			Bounds: uitree.Bounds{X2: 1080, Y2: 2400}}}
+		for i, r := range rows {
+			es = append(es, switchRow(r, "android.widget.Switch", false, 200*i)[:3]...)
+		}
+		return es
+	}
+	settings := func(es []uitree.Element) Screen {
+		return Screen{App: "Settings", AppPackage: "com.android.settings", Elements: es}
+	}
+	for _, c := range []struct {
+		name  string
+		check Check
+		on    Screen
+		held  bool
+	}{
+		{"MIUI Storage page", Check{Kind: ElementExists, Text: "Storage"}, settings(bar("存储空间")), true},
+		{"One UI Sound page", Check{Kind: ElementExists, Text: "Sound"}, settings(bar("Sounds and vibration")), true},
+		{"Pixel Security page", Check{Kind: ElementExists, Text: "Security"}, settings(bar("Security & privacy")), true},
+		{"MIUI System page", Check{Kind: ElementExists, Text: "System"}, settings(bar("更多设置")), true},
+		{"another page", Check{Kind: ElementExists, Text: "Storage"}, settings(bar("电池")), false},
+		{"the main list's row", Check{Kind: ElementExists, Text: "Storage"}, settings(list("电池", "存储空间", "应用设置")), false},
+		{"Device care's Storage row", Check{Kind: ElementExists, Text: "Storage"}, settings(append(bar("Device care")[:2], list("Storage", "Memory")...)), false},
+		{"not Settings", Check{Kind: ElementExists, Text: "Storage"}, Screen{App: "Notes", AppPackage: "com.example.notes", Elements: bar("存储空间")}, false},
+		{"a row named so is shown", Check{Kind: ElementAbsent, Text: "Battery"}, settings(list("电池", "存储空间")), false},
+		{"nothing named so", Check{Kind: ElementAbsent, Text: "Battery"}, settings(bar("存储空间")), true},
+		{"a text that is not a page", Check{Kind: ElementExists, Text: "此处没有可更改的设置"}, settings(bar("存储空间")), true},
+	} {
+		r := Eval([]Check{c.check}, Observed{Final: c.on})
+		if r[0].Held != c.held {
+			t.Errorf("%s: %s held %v, want %v (%s)", c.name, c.check, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+	if SectionNames("存储空间")[0] != "Storage" || SectionNames("Sounds and vibration")[0] != "Sound" || SectionNames("Wi-Fi") != nil {
+		t.Errorf("SectionNames: %q, %q, %q", SectionNames("存储空间"), SectionNames("Sounds and vibration"), SectionNames("Wi-Fi"))
+	}
+}
