@@ -254,4 +254,19 @@ func TestKeepSavesOnLeavingAndIsJudgedSo(t *testing.T) {
 	if why, saves := judge(`Create a note titled "Ideas" saying "ok"`); !saves || why != "" {
 		t.Errorf("leaving Ideas with the body the todo says: saves %t, refused %q; want it let through", saves, why)
 	}
+	// The system Back leaves the editor as Navigate up does, and is
+	// judged as that tap: on a saved note only where the todo names it.
+	es := simDump(t, p)
+	if i, ok := postcond.BackSaves(`Create a note titled "Ideas" saying "ok"`, es, postcond.DefaultCommitLabels); !ok || es[i].Desc != "Navigate up" {
+		t.Errorf("a Back on the filled new editor stands for %v, %t; want its Navigate up", i, ok)
+	}
+	sh(t, p, "input keyevent KEYCODE_BACK")
+	tapWhere(t, p, "the Shopping list card", byText("Shopping list"))
+	es = simDump(t, p)
+	if _, ok := postcond.BackSaves(`Create a note titled "Ideas" saying "ok"`, es, postcond.DefaultCommitLabels); ok {
+		t.Error("a Back on a saved note the todo does not name is judged as a save")
+	}
+	if _, ok := postcond.BackSaves(`Add tea to the note Shopping list`, es, postcond.DefaultCommitLabels); !ok {
+		t.Error("a Back on the saved note the todo names is not judged as a save")
+	}
 }
