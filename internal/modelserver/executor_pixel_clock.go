@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // a Switch without text on its line (onoff), the label below (label, or
 // edit_label on an expanded row). A switch is named by the row it sits
 // in; a new alarm's time goes into the framework's time picker, tapped on
-// its dial when the minutes are on the dial's ring (onTheDial) and typed in
-// its text input mode otherwise, and its label into the label dialog.
+// its dial for most times whose minutes are on the dial's ring (onTheDial)
+// and typed in its text input mode otherwise, and its label into the label
+// dialog.
 
 // pickerToText is the time picker's button from the dial to typing.
 const pickerToText = "Switch to text input mode for the time input."
@@ -171,7 +173,7 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		return tapAt(*choice, "The AM/PM list is open; I pick "+ampm+"."), true
 	}
 	if t := c.byDesc(pickerToText); t != nil {
-		if onTheDial(minute) {
+		if onTheDial(in.Time) {
 			if st, ok := c.dialTime(hour, minute, ampm, ok); ok {
 				return st, true
 			}
@@ -247,13 +249,19 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 	return back("This is not the alarm list; I go back."), true
 }
 
-// onTheDial reports whether the persona sets a time on the picker's dial
-// rather than typing it: when the minutes are a multiple of five, the
-// numbers the dial's minute ring shows, as a person or a model does; the
-// other times are typed.
-func onTheDial(minute string) bool {
-	m, err := strconv.Atoi(minute)
-	return err == nil && m%5 == 0
+// onTheDial reports whether the persona sets an "HH:MM" time on the
+// picker's dial rather than typing it, as a model looking at the picker
+// often does: only a time whose minutes are on the dial's minute ring (a
+// multiple of five), and of those about two in three, drawn from the time,
+// so a todo always goes the same way and the typed way stays in use.
+func onTheDial(hhmm string) bool {
+	m, err := strconv.Atoi(hhmm[len(hhmm)-2:])
+	if err != nil || m%5 != 0 {
+		return false
+	}
+	h := fnv.New32a()
+	h.Write([]byte(hhmm))
+	return h.Sum32()%3 != 0
 }
 
 // dialTime is the step on the time picker's dial towards hour:minute
