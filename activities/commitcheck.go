@@ -211,18 +211,29 @@ func firstNonEmpty(a, b string) string {
 // action reads the same screen, so a retry names the commit its first try
 // made, whatever the input left on the phone. isCommit says the wrong
 // target check already found the control a commit control; otherwise its
-// label must read as one (commitRe).
+// label must read as one (commitRe). A Back the wrong target check judged
+// as leaving an editor saving it is named as the tap on that editor's
+// Navigate up is, the same save of the same content.
 func (a *Activities) decidedCommit(ctx context.Context, in StepInput, isCommit bool) commitTap {
 	act := in.Act
-	if act == nil || act.Name != autoglm.ActionTap || act.Element == nil || in.ScreenTreeRef == "" || in.Width <= 0 || in.Height <= 0 {
+	if act == nil || !judgedAction(in) {
 		return commitTap{}
 	}
 	elems, err := a.tree(ctx, in.ScreenTreeRef)
 	if err != nil {
 		return commitTap{}
 	}
-	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
-	label, app, _ := tappedLabel(elems, x, y)
+	var label, app string
+	if act.Name == autoglm.ActionBack {
+		i, ok := postcond.BackSaves(in.Task, elems, a.commitLabels())
+		if !ok || !isCommit {
+			return commitTap{}
+		}
+		label, app = postcond.ControlLabel(elems, i), elems[i].Package
+	} else {
+		x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
+		label, app, _ = tappedLabel(elems, x, y)
+	}
 	fields := fieldValues(elems)
 	if label == "" || len(fields) == 0 || !(isCommit || commitRe.MatchString(label)) {
 		return commitTap{}

@@ -15,8 +15,9 @@ import (
 const ActRefused = "refused"
 
 // wrongTarget checks a commit action before it is sent: a tap on a commit
-// control (CommitLabels) whose screen contradicts the todo's
-// postconditions or named entities, or text typed that is a placeholder.
+// control (CommitLabels), or a Back that leaves an editor saving it
+// (postcond.BackSaves), whose screen contradicts the todo's postconditions
+// or named entities, or text typed that is a placeholder.
 // Refused says why the action must not be sent ("" when it may be sent)
 // and Commit describes a commit action. It reads only the UI tree of the
 // screen the decision was made on, so a second check of the same point
@@ -29,7 +30,7 @@ func (a *Activities) wrongTarget(ctx context.Context, in StepInput) (commitCheck
 	if (act.Name == autoglm.ActionType || act.Name == autoglm.ActionTypeName) && postcond.Unresolved(act.Text) {
 		return commitCheck{Refused: "the text to type, " + clip(act.Text, 80) + ", is a placeholder and not a value: type the value itself"}, nil
 	}
-	if act.Name != autoglm.ActionTap || act.Element == nil || in.ScreenTreeRef == "" || in.Width <= 0 || in.Height <= 0 {
+	if !judgedAction(in) {
 		return commitCheck{}, nil
 	}
 	data, err := a.get(ctx, in.ScreenTreeRef)
@@ -40,26 +41,68 @@ func (a *Activities) wrongTarget(ctx context.Context, in StepInput) (commitCheck
 	if json.Unmarshal(data, &elems) != nil {
 		return commitCheck{}, nil // no tree to judge by: the journal and verification still guard
 	}
-	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
-	i, ok := tappedControl(elems, x, y)
-	var control uitree.Element
-	if ok {
-		control = elems[i]
-		if control.Text == "" && control.Desc == "" {
-			// An icon button labelled by its child (Compose's "Send
-			// message"): the control is what its label says.
-			control.Desc = postcond.ControlLabel(elems, i)
-		}
-	}
-	labels := a.CommitLabels
-	if len(labels) == 0 {
-		labels = postcond.DefaultCommitLabels
-	}
-	if !ok || !postcond.IsCommit(control, labels) && !postcond.SavesOnLeaving(control, elems, labels) {
+	control, ok := committedBy(in, elems, a.commitLabels())
+	if !ok {
 		return commitCheck{}, nil
 	}
 	t := postcond.Target{Task: in.Task, Expect: in.Expect, Control: control, Elements: elems}
-	return commitCheck{Refused: postcond.WrongTarget(t), Commit: postcond.DescribeCommit(t)}, nil
+	c := commitCheck{Refused: postcond.WrongTarget(t), Commit: postcond.DescribeCommit(t)}
+	if act.Name == autoglm.ActionBack {
+		c.Commit = "Back, leaving as " + c.Commit
+	}
+	return c, nil
+}
+
+// commitLabels are the labels of commit controls (CommitLabels, or
+// postcond.DefaultCommitLabels).
+func (a *Activities) commitLabels() []string {
+	if len(a.CommitLabels) > 0 {
+		return a.CommitLabels
+	}
+	return postcond.DefaultCommitLabels
+}
+
+// judgedAction reports an action the look before committing can judge
+// from the screen it was decided on: a tap, or a system Back, which
+// leaves an editor as its Navigate up does.
+func judgedAction(in StepInput) bool {
+	act := in.Act
+	if in.ScreenTreeRef == "" {
+		return false
+	}
+	if act.Name == autoglm.ActionBack {
+		return true
+	}
+	return act.Name == autoglm.ActionTap && act.Element != nil && in.Width > 0 && in.Height > 0
+}
+
+// committedBy is the commit control an action on elems uses: the commit
+// control tapped (IsCommit), the Navigate up of an editor that saves on
+// leaving (SavesOnLeaving), or for a system Back the Navigate up of such
+// an editor (BackSaves: the Back leaves it, saving, as that tap would).
+func committedBy(in StepInput, elems []uitree.Element, labels []string) (uitree.Element, bool) {
+	if in.Act.Name == autoglm.ActionBack {
+		i, ok := postcond.BackSaves(in.Task, elems, labels)
+		if !ok {
+			return uitree.Element{}, false
+		}
+		return elems[i], true
+	}
+	x, y := autoglm.ToPixel(*in.Act.Element, in.Width, in.Height)
+	i, ok := tappedControl(elems, x, y)
+	if !ok {
+		return uitree.Element{}, false
+	}
+	control := elems[i]
+	if control.Text == "" && control.Desc == "" {
+		// An icon button labelled by its child (Compose's "Send
+		// message"): the control is what its label says.
+		control.Desc = postcond.ControlLabel(elems, i)
+	}
+	if !postcond.IsCommit(control, labels) && !postcond.SavesOnLeaving(control, elems, labels) {
+		return uitree.Element{}, false
+	}
+	return control, true
 }
 
 // commitCheck is wrongTarget's verdict on one action.

@@ -147,7 +147,7 @@ func (c *solver) renameNote(in intent) step {
 		case title != in.NewTitle:
 			return tapAt(*titleF, "I tap the title field.")
 		case save != nil:
-			return tapAt(*save, "The note has its new title; I save it.")
+			return c.saveNote(save, in.NewTitle, "The note has its new title; I save it.")
 		}
 		return back("The editor has no Save button; I go back.")
 	}
@@ -224,7 +224,7 @@ func (c *solver) note(in intent) step {
 		case wantBody != "" && body != wantBody:
 			return tapAt(*bodyF, "I tap the body field.")
 		case save != nil:
-			return tapAt(*save, "The note reads as wanted; I save it.")
+			return c.saveNote(save, in.Title, "The note reads as wanted; I save it.")
 		}
 		return back("The editor has no Save button; I go back.")
 	}

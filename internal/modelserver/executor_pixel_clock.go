@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,8 +14,10 @@ import (
 // an alarm out as DeskClock does: the time in digital_clock ("7:00 AM"),
 // a Switch without text on its line (onoff), the label below (label, or
 // edit_label on an expanded row). A switch is named by the row it sits
-// in; a new alarm's time goes into the framework's time picker, typed in
-// its text input mode, and its label into the label dialog.
+// in; a new alarm's time goes into the framework's time picker, tapped on
+// its dial for most times whose minutes are on the dial's ring (onTheDial)
+// and typed in its text input mode otherwise, and its label into the label
+// dialog.
 
 // pickerToText is the time picker's button from the dial to typing.
 const pickerToText = "Switch to text input mode for the time input."
@@ -170,6 +173,11 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		return tapAt(*choice, "The AM/PM list is open; I pick "+ampm+"."), true
 	}
 	if t := c.byDesc(pickerToText); t != nil {
+		if onTheDial(in.Time) {
+			if st, ok := c.dialTime(hour, minute, ampm, ok); ok {
+				return st, true
+			}
+		}
 		return tapAt(*t, "The time picker shows the dial; I switch to typing the time."), true
 	}
 	if h := c.byID("input_hour"); h != nil {
@@ -193,9 +201,17 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		}
 		return tapAt(*ok, fmt.Sprintf("The picker holds %s:%s %s; I tap OK.", hour, minute, ampm)), true
 	}
-	// The alarm list.
-	made := c.count("Type") > 0
+	// The alarm list. The todo made the alarm when it typed (its time or
+	// label), or when the row at its time is open after its taps: DeskClock
+	// opens the row of the alarm the picker's OK added, and the persona
+	// opens a row only once the alarm is made.
 	rows := pixelAlarms(c.obs.Elems)
+	made := c.count("Type") > 0
+	for _, r := range rows {
+		if r.at == in.Time && r.edit != nil && c.count("Tap") >= 2 {
+			made = true
+		}
+	}
 	var bare *pixelAlarm
 	for i := range rows {
 		r := &rows[i]
@@ -231,6 +247,62 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		return tapAt(*fab, "I tap Add alarm to create a new alarm."), true
 	}
 	return back("This is not the alarm list; I go back."), true
+}
+
+// onTheDial reports whether the persona sets an "HH:MM" time on the
+// picker's dial rather than typing it, as a model looking at the picker
+// often does: only a time whose minutes are on the dial's minute ring (a
+// multiple of five), and of those about two in three, drawn from the time,
+// so a todo always goes the same way and the typed way stays in use.
+func onTheDial(hhmm string) bool {
+	m, err := strconv.Atoi(hhmm[len(hhmm)-2:])
+	if err != nil || m%5 != 0 {
+		return false
+	}
+	h := fnv.New32a()
+	h.Write([]byte(hhmm))
+	return h.Sum32()%3 != 0
+}
+
+// dialTime is the step on the time picker's dial towards hour:minute
+// ampm: the hour's number on the hour ring (the dial then turns to the
+// minutes, as the framework's RadialTimePickerView does), the minutes'
+// number on the minute ring, AM or PM beside the header, then OK once the
+// header (hours, minutes) reads the time. False when the dial lacks what
+// that needs.
+func (c *solver) dialTime(hour, minute, ampm string, ok *uitree.Listed) (step, bool) {
+	hours, minutes := c.byID("hours"), c.byID("minutes")
+	if hours == nil || minutes == nil || ok == nil {
+		return step{}, false
+	}
+	ring := map[string]*uitree.Listed{}
+	for i, l := range c.obs.Elems {
+		if strings.Contains(l.Class, "RadialPickerTouchHelper") && l.Clickable {
+			ring[l.Desc] = &c.obs.Elems[i]
+		}
+	}
+	minuteRing := ring["55"] != nil // the hour ring goes 12, 1 … 11
+	m, _ := strconv.Atoi(minute)
+	switch {
+	case strings.TrimSpace(hours.Text) != hour && minuteRing:
+		return tapAt(*hours, "The dial shows the minutes; I tap the hour in the header to set it."), true
+	case strings.TrimSpace(hours.Text) != hour:
+		if n := ring[hour]; n != nil {
+			return tapAt(*n, fmt.Sprintf("The dial shows the hours; I tap %s.", hour)), true
+		}
+		return step{}, false
+	case strings.TrimSpace(minutes.Text) != minute && !minuteRing:
+		return tapAt(*minutes, "The hour is set; I tap the minutes in the header to turn the dial to them."), true
+	case strings.TrimSpace(minutes.Text) != minute:
+		if n := ring[strconv.Itoa(m)]; n != nil {
+			return tapAt(*n, fmt.Sprintf("The dial shows the minutes; I tap %d.", m)), true
+		}
+		return step{}, false
+	}
+	if l := c.byID(strings.ToLower(ampm) + "_label"); l != nil && !l.Checked {
+		return tapAt(*l, fmt.Sprintf("The dial reads %s:%s; I tap %s.", hour, minute, ampm)), true
+	}
+	return tapAt(*ok, fmt.Sprintf("The dial reads %s:%s %s; I tap OK.", hour, minute, ampm)), true
 }
 
 // spinnerText is what the AM/PM spinner shows.

@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -12,7 +13,7 @@ import (
 // index_note_title and the start of its text below, the list's button is
 // an ImageButton described "New text note" (new_note_button), and the
 // editor's editable_title and edit_note_text fields are kept as the
-// editor is left by its Navigate up: there is no Save. A saved note's
+// editor is left, by its Navigate up or the system Back: there is no Save. A saved note's
 // editor says when it was last edited (edit_date), a new one does not.
 // The classic Notes is read by its words ("New note", "Edit note", Save);
 // the helpers here read either.
@@ -55,6 +56,25 @@ func (c *solver) noteSave() *uitree.Listed {
 		return nil
 	}
 	return c.byText("Save")
+}
+
+// saveNote keeps the editor's note by its save control (noteSave). On
+// Keep, where leaving the editor saves it, the persona leaves some notes
+// by the system Back instead, as a real model often does: those whose
+// title draws it (leavesByBack), so a todo always leaves the same way.
+func (c *solver) saveNote(save *uitree.Listed, title, why string) step {
+	if c.byID("editable_title") != nil && leavesByBack(title) {
+		return back(strings.TrimSuffix(why, " I save it.") + " Keep saves it as its editor is left; I press Back.")
+	}
+	return tapAt(*save, why)
+}
+
+// leavesByBack draws, from a note's title, whether the persona leaves
+// Keep's editor by Back: about half the titles do.
+func leavesByBack(title string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(strings.TrimSpace(title))))
+	return h.Sum32()%2 == 1
 }
 
 // editingSaved reports an editor opened on a saved note: the classic

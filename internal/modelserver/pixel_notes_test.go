@@ -41,9 +41,17 @@ func TestPersonaDrivesPixelNotes(t *testing.T) {
 				return has(st, phonesim.Note{Title: "Groceries", Body: "Milk, eggs, bread butter"})
 			}},
 		{"What's in my Groceries note?", "Milk, eggs, bread butter", func(phonesim.State) bool { return true }},
-		{"second note title?", "Trip", func(phonesim.State) bool { return true }},
+		// Keep lists the latest edited first: an ordinal counts the cards
+		// as shown, not the notes as they were made.
+		{"Create a note titled Gym with shoes", `Saved the note "Gym"`,
+			func(st phonesim.State) bool { return has(st, phonesim.Note{Title: "Gym", Body: "shoes"}) }},
+		{"first note title?", "Gym", func(phonesim.State) bool { return true }},
+		{"second note title?", "Groceries", func(phonesim.State) bool { return true }},
+		{"last note title?", "Trip", func(phonesim.State) bool { return true }},
 		{"Delete the note Trip", `Deleted the note "Trip"`,
-			func(st phonesim.State) bool { return len(st.Notes) == 1 && st.Notes[0].Title == "Groceries" }},
+			func(st phonesim.State) bool {
+				return len(st.Notes) == 2 && st.Notes[0].Title == "Groceries" && st.Notes[1].Title == "Gym"
+			}},
 	} {
 		todos, ok := noteClauseTodos(c.goal)
 		switch {

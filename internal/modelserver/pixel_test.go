@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
@@ -179,6 +180,50 @@ func TestPersonaDrivesPixelClock(t *testing.T) {
 		}
 		if st := p.State(); !c.check(st) {
 			t.Errorf("%q finished %q in %d steps but the phone holds %+v", c.task, got, steps, st.Alarms)
+		}
+	}
+}
+
+// The persona sets most times whose minutes the dial's ring shows by
+// tapping the dial's numbers, as a model looking at the picker does, and
+// types the others in the picker's text input mode: either way the alarm is
+// the one asked for. The picker's input log says which way it went.
+func TestPersonaSetsTheTimeOnTheDial(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	for _, c := range []struct {
+		task, at string
+		dial     bool
+	}{
+		{"Set an alarm for 21:35", "21:35", true},
+		{"Set an alarm for 05:00", "05:00", true},
+		{"Set an alarm for 19:20", "19:20", true},
+		{"Set an alarm for 12:10", "12:10", false}, // on the ring, drawn to be typed
+		{"Set an alarm for 06:07", "06:07", false}, // off the ring
+	} {
+		p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinPixel})
+		got, steps := runGoal(t, srv.URL, a, c.task, 30)
+		if want := "Alarm set for " + c.at; got != want {
+			t.Errorf("%q finished %q in %d steps, want %q", c.task, got, steps, want)
+		}
+		st := p.State()
+		if n := len(st.Alarms); n != 3 || !slices.Contains(st.Alarms, phonesim.Alarm{Time: c.at, Enabled: true}) {
+			t.Errorf("%q: the phone holds %+v, want one new alarm at %s", c.task, st.Alarms, c.at)
+		}
+		typed, dialled := 0, 0
+		for _, e := range st.InputLog {
+			if e.Page != "time_picker" {
+				continue
+			}
+			switch e.Kind {
+			case "text", "ime_text":
+				typed++
+			case "tap":
+				dialled++
+			}
+		}
+		if c.dial && (typed != 0 || dialled < 3) || !c.dial && typed == 0 {
+			t.Errorf("%q: %d inputs typed and %d taps on the picker, want the time %s", c.task, typed, dialled, map[bool]string{true: "tapped on the dial", false: "typed"}[c.dial])
 		}
 	}
 }

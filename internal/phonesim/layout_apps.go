@@ -282,8 +282,10 @@ func (p *Phone) layoutNotes(b *builder) {
 				switch {
 				case v.index >= 0 && v.index < len(p.st.Notes):
 					p.st.Notes[v.index] = n
+					p.st.editedNote(v.index)
 				case n.Title != "" || n.Body != "":
 					p.st.Notes = append(p.st.Notes, n)
+					p.st.editedNote(len(p.st.Notes) - 1)
 				}
 				p.back()
 			}})

@@ -33,7 +33,8 @@ func (p *Phone) layoutPixelNotes(b *builder) {
 
 // layoutKeepList is Keep's home: the search bar "Search your notes" with
 // the drawer button, a card per note (its title, and the start of its text
-// below), and the "New text note" button at the bottom right.
+// below) with the most recently edited at the top (keepOrder), and the
+// "New text note" button at the bottom right.
 func (p *Phone) layoutKeepList(b *builder) {
 	w, h := b.s.w, b.s.h
 	bar := uitree.Bounds{X1: 32, Y1: statusBarH + 20, X2: w - 32, Y2: contentTop - 10}
@@ -44,7 +45,8 @@ func (p *Phone) layoutKeepList(b *builder) {
 		full: uitree.Bounds{X1: bar.X1 + 160, Y1: bar.Y1 + 30, X2: bar.X2 - 40, Y2: bar.Y2 - 30}})
 	const cardH = 260
 	li := b.list(contentTop, h-bottomBarH)
-	for i, n := range p.st.Notes {
+	for _, i := range p.st.keepOrder() {
+		n := p.st.Notes[i]
 		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "browse_text_note", clickable: true, tap: func() {
 			e := newView(pkgNotes, pageEditor, n.Title)
 			e.index = i
@@ -144,10 +146,14 @@ func (p *Phone) saveNote(v *view) {
 	n := Note{Title: strings.TrimSpace(v.fields["editable_title"]), Body: v.fields["edit_note_text"]}
 	switch {
 	case v.index >= 0 && v.index < len(p.st.Notes):
-		p.st.Notes[v.index] = n
+		if p.st.Notes[v.index] != n {
+			p.st.Notes[v.index] = n
+			p.st.editedNote(v.index) // a note opened and left unchanged keeps its place
+		}
 	case n.Title != "" || n.Body != "":
 		p.st.Notes = append(p.st.Notes, n)
 		v.index = len(p.st.Notes) - 1
+		p.st.editedNote(v.index)
 	}
 }
 
@@ -156,6 +162,7 @@ func (p *Phone) saveNote(v *view) {
 func (p *Phone) deleteNote(v *view) {
 	if v.index >= 0 && v.index < len(p.st.Notes) {
 		p.st.Notes = append(p.st.Notes[:v.index], p.st.Notes[v.index+1:]...)
+		p.st.droppedNote(v.index)
 	}
 	if len(p.stack) > 1 && p.top() == v {
 		p.stack = p.stack[:len(p.stack)-1]

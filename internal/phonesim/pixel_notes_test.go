@@ -2,6 +2,8 @@ package phonesim
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/postcond"
@@ -118,23 +120,98 @@ func TestClassicNotesUnchangedBySkin(t *testing.T) {
 	}
 }
 
+// keepCards are the titles of the cards Keep's list shows, top first.
+func keepCards(t *testing.T, p *Phone) []string {
+	t.Helper()
+	var out []string
+	for _, e := range simDump(t, p) {
+		if e.ShortID() == "index_note_title" {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// Keep lists the most recently edited note first: a new note and a note
+// changed go to the top, a note opened and left unchanged keeps its
+// place, and the notes the phone started with are listed latest made
+// first. The phone's notes keep the order they were made in, and the
+// classic Notes lists them so.
+func TestPixelNotesListsTheNewestEditFirst(t *testing.T) {
+	p := pixelPhone()
+	p.Fill(Fill{Notes: 2})
+	launch(t, p, pkgNotes)
+	want := func(step string, cards ...string) {
+		t.Helper()
+		if got := keepCards(t, p); !slices.Equal(got, cards) {
+			t.Fatalf("%s: the cards read %q, want %q", step, got, cards)
+		}
+	}
+	want("at the start", "Note 2", "Note 1", "Shopping list")
+	tapWhere(t, p, "New text note", byDesc("New text note"))
+	tapWhere(t, p, "the title field", byShortID("editable_title"))
+	typeADB(t, p, "Trip")
+	tapUp(t, p)
+	want("after a new note", "Trip", "Note 2", "Note 1", "Shopping list")
+	tapWhere(t, p, "the Shopping list card", byText("Shopping list"))
+	tapWhere(t, p, "the note field", byShortID("edit_note_text"))
+	typeADB(t, p, ", tea")
+	sh(t, p, "input keyevent KEYCODE_BACK")
+	want("after an edit", "Shopping list", "Trip", "Note 2", "Note 1")
+	tapWhere(t, p, "the Note 1 card", byText("Note 1"))
+	tapUp(t, p)
+	want("after a look", "Shopping list", "Trip", "Note 2", "Note 1")
+	tapWhere(t, p, "the Trip card", byText("Trip"))
+	tapWhere(t, p, "More", byDesc("More"))
+	tapWhere(t, p, "Delete", byText("Delete"))
+	want("after a delete", "Shopping list", "Note 2", "Note 1")
+	tapWhere(t, p, "the Note 2 card", byText("Note 2"))
+	tapWhere(t, p, "the title field", byShortID("editable_title"))
+	replaceADB(t, p, "Second")
+	tapUp(t, p)
+	want("after a rename", "Second", "Shopping list", "Note 1")
+	var made []string
+	for _, n := range p.State().Notes {
+		made = append(made, n.Title)
+	}
+	if w := []string{"Shopping list", "Note 1", "Second"}; !slices.Equal(made, w) {
+		t.Fatalf("the phone's notes are %q, want them in the order made, %q", made, w)
+	}
+
+	c := New(Config{})
+	c.Fill(Fill{Notes: 2})
+	launch(t, c, pkgNotes)
+	tapWhere(t, c, "the Note 1 row", byText("Note 1"))
+	tapWhere(t, c, "the body field", byShortID("note_body"))
+	typeADB(t, c, " more")
+	tapWhere(t, c, "Save", byText("Save"))
+	var rows []string
+	for _, e := range simDump(t, c) {
+		if e.Clickable && strings.HasPrefix(e.Text, "Note ") || e.Text == "Shopping list" {
+			rows = append(rows, e.Text)
+		}
+	}
+	if w := []string{"Shopping list", "Note 1", "Note 2"}; !slices.Equal(rows, w) {
+		t.Fatalf("the classic list reads %q after an edit, want %q as before", rows, w)
+	}
+}
+
 // A card below the screen's edge is not in the tree, and the list that
 // holds it is scrollable and swiped to it, as the probe that looks past
-// the edge needs (a deleted note is not taken for one scrolled off).
+// the edge needs (a deleted note is not taken for one scrolled off). The
+// oldest note is the bottom card.
 func TestPixelNotesListScrollsToACardPastTheEdge(t *testing.T) {
 	p := pixelPhone()
 	p.Fill(Fill{Notes: 30})
 	launch(t, p, pkgNotes)
+	if cards := keepCards(t, p); len(cards) == 0 || cards[0] != "Note 30" {
+		t.Fatalf("the top cards are %q, want the latest note, Note 30, first", cards)
+	}
 	shown := func() bool {
-		for _, e := range simDump(t, p) {
-			if e.Text == "Note 30" && e.ShortID() == "index_note_title" {
-				return true
-			}
-		}
-		return false
+		return slices.Contains(keepCards(t, p), "Shopping list")
 	}
 	if shown() {
-		t.Fatal("the 30th card is in the tree before any scroll")
+		t.Fatal("the oldest card is in the tree before any scroll")
 	}
 	list := simDump(t, p)[find(t, simDump(t, p), "the notes list", func(e uitree.Element) bool { return e.Scrollable })]
 	x, _ := list.Bounds.Center()
@@ -176,5 +253,20 @@ func TestKeepSavesOnLeavingAndIsJudgedSo(t *testing.T) {
 	}
 	if why, saves := judge(`Create a note titled "Ideas" saying "ok"`); !saves || why != "" {
 		t.Errorf("leaving Ideas with the body the todo says: saves %t, refused %q; want it let through", saves, why)
+	}
+	// The system Back leaves the editor as Navigate up does, and is
+	// judged as that tap: on a saved note only where the todo names it.
+	es := simDump(t, p)
+	if i, ok := postcond.BackSaves(`Create a note titled "Ideas" saying "ok"`, es, postcond.DefaultCommitLabels); !ok || es[i].Desc != "Navigate up" {
+		t.Errorf("a Back on the filled new editor stands for %v, %t; want its Navigate up", i, ok)
+	}
+	sh(t, p, "input keyevent KEYCODE_BACK")
+	tapWhere(t, p, "the Shopping list card", byText("Shopping list"))
+	es = simDump(t, p)
+	if _, ok := postcond.BackSaves(`Create a note titled "Ideas" saying "ok"`, es, postcond.DefaultCommitLabels); ok {
+		t.Error("a Back on a saved note the todo does not name is judged as a save")
+	}
+	if _, ok := postcond.BackSaves(`Add tea to the note Shopping list`, es, postcond.DefaultCommitLabels); !ok {
+		t.Error("a Back on the saved note the todo names is not judged as a save")
 	}
 }

@@ -163,6 +163,12 @@ type data struct {
 	// the conversation list, most recent first (contact names).
 	conv   map[string][]bubble
 	active []string
+	// noteEdits orders Notes by when they were last edited, as Google
+	// Keep lists them: noteEdits[i] is note i's edit, numbered from 1 in
+	// the order edits happened (0, or past the slice's end: not edited
+	// on this phone), and lastEdit is the latest number.
+	noteEdits []int
+	lastEdit  int
 }
 
 // bubble is one message of a conversation.

@@ -67,6 +67,43 @@ func SavesOnLeaving(control uitree.Element, es []uitree.Element, labels []string
 	return true
 }
 
+// BackSaves is the control a system Back on the screen stands for when it
+// leaves an editor saving what it holds: the editor's Navigate up, where a
+// tap on it saves on leaving (SavesOnLeaving). The Back is judged as that
+// tap is (docs/design.md §9); a Back that only closes the keyboard is
+// judged too, as the screen does not tell it apart. An editor of a saved
+// record (it says when the record was edited) whose title the todo does
+// not name is left as it was opened as far as the screen tells: a Back
+// there is the way out of a record opened by mistake, and is not judged.
+func BackSaves(task string, es []uitree.Element, labels []string) (int, bool) {
+	up := -1
+	for i, e := range es {
+		if e.Clickable && strings.EqualFold(strings.TrimSpace(e.Desc), "Navigate up") {
+			up = i
+			break
+		}
+	}
+	if up < 0 || !SavesOnLeaving(es[up], es, labels) {
+		return -1, false
+	}
+	if savedRecord(es) && !strings.Contains(norm(task), norm(fieldText(*firstFilled(fieldsOf(es))))) {
+		return -1, false
+	}
+	return up, true
+}
+
+// savedRecord reports an editor that says when its record was last
+// edited (Google Keep's edit_date, "Edited 9:41 AM"): it opened a saved
+// record, not a new one.
+func savedRecord(es []uitree.Element) bool {
+	for _, e := range es {
+		if !e.IsField() && (e.ShortID() == "edit_date" || strings.HasPrefix(strings.TrimSpace(e.Text), "Edited ")) {
+			return true
+		}
+	}
+	return false
+}
+
 func fieldsOf(es []uitree.Element) []uitree.Element {
 	var out []uitree.Element
 	for _, e := range es {
