@@ -292,7 +292,14 @@ func (p *Phone) layoutTimePicker(b *builder) {
 		list := p.top()
 		for i := len(p.st.Alarms) - 1; i >= 0; i-- {
 			if a := p.st.Alarms[i]; a.Time == t && a.Label == "" {
-				list.index = i // DeskClock expands the alarm it added
+				// DeskClock expands the alarm it added and scrolls
+				// the list to it (AlarmUpdateHandler.asyncAddAlarm
+				// sets the ScrollHandler's stable id, and
+				// AlarmClockFragment scrolls that row to the list's
+				// top), so a new alarm past the list's edge is in
+				// sight; endList clamps the scroll at the list's end.
+				list.index = i
+				list.scroll = i * alarmRowH
 				break
 			}
 		}
