@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -62,6 +63,15 @@ func StartStack(t *testing.T, o drill.Options, variant string) *drill.Stack {
 func Skin(t *testing.T) phonesim.Skin {
 	t.Helper()
 	return stacktest.SkinFromEnv(t, "PHONEFLOW_DRILL_SKIN")
+}
+
+// Config is the default configuration with the drills' look (Skin) as
+// its sim.skin, for a drill that starts its own stack.
+func Config(t *testing.T) *config.Config {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Sim.Skin = string(Skin(t))
+	return &cfg
 }
 
 type testWriter struct{ t *testing.T }
