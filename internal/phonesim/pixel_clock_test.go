@@ -323,6 +323,13 @@ func TestPixelNewAlarmIsScrolledIntoSight(t *testing.T) {
 			if es[ti].Bounds.Y1 < es[list].Bounds.Y1 || es[li].Bounds.Y2 > es[list].Bounds.Y2 {
 				t.Errorf("the new alarm %+v and its Label row %+v are not wholly in the list %+v", es[ti].Bounds, es[li].Bounds, es[list].Bounds)
 			}
+			// The Label row is clear of the fab, so a tap on it opens the
+			// label dialog rather than a second time picker.
+			x, y := es[li].Bounds.Center()
+			sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+			if v := p.top(); v.page != pageAlarmLabel {
+				t.Fatalf("a tap on the new alarm's Label row opened %q, not the label dialog", v.page)
+			}
 		})
 	}
 }
