@@ -12,6 +12,7 @@ import (
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -19,8 +20,27 @@ import (
 // Step activity must fail as retryable and the goal must say it waits for
 // the device; once it is back the goal must complete with one message.
 // Past a configured deadline the goal must ask the user instead.
-func TestPhoneDisconnect(t *testing.T) {
-	s := drilltest.StartStack(t, drill.Options{Phones: 2}, variantDescription)
+func TestPhoneDisconnect(t *testing.T) { phoneDisconnect(t, "", true) }
+
+// TestPhoneDisconnectOnEachLook is TestPhoneDisconnect on every look but
+// the default one (docs/phones.md#skins), a subtest a look: in `go test`
+// the fast recovery only (the deadline is the workflow's, the same on
+// every look), with -tags drills the full drill.
+func TestPhoneDisconnectOnEachLook(t *testing.T) {
+	for _, skin := range stacktest.OtherSkins(t) {
+		t.Run(string(skin), func(t *testing.T) { phoneDisconnect(t, skin, disconnectAsksOnEachLook) })
+	}
+}
+
+// phoneDisconnect is TestPhoneDisconnect on phones wearing skin ("": the
+// drills' look, PHONEFLOW_DRILL_SKIN or the default); asks runs its part
+// past the deadline too.
+func phoneDisconnect(t *testing.T, skin phonesim.Skin, asks bool) {
+	phones := 1
+	if asks {
+		phones = 2
+	}
+	s := drilltest.StartStack(t, drill.Options{Phones: phones, Skin: skin}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +107,9 @@ func TestPhoneDisconnect(t *testing.T) {
 		})
 	})
 
+	if !asks {
+		return
+	}
 	t.Run("asks_after_deadline", func(t *testing.T) {
 		goal, _ := drilltest.MessageGoal(2)
 		in := workflows.GoalInput{Goal: goal, Device: s.Serials[1], Options: workflows.GoalOptions{DeviceWaitDeadline: 3 * time.Second}}

@@ -40,6 +40,15 @@
 //
 //	go test -tags drills -timeout 60m ./internal/drill
 //
+// The drills' phones wear the default look (the default configuration's
+// sim.skin); drill.Options.Skin, or PHONEFLOW_DRILL_SKIN for every drill,
+// puts them on another. The server restart and the phone disconnect run
+// on every other look in the default test run too
+// (TestServerRestartOnEachLook, TestPhoneDisconnectOnEachLook), the model
+// outage with -tags drills (TestModelOutageOnEachLook):
+//
+//	PHONEFLOW_DRILL_SKIN=miui go test -tags drills -timeout 60m ./internal/drill/...
+//
 // The replay corpus of workflows/testdata is recorded here too, behind its
 // own build tag (see workflows/testdata/README.md):
 //

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/phoneflow/phoneflow/config"
+
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack"
@@ -26,6 +28,9 @@ type Options struct {
 	// Logger receives the stack's and the in-process worker's logs; nil
 	// discards them.
 	Logger *slog.Logger
+	// Skin is the look of the simulated phones (the config's sim.skin,
+	// docs/phones.md#skins); "" is the default configuration's.
+	Skin phonesim.Skin
 }
 
 // Stack is the drills' stack: the embedded server on a SQLite file (so it
@@ -36,7 +41,12 @@ type Stack = stack.Stack
 // Start brings a drill stack up. On error everything already started is
 // stopped.
 func Start(ctx context.Context, o Options) (*Stack, error) {
+	cfg := config.Default()
+	if o.Skin != "" {
+		cfg.Sim.Skin = string(o.Skin)
+	}
 	return stack.Start(ctx, stack.Options{
+		Config:  &cfg,
 		DataDir: o.DataDir,
 		FileDB:  true,
 		Phones:  o.Phones,

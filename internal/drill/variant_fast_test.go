@@ -8,4 +8,7 @@ import "time"
 const (
 	disconnectFor      = 12 * time.Second // long enough that steps fail while the phone is away
 	variantDescription = "fast"
+	// disconnectAsksOnEachLook: TestPhoneDisconnectOnEachLook leaves out
+	// the part past the deadline.
+	disconnectAsksOnEachLook = false
 )

@@ -8,4 +8,7 @@ import "time"
 const (
 	disconnectFor      = 30 * time.Second
 	variantDescription = "full"
+	// disconnectAsksOnEachLook: TestPhoneDisconnectOnEachLook runs the
+	// part past the deadline on each look too.
+	disconnectAsksOnEachLook = true
 )

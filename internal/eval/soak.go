@@ -141,6 +141,9 @@ type SoakOptions struct {
 	// Prefill, when set, fills each phone before the first repetition
 	// (long lists from the start).
 	Prefill *phonesim.Fill
+	// Skin is the look of every phone the soak starts
+	// (docs/phones.md#skins); "" takes the stack's, the configured sim.skin.
+	Skin phonesim.Skin
 	// Progress, when set, is told of every repetition.
 	Progress func(string)
 }
@@ -206,7 +209,7 @@ func soakKind(ctx context.Context, st *bench.Stack, kind SoakKind, o SoakOptions
 	if r, ok := o.RepsOf[kind.Name]; ok {
 		reps = r
 	}
-	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: 1, Model: modelserver.Config{Seed: o.Seed + n}})
+	env, err := st.StartEnv(ctx, bench.EnvOptions{Phones: 1, Model: modelserver.Config{Seed: o.Seed + n}, Skin: o.Skin})
 	if err != nil {
 		return run, err
 	}

@@ -86,6 +86,31 @@ func TestSoakFast(t *testing.T) {
 	runSoak(t, SoakOptions{Kinds: kinds, Reps: soakReps(t, soakFastReps), Seed: 1, Prefill: &phonesim.Fill{Notes: 5, Alarms: 5, Messages: 8}})
 }
 
+// soakLookReps is the repetitions of each kind of TestSoakOnEachLook: the
+// fewest whose steps StepsGrew still compares.
+const soakLookReps = 4
+
+// TestSoakOnEachLook runs a bounded TestSoakFast on every look but the
+// default one (docs/phones.md#skins), one subtest a look: four notes,
+// alarms and messages on lists that start as long as the fast soak's, so
+// each look's lists are added to past their first screen. The full soak
+// on each look is TestSoakFull with PHONEFLOW_SOAK_SKINS (-tags drills);
+// PHONEFLOW_SOAK_SKINS names the looks here too ("all", "other" or a
+// list such as miui,oneui), PHONEFLOW_SOAK_KINDS and PHONEFLOW_SOAK_REPS
+// the kinds and repetitions.
+func TestSoakOnEachLook(t *testing.T) {
+	kinds := []string{"note", "alarm", "message"}
+	if s := os.Getenv("PHONEFLOW_SOAK_KINDS"); s != "" {
+		kinds = strings.Split(s, ",")
+	}
+	for _, skin := range stacktest.SkinsFromEnv(t, "PHONEFLOW_SOAK_SKINS", stacktest.OtherSkins(t)) {
+		t.Run(string(skin), func(t *testing.T) {
+			runSoak(t, SoakOptions{Kinds: kinds, Reps: soakReps(t, soakLookReps), Seed: 1, Skin: skin,
+				Prefill: &phonesim.Fill{Notes: 5, Alarms: 5, Messages: 8}})
+		})
+	}
+}
+
 // soakReps is a soak's repetitions: def, or PHONEFLOW_SOAK_REPS when set.
 func soakReps(t *testing.T, def int) int {
 	t.Helper()

@@ -45,6 +45,9 @@ const (
 	alarmRowH  = 330
 	alarmOpenH = 640
 	clockTabsH = 220
+	// alarmListPadBottom is the list's bottom padding: the fab's height and
+	// its margins.
+	alarmListPadBottom = 300
 )
 
 // time12 is an "HH:MM" time as a 12-hour clock shows it: "7:00 AM".
@@ -138,6 +141,10 @@ func (p *Phone) layoutPixelAlarms(b *builder) {
 		b.item(arrow, w-200, 500, w-72, 620)
 		b.y += rh
 	}
+	// The list pads its end past the fab (alarm_clock.xml gives
+	// alarms_recycler_view a bottom padding and clipToPadding="false"), so
+	// the last row scrolls clear of the fab rather than under it.
+	b.y += alarmListPadBottom
 	b.endList(li)
 	b.add(widget{kind: kButton, class: "android.widget.ImageButton", id: "fab", desc: "Add alarm", clickable: true, color: 0x3367d6,
 		full: uitree.Bounds{X1: w/2 - 110, Y1: h - clockTabsH - 260, X2: w/2 + 110, Y2: h - clockTabsH - 40},
@@ -292,7 +299,14 @@ func (p *Phone) layoutTimePicker(b *builder) {
 		list := p.top()
 		for i := len(p.st.Alarms) - 1; i >= 0; i-- {
 			if a := p.st.Alarms[i]; a.Time == t && a.Label == "" {
-				list.index = i // DeskClock expands the alarm it added
+				// DeskClock expands the alarm it added and scrolls
+				// the list to it (AlarmUpdateHandler.asyncAddAlarm
+				// sets the ScrollHandler's stable id, and
+				// AlarmClockFragment scrolls that row to the list's
+				// top), so a new alarm past the list's edge is in
+				// sight; endList clamps the scroll at the list's end.
+				list.index = i
+				list.scroll = i * alarmRowH
 				break
 			}
 		}

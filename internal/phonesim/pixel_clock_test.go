@@ -291,3 +291,45 @@ func TestAnAlarmThatIsOffIsNotANewOne(t *testing.T) {
 		}
 	}
 }
+
+// A new alarm whose row falls past the list's edge is scrolled into sight
+// and expanded, as DeskClock scrolls to the alarm it added: its time and
+// its Label row are on the screen, wherever in a long list it sorts.
+func TestPixelNewAlarmIsScrolledIntoSight(t *testing.T) {
+	for _, at := range []struct{ typed, hour, minute, ampm, shown string }{
+		{"05:37", "5", "37", "AM", "5:37 AM"},
+		{"23:30", "11", "30", "PM", "11:30 PM"},
+		{"00:03", "12", "03", "AM", "12:03 AM"},
+	} {
+		t.Run(at.typed, func(t *testing.T) {
+			p := pixelPhone()
+			p.Fill(Fill{Alarms: 12})
+			launch(t, p, pkgClock)
+			tapWhere(t, p, "fab", byDesc("Add alarm"))
+			tapWhere(t, p, "toggle", byDesc(toTextMode))
+			replaceADB(t, p, at.hour)
+			tapWhere(t, p, "minute", byID(fieldMinute))
+			replaceADB(t, p, at.minute)
+			tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
+			tapWhere(t, p, at.ampm, func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == at.ampm })
+			tapWhere(t, p, "OK", byID("android:id/button1"))
+			es := simDump(t, p)
+			ti := find(t, es, at.shown, func(e uitree.Element) bool { return e.ResourceID == pkgClock+":id/digital_clock" && e.Text == at.shown })
+			li := find(t, es, "edit_label", byID(pkgClock+":id/edit_label"))
+			if es[li].Bounds.Y1 < es[ti].Bounds.Y2 {
+				t.Errorf("the Label row %+v is not below the new alarm's time %+v", es[li].Bounds, es[ti].Bounds)
+			}
+			list := find(t, es, "list", byID(pkgClock+":id/alarms_recycler_view"))
+			if es[ti].Bounds.Y1 < es[list].Bounds.Y1 || es[li].Bounds.Y2 > es[list].Bounds.Y2 {
+				t.Errorf("the new alarm %+v and its Label row %+v are not wholly in the list %+v", es[ti].Bounds, es[li].Bounds, es[list].Bounds)
+			}
+			// The Label row is clear of the fab, so a tap on it opens the
+			// label dialog rather than a second time picker.
+			x, y := es[li].Bounds.Center()
+			sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+			if v := p.top(); v.page != pageAlarmLabel {
+				t.Fatalf("a tap on the new alarm's Label row opened %q, not the label dialog", v.page)
+			}
+		})
+	}
+}

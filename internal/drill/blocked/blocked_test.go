@@ -11,9 +11,9 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/app"
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -35,10 +35,10 @@ func brokenGoal(broken string) func(workflow.Context, workflows.GoalInput) (work
 
 func TestBlockedHolderLosesThePhone(t *testing.T) {
 	ctx := context.Background()
-	cfg := config.Default()
+	cfg := drilltest.Config(t)
 	cfg.Limits.BlockedHolderAfter = blockedAfter
 	cfg.Limits.LeaseCheckInterval = checkInterval
-	s, err := stack.Start(ctx, stack.Options{ADB: stack.BuiltinADB, Config: &cfg, Logger: stacktest.Logger(t)})
+	s, err := stack.Start(ctx, stack.Options{ADB: stack.BuiltinADB, Config: cfg, Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestCampaign(t *testing.T) {
 	}
 	t.Cleanup(tp.stop)
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	s, err := stack.Start(sctx, stack.Options{TemporalAddress: tp.Addr(), DataDir: filepath.Join(dir, "data"),
+	s, err := stack.Start(sctx, stack.Options{Config: drilltest.Config(t), TemporalAddress: tp.Addr(), DataDir: filepath.Join(dir, "data"),
 		Phones: nPhones, ADB: stack.RealADB, Life: drilltest.Life(uint64(seed)), Logger: logger})
 	cancel()
 	if errors.Is(err, stack.ErrNoADB) {

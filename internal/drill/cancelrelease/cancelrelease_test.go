@@ -13,6 +13,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/internal/stack"
@@ -36,7 +37,7 @@ func TestCancelReleasesPhoneAfterStep(t *testing.T) {
 		t.Skip("runs two goals on the embedded server")
 	}
 	ctx := context.Background()
-	st := stacktest.Start(ctx, t, stack.Options{ADB: stack.BuiltinADB})
+	st := stacktest.Start(ctx, t, stack.Options{Config: drilltest.Config(t), ADB: stack.BuiltinADB})
 	serial, phone := st.Serials[0], st.Phones[0]
 	start := func(text string) string {
 		id, _, err := st.Goals.Start(ctx, goalctl.StartRequest{Goal: fmt.Sprintf("Send %q to Alice Chen in Messages", text), Device: serial})

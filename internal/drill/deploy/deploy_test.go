@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -58,7 +59,7 @@ func TestDeployRollingRestart(t *testing.T) {
 	// Phones: one per clarify goal, one per paused goal, which the
 	// goal waiting for a phone queues behind.
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	s, err := stack.Start(sctx, stack.Options{
+	s, err := stack.Start(sctx, stack.Options{Config: drilltest.Config(t),
 		Phones: 2 * perKind,
 		ADB:    stack.AnyADB,
 		Logger: stacktest.Logger(t),

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/config"
 	"github.com/phoneflow/phoneflow/internal/autoglm"
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
@@ -25,9 +26,15 @@ import (
 )
 
 // StartStack starts a stack for one drill and stops it at the end. It
-// skips without adb unless PHONEFLOW_REQUIRE_ADB=1.
+// skips without adb unless PHONEFLOW_REQUIRE_ADB=1. The phones wear
+// o.Skin, or when it is unset the look PHONEFLOW_DRILL_SKIN names (the
+// default configuration's when that is unset too).
 func StartStack(t *testing.T, o drill.Options, variant string) *drill.Stack {
 	t.Helper()
+	if o.Skin == "" {
+		o.Skin = Skin(t)
+	}
+	t.Logf("the %s drill's phones wear the %s look", variant, o.Skin)
 	if o.DataDir == "" {
 		o.DataDir = t.TempDir()
 	}
@@ -48,6 +55,23 @@ func StartStack(t *testing.T, o drill.Options, variant string) *drill.Stack {
 	}
 	t.Cleanup(s.Stop)
 	return s
+}
+
+// Skin is the look PHONEFLOW_DRILL_SKIN names for the drills' phones, or
+// the default configuration's when it is unset; a drill that starts its
+// own stack sets it as the config's sim.skin.
+func Skin(t *testing.T) phonesim.Skin {
+	t.Helper()
+	return stacktest.SkinFromEnv(t, "PHONEFLOW_DRILL_SKIN")
+}
+
+// Config is the default configuration with the drills' look (Skin) as
+// its sim.skin, for a drill that starts its own stack.
+func Config(t *testing.T) *config.Config {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Sim.Skin = string(Skin(t))
+	return &cfg
 }
 
 type testWriter struct{ t *testing.T }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/activities"
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -26,7 +27,7 @@ func TestLeaseTerminatedMidGoal(t *testing.T) {
 		t.Skip("runs two goals on the embedded server")
 	}
 	ctx := context.Background()
-	st, err := stack.Start(ctx, stack.Options{ADB: stack.BuiltinADB,
+	st, err := stack.Start(ctx, stack.Options{Config: drilltest.Config(t), ADB: stack.BuiltinADB,
 		Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestDoubleBookingIsCaught(t *testing.T) {
 		t.Skip("runs two goals on the embedded server")
 	}
 	ctx := context.Background()
-	st := stacktest.Start(ctx, t, stack.Options{ADB: stack.BuiltinADB})
+	st := stacktest.Start(ctx, t, stack.Options{Config: drilltest.Config(t), ADB: stack.BuiltinADB})
 	serial := st.Serials[0]
 	a := sendGoal(t, st, "forged grant a")
 	waitActing(t, st, a)

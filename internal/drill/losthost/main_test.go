@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 )
@@ -49,7 +50,7 @@ func hostStack(t *testing.T) (*stack.Stack, *stack.Host, string) {
 		t.Skip("builds the worker and kills it")
 	}
 	ctx := context.Background()
-	st, err := stack.Start(ctx, stack.Options{Phones: -1, ADB: stack.BuiltinADB, Logger: stacktest.Logger(t)})
+	st, err := stack.Start(ctx, stack.Options{Config: drilltest.Config(t), Phones: -1, ADB: stack.BuiltinADB, Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

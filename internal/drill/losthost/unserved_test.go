@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -25,7 +26,7 @@ func TestGoalWaitsForAWorkerToServeItsPhone(t *testing.T) {
 		t.Skip("runs goals on the embedded server")
 	}
 	ctx := context.Background()
-	st, err := stack.Start(ctx, stack.Options{ADB: stack.BuiltinADB, Logger: stacktest.Logger(t)})
+	st, err := stack.Start(ctx, stack.Options{Config: drilltest.Config(t), ADB: stack.BuiltinADB, Logger: stacktest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
@@ -16,8 +17,12 @@ import (
 // the goal's status must say it waits for the model, at which URL and
 // since when; once it is back the goal must end done with its message
 // sent exactly once.
-func TestModelOutage(t *testing.T) {
-	s := drilltest.StartStack(t, drill.Options{}, variantDescription)
+func TestModelOutage(t *testing.T) { modelOutage(t, "") }
+
+// modelOutage is TestModelOutage on phones wearing skin ("": the drills'
+// look, PHONEFLOW_DRILL_SKIN or the default).
+func modelOutage(t *testing.T, skin phonesim.Skin) {
+	s := drilltest.StartStack(t, drill.Options{Skin: skin}, variantDescription)
 	stop, err := s.StartWorker(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -7,14 +7,29 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/drill"
 	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
 	"github.com/phoneflow/phoneflow/workflows"
 )
 
 // TestServerRestart stops the embedded server while a goal is in its first
 // todo, starts it again on the same SQLite file and port, and checks the
 // in-process worker reconnects and the goal completes with one message.
-func TestServerRestart(t *testing.T) {
-	s := drilltest.StartStack(t, drill.Options{}, variantDescription)
+func TestServerRestart(t *testing.T) { serverRestart(t, "") }
+
+// TestServerRestartOnEachLook is TestServerRestart on every look but the
+// default one (docs/phones.md#skins), a subtest a look: the fast form in
+// `go test`, the full one with -tags drills.
+func TestServerRestartOnEachLook(t *testing.T) {
+	for _, skin := range stacktest.OtherSkins(t) {
+		t.Run(string(skin), func(t *testing.T) { serverRestart(t, skin) })
+	}
+}
+
+// serverRestart is TestServerRestart on phones wearing skin ("": the
+// drills' look, PHONEFLOW_DRILL_SKIN or the default).
+func serverRestart(t *testing.T, skin phonesim.Skin) {
+	s := drilltest.StartStack(t, drill.Options{Skin: skin}, variantDescription)
 	ctx := context.Background()
 	stop, err := s.StartWorker(ctx)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/stack"
 	"github.com/phoneflow/phoneflow/internal/stack/stacktest"
@@ -31,7 +32,7 @@ import (
 func TestSteeringBurstDrill(t *testing.T) {
 	ctx := context.Background()
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	s := stacktest.Start(sctx, t, stack.Options{
+	s := stacktest.Start(sctx, t, stack.Options{Config: drilltest.Config(t),
 		ADB:    stack.AnyADB,
 		Logger: stacktest.Logger(t),
 	})

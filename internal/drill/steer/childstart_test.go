@@ -12,6 +12,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/phoneflow/phoneflow/internal/drill"
+	"github.com/phoneflow/phoneflow/internal/drill/drilltest"
 	"github.com/phoneflow/phoneflow/internal/goalctl"
 	"github.com/phoneflow/phoneflow/internal/modelserver"
 	"github.com/phoneflow/phoneflow/internal/stack"
@@ -34,7 +35,7 @@ func TestSteeringAndCancelAroundTodoStarts(t *testing.T) {
 	ctx := context.Background()
 	phones, perPhone := childStartPhones, 2
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	s := stacktest.Start(sctx, t, stack.Options{
+	s := stacktest.Start(sctx, t, stack.Options{Config: drilltest.Config(t),
 		ADB:    stack.AnyADB,
 		Phones: phones,
 		Model:  modelserver.Config{Seed: 1, RateMisread: 0.2},
