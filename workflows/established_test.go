@@ -165,3 +165,52 @@ func TestUnseenStatesAreOnlyThoseALaterTodoLeftUnseen(t *testing.T) {
 		t.Fatalf("a look not verified done saw nothing: unseen %+v", u)
 	}
 }
+
+// A look todo that starts on the home screen and ends in Settings goes
+// back home after its verdict, so "…, then go back to the home screen"
+// still holds (ChangeLookReturns); one that ends where it started sends
+// nothing more.
+func TestALookTodoGoesBackWhereItStarted(t *testing.T) {
+	on := true
+	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}
+	look := lookText(establishedState{Check: bt[0], By: 1}, "turn on bluetooth")
+	world := func(lookStart string) *fakeWorld {
+		f := &fakeWorld{
+			plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on bluetooth", "go home"},
+				Expect: [][]postcond.Check{bt, nil}, TaskType: "settings"}},
+			replans: []activities.PlanDecision{
+				{Status: activities.PlanReplanned, Plan: []string{"go home"}},
+				{Status: activities.PlanDone, Response: "Bluetooth is on, home screen shown"},
+			},
+			scripts: map[string][]autoglm.Action{
+				"turn on bluetooth": {tap(500, 212), finish("Bluetooth on")},
+				"go home":           {{Name: autoglm.ActionHome}, finish("Home")},
+				look:                {tap(500, 400), finish("Bluetooth is on")},
+			},
+			hides: map[string][]string{"Home": {"Bluetooth"}},
+		}
+		f.appOf = func(id string, in activities.StepInput) (string, string) {
+			if strings.HasSuffix(id, "/todo-3") && in.Act == nil && in.Think && len(in.PreviousAction) == 0 {
+				return lookStart, map[string]string{"Launcher": "com.android.launcher3", "Settings": "com.android.settings"}[lookStart]
+			}
+			return "Settings", "com.android.settings"
+		}
+		return f
+	}
+	f := world("Launcher")
+	r := runGoal(t, newEnv(t, f), GoalInput{Goal: "turn on bluetooth, then go home", Device: "emu-1"})
+	if r.Status != GoalDone || len(r.Todos) != 3 {
+		t.Fatalf("goal %s (%s), todos %+v", r.Status, r.Reason, r.Todos)
+	}
+	last := f.steps[len(f.steps)-1]
+	if !strings.HasSuffix(last.WorkflowID, "/todo-3") || last.In.Act == nil || last.In.Act.Name != autoglm.ActionHome || last.In.Think {
+		t.Fatalf("last step %s %+v: want the look todo's Home, with no think", last.WorkflowID, last.In.Act)
+	}
+	f = world("Settings")
+	if r := runGoal(t, newEnv(t, f), GoalInput{Goal: "turn on bluetooth, then go home", Device: "emu-1"}); r.Status != GoalDone {
+		t.Fatalf("goal %s (%s)", r.Status, r.Reason)
+	}
+	if last := f.steps[len(f.steps)-1]; last.In.Act != nil && last.In.Act.Name == autoglm.ActionHome && strings.HasSuffix(last.WorkflowID, "/todo-3") {
+		t.Fatalf("a look that ended where it started sent Home")
+	}
+}

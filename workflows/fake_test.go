@@ -55,6 +55,9 @@ type fakeWorld struct {
 	// hides names, by a finish message, the labels of earlier todos'
 	// states that todo's final screen does not show at all.
 	hides map[string][]string
+	// appOf, when set, names the app a Step's screen shows (default
+	// Settings).
+	appOf func(workflowID string, in activities.StepInput) (app, pkg string)
 	// fence, when set, plays the lease check of a Step that acts: an
 	// error refuses the step before its action (the world's lock held).
 	fence func(workflowID string, in activities.StepInput) error
@@ -292,6 +295,9 @@ func (f *fakeWorld) Step(ctx context.Context, in activities.StepInput) (activiti
 	res.Screen = activities.Observation{
 		ScreenRef: "sha256:" + strings.Repeat("ab", 32), Hash: fmt.Sprintf("%016x", f.screen),
 		App: "Settings", AppPackage: "com.android.settings", Width: 1080, Height: 2400,
+	}
+	if f.appOf != nil {
+		res.Screen.App, res.Screen.AppPackage = f.appOf(activity.GetInfo(ctx).WorkflowExecution.ID, in)
 	}
 	if e, ok := f.failAfter[actionKey(ptrOr(in.Act))]; ok && in.Act != nil && res.Act != nil {
 		delete(f.failAfter, actionKey(*in.Act))

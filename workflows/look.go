@@ -2,11 +2,14 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/phoneflow/phoneflow/activities"
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/postcond"
 )
 
@@ -109,4 +112,46 @@ func (g *goalRun) closingAfterLooks() (closingDone, bool) {
 		return closingDone{}, false
 	}
 	return *g.st.Closing, true
+}
+
+// ChangeLookReturns: a look todo that ended in another app than the one
+// its first screen showed goes back to it (the home screen by Home, an app
+// by launching it), so a goal whose last todo left the phone on the home
+// screen ("…, then go back to the home screen") still ends there. Before
+// it, the phone stayed on the page the look opened. Asked only when a look
+// todo ends elsewhere.
+const ChangeLookReturns = "look-returns"
+
+// lookFrom is the app a look todo started in.
+type lookFrom struct {
+	App     string `json:"app,omitempty"`
+	Package string `json:"package,omitempty"`
+}
+
+// lookReturns takes the phone back to the app the look todo started in,
+// with one device action after its verdict; the verdict stands whatever
+// that action does.
+func (t *todoRun) lookReturns(ctx workflow.Context, res TodoResult) TodoResult {
+	from := t.st.LookFrom
+	if from.Package == "" || t.st.Screen.AppPackage == from.Package || res.Status == TodoCancelled ||
+		getVersion(ctx, ChangeLookReturns, workflow.DefaultVersion, 1) < 1 {
+		return res
+	}
+	act := autoglm.Action{Name: autoglm.ActionHome}
+	if home, _ := device.LookupApp("Launcher"); !slices.Contains(home, from.Package) {
+		name := device.AppName(from.Package)
+		if name == "" {
+			name = from.App
+		}
+		act = autoglm.Action{Name: autoglm.ActionLaunch, App: name}
+	}
+	t.st.Steps++
+	sr, err := t.stepWaitingForDevice(ctx, &act, false)
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("the look todo could not go back to where it started", "app", from.Package, "error", err)
+	} else {
+		t.st.Screen = sr.Screen
+	}
+	res.Steps = t.st.Steps
+	return res
 }

@@ -151,6 +151,9 @@ func TodoWorkflow(ctx workflow.Context, in TodoInput) (TodoResult, error) {
 		}
 		return TodoResult{}, err
 	}
+	if in.LookOnly {
+		res = t.lookReturns(ctx, res)
+	}
 	// The details end with the outcome, not with the last decided action.
 	// SetCurrentDetails adds no command.
 	t.recordRoutine(ctx, res)

@@ -118,6 +118,9 @@ func (t *todoRun) afterStep(ctx workflow.Context, act *autoglm.Action, res activ
 		}
 	}
 	t.st.Screen = res.Screen
+	if t.in.LookOnly && t.st.LookFrom.Package == "" {
+		t.st.LookFrom = lookFrom{App: res.Screen.App, Package: res.Screen.AppPackage}
+	}
 	t.st.Checks.saw(res.Screen)
 	if res.Act != nil && res.Act.Refused != "" {
 		t.st.Usage.RefusedCommits++

@@ -472,6 +472,9 @@ type TodoInput struct {
 // TodoRunState is the executor context a TodoWorkflow carries across
 // continue-as-new.
 type TodoRunState struct {
+	// LookFrom is the app a look todo's first screen showed, which it
+	// returns to when it ends elsewhere (ChangeLookReturns).
+	LookFrom       lookFrom               `json:"look_from,omitzero"`
 	Steps          int                    `json:"steps"` // steps counted so far (goal budget and todo cap)
 	Turns          int                    `json:"turns"` // executor think turns
 	Screen         activities.Observation `json:"screen"`

@@ -18,7 +18,7 @@ type appEntry struct {
 // normalisation (case, spaces and punctuation ignored).
 var apps = []appEntry{
 	// The simulator's apps and stock Android.
-	{[]string{"Launcher", "桌面", "Home screen", "System Home"}, []string{"com.android.launcher3", "com.google.android.apps.nexuslauncher"}},
+	{[]string{"Launcher", "桌面", "Home screen", "System Home"}, []string{"com.android.launcher3", "com.google.android.apps.nexuslauncher", "com.miui.home", "com.sec.android.app.launcher", "com.huawei.android.launcher"}},
 	{[]string{"Settings", "设置", "系统设置"}, []string{"com.android.settings"}},
 	{[]string{"Contacts", "联系人", "通讯录"}, []string{"com.android.contacts", "com.google.android.contacts"}},
 	{[]string{"Messages", "信息", "短信", "SMS", "Messaging"}, []string{"com.google.android.apps.messaging", "com.android.mms", "com.android.messaging"}},
