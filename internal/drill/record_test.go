@@ -413,6 +413,12 @@ func recordings() []recording {
 			// (docs/design.md §9, A todo that only looks).
 			return r.finish(t, r.start(t, i, `Turn on Bluetooth, then send Alice Chen a message saying "on my way"`, workflows.GoalOptions{}))
 		}},
+		{"look-returns", func(t *testing.T, r *recorder, i int) []string {
+			// Bluetooth turned on, then the home screen: the look opens
+			// Bluetooth's page and, after its verdict, goes back home
+			// (docs/design.md §9, A todo that only looks).
+			return r.finish(t, r.start(t, i, "Turn on Bluetooth, then go back to the home screen", workflows.GoalOptions{}))
+		}},
 		{"planner-review-hint", func(t *testing.T, r *recorder, i int) []string {
 			// The display shows the old screen for a while after every
 			// input, so the executor is stuck and corrected; the planner,
