@@ -125,7 +125,7 @@ func (p *Phone) layoutPixelSettings(b *builder) {
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "Device name", summary: p.cfg.Model})
 		b.pref(pref{title: "Model", summary: p.cfg.Model})
-		b.pref(pref{title: "Android version", summary: AndroidVersion})
+		b.pref(pref{title: "Android version", summary: p.cfg.Android})
 		b.pref(pref{title: "Build number", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:

@@ -586,3 +586,26 @@ func TestPixelSectionScreens(t *testing.T) {
 		t.Errorf("State().Skin = %q, want pixel", st.Skin)
 	}
 }
+
+// The Pixel's About phone shows the release the phone was given, as getprop
+// reports it, not the simulator's default.
+func TestPixelAboutPhoneShowsTheSetRelease(t *testing.T) {
+	p := New(Config{Serial: "emu-1", Skin: SkinPixel})
+	p.SetAndroidVersion("15")
+	launch(t, p, pkgSettings)
+	sh(t, p, "input swipe 540 2000 540 300 300")
+	sh(t, p, "input swipe 540 2000 540 300 300")
+	tapOn(t, p, "About phone")
+	found := false
+	for _, e := range p.UITree() {
+		if e.Text == "15" {
+			found = true
+		}
+		if e.Text == AndroidVersion {
+			t.Errorf("About phone shows the default release %q", e.Text)
+		}
+	}
+	if !found {
+		t.Fatal("About phone does not show the phone's release 15")
+	}
+}
