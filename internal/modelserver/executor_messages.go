@@ -75,7 +75,7 @@ func (c *solver) newChat() *uitree.Listed {
 // onPicker reports the page that lists every contact to start a
 // conversation with, by its title: New conversation, MIUI's 新建短信.
 func (c *solver) onPicker() bool {
-	return c.onPicker() || c.byText("新建短信") != nil
+	return c.byText("New conversation") != nil || c.byText("新建短信") != nil
 }
 
 // openConversation opens who's conversation from the Messages list and

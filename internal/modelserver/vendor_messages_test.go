@@ -33,6 +33,7 @@ func TestPersonaMessagesOnVendorSkins(t *testing.T) {
 					return len(s.MessagesSent) == 1 && s.MessagesSent[0].To == "Alice Chen" && s.MessagesSent[0].Text == "hi"
 				}, 12},
 				{"Read the latest message from Bob Li in Messages", "Sent you the slides.", func(phonesim.State) bool { return true }, 12},
+				{"Send Zed Quinn a message saying hi", "no contact named Zed Quinn", func(s phonesim.State) bool { return len(s.MessagesSent) == 1 }, 12},
 				{"Send 李四 a message saying 到了", `Sent "到了" to 李四`, func(s phonesim.State) bool {
 					n := len(s.MessagesSent)
 					return n == 2 && s.MessagesSent[1].To == "李四" && s.MessagesSent[1].Text == "到了"
