@@ -172,7 +172,7 @@ func (c *solver) toList(app string) (step, bool) {
 	case "Clock":
 		return c.alarmListStep()
 	case "Messages":
-		if c.byID("compose_message_text") != nil || c.byClass("EditText") != nil {
+		if c.messageField() != nil {
 			return back("This is a conversation; I go back to the list of conversations."), true
 		}
 	}

@@ -3,6 +3,7 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/postcond"
@@ -34,7 +35,47 @@ func (c *solver) messagesTask(task string) (step, bool) {
 // inConversation reports whether a conversation (its message field) is
 // on the screen.
 func (c *solver) inConversation() bool {
-	return c.inApp("Messages") && c.byID("compose_message_text") != nil
+	return c.inApp("Messages") && c.messageField() != nil
+}
+
+// messageFieldIDs are the message fields of the Messages apps a phone may
+// have: Google Messages' compose_message_text, MIUI 短信's
+// embedded_text_editor, Samsung Messages' message_edit_text.
+var messageFieldIDs = []string{"compose_message_text", "embedded_text_editor", "message_edit_text"}
+
+// messageField is the conversation's message field: one of those ids,
+// else the screen's text field.
+func (c *solver) messageField() *uitree.Listed {
+	for _, id := range messageFieldIDs {
+		if l := c.byID(id); l != nil {
+			return l
+		}
+	}
+	return c.byClass("EditText")
+}
+
+// newChatDescs describe the button that starts a conversation where it
+// shows no words: Google Messages' Start chat, Samsung's Compose new
+// message, MIUI 短信's 新建短信.
+var newChatDescs = []string{"Start chat", "Compose new message", "新建短信"}
+
+// newChat is the Messages list's button that starts a conversation.
+func (c *solver) newChat() *uitree.Listed {
+	if l := c.byText("Start chat"); l != nil {
+		return l
+	}
+	for i, l := range c.obs.Elems {
+		if l.Clickable && l.Text == "" && slices.Contains(newChatDescs, l.Desc) {
+			return &c.obs.Elems[i]
+		}
+	}
+	return nil
+}
+
+// onPicker reports the page that lists every contact to start a
+// conversation with, by its title: New conversation, MIUI's 新建短信.
+func (c *solver) onPicker() bool {
+	return c.byText("New conversation") != nil || c.byText("新建短信") != nil
 }
 
 // openConversation opens who's conversation from the Messages list and
@@ -52,10 +93,10 @@ func (c *solver) openConversation(who string) step {
 	if row := c.person(who, true); row != nil {
 		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
 	}
-	if start := c.byText("Start chat"); start != nil && c.allListed() {
+	if start := c.newChat(); start != nil && c.allListed() {
 		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", who))
 	}
-	if c.byText("New conversation") != nil && c.allListed() {
+	if c.onPicker() && c.allListed() {
 		return finish(fmt.Sprintf("Cannot open the conversation: there is no contact named %s on this phone", who),
 			fmt.Sprintf("Every contact is listed and %s is not among them.", who))
 	}
@@ -73,7 +114,11 @@ func (c *solver) conversationRows() []uitree.Listed {
 		}
 	}
 	if len(rows) == 0 {
-		rows = c.withID("conversation_name")
+		for _, id := range []string{"conversation_name", "from", "list_avatar_name"} {
+			if rows = c.withID(id); len(rows) > 0 {
+				break
+			}
+		}
 	}
 	return rows
 }
@@ -109,7 +154,7 @@ func (c *solver) nthConversation(n int) step {
 	if st, ok := c.ensureApp("Messages"); ok {
 		return st
 	}
-	if c.inConversation() || c.byText("New conversation") != nil {
+	if c.inConversation() || c.onPicker() {
 		return back("This is not the list of conversations; I go back to it.")
 	}
 	rows := c.conversationRows()
@@ -135,10 +180,7 @@ func (c *solver) message(in intent) step {
 	if st, ok := c.ensureApp("Messages"); ok {
 		return st
 	}
-	compose := c.byID("compose_message_text")
-	if compose == nil {
-		compose = c.byClass("EditText")
-	}
+	compose := c.messageField()
 	if compose != nil {
 		if c.person(in.To, false) == nil {
 			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", in.To))
@@ -167,10 +209,10 @@ func (c *solver) message(in intent) step {
 	if row := c.person(in.To, true); row != nil {
 		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
 	}
-	if start := c.byText("Start chat"); start != nil {
+	if start := c.newChat(); start != nil {
 		return tapAt(*start, fmt.Sprintf("There is no conversation with %s yet; I tap Start chat.", in.To))
 	}
-	if c.byText("New conversation") != nil && c.allListed() {
+	if c.onPicker() && c.allListed() {
 		if !whole {
 			// Nothing here to send to, and no words to send: the todo
 			// is wrong as written, which the planner can tell.
@@ -186,4 +228,29 @@ func (c *solver) message(in intent) step {
 func (c *solver) prevIs(name string) bool {
 	p, ok := c.prev()
 	return ok && p.Name == name
+}
+
+// A bubble's side, read where its words do not say whose it is: MIUI
+// 短信's text_view and Samsung Messages' text_content carry only the
+// message, and chat apps draw the phone's own on the right and the other
+// person's on the left, as a person reading the screenshot sees them.
+
+// unmarkedBubble is a message's words on a conversation screen (one with
+// a text field) that no description marks as either side's: a plain
+// TextView below the title bar, not a control.
+func unmarkedBubble(es []uitree.Listed, l uitree.Listed) bool {
+	if l.Text == "" || l.Desc != "" || l.Clickable || l.Class != "TextView" || l.At[1] <= 110 {
+		return false
+	}
+	return slices.ContainsFunc(es, func(e uitree.Listed) bool { return e.Class == "EditText" })
+}
+
+// leftBubble is an unmarked bubble in the left half of the screen.
+func leftBubble(es []uitree.Listed, l uitree.Listed) bool {
+	return unmarkedBubble(es, l) && l.At[0] < 500
+}
+
+// rightBubble is an unmarked bubble in the right half of the screen.
+func rightBubble(es []uitree.Listed, l uitree.Listed) bool {
+	return unmarkedBubble(es, l) && l.At[0] > 500
 }

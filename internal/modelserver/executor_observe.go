@@ -87,6 +87,11 @@ var appMarkers = []struct{ app, id, text string }{
 	{"Settings", "switch_bar", ""},
 	{"Messages", "compose_message_text", "Start chat"},
 	{"Messages", "send_button", "New conversation"},
+	// MIUI 短信's and Samsung Messages' fields and lists.
+	{"Messages", "embedded_text_editor", ""},
+	{"Messages", "message_edit_text", ""},
+	{"Messages", "action_compose_new", ""},
+	{"Messages", "list_avatar_name", "Conversations"},
 	{"Clock", "add_alarm", "Add alarm"},
 	{"Clock", "alarm_time", "New alarm"},
 	{"Clock", "digital_clock", ""}, // a Pixel's DeskClock list, its time picker's

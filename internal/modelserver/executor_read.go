@@ -117,11 +117,7 @@ func (c *solver) read(in intent) step {
 // readLatestMessage opens the conversation with who and answers with the
 // newest message they sent (the last bubble marked Received).
 func (c *solver) readLatestMessage(who string) step {
-	compose := c.byID("compose_message_text")
-	if compose == nil {
-		compose = c.byClass("EditText")
-	}
-	if compose != nil {
+	if compose := c.messageField(); compose != nil {
 		if c.person(who, false) == nil {
 			return back(fmt.Sprintf("This conversation is not with %s; I go back to the list.", who))
 		}
@@ -129,7 +125,7 @@ func (c *solver) readLatestMessage(who string) step {
 		for i, l := range c.obs.Elems {
 			// The lowest bubble marked as theirs: a list may hold the
 			// newest first, as Google Messages' does.
-			if l.Text != "" && postcond.Incoming(uitree.Element{Text: l.Text, Desc: l.Desc}) && (last == nil || l.At[1] >= last.At[1]) {
+			if l.Text != "" && (postcond.Incoming(uitree.Element{Text: l.Text, Desc: l.Desc}) || leftBubble(c.obs.Elems, l)) && (last == nil || l.At[1] >= last.At[1]) {
 				last = &c.obs.Elems[i]
 			}
 		}
@@ -141,7 +137,7 @@ func (c *solver) readLatestMessage(who string) step {
 	if row := c.person(who, true); row != nil {
 		return tapAt(*row, fmt.Sprintf("%s is listed; I open the conversation.", row.Text))
 	}
-	if c.byText("New conversation") != nil && c.allListed() {
+	if c.onPicker() && c.allListed() {
 		return finish(fmt.Sprintf("Cannot read the message: there is no conversation with %s on this phone", who),
 			fmt.Sprintf("Every conversation is listed and none is with %s.", who))
 	}

@@ -216,7 +216,8 @@ func (c *solver) byClass(class string) *uitree.Listed {
 
 // placeholders are the texts the simulator's empty fields report (Android
 // shows the hint as the text of an empty field).
-var placeholders = map[string]string{"alarm_time": "Time", "alarm_label": "Label", "note_title": "Title", "note_body": "Body", "editable_title": "Title", "edit_note_text": "Note", "compose_message_text": "Text message"}
+var placeholders = map[string]string{"alarm_time": "Time", "alarm_label": "Label", "note_title": "Title", "note_body": "Body", "editable_title": "Title", "edit_note_text": "Note", "compose_message_text": "Text message",
+	"embedded_text_editor": "短信", "message_edit_text": "Enter message"}
 
 // value returns what a text field holds, "" for an empty field that shows
 // its hint.

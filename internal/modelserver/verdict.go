@@ -272,7 +272,7 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 	}
 	if c.sent != "" {
 		l := find(func(l uitree.Listed) bool {
-			return postcond.Outgoing(uitree.Element{Text: l.Text, Desc: l.Desc, ResourceID: l.ID}) && strings.EqualFold(strings.TrimSpace(l.Text), c.sent)
+			return (postcond.Outgoing(uitree.Element{Text: l.Text, Desc: l.Desc, ResourceID: l.ID}) || rightBubble(obs.Elems, l)) && strings.EqualFold(strings.TrimSpace(l.Text), c.sent)
 		})
 		if l == nil {
 			return failed("no sent message %q on the final screen (%s)", c.sent, front)

@@ -131,6 +131,9 @@ func (p *Phone) layoutMessages(b *builder) {
 		p.layoutPixelMessages(b)
 		return
 	}
+	if p.vendorMessages(b) {
+		return
+	}
 	v, w, h := b.v, b.s.w, b.s.h
 	switch v.page {
 	case pageConversation:

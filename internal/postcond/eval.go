@@ -99,6 +99,9 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		if e := findPage(shownNotTyped(s.Elements), s, c.Text); e != nil {
 			return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
 		}
+		if e := hintAlias(s.Elements, c.Text); e != nil {
+			return true, fmt.Sprintf("the field %q is shown", e.Hint), []uitree.Element{*e}
+		}
 		return false, fmt.Sprintf("no element shows %q", c.Text), nil
 	case ElementAbsent:
 		if e := findShown(s.Elements, s, c.Text); e != nil {
@@ -414,6 +417,24 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 // its edit_note_text). An alias names a field by its hint or description
 // only, never by an id or a text that merely starts with it.
 var fieldAliases = map[string][]string{"body": {"Note"}}
+
+// hintAliases are other apps' hints for a field a check names by Google
+// Messages' hint: Samsung Messages' "Enter message", MIUI 短信's 短信.
+// Only a field's hint counts, never a title that says the same word (the
+// 短信 list's title).
+var hintAliases = map[string][]string{"text message": {"Enter message", "短信"}}
+
+// hintAlias is the field whose hint is another app's word for text.
+func hintAlias(es []uitree.Element, text string) *uitree.Element {
+	for _, a := range hintAliases[norm(text)] {
+		for i, e := range es {
+			if e.IsField() && hasArea(e.Bounds) && sameLabel(e.Hint, a) {
+				return &es[i]
+			}
+		}
+	}
+	return nil
+}
 
 func fieldNamed(es []uitree.Element, name string) (*uitree.Element, string) {
 	n := norm(name)

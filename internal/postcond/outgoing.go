@@ -20,6 +20,9 @@ var (
 	trailerRe  = regexp.MustCompile(`(?i)(?:\s+(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|yesterday|today|[a-z]{3,9} \d{1,2})?,?\s*\d{1,2}[:.]\d{2}\s*(?:[ap]\.?\s?m\.?)?)?[\s.,]*(?:(?:delivered|sent|read|seen|sending|not sent|failed)[\s.,]*)*$`)
 	sentMarkRe = regexp.MustCompile(`(?i)^\s*sent\b|,\s*(?:delivered|sent|read|seen)\s*\.?\s*$|已发送|已送达|已读`)
 	recvMarkRe = regexp.MustCompile(`(?i)^\s*received\b|已接收|收到的消息`)
+	// sideIDRe is a bubble row's id naming its side, as AOSP Mms's
+	// msg_list_item_send and msg_list_item_recv do.
+	sideIDRe = regexp.MustCompile(`item_(?:send|recv)$`)
 )
 
 // LastOutgoing is the newest message the screen shows as sent: the lowest
@@ -38,15 +41,19 @@ func LastOutgoing(es []uitree.Element) string {
 func lastOutgoing(es []uitree.Element) (string, uitree.Element) {
 	last, y, marked := "", -1, false
 	var bubble uitree.Element
-	for _, e := range es {
+	for i, e := range es {
 		id := strings.ToLower(e.ShortID())
-		if youSaidRe.MatchString(e.Desc) || saidRe.MatchString(e.Desc) || sentMarkRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc) {
+		if youSaidRe.MatchString(e.Desc) || saidRe.MatchString(e.Desc) || sentMarkRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc) || sideIDRe.MatchString(id) {
 			marked = true
 		}
 		if !sentBubble(e, id) || e.Bounds.Y1 < y {
 			continue
 		}
-		if m := messageText(e); m != "" {
+		m := messageText(e)
+		if m == "" {
+			m = innerText(es, i)
+		}
+		if m != "" {
 			last, y, bubble = m, e.Bounds.Y1, e
 		}
 	}
@@ -63,7 +70,7 @@ func Outgoing(e uitree.Element) bool { return sentBubble(e, strings.ToLower(e.Sh
 // Incoming reports whether a bubble is marked as someone else's ("Alice
 // said …", "Received", 已接收).
 func Incoming(e uitree.Element) bool {
-	return !youSaidRe.MatchString(e.Desc) && (saidRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc))
+	return !youSaidRe.MatchString(e.Desc) && (saidRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc) || strings.HasSuffix(strings.ToLower(e.ShortID()), "item_recv"))
 }
 
 func sentBubble(e uitree.Element, id string) bool {
@@ -73,7 +80,21 @@ func sentBubble(e uitree.Element, id string) bool {
 	if saidRe.MatchString(e.Desc) || recvMarkRe.MatchString(e.Desc) {
 		return false // someone else said it
 	}
-	return sentMarkRe.MatchString(e.Desc) || strings.Contains(id, "outgoing")
+	return sentMarkRe.MatchString(e.Desc) || strings.Contains(id, "outgoing") || strings.HasSuffix(id, "item_send")
+}
+
+// innerText is the words of a marked bubble that holds them in a child
+// (AOSP Mms's msg_list_item_send row around its text_view, Samsung's
+// bubble_text_view around its text_content): the first text inside it
+// that is not a time.
+func innerText(es []uitree.Element, i int) string {
+	for j := i + 1; j < uitree.SubtreeEnd(es, i); j++ {
+		t := strings.TrimSpace(es[j].Text)
+		if t != "" && !es[j].IsField() && wholeValue(TypeTime, t) == "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // messageText is a bubble's message: its text, else its description
