@@ -94,15 +94,7 @@ func (p *Phone) layoutMIUIConversations(b *builder) {
 	if v.page == pagePicker {
 		b.miuiBar(miuiNewMessage)
 		li := b.list(contentTop, h)
-		for _, c := range contacts {
-			name := c.Name
-			b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, tap: func() {
-				p.back()
-				p.pushConversation(name)
-			}}, 0, 0, w, rowH)
-			b.item(widget{kind: kText, text: name, id: "name", depth: 3}, 192, 40, w-48, rowH-40)
-			b.y += rowH
-		}
+		p.pickerRows(b, "name")
 		b.endList(li)
 		return
 	}
@@ -171,15 +163,7 @@ func (p *Phone) layoutOneUIConversations(b *builder) {
 		b.add(widget{kind: kAppBar, text: "New conversation", id: "title", full: uitree.Bounds{X1: 160, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
 		li := b.list(contentTop, h)
 		b.s.widgets[li].id = "picker_activity_main"
-		for _, c := range contacts {
-			name := c.Name
-			b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, tap: func() {
-				p.back()
-				p.pushConversation(name)
-			}}, 0, 0, w, rowH)
-			b.item(widget{kind: kText, text: name, id: "contact_name", depth: 3}, 192, 40, w-48, rowH-40)
-			b.y += rowH
-		}
+		p.pickerRows(b, "contact_name")
 		b.endList(li)
 		return
 	}
@@ -234,4 +218,19 @@ func (p *Phone) layoutOneUIConversation(b *builder) {
 	b.add(widget{kind: kDot, class: "android.widget.ImageButton", desc: oneuiSendDesc, id: "send_button", clickable: true,
 		full: uitree.Bounds{X1: w - 180, Y1: composeTop + 20, X2: w - 24, Y2: composeTop + 180},
 		tap:  func() { p.sendDraft(v) }})
+}
+
+// pickerRows lists the contacts in a new-message picker, a row each whose
+// name sits in nameID; a tap opens that contact's conversation.
+func (p *Phone) pickerRows(b *builder, nameID string) {
+	w := b.s.w
+	for _, c := range contacts {
+		name := c.Name
+		b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, tap: func() {
+			p.back()
+			p.pushConversation(name)
+		}}, 0, 0, w, rowH)
+		b.item(widget{kind: kText, text: name, id: nameID, depth: 3}, 192, 40, w-48, rowH-40)
+		b.y += rowH
+	}
 }
