@@ -65,7 +65,7 @@ func typeADB(t *testing.T, p *Phone, text string) {
 
 func launch(t *testing.T, p *Phone, pkg string) {
 	t.Helper()
-	out := sh(t, p, "monkey -p "+pkg+" -c android.intent.category.LAUNCHER 1")
+	out := sh(t, p, "monkey -p "+p.pkg(pkg)+" -c android.intent.category.LAUNCHER 1")
 	if !strings.Contains(out, "Events injected: 1") {
 		t.Fatalf("monkey: %q", out)
 	}
@@ -80,11 +80,11 @@ func TestLauncherIconOpensApp(t *testing.T) {
 		}
 	}
 	tapOn(t, p, "Clock")
-	if st := p.State(); st.CurrentApp != pkgClock || st.Screen.Page != pageAlarms {
+	if st := p.State(); st.CurrentApp != p.pkg(pkgClock) || st.Screen.Page != pageAlarms {
 		t.Fatalf("after tapping Clock: %+v", st.Screen)
 	}
 	sh(t, p, "input keyevent KEYCODE_HOME")
-	if st := p.State(); st.CurrentApp != pkgLauncher {
+	if st := p.State(); st.CurrentApp != p.pkg(pkgLauncher) {
 		t.Fatalf("home key: %s", st.CurrentApp)
 	}
 }
@@ -243,11 +243,11 @@ func TestContactMessageButton(t *testing.T) {
 	tapOn(t, p, "Alice Chen")
 	element(t, p, "+1 555 0101")
 	tapOn(t, p, "Message")
-	if st := p.State(); st.CurrentApp != pkgMessages || st.Screen.Detail != "Alice Chen" {
+	if st := p.State(); st.CurrentApp != p.pkg(pkgMessages) || st.Screen.Detail != "Alice Chen" {
 		t.Fatalf("screen %+v", st.Screen)
 	}
 	sh(t, p, "input keyevent KEYCODE_BACK")
-	if st := p.State(); st.CurrentApp != pkgContacts || st.Screen.Page != pageDetail {
+	if st := p.State(); st.CurrentApp != p.pkg(pkgContacts) || st.Screen.Page != pageDetail {
 		t.Fatalf("back from conversation: %+v", st.Screen)
 	}
 }
@@ -429,7 +429,7 @@ func TestSleepAndWake(t *testing.T) {
 		t.Fatal("sleeping screen is not black")
 	}
 	tapOn(t, p, "Settings")
-	if p.State().CurrentApp != pkgLauncher {
+	if p.State().CurrentApp != p.pkg(pkgLauncher) {
 		t.Fatal("tap worked on a sleeping screen")
 	}
 	sh(t, p, "input keyevent KEYCODE_WAKEUP")
@@ -484,7 +484,7 @@ func TestShellCommands(t *testing.T) {
 		t.Fatalf("simctl state: %v %+v", err, st)
 	}
 	sh(t, p, "simctl reset")
-	if st := p.State(); st.CurrentApp != pkgLauncher || len(st.InputLog) != 0 {
+	if st := p.State(); st.CurrentApp != p.pkg(pkgLauncher) || len(st.InputLog) != 0 {
 		t.Fatalf("after reset: %+v", st.Screen)
 	}
 }

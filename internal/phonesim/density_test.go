@@ -46,7 +46,7 @@ func TestSecondScreenSize(t *testing.T) {
 			t.Fatalf("icon %q bounds %+v outside 720×1600", name, e.Bounds)
 		}
 		tapOn(t, p, name)
-		if st := p.State(); st.CurrentApp == pkgLauncher {
+		if st := p.State(); st.CurrentApp == p.pkg(pkgLauncher) {
 			t.Fatalf("a tap on %q at %+v opened nothing", name, e.Bounds)
 		}
 		for _, el := range p.UITree() {
@@ -83,7 +83,7 @@ func TestScreenSizesTheConfigAllows(t *testing.T) {
 		for _, name := range []string{"Settings", "Contacts", "Messages", "Clock", "Notes", "Bank"} {
 			sh(t, p, "input keyevent HOME")
 			tapOn(t, p, name)
-			if st := p.State(); st.CurrentApp == pkgLauncher {
+			if st := p.State(); st.CurrentApp == p.pkg(pkgLauncher) {
 				t.Fatalf("%v: a tap on %q opened nothing", c, name)
 			}
 			for _, el := range p.UITree() {

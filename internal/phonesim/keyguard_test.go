@@ -55,7 +55,7 @@ func TestKeyguardPIN(t *testing.T) {
 	for _, k := range []string{"key4", "key8", "key2", "key9", "delete_button", "key7", "key_enter"} {
 		tapOn(t, p, k)
 	}
-	if st := p.State(); st.Locked || st.CurrentApp != pkgNotes {
+	if st := p.State(); st.Locked || st.CurrentApp != p.pkg(pkgNotes) {
 		t.Fatalf("after the right PIN: locked %t app %s", st.Locked, st.CurrentApp)
 	}
 	element(t, p, "New note")

@@ -174,7 +174,7 @@ func (b *builder) endList(idx int) {
 // layout describes the current screen. It may clamp the top view's scroll.
 func (p *Phone) layout() *screen {
 	v := p.top()
-	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: v.app, status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText(), hints: p.pixel()}
+	s := &screen{w: p.lw, h: p.lh, density: p.cfg.Density, pkg: p.pkg(v.app), status: p.st.Toggles, asleep: !p.st.Awake, clock: p.clockText(), hints: p.pixel()}
 	b := &builder{p: p, v: v, s: s}
 	full := uitree.Bounds{X2: s.w, Y2: s.h}
 	if p.life.locked {

@@ -91,7 +91,7 @@ func (p *Phone) layoutPixelAlarms(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
 	b.add(widget{kind: kAppBar, text: "Alarm", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
 	li := b.list(contentTop, h-clockTabsH)
-	b.s.widgets[li].id = pkgClock + ":id/alarms_recycler_view"
+	b.s.widgets[li].id = p.pkg(pkgClock) + ":id/alarms_recycler_view"
 	for i := range p.st.Alarms {
 		a := &p.st.Alarms[i]
 		open := v.index == i

@@ -211,7 +211,7 @@ func TestLifeScreenTimeoutKeyguard(t *testing.T) {
 	}
 	sh(t, p, "input swipe 540 1900 540 700 300")
 	st := p.State()
-	if st.Locked || st.CurrentApp != pkgNotes {
+	if st.Locked || st.CurrentApp != p.pkg(pkgNotes) {
 		t.Fatalf("after a swipe up: locked %t, app %s", st.Locked, st.CurrentApp)
 	}
 	element(t, p, "New note")

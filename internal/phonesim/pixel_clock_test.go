@@ -56,7 +56,9 @@ type alarmRow struct {
 // alarmRowOf reads the row whose digital_clock shows at.
 func alarmRowOf(t *testing.T, es []uitree.Element, at string) alarmRow {
 	t.Helper()
-	ti := find(t, es, at, func(e uitree.Element) bool { return e.ResourceID == pkgClock+":id/digital_clock" && e.Text == at })
+	ti := find(t, es, at, func(e uitree.Element) bool {
+		return e.ResourceID == SkinPixel.pkg(pkgClock)+":id/digital_clock" && e.Text == at
+	})
 	row := ti - 1 // the row's container holds the time first
 	r := alarmRow{time: es[ti].Text}
 	for j := row + 1; j < len(es) && es[j].Depth > es[row].Depth; j++ {
@@ -93,7 +95,7 @@ func TestPixelAlarmRowsFollowDeskClock(t *testing.T) {
 			t.Errorf("row of %s:\n got %+v\nwant %+v", c.at, r, want)
 		}
 	}
-	fab := es[find(t, es, "fab", byID(pkgClock+":id/fab"))]
+	fab := es[find(t, es, "fab", byID(p.pkg(pkgClock)+":id/fab"))]
 	if fab.Desc != "Add alarm" || fab.Class != "android.widget.ImageButton" || fab.Text != "" || !fab.Clickable {
 		t.Errorf("fab: %+v", fab)
 	}
@@ -103,9 +105,9 @@ func TestPixelAlarmRowsFollowDeskClock(t *testing.T) {
 	tapWhere(t, p, "arrow", byDesc("Expand alarm"))
 	es = simDump(t, p)
 	for _, id := range []string{"repeat_onoff", "edit_label", "delete"} {
-		find(t, es, id, byID(pkgClock+":id/"+id))
+		find(t, es, id, byID(p.pkg(pkgClock)+":id/"+id))
 	}
-	if e := es[find(t, es, "edit_label", byID(pkgClock+":id/edit_label"))]; e.Text != "Wake up" {
+	if e := es[find(t, es, "edit_label", byID(p.pkg(pkgClock)+":id/edit_label"))]; e.Text != "Wake up" {
 		t.Errorf("edit_label of the first alarm reads %q", e.Text)
 	}
 	find(t, es, "collapse", byDesc("Collapse alarm"))
@@ -314,12 +316,14 @@ func TestPixelNewAlarmIsScrolledIntoSight(t *testing.T) {
 			tapWhere(t, p, at.ampm, func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == at.ampm })
 			tapWhere(t, p, "OK", byID("android:id/button1"))
 			es := simDump(t, p)
-			ti := find(t, es, at.shown, func(e uitree.Element) bool { return e.ResourceID == pkgClock+":id/digital_clock" && e.Text == at.shown })
-			li := find(t, es, "edit_label", byID(pkgClock+":id/edit_label"))
+			ti := find(t, es, at.shown, func(e uitree.Element) bool {
+				return e.ResourceID == p.pkg(pkgClock)+":id/digital_clock" && e.Text == at.shown
+			})
+			li := find(t, es, "edit_label", byID(p.pkg(pkgClock)+":id/edit_label"))
 			if es[li].Bounds.Y1 < es[ti].Bounds.Y2 {
 				t.Errorf("the Label row %+v is not below the new alarm's time %+v", es[li].Bounds, es[ti].Bounds)
 			}
-			list := find(t, es, "list", byID(pkgClock+":id/alarms_recycler_view"))
+			list := find(t, es, "list", byID(p.pkg(pkgClock)+":id/alarms_recycler_view"))
 			if es[ti].Bounds.Y1 < es[list].Bounds.Y1 || es[li].Bounds.Y2 > es[list].Bounds.Y2 {
 				t.Errorf("the new alarm %+v and its Label row %+v are not wholly in the list %+v", es[ti].Bounds, es[li].Bounds, es[list].Bounds)
 			}

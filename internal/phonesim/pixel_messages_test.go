@@ -86,7 +86,7 @@ func TestPixelConversationIsTheRealOne(t *testing.T) {
 		t.Errorf("the simulator's conversation reads\n%+v\nthe real one\n%+v", got, want)
 	}
 	f := es[find(t, es, "the message field", func(e uitree.Element) bool { return e.ShortID() == "compose_message_text" })]
-	if f.Class != "android.widget.EditText" || f.Text != "Text message" || f.Hint != "Text message" || f.ResourceID != pkgMessages+":id/compose_message_text" {
+	if f.Class != "android.widget.EditText" || f.Text != "Text message" || f.Hint != "Text message" || f.ResourceID != p.pkg(pkgMessages)+":id/compose_message_text" {
 		t.Errorf("the emptied field reads %+v; Google Messages' shows its hint, Text message", f)
 	}
 }

@@ -19,14 +19,15 @@ func (p *Phone) cmdAm(e *cmdEnv) int {
 		for i := 1; i+1 < len(args); i++ {
 			if args[i] == "-n" {
 				pkg, _, _ := strings.Cut(args[i+1], "/")
-				if _, ok := findApp(pkg); !ok {
+				app, ok := p.resolvePkg(pkg)
+				if !ok {
 					e.err("Error: Activity class {%s} does not exist.\n", args[i+1])
 					return 1
 				}
 				p.mu.Lock()
 				p.logInput("launch", pkg)
 				p.beforeInput()
-				p.launch(pkg)
+				p.launch(app)
 				p.mu.Unlock()
 				e.out("Starting: Intent { cmp=%s }\n", args[i+1])
 				return 0
@@ -37,7 +38,7 @@ func (p *Phone) cmdAm(e *cmdEnv) int {
 	case "force-stop":
 		if len(args) > 1 {
 			p.mu.Lock()
-			if p.top().app == args[1] {
+			if p.pkg(p.top().app) == args[1] {
 				p.launch(pkgLauncher)
 			}
 			p.mu.Unlock()

@@ -55,11 +55,12 @@ func (p *Phone) apkFile(name string) ([]byte, bool) {
 	if labels[""] == "" {
 		labels[""] = pkg
 	}
-	if zh := zhLabels[pkg]; zh != "" {
+	id, _ := p.resolvePkg(pkg)
+	if zh := zhLabels[id]; zh != "" {
 		labels["zh"] = zh
 	}
 	act := ""
-	if app.Launcher || pkg == pkgLauncher {
+	if app.Launcher || id == pkgLauncher {
 		act = app.Activity
 	}
 	b, err := apk.Build(apk.App{Package: pkg, Activity: act, Labels: labels})

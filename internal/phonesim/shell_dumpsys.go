@@ -30,7 +30,7 @@ func (p *Phone) cmdDumpsys(e *cmdEnv) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	v := p.top()
-	a, _ := findApp(v.app)
+	a, _ := p.cfg.Skin.info(v.app)
 	switch e.args[1] {
 	case "window":
 		if len(e.args) > 2 && e.args[2] == "policy" {

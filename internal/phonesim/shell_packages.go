@@ -15,8 +15,9 @@ func (p *Phone) cmdMonkey(e *cmdEnv) int {
 			pkg = args[i+1]
 		}
 	}
-	a, ok := findApp(pkg)
-	if pkg == "" || !ok || !(a.Launcher || a.Package == pkgLauncher) {
+	app, ok := p.resolvePkg(pkg)
+	a, _ := findApp(app)
+	if pkg == "" || !ok || !(a.Launcher || app == pkgLauncher) {
 		e.err("** No activities found to run, monkey aborted.\n")
 		return 1
 	}
@@ -28,14 +29,18 @@ func (p *Phone) cmdMonkey(e *cmdEnv) int {
 	p.mu.Lock()
 	p.logInput("launch", pkg)
 	p.beforeInput()
-	p.launch(pkg)
+	p.launch(app)
 	p.mu.Unlock()
 	e.out("Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n")
 	return 0
 }
 
 func (p *Phone) packages() []appInfo {
-	out := append([]appInfo{}, apps...)
+	out := make([]appInfo, 0, len(apps)+len(otherPackages)+1)
+	for _, a := range apps {
+		l, _ := p.cfg.Skin.info(a.Package)
+		out = append(out, l)
+	}
 	for _, pkg := range otherPackages {
 		out = append(out, appInfo{Package: pkg, System: true})
 	}

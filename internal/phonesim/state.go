@@ -216,7 +216,7 @@ func (p *Phone) State() State {
 		Serial:       p.cfg.Serial,
 		Skin:         p.cfg.Skin,
 		Screen:       Screen{App: appName(v.app), Page: v.page, Detail: v.arg},
-		CurrentApp:   v.app,
+		CurrentApp:   p.pkg(v.app),
 		Toggles:      p.st.Toggles,
 		Brightness:   p.st.Brightness,
 		MessagesSent: append([]SentMessage{}, p.st.MessagesSent...),

@@ -147,14 +147,15 @@ func (p *Phone) focusWindow() (string, bool) {
 // and text in the extras, its post time in mCreationTimeMs.
 func (p *Phone) dumpNotifications(e *cmdEnv) {
 	e.out("Current Notification Manager state:\n  Notification List:\n")
+	msgs := p.pkg(pkgMessages)
 	for _, n := range p.life.notifs {
 		if n.Read {
 			continue
 		}
-		key := fmt.Sprintf("0|%s|%d|null|10%03d", pkgMessages, n.Seq, n.Seq%1000)
+		key := fmt.Sprintf("0|%s|%d|null|10%03d", msgs, n.Seq, n.Seq%1000)
 		e.out("    NotificationRecord(0x%08x: pkg=%s user=UserHandle{0} id=%d tag=null importance=4 key=%s: Notification(channel=messages pri=1))\n",
-			n.Seq, pkgMessages, n.Seq, key)
-		e.out("      uid=10123 userId=0\n      opPkg=%s\n      key=%s\n      seen=false\n", pkgMessages, key)
+			n.Seq, msgs, n.Seq, key)
+		e.out("      uid=10123 userId=0\n      opPkg=%s\n      key=%s\n      seen=false\n", msgs, key)
 		e.out("      notification=\n        pri=1\n        extras={\n")
 		e.out("          android.title=String (%s)\n          android.text=String (%s)\n", n.From, n.Text)
 		e.out("        }\n      mCreationTimeMs=%d\n", n.At.UnixMilli())

@@ -71,7 +71,7 @@ func TestMIUIMessagesConversation(t *testing.T) {
 	if s := p.State().Screen; s.Page != pageConversation || s.Detail != "Alice Chen" {
 		t.Fatalf("tapping the row opened %+v", s)
 	}
-	tapWhere(t, p, "the field", byID(pkgMessages+":id/embedded_text_editor"))
+	tapWhere(t, p, "the field", byID(p.pkg(pkgMessages)+":id/embedded_text_editor"))
 	typeADB(t, p, "明天见")
 	tapWhere(t, p, "发送", byText("发送"))
 	if sent := p.State().MessagesSent; len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != "明天见" {
@@ -139,7 +139,7 @@ func TestOneUIMessagesConversation(t *testing.T) {
 		return e.ShortID() == "text_content" && e.Text == "Are we still on for lunch?"
 	})
 	tapWhere(t, p, "Alice Chen", byText("Alice Chen"))
-	tapWhere(t, p, "the field", byID(pkgMessages+":id/message_edit_text"))
+	tapWhere(t, p, "the field", byID(p.pkg(pkgMessages)+":id/message_edit_text"))
 	sh(t, p, "input text 'See you at 6'")
 	tapWhere(t, p, "Send", byDesc("Send"))
 	if sent := p.State().MessagesSent; len(sent) != 1 || sent[0].To != "Alice Chen" || sent[0].Text != "See you at 6" {
