@@ -17,13 +17,16 @@ type appEntry struct {
 // apps is the built-in name → package table. Names are matched after
 // normalisation (case, spaces and punctuation ignored).
 var apps = []appEntry{
-	// The simulator's apps and stock Android.
+	// The simulator's apps and stock Android, with the packages each
+	// vendor ships them under (a Xiaomi phone's Messages is com.android.mms,
+	// a Samsung phone's Clock com.sec.android.app.clockpackage, a Pixel's
+	// Notes Google Keep; docs/phones.md#skins).
 	{[]string{"Launcher", "桌面", "Home screen", "System Home"}, []string{"com.android.launcher3", "com.google.android.apps.nexuslauncher", "com.miui.home", "com.sec.android.app.launcher", "com.huawei.android.launcher"}},
 	{[]string{"Settings", "设置", "系统设置"}, []string{"com.android.settings"}},
-	{[]string{"Contacts", "联系人", "通讯录"}, []string{"com.android.contacts", "com.google.android.contacts"}},
-	{[]string{"Messages", "信息", "短信", "SMS", "Messaging"}, []string{"com.google.android.apps.messaging", "com.android.mms", "com.android.messaging"}},
-	{[]string{"Clock", "时钟", "闹钟", "Alarm", "Alarms"}, []string{"com.google.android.deskclock", "com.android.deskclock"}},
-	{[]string{"Notes", "笔记", "备忘录", "便签", "Memo"}, []string{"com.example.notes", "com.miui.notes", "com.samsung.android.app.notes", "com.huawei.notepad"}},
+	{[]string{"Contacts", "联系人", "通讯录"}, []string{"com.android.contacts", "com.google.android.contacts", "com.samsung.android.app.contacts"}},
+	{[]string{"Messages", "信息", "短信", "SMS", "Messaging"}, []string{"com.google.android.apps.messaging", "com.android.mms", "com.samsung.android.messaging", "com.android.messaging"}},
+	{[]string{"Clock", "时钟", "闹钟", "Alarm", "Alarms"}, []string{"com.google.android.deskclock", "com.android.deskclock", "com.sec.android.app.clockpackage"}},
+	{[]string{"Notes", "笔记", "备忘录", "便签", "Memo"}, []string{"com.example.notes", "com.miui.notes", "com.samsung.android.app.notes", "com.google.android.keep", "com.huawei.notepad"}},
 	{[]string{"Bank", "银行"}, []string{"com.example.bank"}},
 	{[]string{"Phone", "电话", "拨号", "Dialer"}, []string{"com.google.android.dialer", "com.android.dialer"}},
 	{[]string{"Camera", "相机", "照相机"}, []string{"com.android.camera2", "com.google.android.GoogleCamera", "com.android.camera"}},

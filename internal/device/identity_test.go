@@ -22,6 +22,13 @@ func hostWithPhone(t *testing.T, serialNo string) (device.Device, string) {
 
 func hostWithPhoneTB(t testing.TB, serialNo string) (device.Device, string) {
 	t.Helper()
+	return hostWith(t, phonesim.Config{SerialNo: serialNo})
+}
+
+// hostWith is hostWithPhoneTB for a phone configured as cfg (its Serial
+// is the address it listens on).
+func hostWith(t testing.TB, cfg phonesim.Config) (device.Device, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	pl, err := net.Listen("tcp", "127.0.0.1:0")
@@ -29,7 +36,8 @@ func hostWithPhoneTB(t testing.TB, serialNo string) (device.Device, string) {
 		t.Fatal(err)
 	}
 	serial := pl.Addr().String()
-	p := phonesim.New(phonesim.Config{Serial: serial, SerialNo: serialNo})
+	cfg.Serial = serial
+	p := phonesim.New(cfg)
 	life, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = p.Serve(life, pl) }()

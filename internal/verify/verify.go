@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/device"
@@ -85,8 +86,14 @@ var (
 	openZHRe = regexp.MustCompile(`^(?:请)?(?:打开|启动)(.+?)(?:应用|app)?$`)
 	homeRe   = regexp.MustCompile(`(?i)^(?:please\s+)?(?:go|return|get|head)\s+(?:back\s+)?to\s+(?:the\s+)?home(?:\s+screen)?$|^(?:回到|返回)(?:主屏幕|桌面|主页)$`)
 	switchRe = regexp.MustCompile(`(?i)^(?:please\s+)?(?:turn|switch)\s+(on|off)\s+(?:the\s+)?(.+?)$|^(?:please\s+)?(?:turn|switch)\s+(?:the\s+)?(.+?)\s+(on|off)$`)
-	launcher = map[string]bool{"com.android.launcher3": true, "com.google.android.apps.nexuslauncher": true}
 )
+
+// isLauncher reports whether pkg is a home screen: one of the launchers
+// the built-in app table knows, every vendor's (docs/phones.md#skins).
+func isLauncher(pkg string) bool {
+	pkgs, _ := device.LookupApp("Launcher")
+	return slices.Contains(pkgs, pkg)
+}
 
 // Check runs the deterministic checks. ok is false when none of them
 // applies and the model must judge.
@@ -101,7 +108,7 @@ func Check(task, message string, s Screen) (Verdict, bool) {
 	}
 	inFront := fmt.Sprintf("%s (%s) is in front", firstNonEmpty(s.App, s.AppPackage), s.AppPackage)
 	if homeRe.MatchString(t) {
-		if launcher[s.AppPackage] {
+		if isLauncher(s.AppPackage) {
 			return Verdict{Status: Done, By: ByUITree, Evidence: "the home screen is in front"}, true
 		}
 		return Verdict{Status: Failed, By: ByUITree, Evidence: "the home screen is not in front: " + inFront}, true

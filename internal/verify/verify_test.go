@@ -46,6 +46,12 @@ func TestCheck(t *testing.T) {
 		{"Return to the home screen", "home", settings, Failed},
 		{"Book a flight", "I do not know how", home, Failed},
 		{"Set brightness to 80%", "Brightness is 80%", settings, ""},
+		// Every vendor's home screen and apps (docs/phones.md#skins).
+		{"Go back to the home screen", "home", Screen{App: "Launcher", AppPackage: "com.miui.home"}, Done},
+		{"Go back to the home screen", "home", Screen{App: "Launcher", AppPackage: "com.sec.android.app.launcher"}, Done},
+		{"Open Clock", "Clock is open", Screen{App: "Clock", AppPackage: "com.sec.android.app.clockpackage"}, Done},
+		{"Open Messages", "Messages is open", Screen{App: "Messages", AppPackage: "com.android.mms"}, Done},
+		{"Open Notes", "Notes is open", Screen{App: "Notes", AppPackage: "com.google.android.keep"}, Done},
 	} {
 		v, ok := Check(tc.task, tc.msg, tc.s)
 		if got := map[bool]string{true: v.Status}[ok]; got != tc.want {
