@@ -61,14 +61,12 @@ func parseObservation(text string) observation {
 		}
 	}
 	if o.Package == "" {
-		if p, ok := packages[o.App]; ok {
-			o.Package = p
-		}
+		o.Package = packageOf(o.App)
 	}
 	o.Elems = uitree.ParseList(text)
 	if o.App == "" && o.Package == "" {
 		o.App = inferApp(o.Elems)
-		o.Package = packages[o.App]
+		o.Package = packageOf(o.App)
 	}
 	return o
 }

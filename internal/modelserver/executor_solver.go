@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -288,7 +289,7 @@ var nameAliases = map[string]string{"张三": "Zhang San", "zhang san": "张三"
 
 // inApp reports whether app is in the foreground.
 func (c *solver) inApp(app string) bool {
-	if p, ok := packages[app]; ok && c.obs.Package == p {
+	if slices.Contains(packages[app], c.obs.Package) {
 		return true
 	}
 	return c.obs.App != "" && strings.EqualFold(c.obs.App, app)

@@ -14,7 +14,7 @@ func screen(task, app, prevAction, prevResult string, elems ...uitree.Listed) st
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task: %s\n", task)
 	if app != "" {
-		fmt.Fprintf(&b, "Current app: %s (%s)\n", app, packages[app])
+		fmt.Fprintf(&b, "Current app: %s (%s)\n", app, packageOf(app))
 	}
 	if prevAction != "" {
 		fmt.Fprintf(&b, "Previous action: %s\nPrevious action result: %s\n", prevAction, prevResult)

@@ -101,12 +101,12 @@ func glmRequest(msgs []message) (observation, []act, bool) {
 	if n, ok := modelLabels[o.App]; ok {
 		o.App = n
 	}
-	if p, ok := packages[o.App]; ok {
+	if p := packageOf(o.App); p != "" {
 		o.Package = p
 	}
 	if o.App == "" {
 		o.App = inferApp(o.Elems)
-		o.Package = packages[o.App]
+		o.Package = packageOf(o.App)
 	}
 	hist := history(msgs[:lastUser])
 	if len(hist) > 0 {

@@ -21,7 +21,7 @@ func TestGLMRequestRead(t *testing.T) {
 	if !ok {
 		t.Fatal("not read as the autoglm layout")
 	}
-	if o.Task != "Turn on Wi-Fi" || o.App != "Settings" || o.Package != packages["Settings"] ||
+	if o.Task != "Turn on Wi-Fi" || o.App != "Settings" || o.Package != packageOf("Settings") ||
 		o.PrevResult != `app not found: "X"` || !reflect.DeepEqual(o.Notes, []string{"You seem stuck"}) ||
 		len(o.Elems) != 1 || o.Elems[0].ID != "wifi_switch" || o.PrevAction != `do(action="Launch", app="Settings")` {
 		t.Errorf("observation %+v", o)

@@ -132,7 +132,7 @@ func seen(o observation, hist []act) (observation, []act, bool) {
 	if o.App == "" && len(o.Elems) > 0 {
 		o.App = launchedApp(o, hist)
 	}
-	o.Package = packages[o.App]
+	o.Package = packageOf(o.App)
 	if len(hist) > 0 {
 		o.PrevAction = hist[len(hist)-1].Raw
 	}

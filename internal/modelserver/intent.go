@@ -65,15 +65,29 @@ var apps = map[string]string{
 	"launcher": "Launcher", "home": "Launcher",
 }
 
-// packages maps the simulator's app display names to their packages.
-var packages = map[string]string{
-	"Launcher": "com.android.launcher3",
-	"Settings": "com.android.settings",
-	"Contacts": "com.android.contacts",
-	"Messages": "com.google.android.apps.messaging",
-	"Clock":    "com.google.android.deskclock",
-	"Notes":    "com.example.notes",
-	"Bank":     "com.example.bank",
+// packages maps the simulator's app display names to the packages its
+// looks install them under, the classic look's first: a Xiaomi phone's
+// Messages is com.android.mms, a Samsung phone's Clock
+// com.sec.android.app.clockpackage (docs/phones.md#skins). The persona
+// launches by name; a package only tells which app is in front.
+var packages = map[string][]string{
+	"Launcher": {"com.android.launcher3", "com.google.android.apps.nexuslauncher", "com.miui.home", "com.sec.android.app.launcher"},
+	"Settings": {"com.android.settings"},
+	"Contacts": {"com.android.contacts", "com.google.android.contacts", "com.samsung.android.app.contacts"},
+	"Messages": {"com.google.android.apps.messaging", "com.android.mms", "com.samsung.android.messaging"},
+	"Clock":    {"com.google.android.deskclock", "com.android.deskclock", "com.sec.android.app.clockpackage"},
+	"Notes":    {"com.example.notes", "com.google.android.keep", "com.miui.notes", "com.samsung.android.app.notes"},
+	"Bank":     {"com.example.bank"},
+}
+
+// packageOf is the package an app has on the classic look, or "" for a
+// name the simulator has no app for: what an observation that names the
+// app but not its package is given.
+func packageOf(app string) string {
+	if p := packages[app]; len(p) > 0 {
+		return p[0]
+	}
+	return ""
 }
 
 // contacts are the names the persona recognises as recipients when a

@@ -89,7 +89,7 @@ func TestPersonaLookReachesTheSwitchAndChangesNothing(t *testing.T) {
 			want = "Bluetooth is off"
 		}
 		looks(t, srv.URL, p, a, fmt.Sprintf("%s, from the home screen", c.skin), lookSwitchTask(c.label, true), want)
-		a.shell("monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p " + c.skin.Package("Messages") + " -c android.intent.category.LAUNCHER 1")
 		looks(t, srv.URL, p, a, fmt.Sprintf("%s, from Messages", c.skin), lookSwitchTask(c.label, true), want)
 	}
 }

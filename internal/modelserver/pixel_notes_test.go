@@ -68,7 +68,7 @@ func TestPersonaDrivesPixelNotes(t *testing.T) {
 			if c.want != "" && !strings.Contains(got, c.want) {
 				t.Errorf("%q finished %q in %d steps, want %q", td.Todo, got, steps, c.want)
 			}
-			final := postcond.Screen{App: "Notes", AppPackage: "com.example.notes", Elements: p.UITree()}
+			final := postcond.Screen{App: "Notes", AppPackage: phonesim.SkinPixel.Package("Notes"), Elements: p.UITree()}
 			o := postcond.Observed{Final: final}
 			if td.Reads {
 				o.Seen, o.Answer, o.Question = []postcond.Screen{final}, got, c.goal

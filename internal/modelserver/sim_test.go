@@ -115,6 +115,19 @@ func (a *adbShell) shell(cmd string) string {
 	}
 }
 
+// installed is the package the phone installs an app under, of the ones
+// its looks use (packages), as `pm list packages` lists them: what a
+// device driver resolves a Launch by name to.
+func (a *adbShell) installed(app string) (string, bool) {
+	list := a.shell("pm list packages")
+	for _, p := range packages[app] {
+		if strings.Contains(list, "package:"+p+"\n") {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 var focusRe = regexp.MustCompile(`mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/`)
 
 // observe builds the executor request text for the phone's current screen.
@@ -124,8 +137,8 @@ func observe(t *testing.T, a *adbShell, task, prevAction, prevResult string) str
 		pkg = m[1]
 	}
 	name := pkg
-	for n, p := range packages {
-		if p == pkg {
+	for n, ps := range packages {
+		if slices.Contains(ps, pkg) {
 			name = n
 		}
 	}
@@ -152,7 +165,7 @@ func apply(t *testing.T, a *adbShell, act autoglm.Action) string {
 	var out string
 	switch act.Name {
 	case autoglm.ActionLaunch:
-		pkg, ok := packages[act.App]
+		pkg, ok := a.installed(act.App)
 		if !ok {
 			return fmt.Sprintf("app not found: %q", act.App)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +39,8 @@ func runWithConfig(t *testing.T, cfg autoglm.Config, c *llm.Client, p *phonesim.
 		in.AppPackage, in.AppName = "", ""
 		if m := focus.FindStringSubmatch(a.shell("dumpsys window")); m != nil {
 			in.AppPackage = m[1]
-			for n, pkg := range packages {
-				if pkg == m[1] {
+			for n, ps := range packages {
+				if slices.Contains(ps, m[1]) {
 					in.AppName = n
 				}
 			}

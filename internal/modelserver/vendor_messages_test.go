@@ -51,7 +51,7 @@ func TestPersonaMessagesOnVendorSkins(t *testing.T) {
 				t.Fatalf("the send ended on %+v", s)
 			}
 			es := p.UITree()
-			obs := observation{App: "Messages", Package: "com.google.android.apps.messaging",
+			obs := observation{App: "Messages", Package: skin.Package("Messages"),
 				Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
 			if v := judgeClaim(obs, "Send 李四 a message saying 到了", "done"); v.Status != verify.Done {
 				t.Errorf("the sent message on screen: %s (%s), want done", v.Status, v.Evidence)
@@ -59,7 +59,7 @@ func TestPersonaMessagesOnVendorSkins(t *testing.T) {
 			if v := judgeClaim(obs, "Send 李四 a message saying 到了吗", "done"); v.Status == verify.Done {
 				t.Errorf("another message claimed sent: %s (%s)", v.Status, v.Evidence)
 			}
-			final := postcond.Screen{App: "Messages", AppPackage: "com.google.android.apps.messaging", Elements: es}
+			final := postcond.Screen{App: "Messages", AppPackage: skin.Package("Messages"), Elements: es}
 			r := postcond.Eval([]postcond.Check{{Kind: postcond.LastSent, Conversation: "李四", Contains: "到了"}, openConversation("李四").Expect[2]},
 				postcond.Observed{Final: final})
 			for _, x := range r {
@@ -76,7 +76,7 @@ func TestPersonaMessagesOnVendorSkins(t *testing.T) {
 func TestVerifierVendorDraftIsNotSent(t *testing.T) {
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
-		a.shell("monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p " + skin.Package("Messages") + " -c android.intent.category.LAUNCHER 1")
 		tapText(t, p, a, "Bob Li")
 		for _, e := range p.UITree() {
 			if e.IsField() {
@@ -93,7 +93,7 @@ func TestVerifierVendorDraftIsNotSent(t *testing.T) {
 		if !typed {
 			t.Fatalf("%s: the draft is not in the field", skin)
 		}
-		obs := observation{App: "Messages", Package: "com.google.android.apps.messaging",
+		obs := observation{App: "Messages", Package: skin.Package("Messages"),
 			Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
 		if v := judgeClaim(obs, "Send Bob Li a message saying see you", "done"); v.Status == verify.Done {
 			t.Errorf("%s: a draft claimed sent: %s (%s)", skin, v.Status, v.Evidence)
