@@ -37,7 +37,7 @@ func TestDeletedNoteBelowTheEdgeIsNotGone(t *testing.T) {
 	// A person left the phone on the notes list, one end of it below its
 	// edge: Note 12 on the classic list, Note 1 on Keep's, which lists the
 	// newest first.
-	personShell(ctx, t, s, "am start -n com.example.notes/.MainActivity")
+	personShell(ctx, t, s, "am start -n "+phone.State().Skin.Component("Notes"))
 	target, shown := "Note 12", "Note 1"
 	if onScreen(phone, target) {
 		target, shown = shown, target
