@@ -31,6 +31,23 @@ type commitTap struct {
 	Key   string `json:"key"`
 	App   string `json:"app,omitempty"`
 	Shown string `json:"shown,omitempty"`
+	// label and content are the control's label and what it commits,
+	// for a refusal's words; not kept in the journal.
+	label   string
+	content []string
+}
+
+// repeatRefusal refuses commit c when the todo, or a run of it before
+// (TodoInput.Prior, carried in StepInput.Commits), already made it: the
+// same content twice is one too many, unless the todo asks for several.
+// A commit whose effect no check saw (the row past the list's edge) is so
+// never made a second time by a run after it. Nil lets it go on.
+func repeatRefusal(in StepInput, c commitTap) *ActResult {
+	if c.Key == "" || severalRe.MatchString(in.Task) || !repeats(in.Commits, c) {
+		return nil
+	}
+	return &ActResult{Result: fmt.Sprintf("%s: this todo already tapped %q with the same content (%s); it is not done twice. "+
+		"If the task is done, finish; the phone keeps what the first tap did", ActRefused, c.label, clipJoin(c.content))}
 }
 
 // unconfirmedMark joins a commit's key and the Shown counts of its screen
@@ -58,14 +75,13 @@ func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepIn
 	if !ok || !commitRe.MatchString(label) {
 		return nil, c, nil
 	}
-	fields := fieldValues(elems)
+	fields := commitContent(elems)
 	if len(fields) > 0 {
 		// A commit of typed content: the same content twice in one todo
 		// is one too many, unless the todo asks for several.
-		c = commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields)}
-		if !severalRe.MatchString(in.Task) && repeats(in.Commits, c) {
-			return &ActResult{Result: fmt.Sprintf("%s: this todo already tapped %q with the same content (%s); it is not done twice. "+
-				"If the task is done, finish; the phone keeps what the first tap did", ActRefused, label, clipJoin(fields))}, c, nil
+		c = commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields), label: label, content: fields}
+		if r := repeatRefusal(in, c); r != nil {
+			return r, c, nil
 		}
 	}
 	e, ok := verify.Expect(in.Task)
@@ -234,9 +250,9 @@ func (a *Activities) decidedCommit(ctx context.Context, in StepInput, isCommit b
 		x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
 		label, app, _ = tappedLabel(elems, x, y)
 	}
-	fields := fieldValues(elems)
+	fields := commitContent(elems)
 	if label == "" || len(fields) == 0 || !(isCommit || commitRe.MatchString(label)) {
 		return commitTap{}
 	}
-	return commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields)}
+	return commitTap{Key: app + "|" + label + "|" + strings.Join(fields, "|"), App: app, Shown: shownCounts(elems, fields), label: label, content: fields}
 }

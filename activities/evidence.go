@@ -318,7 +318,7 @@ func decideAction(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		// the window shown anew, or on the app under it.
 		return Unknown, fmt.Sprintf("the phone's own window (%s) shows as it did just before the input, and the phone shows such windows again by itself: nothing tells whether the input took effect", before.App)
 	case unchanged(before, now):
-		return NotApplied, "the screen is as it was just before the input"
+		return decideUnchanged(act, before, now)
 	}
 	if touchPoint(act) != nil {
 		return decideTouch(act, before, now)
@@ -327,6 +327,35 @@ func decideAction(act autoglm.Action, before, now Evidence) (Verdict, string) {
 		return Unknown, "nothing was kept of the screen before the input"
 	}
 	return Unknown, "the screen changed, and " + act.Name + " leaves no trace of its own to tell it from a change the phone made by itself"
+}
+
+// decideUnchanged judges an action on a screen exactly as it was just
+// before the input. That is no proof the input did nothing: an app that
+// is slow to draw its effect shows the screen before it for a while, and
+// an input that changes nothing visible (a swipe at a list's end, a tap on
+// an empty spot) leaves it as it was. So it is sent again only where
+// sending it twice cannot do more than once would: a tap on a text field
+// (focus), or on a switch that did not flip, by their own evidence, and a
+// Send whose text is still in its field and not on the screen. Any other
+// action (a Swipe, Back, a tap on a button or a row, a Double Tap, a Long
+// Press) is unknown, and a commit among them is asked about (decide).
+// Home, Launch and Type are judged before (decideAction).
+func decideUnchanged(act autoglm.Action, before, now Evidence) (Verdict, string) {
+	if touchPoint(act) != nil {
+		if v, why := decideTouch(act, before, now); v != Unknown {
+			return v, why
+		}
+	}
+	return Unknown, fmt.Sprintf("the screen is exactly as it was just before the input, which a slow app or %s without a visible effect also leaves, and sent twice it could do more than once", article(act.Name))
+}
+
+// article is an action's name with its indefinite article, in lower case.
+func article(name string) string {
+	n := strings.ToLower(name)
+	if n != "" && strings.ContainsRune("aeiou", rune(n[0])) {
+		return "an " + n
+	}
+	return "a " + n
 }
 
 // unchanged reports whether the screen now is the one just before the

@@ -294,6 +294,8 @@ func TestDecide(t *testing.T) {
 	double := autoglm.Action{Name: autoglm.ActionDoubleTap, Element: &autoglm.Point{1, 1}}
 	home := autoglm.Action{Name: autoglm.ActionHome}
 	back := autoglm.Action{Name: autoglm.ActionBack}
+	swipe := autoglm.Action{Name: autoglm.ActionSwipe, Start: &autoglm.Point{500, 800}, End: &autoglm.Point{500, 200}}
+	long := autoglm.Action{Name: autoglm.ActionLongPress, Element: &autoglm.Point{1, 1}}
 	launch := autoglm.Action{Name: autoglm.ActionLaunch, App: "Settings"}
 	field := func(focused bool) *Target {
 		return &Target{Key: "EditText#m", Label: "Message", Field: true, Focused: focused}
@@ -315,10 +317,27 @@ func TestDecide(t *testing.T) {
 		{"no tree now", typ, Evidence{Tree: "a", FocusedKey: "f"}, Evidence{Hash: "x"}, Unknown},
 		{"secure screen now, a type", typ, Evidence{Tree: "a", FocusedKey: "f"}, Evidence{Sensitive: true}, Ask},
 		{"secure screen now, a tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Sensitive: true, Hash: "s"}, Ask},
-		{"unchanged screen: sent again", tap, Evidence{App: "x", Tree: "a", Target: button("Send")}, Evidence{App: "x", Tree: "a", Target: button("Send")}, NotApplied},
+		// A screen exactly as it was before the input: sent again only
+		// where twice does no more than once; otherwise unknown, and a
+		// commit asked about.
+		{"unchanged screen, a commit: asked", tap, Evidence{App: "x", Tree: "a", Target: button("Send")}, Evidence{App: "x", Tree: "a", Target: button("Send")}, Ask},
+		{"unchanged screen, a button: unknown", tap, Evidence{App: "x", Tree: "a", Target: button("Next")}, Evidence{App: "x", Tree: "a", Target: button("Next")}, Unknown},
+		{"unchanged screen, a tap on nothing: unknown", tap, Evidence{App: "x", Tree: "a"}, Evidence{App: "x", Tree: "a"}, Unknown},
+		{"unchanged screen, a swipe: unknown", swipe, Evidence{App: "x", Tree: "a"}, Evidence{App: "x", Tree: "a"}, Unknown},
+		{"unchanged screen, back: unknown", back, Evidence{App: "x", Tree: "a"}, Evidence{App: "x", Tree: "a"}, Unknown},
+		{"unchanged screen, a long press: unknown", long, Evidence{App: "x", Tree: "a", Target: button("Next")}, Evidence{App: "x", Tree: "a", Target: button("Next")}, Unknown},
+		{"unchanged screen, a double tap on a field: unknown", double, Evidence{App: "x", Tree: "a", Target: field(true)}, Evidence{App: "x", Tree: "a", Target: field(true)}, Unknown},
+		{"unchanged screen, a switch that did not flip: sent again", tap, Evidence{App: "x", Tree: "a", Target: toggle(false)}, Evidence{App: "x", Tree: "a", Target: toggle(false)}, NotApplied},
+		{"unchanged screen, a field focused already: sent again", tap, Evidence{App: "x", Tree: "a", Target: field(true), FocusedKey: "EditText#m"}, Evidence{App: "x", Tree: "a", Target: field(true), FocusedKey: "EditText#m"}, NotApplied},
+		{"unchanged screen, a field still unfocused: sent again", tap, Evidence{App: "x", Tree: "a", Target: field(false)}, Evidence{App: "x", Tree: "a", Target: field(false)}, NotApplied},
+		{"unchanged screen, home: sent again", home, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "t"}, NotApplied},
+		{"unchanged screen, launch of the app in front: sent again", launch, Evidence{App: "l", Tree: "t"}, Evidence{App: "l", Tree: "t"}, NotApplied},
+		{"unchanged screen, type into the same field: sent again", typ, Evidence{App: "x", Tree: "a", Focused: s(""), FocusedKey: "f"}, Evidence{App: "x", Tree: "a", Focused: s(""), FocusedKey: "f"}, NotApplied},
 		{"unchanged system dialog: it may have shown again", tap, Evidence{App: "android", Tree: "a", Target: button("Wait")}, Evidence{App: "android", Tree: "a", Target: button("Wait")}, Unknown},
 		{"unchanged keyguard: it may have locked again", back, Evidence{App: "com.android.systemui", Hash: "1"}, Evidence{App: "com.android.systemui", Hash: "1"}, Unknown},
-		{"unchanged screenshot without trees", back, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, NotApplied},
+		{"unchanged screenshot without trees, back: unknown", back, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, Unknown},
+		{"unchanged screenshot without trees, a tap: unknown", tap, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, Unknown},
+		{"unchanged screenshot without trees, home: sent again", home, Evidence{App: "x", Hash: "1"}, Evidence{App: "x", Hash: "1"}, NotApplied},
 		{"screen changed by itself or by the tap", tap, Evidence{Tree: "a", Target: button("Next")}, Evidence{Tree: "b", Target: button("Next")}, Unknown},
 		{"a commit tap, screen changed", tap, Evidence{Tree: "a", Target: button("Send")}, Evidence{Tree: "b", Target: button("Send")}, Ask},
 		{"a Chinese commit tap", tap, Evidence{Tree: "a", Target: button("确认付款")}, Evidence{Tree: "b"}, Ask},
@@ -440,7 +459,9 @@ func TestJournalCompactionKeepsTheNewest(t *testing.T) {
 // TestActOnceReusedIDNeverReturnsAnotherActionsResult: an ID that named an
 // applied action and now names another (a todo reset before IDs named
 // their run) never hands the new action the old result: a first try of
-// the new action that failed is judged from its own evidence and sent.
+// the new action that failed is judged from its own evidence. Back on a
+// screen as it was is unknown (twice could leave the app); Home is sent
+// again.
 func TestActOnceReusedIDNeverReturnsAnotherActionsResult(t *testing.T) {
 	a, p := newJournalled(t)
 	before := observeTree(t, a)
@@ -454,8 +475,21 @@ func TestActOnceReusedIDNeverReturnsAnotherActionsResult(t *testing.T) {
 		t.Fatal("the first try of Back did not fail")
 	}
 	res, err, _ := stepAct(t, a, back, "g/t/r/5", before, false)
-	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.got(), []string{"tap 432 2112", "back"}) {
-		t.Fatalf("Back's retry = %+v, %v, inputs %v; want Back sent", res.Act, err, p.got())
+	if err != nil || !strings.HasPrefix(res.Act.Result, ActUnknown) || !slices.Equal(p.got(), []string{"tap 432 2112"}) {
+		t.Fatalf("Back's retry = %+v, %v, inputs %v; want its outcome unknown, not sent again", res.Act, err, p.got())
+	}
+
+	if res, err, _ := stepAct(t, a, tap, "g/t/r/6", before, false); err != nil || res.Act.Result != "ok" {
+		t.Fatalf("tap = %+v, %v", res.Act, err)
+	}
+	home := autoglm.Action{Name: autoglm.ActionHome}
+	p.failNext = errCut
+	if _, err, _ := stepAct(t, a, home, "g/t/r/6", before, false); err == nil {
+		t.Fatal("the first try of Home did not fail")
+	}
+	res, err, _ = stepAct(t, a, home, "g/t/r/6", before, false)
+	if err != nil || res.Act.Result != "ok" || !slices.Equal(p.got(), []string{"tap 432 2112", "tap 432 2112", "home"}) {
+		t.Fatalf("Home's retry = %+v, %v, inputs %v; want Home sent", res.Act, err, p.got())
 	}
 }
 

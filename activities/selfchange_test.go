@@ -242,3 +242,37 @@ func TestActTouchIsNotSentWhenTheScreenChangedUnderItsPoint(t *testing.T) {
 		t.Fatalf("the same step once the dialog is gone = %+v, %v, sent %v; want it sent", res.Act, err, p.sent)
 	}
 }
+
+// TestActMaybeSentOnAnUnchangedScreenIsSentAgainOnlyWhenTwiceIsOnce: the
+// worker dies after an input reached the phone and before its result was
+// recorded, and the retry finds the screen exactly as it was (a swipe at a
+// list's end, an app slow to draw). A Swipe, a Back, a tap on a button are
+// not sent a second time: their outcome is unknown and the executor looks
+// again. A Home is sent again: twice is once.
+func TestActMaybeSentOnAnUnchangedScreenIsSentAgainOnlyWhenTwiceIsOnce(t *testing.T) {
+	for _, c := range []struct {
+		act   autoglm.Action
+		again bool
+	}{
+		{autoglm.Action{Name: autoglm.ActionSwipe, Start: &autoglm.Point{500, 800}, End: &autoglm.Point{500, 200}}, false},
+		{autoglm.Action{Name: autoglm.ActionBack}, false},
+		{autoglm.Action{Name: autoglm.ActionTap, Element: &autoglm.Point{500, 60}}, false}, // the contact's name
+		{autoglm.Action{Name: autoglm.ActionHome}, true},
+	} {
+		a, p := newJournalled(t)
+		before := observeTree(t, a)
+		if _, _, crashed := stepAct(t, a, c.act, "g/t/r/1", before, true); !crashed {
+			t.Fatalf("%s: the fault hook did not run", c.act.Name)
+		}
+		res, err, _ := stepAct(t, a, c.act, "g/t/r/1", before, false)
+		if err != nil {
+			t.Fatalf("%s: retry: %v", c.act.Name, err)
+		}
+		switch n := len(p.got()); {
+		case c.again && (n != 2 || res.Act.Result != "ok"):
+			t.Errorf("%s: retry = %+v, inputs %v; want it sent again", c.act.Name, res.Act, p.got())
+		case !c.again && (n != 1 || !strings.HasPrefix(res.Act.Result, ActUnknown) || !strings.Contains(res.Act.Result, "exactly as it was")):
+			t.Errorf("%s: retry = %+v, inputs %v; want its outcome unknown and the input sent once", c.act.Name, res.Act, p.got())
+		}
+	}
+}

@@ -137,6 +137,13 @@ func (a *Activities) step(ctx context.Context, d device.Device, attempt int, in 
 			// emptied the fields): the commit is named from the screen the
 			// action was decided on, as the first try named it.
 			commit = a.decidedCommit(ctx, in, cc.Commit != "")
+			// A tap on a commit named only here (an OK, whose label alone
+			// does not say it commits) is refused as one named by its
+			// control is. A Back is never refused: it also leaves the
+			// screen, and an editor left again unchanged saves nothing new.
+			if in.Act.Name == autoglm.ActionTap {
+				refusal = repeatRefusal(in, commit)
+			}
 		}
 		switch {
 		case look != nil:

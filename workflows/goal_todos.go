@@ -62,7 +62,7 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int, on todoPhone) (TodoResult
 		LookOnly:         t.Look,
 		Expect:           t.Expect,
 		Established:      g.st.Established.checks(),
-		Prior:            g.priorCommits(t.Text),
+		Prior:            g.priorCommits(ctx, t.Text),
 		Notes:            g.st.Notes,
 		FailureThreshold: g.opts.FailureThreshold, StuckThreshold: g.opts.StuckThreshold,
 		MaxStuckRetries: g.opts.MaxStuckRetries, HistoryEventLimit: g.opts.HistoryEventLimit,

@@ -1,0 +1,161 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/phoneflow/phoneflow/internal/autoglm"
+	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// tapWhere taps the first element on the screen that ok matches.
+func (p *lookPhone) tapWhere(what string, ok func(uitree.Element) bool) {
+	p.t.Helper()
+	es, err := p.d.UITree(context.Background())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	for _, e := range es {
+		if ok(e) {
+			x, y := e.Bounds.Center()
+			if err := p.d.Tap(context.Background(), x, y); err != nil {
+				p.t.Fatal(err)
+			}
+			return
+		}
+	}
+	p.t.Fatalf("no %s on the screen", what)
+}
+
+// stepOn runs a Step of task with act, decided on the screen now, the
+// todo having made commits already.
+func (p *lookPhone) stepOn(task string, act autoglm.Action, commits []string) StepResult {
+	p.t.Helper()
+	ctx := context.Background()
+	es, err := p.d.UITree(ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	b, _ := json.Marshal(es)
+	ref, err := p.a.put(ctx, b, "application/json")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	res, err := p.a.Step(ctx, StepInput{Serial: p.sim.Serial(), Task: task, UITree: true, Act: &act,
+		Width: phonesim.DefaultWidth, Height: phonesim.DefaultHeight, ScreenTreeRef: ref, Commits: commits})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return res
+}
+
+// TestAnAlarmCommittedOnceIsNotCommittedAgainByALaterRun: a todo's run
+// picks 8:30 AM on the time picker's dial and taps OK; its verification
+// does not see the alarm (its row past the list's edge), and the todo runs
+// again with the first run's commits (TodoInput.Prior). The second run
+// types the same time in the picker's text mode: its OK is the same commit
+// and is refused, so the phone keeps one alarm at 08:30. The time picker's
+// OK is named by the time it commits, whichever way the picker showed it.
+func TestAnAlarmCommittedOnceIsNotCommittedAgainByALaterRun(t *testing.T) {
+	p := newLookPhone(t, phonesim.SkinPixel)
+	ctx := context.Background()
+	task := "Create an alarm at 08:30"
+	at := func() int {
+		n := 0
+		for _, a := range p.sim.State().Alarms {
+			if a.Time == "08:30" {
+				n++
+			}
+		}
+		return n
+	}
+	if err := p.d.Launch(ctx, "Clock"); err != nil {
+		t.Fatal(err)
+	}
+	had := at() // the phone's own alarms
+	byID := func(id string) func(uitree.Element) bool {
+		return func(e uitree.Element) bool { return e.ResourceID == id }
+	}
+	onDial := func(n string) func(uitree.Element) bool {
+		return func(e uitree.Element) bool {
+			return strings.Contains(e.Class, "RadialPickerTouchHelper") && e.Desc == n
+		}
+	}
+	ok := func() autoglm.Action { return tapOn(p.find("button1")) }
+
+	// The first run, on the dial.
+	p.tapWhere("Add alarm", func(e uitree.Element) bool { return e.Desc == "Add alarm" })
+	p.tapWhere("8 on the dial", onDial("8"))
+	p.tapWhere("30 on the dial", onDial("30"))
+	p.tapWhere("AM", byID("android:id/am_label"))
+	first := p.stepOn(task, ok(), nil)
+	if first.Act == nil || first.Act.Result != "ok" || at() != had+1 {
+		t.Fatalf("the first run's OK = %+v, %d alarms at 08:30 (%d before)", first.Act, at(), had)
+	}
+	if !strings.Contains(first.Act.Commit, "time 08:30") {
+		t.Fatalf("the OK of the time picker is named %q, want the time it commits", first.Act.Commit)
+	}
+
+	// The second run, in text mode, with the first run's commits.
+	p.tapWhere("Add alarm", func(e uitree.Element) bool { return e.Desc == "Add alarm" })
+	p.tapWhere("text mode", func(e uitree.Element) bool { return e.ResourceID == "android:id/toggle_mode" })
+	if err := p.d.Type(ctx, "8"); err != nil {
+		t.Fatal(err)
+	}
+	p.tapWhere("minute", byID(pickerInputMinute))
+	if err := p.d.Type(ctx, "30"); err != nil {
+		t.Fatal(err)
+	}
+	if p.find("text1").Text != "AM" {
+		p.tapWhere("AM/PM", byID(pickerAMPMSpinner))
+		p.tapWhere("AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
+	}
+	second := p.stepOn(task, ok(), []string{first.Act.Commit})
+	if second.Act == nil || second.Act.Refused == "" || at() != had+1 {
+		t.Fatalf("the second run's OK = %+v, %d alarms at 08:30 (%d before); want it refused, one alarm more", second.Act, at(), had)
+	}
+	// Another time is another alarm.
+	p.tapWhere("minute", byID(pickerInputMinute))
+	if err := p.d.Type(ctx, "45"); err != nil {
+		t.Fatal(err)
+	}
+	if r := p.stepOn(task, ok(), []string{first.Act.Commit}); r.Act == nil || r.Act.Refused != "" || r.Act.Result != "ok" {
+		t.Fatalf("an OK on 8:45 = %+v, want it sent", r.Act)
+	}
+}
+
+func TestPickedTimeReadsBothWaysOfThePicker(t *testing.T) {
+	el := func(id, text string, checked bool) uitree.Element {
+		return uitree.Element{ResourceID: id, Text: text, Checked: checked, Class: "android.widget.TextView"}
+	}
+	field := func(id, text string) uitree.Element {
+		return uitree.Element{ResourceID: id, Text: text, Class: "android.widget.EditText", Bounds: uitree.Bounds{X1: 200, Y1: 0, X2: 300, Y2: 100}}
+	}
+	spinner := uitree.Element{ResourceID: pickerAMPMSpinner, Class: "android.widget.Spinner", Bounds: uitree.Bounds{X1: 0, Y1: 0, X2: 100, Y2: 100}}
+	spinText := uitree.Element{ResourceID: "android:id/text1", Text: "PM", Bounds: uitree.Bounds{X1: 10, Y1: 10, X2: 90, Y2: 90}}
+	for _, c := range []struct {
+		name  string
+		elems []uitree.Element
+		want  string
+	}{
+		{"dial, AM", []uitree.Element{el(pickerHours, "8", false), el(pickerMinutes, "30", false), el(pickerAM, "AM", true), el(pickerPM, "PM", false)}, "08:30"},
+		{"dial, 12 AM", []uitree.Element{el(pickerHours, "12", false), el(pickerMinutes, "05", false), el(pickerAM, "AM", true)}, "00:05"},
+		{"dial, PM", []uitree.Element{el(pickerHours, "8", false), el(pickerMinutes, "30", false), el(pickerAM, "AM", false), el(pickerPM, "PM", true)}, "20:30"},
+		{"dial, 24-hour", []uitree.Element{el(pickerHours, "20", false), el(pickerMinutes, "30", false)}, "20:30"},
+		{"keyboard, PM", []uitree.Element{field(pickerInputHour, "8"), field(pickerInputMinute, "30"), spinner, spinText}, "20:30"},
+		{"keyboard, no minutes yet", []uitree.Element{field(pickerInputHour, "8"), field(pickerInputMinute, ""), spinner, spinText}, ""},
+		{"no picker", []uitree.Element{field("com.example:id/title", "8")}, ""},
+	} {
+		got, _ := pickedTime(c.elems)
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The keyboard's fields are the time, not typed content of their own.
+	if got := commitContent([]uitree.Element{field(pickerInputHour, "8"), field(pickerInputMinute, "30"), spinner, spinText, field("x:id/label", "Gym")}); strings.Join(got, "|") != "time 20:30|Gym" {
+		t.Errorf("content = %q", got)
+	}
+}
