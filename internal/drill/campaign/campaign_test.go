@@ -454,18 +454,7 @@ func journalLines(dir string) string {
 // log under dir to send an action again: its input may have reached the
 // phone, and the screen as it was just before it says it did nothing.
 func resends(dir string) map[string]int {
-	n := map[string]int{}
-	for _, line := range strings.Split(journalLines(dir), "\n") {
-		if !strings.Contains(line, "decided from its own evidence") || !strings.Contains(line, `verdict="not applied"`) {
-			continue
-		}
-		for _, f := range strings.Fields(line) {
-			if id, ok := strings.CutPrefix(f, "id="); ok {
-				n[strings.Trim(id, `"`)]++
-			}
-		}
-	}
-	return n
+	return drilltest.Resends(journalLines(dir))
 }
 
 // union is a followed by the elements of b it lacks.

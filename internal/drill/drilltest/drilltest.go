@@ -249,6 +249,16 @@ func StepTrail(s *drill.Stack, id string) string {
 // than the todos decided it (docs/design.md §4).
 func CheckClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone) {
 	t.Helper()
+	CheckClaimsResent(t, s, id, res, p, nil)
+}
+
+// CheckClaimsResent is CheckClaims where the worker's journal judged some
+// actions not applied after a crash and sent them again (resent, by action
+// ID: Resends): the phone's input log holds each of those once more, the
+// first without effect (docs/design.md §4), so each counts as decided once
+// more.
+func CheckClaimsResent(t *testing.T, s *drill.Stack, id string, res workflows.GoalResult, p *phonesim.Phone, resent map[string]int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	acts, err := drill.ReportedActions(ctx, s.Client, id, res)
@@ -258,7 +268,13 @@ func CheckClaims(t *testing.T, s *drill.Stack, id string, res workflows.GoalResu
 	}
 	st := p.State()
 	bad := drill.AppliedButNotSent(acts, st)
-	twice := drill.SentTwice(acts, st)
+	decided := acts
+	for _, a := range acts {
+		for range resent[a.In.ActionID] {
+			decided = append(decided, a)
+		}
+	}
+	twice := drill.SentTwice(decided, st)
 	if len(bad)+len(twice) == 0 {
 		return
 	}
@@ -287,6 +303,25 @@ func LifeSummary(phones []*phonesim.Phone) map[string]int {
 	for _, p := range phones {
 		for _, e := range p.LifeEvents() {
 			n[e.Kind]++
+		}
+	}
+	return n
+}
+
+// Resends counts, by action ID, the actions a worker's log says its
+// journal judged not applied after a crash and sent again: the lines
+// "action journal: … decided from its own evidence" with verdict "not
+// applied".
+func Resends(log string) map[string]int {
+	n := map[string]int{}
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "decided from its own evidence") || !strings.Contains(line, `verdict="not applied"`) {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if id, ok := strings.CutPrefix(f, "id="); ok {
+				n[strings.Trim(id, `"`)]++
+			}
 		}
 	}
 	return n
