@@ -97,7 +97,7 @@ func workedIn(final activities.Observation, seen []activities.Observation) strin
 		if i < len(seen) {
 			o = seen[i]
 		}
-		if o.AppPackage == "" || slices.Contains(home, o.AppPackage) || o.App == device.SystemUIName || o.AppPackage == "com.android.systemui" {
+		if o.AppPackage == "" || slices.Contains(home, o.AppPackage) || o.App == device.SystemUIName || o.AppPackage == device.SystemUIPackage {
 			continue
 		}
 		if name := device.AppName(o.AppPackage); name != "" {
