@@ -384,8 +384,13 @@ func TestLookOnlyNavigationIsSentOnEverySkin(t *testing.T) {
 			"Wi-Fi is on", postcond.Check{Kind: postcond.Switch, Label: "Wi-Fi", On: &on}},
 		{phonesim.SkinOneUI, `Look again, changing nothing, whether the "Bluetooth" switch is off: open the screen that shows it, then finish.`,
 			"Bluetooth is off", postcond.Check{Kind: postcond.Switch, Label: "Bluetooth", On: &off}},
-		{phonesim.SkinPixel, `Look again, changing nothing, whether "Trip" is gone (todo 2 did: Delete the note called Trip): open the screen that lists it, then finish.`,
+		{phonesim.SkinPixel, `Look again, changing nothing, whether "Trip" is gone from Notes: open the screen that lists it, then finish.`,
 			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
+		{phonesim.SkinMIUI, `Look again, changing nothing, whether "Trip" is gone from Notes: open the screen that lists it, then finish.`,
+			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
+		{phonesim.SkinOneUI, `Look again, changing nothing, whether "Trip" is gone from Notes: open the screen that lists it, then finish.`,
+			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
+		// As goals wrote it before they named the app.
 		{phonesim.SkinClassic, `Look again, changing nothing, whether "Trip" is gone (todo 2 did: 删除笔记 Trip): open the screen that lists it, then finish.`,
 			`"Trip" is gone: Notes does not list it`, postcond.Check{Kind: postcond.ElementAbsent, Text: "Trip"}},
 	} {

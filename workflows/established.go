@@ -34,6 +34,9 @@ type established struct {
 type establishedState struct {
 	Check postcond.Check `json:"check"`
 	By    int            `json:"by"` // the 1-based todo that set it
+	// App is the app it lives in: the check's own, else the one the
+	// todo that set it worked in (TodoResult.App); "" when neither says.
+	App string `json:"app,omitempty"`
 	// Undone is set when the latest final screen that showed it showed
 	// the opposite, with what it showed, and UndoneBy that todo.
 	Undone   string `json:"undone,omitempty"`
@@ -69,7 +72,11 @@ func (e *established) took(i int, tr TodoResult) {
 				kept = append(kept, s)
 			}
 		}
-		e.States = append(kept, establishedState{Check: c.Check, By: i, Seen: i})
+		app := c.Check.App
+		if app == "" {
+			app = tr.App
+		}
+		e.States = append(kept, establishedState{Check: c.Check, By: i, App: app, Seen: i})
 	}
 	if len(e.States) > maxEstablished {
 		e.States = e.States[len(e.States)-maxEstablished:]

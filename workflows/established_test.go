@@ -80,7 +80,7 @@ func TestEstablishedStatesTakeTheLatest(t *testing.T) {
 func TestGoalLooksAgainAtAStateNoLaterScreenShowed(t *testing.T) {
 	on := true
 	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}
-	look := lookText(establishedState{Check: bt[0], By: 1}, "turn on bluetooth")
+	look := lookText(establishedState{Check: bt[0], By: 1})
 	world := func(lookSees string) *fakeWorld {
 		return &fakeWorld{
 			plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on bluetooth", "send hi"},
@@ -173,7 +173,7 @@ func TestUnseenStatesAreOnlyThoseALaterTodoLeftUnseen(t *testing.T) {
 func TestALookTodoGoesBackWhereItStarted(t *testing.T) {
 	on := true
 	bt := []postcond.Check{{Kind: postcond.Switch, Label: "Bluetooth", On: &on}}
-	look := lookText(establishedState{Check: bt[0], By: 1}, "turn on bluetooth")
+	look := lookText(establishedState{Check: bt[0], By: 1})
 	world := func(lookStart string) *fakeWorld {
 		f := &fakeWorld{
 			plans: []activities.PlanDecision{{Status: activities.PlanPlanned, Plan: []string{"turn on bluetooth", "go home"},

@@ -386,12 +386,17 @@ func (f *fakeWorld) Verify(ctx context.Context, in activities.VerifyInput) (acti
 	v := f.verdict(in)
 	for _, c := range in.Established {
 		// The final screen of a todo whose message is in undoes shows
-		// those labels' states undone; every other state still held.
-		if slices.Contains(f.hides[in.Message], c.Label) {
+		// those labels' states undone (an item's text for an item gone);
+		// every other state still held.
+		label := c.Label
+		if label == "" {
+			label = c.Text
+		}
+		if slices.Contains(f.hides[in.Message], label) {
 			continue
 		}
-		undone := slices.Contains(f.undoes[in.Message], c.Label)
-		v.Rechecked = append(v.Rechecked, postcond.Result{Check: c, Held: !undone, Evidence: "rechecked " + c.Label})
+		undone := slices.Contains(f.undoes[in.Message], label)
+		v.Rechecked = append(v.Rechecked, postcond.Result{Check: c, Held: !undone, Evidence: "rechecked " + label})
 	}
 	return v, nil
 }

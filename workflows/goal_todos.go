@@ -82,6 +82,9 @@ func (g *goalRun) runTodo(ctx workflow.Context, i int, on todoPhone) (TodoResult
 		Goal: g.in.Goal, Earlier: g.earlierResults(i), Answers: g.st.Answers,
 		AskPlanner: !g.opts.singleLoop(), ReviewEvery: g.reviewEvery(),
 	}
+	if t.Look {
+		in = lookInput(ctx, in)
+	}
 	g.st.Notes = nil
 	g.child = id
 	g.live.start(id)

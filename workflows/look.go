@@ -30,18 +30,82 @@ type closingDone struct {
 	Dropped  []activities.Dropped `json:"dropped,omitempty"`
 }
 
-// lookText is the task of the todo that looks again at s; by is the todo
-// that set it.
-func lookText(s establishedState, by string) string {
+// ChangeLookNamesApp: a look todo carries no text a person or a planner
+// wrote: its task names, for an item gone or an alarm, the app the state
+// lives in and the check's own words, never the text of the todo that set
+// it, and its input leaves out the goal, the earlier todos and the answers,
+// with no planner in its loop, so what a person wrote into a goal or a
+// todo (a password) is not copied into the look's history (docs/design.md
+// §9, A todo that only looks). Before it, such a look quoted the earlier
+// todo's text and carried the goal's. Asked only when a goal adds looks.
+const ChangeLookNamesApp = "look-names-app"
+
+// lookText is the task of the todo that looks again at s, under
+// ChangeLookNamesApp: what to look at in the check's own words, and for an
+// item gone or an alarm the app it lives in when known.
+func lookText(s establishedState) string {
 	c := s.Check
+	in, from := "", ""
+	if s.App != "" {
+		in, from = " in "+s.App, " from "+s.App
+	}
 	switch {
 	case c.Kind == postcond.Switch && !c.Any:
 		return fmt.Sprintf("Look again, changing nothing, whether the %q switch is %s: open the screen that shows it, then finish.", c.Label, onOff(c.On))
+	case c.Kind == postcond.Switch:
+		return fmt.Sprintf("Look again, changing nothing, whether a %q switch is %s%s: open the screen that shows it, then finish.", c.Label, onOff(c.On), in)
+	default:
+		return fmt.Sprintf("Look again, changing nothing, whether %q is gone%s: open the screen that lists it, then finish.", c.Text, from)
+	}
+}
+
+// quotingLookText is the task of a look todo before ChangeLookNamesApp,
+// kept for the goals that recorded none: by is the text of the todo that
+// set s, quoted for an item gone or an alarm.
+func quotingLookText(s establishedState, by string) string {
+	c := s.Check
+	switch {
+	case c.Kind == postcond.Switch && !c.Any:
+		return lookText(s)
 	case c.Kind == postcond.Switch:
 		return fmt.Sprintf("Look again, changing nothing, whether a %q switch is %s (todo %d did: %s): open the screen that shows it, then finish.", c.Label, onOff(c.On), s.By, truncate(by, 200))
 	default:
 		return fmt.Sprintf("Look again, changing nothing, whether %q is gone (todo %d did: %s): open the screen that lists it, then finish.", c.Text, s.By, truncate(by, 200))
 	}
+}
+
+// lookInput is what look todo in is given under ChangeLookNamesApp: none
+// of the texts the goal's other todos carry for the planner (the goal, the
+// earlier todos, the answers), and no planner in its loop, which a todo
+// that only looks at a check has no need of.
+func lookInput(ctx workflow.Context, in TodoInput) TodoInput {
+	if getVersion(ctx, ChangeLookNamesApp, workflow.DefaultVersion, 1) < 1 {
+		return in
+	}
+	in.Goal, in.Earlier, in.Answers, in.AskPlanner, in.ReviewEvery = "", nil, nil, false, 0
+	return in
+}
+
+// workedIn is the app a todo left its work in, by the name the built-in
+// table gives its package (else the phone's): its final screen's app, or,
+// when that is the home screen or the system UI (a todo that ends "…, then
+// go home"), the latest other app its screens showed; "" when none did.
+func workedIn(final activities.Observation, seen []activities.Observation) string {
+	home, _ := device.LookupApp("Launcher")
+	for i := len(seen); i >= 0; i-- {
+		o := final
+		if i < len(seen) {
+			o = seen[i]
+		}
+		if o.AppPackage == "" || slices.Contains(home, o.AppPackage) || o.App == device.SystemUIName || o.AppPackage == device.SystemUIPackage {
+			continue
+		}
+		if name := device.AppName(o.AppPackage); name != "" {
+			return name
+		}
+		return o.App
+	}
+	return ""
 }
 
 func onOff(on *bool) string {
@@ -67,12 +131,17 @@ func (g *goalRun) lookAgain(ctx workflow.Context, response string, dropped []act
 	}
 	g.st.Closing = &closingDone{Response: response, Dropped: dropped}
 	g.st.NeedReplan = false
+	names := getVersion(ctx, ChangeLookNamesApp, workflow.DefaultVersion, 1) >= 1
 	for _, s := range unseen {
-		by := ""
-		if s.By >= 1 && s.By <= len(g.st.Todos) {
-			by = g.st.Todos[s.By-1].Text
+		text := lookText(s)
+		if !names {
+			by := ""
+			if s.By >= 1 && s.By <= len(g.st.Todos) {
+				by = g.st.Todos[s.By-1].Text
+			}
+			text = quotingLookText(s, by)
 		}
-		g.st.Todos = append(g.st.Todos, TodoState{Index: len(g.st.Todos) + 1, Text: lookText(s, by), Status: TodoPending,
+		g.st.Todos = append(g.st.Todos, TodoState{Index: len(g.st.Todos) + 1, Text: text, Status: TodoPending,
 			Expect: []postcond.Check{s.Check}, Look: true})
 	}
 	g.addFeedback(fmt.Sprintf("the goal looks again at %d state(s) no screen showed since a later todo ran", len(unseen)))

@@ -190,7 +190,7 @@ func (t *todoRun) result(status, text string) TodoResult {
 		Notes: append([]string(nil), t.st.Unseen...), SteerSeq: t.st.SteerSeq,
 		Committed: t.st.Checks.Committed, Refused: t.st.Checks.Refused, Asked: t.st.Checks.Asked, Screen: t.st.Screen.Hash,
 		CommitKeys: t.st.Commits.Made, Recent: append([]string(nil), t.st.Recent...), Turns: t.st.Turns,
-		Guidance: t.st.Guidance.Version, Answered: t.answers()}
+		Guidance: t.st.Guidance.Version, Answered: t.answers(), App: workedIn(t.st.Screen, t.st.Checks.Seen)}
 }
 
 // shouldContinueAsNew reports whether this run's history is long enough to

@@ -586,6 +586,9 @@ type TodoResult struct {
 	Recent []string `json:"recent,omitempty"`
 	// Turns are the executor think turns the todo took.
 	Turns int `json:"turns,omitempty"`
+	// App is the app the todo left its work in (workedIn): where a look
+	// todo finds again a state it set (ChangeLookNamesApp).
+	App string `json:"app,omitempty"`
 }
 
 // TodoEvent is what a TodoWorkflow tells its parent goal through the

@@ -419,6 +419,14 @@ func recordings() []recording {
 			// (docs/design.md §9, A todo that only looks).
 			return r.finish(t, r.start(t, i, "Turn on Bluetooth, then go back to the home screen", workflows.GoalOptions{}))
 		}},
+		{"look-names-app", func(t *testing.T, r *recorder, i int) []string {
+			// A note deleted, then Bluetooth turned on: Settings does not
+			// show the notes list, so the goal looks again whether the
+			// note is gone from Notes, naming the app and the note, not
+			// the todo that deleted it (docs/design.md §9, A todo that
+			// only looks). The Delete tap is approved by the goal's option.
+			return r.finish(t, r.start(t, i, `Delete the note "Shopping list", then turn on Bluetooth`, workflows.GoalOptions{AutoApprove: true}))
+		}},
 		{"planner-review-hint", func(t *testing.T, r *recorder, i int) []string {
 			// The display shows the old screen for a while after every
 			// input, so the executor is stuck and corrected; the planner,

@@ -11,14 +11,17 @@ import (
 
 // A todo that only looks (docs/design.md §9, A todo that only looks) is one a
 // goal runs before it ends done, to see again a state an earlier todo set:
-// the persona opens the screen that shows the switch, or the list that
-// would hold the item gone, and finishes saying what it sees. It never
+// the persona opens the screen that shows the switch, or the list of the
+// app the task names that would hold the item gone, and finishes saying
+// what it sees. It never
 // taps a switch and never types; the Step would refuse it if it did.
 
 var (
 	// lookRe is a look todo's task as the goal writes it: what it looks
-	// at, then what the earlier todo did, when the task says it.
-	lookRe = regexp.MustCompile(`(?is)^\s*look again, changing nothing, whether (.+?)(?:\s+\(todo \d+ did: (.*)\))?: open the screen that (?:shows|lists) it, then finish\.?\s*$`)
+	// at, then the app it lives in ("… is gone from Notes", "… is on in
+	// Clock"), or, as goals wrote it before they named the app, what the
+	// earlier todo did ("(todo 2 did: …)").
+	lookRe = regexp.MustCompile(`(?is)^\s*look again, changing nothing, whether ((?:(?:the|a)\s+)?"(?:[^"\\]|\\.)*"\s+(?:switch is (?:on|off)|is gone))(?:\s+\(todo \d+ did: (.*)\))?(?:\s+(?:in|from)\s+(.+?))?: open the screen that (?:shows|lists) it, then finish\.?\s*$`)
 	// lookSwitchRe and lookGoneRe are what it looks at: a switch's
 	// state, or an item gone.
 	lookSwitchRe = regexp.MustCompile(`(?is)^(?:the|a)\s+("(?:[^"\\]|\\.)*")\s+switch is (on|off)$`)
@@ -32,7 +35,8 @@ type lookTask struct {
 	Label string // the switch's label, or the item that is gone
 	On    bool   // a switch: the state it should show
 	Gone  bool   // an item gone, rather than a switch
-	Did   string // the earlier todo's text, "" when the task does not say
+	App   string // the app it lives in, "" when the task does not say
+	Did   string // the earlier todo's text, in a task from before the app was named
 }
 
 // isLook reports a look todo's task.
@@ -44,7 +48,10 @@ func parseLook(task string) (lookTask, bool) {
 	if m == nil {
 		return lookTask{}, false
 	}
-	l := lookTask{Did: strings.TrimSpace(m[2])}
+	l := lookTask{Did: strings.TrimSpace(m[2]), App: strings.TrimSpace(m[3])}
+	if a, ok := apps[strings.ToLower(l.App)]; ok {
+		l.App = a // a skin's name for it: 时钟, 笔记
+	}
 	what := strings.TrimSpace(m[1])
 	var quoted string
 	if s := lookSwitchRe.FindStringSubmatch(what); s != nil {
@@ -99,10 +106,14 @@ func (c *solver) look(l lookTask) step {
 	return c.lookSwitch(l)
 }
 
-// lookApp is the app a look happens in: the one the earlier todo worked
-// in, as the persona reads a todo, else fallback.
-func lookApp(did, fallback string) string {
-	if did != "" {
+// lookApp is the app a look happens in: the one its task names, else the
+// one the earlier todo it quotes worked in, as the persona reads a todo,
+// else fallback.
+func lookApp(l lookTask, fallback string) string {
+	if l.App != "" {
+		return l.App
+	}
+	if did := l.Did; did != "" {
 		if in := parseIntent(did); in.App != "" && in.App != "Launcher" {
 			return in.App
 		}
@@ -114,10 +125,10 @@ func lookApp(did, fallback string) string {
 }
 
 // lookSwitch looks for a switch the persona has no path to: in the app the
-// earlier todo worked in (Settings when it does not say), by the words
-// beside it, scrolling the list.
+// task names (Settings when it does not say), by the words beside it,
+// scrolling the list.
 func (c *solver) lookSwitch(l lookTask) step {
-	app := lookApp(l.Did, "Settings")
+	app := lookApp(l, "Settings")
 	if st, ok := c.ensureApp(app); ok {
 		return st
 	}
@@ -138,13 +149,12 @@ func (c *solver) lookSwitch(l lookTask) step {
 	return c.scroll(true, fmt.Sprintf("the %q switch", l.Label))
 }
 
-// lookGone opens the list of the app the earlier todo worked in and says
-// whether the item is on it, scrolling the whole list before it says it
-// is not.
+// lookGone opens the list of the app the task names and says whether the
+// item is on it, scrolling the whole list before it says it is not.
 func (c *solver) lookGone(l lookTask) step {
-	app := lookApp(l.Did, "")
+	app := lookApp(l, "")
 	if app == "" {
-		return finish(fmt.Sprintf("Could not look for %q: the task does not say which app listed it", l.Label), "The earlier todo names no app.")
+		return finish(fmt.Sprintf("Could not look for %q: the task does not say which app listed it", l.Label), "The task names no app.")
 	}
 	if st, ok := c.ensureApp(app); ok {
 		return st

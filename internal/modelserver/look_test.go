@@ -17,8 +17,19 @@ func lookSwitchTask(label string, on bool) string {
 	return fmt.Sprintf("Look again, changing nothing, whether the %q switch is %s: open the screen that shows it, then finish.", label, onOff(on))
 }
 
-// lookGoneTask is a look todo's task for an item gone.
-func lookGoneTask(item string, by int, did string) string {
+// lookGoneTask is a look todo's task for an item gone from app.
+func lookGoneTask(item, app string) string {
+	return fmt.Sprintf("Look again, changing nothing, whether %q is gone from %s: open the screen that lists it, then finish.", item, app)
+}
+
+// lookAlarmTask is a look todo's task for an alarm's switch in app.
+func lookAlarmTask(at, app string) string {
+	return fmt.Sprintf("Look again, changing nothing, whether a %q switch is on in %s: open the screen that shows it, then finish.", at, app)
+}
+
+// quotingLookTask is a look todo's task for an item gone as goals wrote
+// it before they named the app: quoting the todo that did it.
+func quotingLookTask(item string, by int, did string) string {
 	return fmt.Sprintf("Look again, changing nothing, whether %q is gone (todo %d did: %s): open the screen that lists it, then finish.", item, by, did)
 }
 
@@ -94,18 +105,23 @@ func TestPersonaLookReachesTheSwitchAndChangesNothing(t *testing.T) {
 	}
 }
 
-// The persona does a todo that only looks for an item gone in the app the
-// earlier todo worked in: it opens the notes list (Keep on a Pixel),
-// leaving an editor it finds open, and says whether the note is listed,
-// after the whole list; it types nothing and deletes nothing.
+// The persona does a todo that only looks for an item gone in the app its
+// task names (or, in a task from before it named one, the app the quoted
+// todo worked in) on every skin: it opens the notes list (Keep on a
+// Pixel), leaving an editor it finds open, and says whether the note is
+// listed, after the whole list; it types nothing and deletes nothing.
 func TestPersonaLookForANoteGone(t *testing.T) {
 	srv := httptest.NewServer(New(Config{}))
 	defer srv.Close()
-	for _, skin := range []phonesim.Skin{phonesim.SkinPixel, phonesim.SkinClassic} {
+	for _, skin := range []phonesim.Skin{phonesim.SkinPixel, phonesim.SkinClassic, phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
 		p.Fill(phonesim.Fill{Notes: 12})
-		task := lookGoneTask("Trip", 2, "Delete the note called Trip")
+		task := lookGoneTask("Trip", "Notes")
 		looks(t, srv.URL, p, a, fmt.Sprintf("%s, no such note", skin), task, `"Trip" is gone: Notes does not list it`)
+		if skin == phonesim.SkinPixel {
+			// As goals wrote it before they named the app.
+			looks(t, srv.URL, p, a, "pixel, the todo quoted", quotingLookTask("Trip", 2, "Delete the note called Trip"), `"Trip" is gone: Notes does not list it`)
+		}
 		if got, _ := runGoal(t, srv.URL, a, "Create a note titled Trip saying pack the tent", 16); !strings.Contains(got, "Trip") {
 			t.Fatalf("%s: creating the note finished %q", skin, got)
 		}
@@ -150,18 +166,23 @@ func TestPersonaLookJudgedByTheSwitchShown(t *testing.T) {
 }
 
 // A look at an alarm's switch, labelled by its time, opens the alarm list
-// and says whether that alarm is on, without tapping its switch.
+// on every skin and says whether that alarm is on, without tapping its
+// switch.
 func TestPersonaLookAtAnAlarmSwitch(t *testing.T) {
 	srv := httptest.NewServer(New(Config{}))
 	defer srv.Close()
-	for _, skin := range []phonesim.Skin{phonesim.SkinPixel, phonesim.SkinClassic} {
+	for _, skin := range []phonesim.Skin{phonesim.SkinPixel, phonesim.SkinClassic, phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
 		if got, _ := runGoal(t, srv.URL, a, "Create an alarm at 07:30", 16); !strings.Contains(got, "07:30") {
 			t.Fatalf("%s: creating the alarm finished %q", skin, got)
 		}
 		a.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
-		task := `Look again, changing nothing, whether a "07:30" switch is on (todo 1 did: Create an alarm at 07:30): open the screen that shows it, then finish.`
-		looks(t, srv.URL, p, a, string(skin), task, "The 07:30 alarm is on")
+		looks(t, srv.URL, p, a, string(skin), lookAlarmTask("07:30", "Clock"), "The 07:30 alarm is on")
+		if skin == phonesim.SkinPixel {
+			a.shell("input keyevent 3")
+			quoted := `Look again, changing nothing, whether a "07:30" switch is on (todo 1 did: Create an alarm at 07:30): open the screen that shows it, then finish.`
+			looks(t, srv.URL, p, a, "pixel, the todo quoted", quoted, "The 07:30 alarm is on")
+		}
 	}
 }
 
@@ -179,8 +200,14 @@ func TestPersonaLookParsesEachForm(t *testing.T) {
 		{lookSwitchTask(`The "big" light`, true), lookTask{Label: `The "big" light`, On: true}},
 		{fmt.Sprintf("Look again, changing nothing, whether a %q switch is on (todo 1 did: %s): open the screen that shows it, then finish.", "08:30", "Create an alarm at 08:30 (daily)"),
 			lookTask{Label: "08:30", On: true, Did: "Create an alarm at 08:30 (daily)"}},
-		{lookGoneTask("Trip", 2, "Delete the note called Trip"), lookTask{Label: "Trip", Gone: true, Did: "Delete the note called Trip"}},
-		{lookGoneTask("旅行", 3, "删除笔记“旅行”：不要了"), lookTask{Label: "旅行", Gone: true, Did: "删除笔记“旅行”：不要了"}},
+		{quotingLookTask("Trip", 2, "Delete the note called Trip"), lookTask{Label: "Trip", Gone: true, Did: "Delete the note called Trip"}},
+		{quotingLookTask("旅行", 3, "删除笔记“旅行”：不要了"), lookTask{Label: "旅行", Gone: true, Did: "删除笔记“旅行”：不要了"}},
+		{lookGoneTask("Trip", "Notes"), lookTask{Label: "Trip", Gone: true, App: "Notes"}},
+		{lookGoneTask("Meet in the Park app: 5pm", "Google Keep"), lookTask{Label: "Meet in the Park app: 5pm", Gone: true, App: "Google Keep"}},
+		{lookGoneTask("旅行", "笔记"), lookTask{Label: "旅行", Gone: true, App: "Notes"}},
+		{`Look again, changing nothing, whether "Trip" is gone: open the screen that lists it, then finish.`, lookTask{Label: "Trip", Gone: true}},
+		{lookAlarmTask("08:30", "Clock"), lookTask{Label: "08:30", On: true, App: "Clock"}},
+		{lookAlarmTask("08:30", "时钟"), lookTask{Label: "08:30", On: true, App: "Clock"}},
 	} {
 		got, ok := parseLook(c.task)
 		if !ok || got != c.want {
@@ -195,8 +222,11 @@ func TestPersonaLookParsesEachForm(t *testing.T) {
 			t.Errorf("%q read as a look", task)
 		}
 	}
-	if got := lookApp("删除笔记“旅行”", ""); got != "Notes" {
+	if got := lookApp(lookTask{Did: "删除笔记“旅行”"}, ""); got != "Notes" {
 		t.Errorf("the app of a Chinese note todo: %q", got)
+	}
+	if got := lookApp(lookTask{App: "Notes", Did: "Open Clock"}, ""); got != "Notes" {
+		t.Errorf("the app a task names comes first: %q", got)
 	}
 }
 
