@@ -126,6 +126,12 @@ func (p *Phone) swipe(x1, y1, x2, y2 int) {
 	if abs(dy) < 24 {
 		return
 	}
+	for i := len(s.widgets) - 1; i >= 0; i-- {
+		if w := s.widgets[i]; w.spin != nil && w.bounds.Contains(x1, y1) {
+			w.spin(dy)
+			return
+		}
+	}
 	for _, w := range s.widgets {
 		if w.kind == kList && w.bounds.Contains(x1, y1) && w.scrollOf != nil {
 			w.scrollOf.scroll = min(max(w.scrollOf.scroll+dy, 0), w.maxScroll)
