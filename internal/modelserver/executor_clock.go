@@ -99,7 +99,7 @@ func parseAlarmTodo(t string, in *intent) {
 // A Pixel's text-less switches are described by their rows first.
 func (c *solver) alarmSwitches() []*uitree.Listed {
 	var out, rows []*uitree.Listed
-	es := describeAlarmSwitches(c.obs.Elems)
+	es := describeVendorSwitches(describeAlarmSwitches(c.obs.Elems))
 	for i, l := range es {
 		switch {
 		case l.Checkable && clockRe.MatchString(l.Desc):
@@ -162,6 +162,9 @@ func (c *solver) alarmListStep() (step, bool) {
 	if c.pixelDialog() {
 		return back("A dialog is in front of the alarm list; I close it."), true
 	}
+	if c.onVendorAlarmEdit() {
+		return back("This is an alarm's edit page; the alarms are on the list."), true
+	}
 	return step{}, false
 }
 
@@ -220,6 +223,9 @@ func (c *solver) alarm(in intent) step {
 		return st
 	}
 	if st, ok := c.pixelNewAlarm(in); ok {
+		return st
+	}
+	if st, ok := c.vendorNewAlarm(in); ok {
 		return st
 	}
 	timeF := c.byID("alarm_time")
