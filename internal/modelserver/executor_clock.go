@@ -99,7 +99,7 @@ func parseAlarmTodo(t string, in *intent) {
 // A Pixel's text-less switches are described by their rows first.
 func (c *solver) alarmSwitches() []*uitree.Listed {
 	var out, rows []*uitree.Listed
-	es := describeVendorSwitches(describeAlarmSwitches(c.obs.Elems))
+	es := describeAlarmSwitches(c.obs.Elems)
 	for i, l := range es {
 		switch {
 		case l.Checkable && clockRe.MatchString(l.Desc):

@@ -38,6 +38,21 @@ func markHalf(s string) string {
 	return ""
 }
 
+// markedApart reports a time alone ("9:30") whose 12-hour mark follows it
+// as the next element's text ("下午", "PM"), as MIUI and One UI rows write
+// it: the time is read with its mark, never alone.
+func markedApart(es []uitree.Listed, l uitree.Listed) bool {
+	if !bareTimeRe.MatchString(strings.TrimSpace(l.Text)) {
+		return false
+	}
+	for i := range es {
+		if es[i].Index == l.Index {
+			return i+1 < len(es) && markHalf(es[i+1].Text) != ""
+		}
+	}
+	return false
+}
+
 // vendorAlarm is one alarm row of a vendor Clock list as the screen
 // shows it.
 type vendorAlarm struct {

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/uitree"
+	"github.com/phoneflow/phoneflow/internal/verify"
 )
 
 // On a Xiaomi's 时钟 and a Galaxy's Clock the persona creates an alarm on
@@ -35,6 +38,72 @@ func TestPersonaDrivesVendorClocks(t *testing.T) {
 			}
 			if st := p.State(); !slices.Contains(st.Alarms, c.has) {
 				t.Errorf("%s: %q finished %q in %d steps but the phone holds %+v", skin, c.task, got, steps, st.Alarms)
+			}
+		}
+	}
+}
+
+// The checks read a vendor row's switch by the time and mark beside it:
+// the verifier takes the 08:30 alarm's switch for off, never for on, and
+// a 9:30 PM alarm's for 21:30, not 09:30.
+func TestChecksReadVendorAlarmRows(t *testing.T) {
+	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
+		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+		a.shell("monkey -p com.android.deskclock -c android.intent.category.LAUNCHER 1")
+		srv := httptest.NewServer(New(Config{}))
+		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
+		srv.Close()
+		es := p.UITree()
+		obs := observation{App: "Clock", Package: "com.android.deskclock", Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		for _, c := range []struct {
+			task string
+			want string
+		}{
+			{"Turn off the 08:30 alarm", verify.Done},
+			{"Turn on the 08:30 alarm", verify.Failed},
+			{"Turn on the 07:00 alarm", verify.Done},
+			{"Turn off my Wake up alarm", verify.Failed},
+			{"Turn on the 21:30 alarm", verify.Done},
+			{"Turn on the 09:30 alarm", verify.Failed},
+		} {
+			if v := judgeClaim(obs, c.task, "done"); v.Status != c.want {
+				t.Errorf("%s: %q: %s (%s), want %s", skin, c.task, v.Status, v.Evidence, c.want)
+			}
+		}
+		on, off := true, false
+		screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: "com.android.deskclock", Elements: es}}
+		for _, c := range []struct {
+			check postcond.Check
+			held  bool
+		}{
+			{postcond.Check{Kind: postcond.Switch, Label: "08:30", On: &off}, true},
+			{postcond.Check{Kind: postcond.Switch, Label: "Gym", On: &on}, false},
+			{postcond.Check{Kind: postcond.Switch, Label: "21:30", On: &on, Any: true}, true},
+			{postcond.Check{Kind: postcond.ElementExists, Text: "21:30"}, true},
+			{postcond.Check{Kind: postcond.ElementExists, Text: "09:30"}, false},
+			{postcond.Check{Kind: postcond.RowShows, Row: "07:00", Shows: "Wake up"}, true},
+			{postcond.Check{Kind: postcond.RowShows, Row: "08:30", Shows: "Wake up"}, false},
+		} {
+			if r := postcond.Eval([]postcond.Check{c.check}, screen)[0]; r.Held != c.held {
+				t.Errorf("%s: %s: held=%t (%s), want %t", skin, c.check, r.Held, r.Evidence, c.held)
+			}
+		}
+	}
+}
+
+// A claim that a 09:30 alarm was set is not borne out by a row reading
+// "9:30" and "下午" (or "PM"): that alarm rings at 21:30.
+func TestVerifierReadsAVendorRowsMark(t *testing.T) {
+	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
+		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+		a.shell("monkey -p com.android.deskclock -c android.intent.category.LAUNCHER 1")
+		srv := httptest.NewServer(New(Config{}))
+		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
+		srv.Close()
+		obs := observation{App: "Clock", Package: "com.android.deskclock", Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		for task, want := range map[string]string{"Set an alarm for 09:30": verify.Failed, "Set an alarm for 21:30": verify.Done} {
+			if v := judgeClaim(obs, task, "done"); v.Status != want {
+				t.Errorf("%s: %q: %s (%s), want %s", skin, task, v.Status, v.Evidence, want)
 			}
 		}
 	}
