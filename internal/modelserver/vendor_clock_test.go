@@ -49,12 +49,12 @@ func TestPersonaDrivesVendorClocks(t *testing.T) {
 func TestChecksReadVendorAlarmRows(t *testing.T) {
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
-		a.shell("monkey -p com.android.deskclock -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
 		srv := httptest.NewServer(New(Config{}))
 		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
 		srv.Close()
 		es := p.UITree()
-		obs := observation{App: "Clock", Package: "com.android.deskclock", Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		obs := observation{App: "Clock", Package: "com.google.android.deskclock", Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
 		for _, c := range []struct {
 			task string
 			want string
@@ -71,7 +71,7 @@ func TestChecksReadVendorAlarmRows(t *testing.T) {
 			}
 		}
 		on, off := true, false
-		screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: "com.android.deskclock", Elements: es}}
+		screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: "com.google.android.deskclock", Elements: es}}
 		for _, c := range []struct {
 			check postcond.Check
 			held  bool
@@ -96,11 +96,11 @@ func TestChecksReadVendorAlarmRows(t *testing.T) {
 func TestVerifierReadsAVendorRowsMark(t *testing.T) {
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
-		a.shell("monkey -p com.android.deskclock -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
 		srv := httptest.NewServer(New(Config{}))
 		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
 		srv.Close()
-		obs := observation{App: "Clock", Package: "com.android.deskclock", Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		obs := observation{App: "Clock", Package: "com.google.android.deskclock", Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
 		for task, want := range map[string]string{"Set an alarm for 09:30": verify.Failed, "Set an alarm for 21:30": verify.Done} {
 			if v := judgeClaim(obs, task, "done"); v.Status != want {
 				t.Errorf("%s: %q: %s (%s), want %s", skin, task, v.Status, v.Evidence, want)
