@@ -211,13 +211,23 @@ func TestVendorWheelsAreReadAsOneTime(t *testing.T) {
 		turnTo(t, p, 1, c.ampm)
 		turnTo(t, p, 2, "9")
 		turnTo(t, p, 3, "45")
+		tapWhere(t, p, "the label field", func(e uitree.Element) bool { return e.IsField() && e.Hint != "" })
+		typeADB(t, p, "Run")
 		es := simDump(t, p)
 		ok := es[find(t, es, "commit", c.commit)]
+		on := true
 		for want, refused := range map[string]bool{"09:45": true, "21:45": false} {
 			why := postcond.WrongTarget(postcond.Target{Task: "Set an alarm for " + want, Control: ok, Elements: es,
 				Expect: []postcond.Check{{Kind: postcond.ElementExists, Text: want}}})
 			if (why != "") != refused {
 				t.Errorf("%s: commit on 9:45 %s for a %s alarm: %q", c.skin, c.ampm, want, why)
+			}
+			// The wheels' values name no record: a labelled alarm's row
+			// check is judged by the time and the label alone.
+			why = postcond.WrongTarget(postcond.Target{Task: "Create an alarm at " + want + " labelled Run", Control: ok, Elements: es,
+				Expect: []postcond.Check{{Kind: postcond.RowShows, Row: want, Shows: "Run"}, {Kind: postcond.Switch, Label: want, On: &on}}})
+			if (why != "") != refused {
+				t.Errorf("%s: commit on 9:45 %s labelled Run for a %s alarm labelled Run: %q", c.skin, c.ampm, want, why)
 			}
 		}
 	}

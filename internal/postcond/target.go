@@ -211,12 +211,7 @@ func WrongTarget(t Target) string {
 	if uitree.Disabled(t.Elements, t.Control) {
 		return fmt.Sprintf("the %q control is disabled (enabled=false), so a tap on it does nothing: do what enables it first (a box to tick, a field to fill)", clip(label(t.Control), 40))
 	}
-	var fields []uitree.Element
-	for _, e := range t.Elements {
-		if e.IsField() {
-			fields = append(fields, e)
-		}
-	}
+	fields := fieldsOf(t.Elements)
 	for _, f := range fields {
 		if v := fieldText(f); v != "" && Unresolved(v) {
 			return fmt.Sprintf("the field %q holds %q, a placeholder and not a value: put the value itself in", fieldName(f), clip(v, 80))
