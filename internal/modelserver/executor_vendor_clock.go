@@ -252,6 +252,9 @@ func (c *solver) vendorNewAlarm(in intent) (step, bool) {
 		return step{}, false
 	}
 	hour, minute, ampm := clock12(in.Time)
+	if c.onVendorAlarmEdit() && c.byText("编辑闹钟") != nil {
+		return back("This page edits a saved alarm, not a new one; I leave it unchanged."), true
+	}
 	if c.onVendorAlarmEdit() {
 		ws := c.vendorWheels()
 		marks := []string{"AM", "PM"}

@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"testing"
@@ -106,5 +107,31 @@ func TestVerifierReadsAVendorRowsMark(t *testing.T) {
 				t.Errorf("%s: %q: %s (%s), want %s", skin, task, v.Status, v.Evidence, want)
 			}
 		}
+	}
+}
+
+// A saved alarm's page (编辑闹钟, opened by a stray tap on its row) is left
+// unchanged: the new alarm is made from 添加闹钟, and the old one keeps
+// its time.
+func TestPersonaLeavesASavedAlarmsPage(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinMIUI})
+	a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+	for _, e := range p.UITree() {
+		if e.Text == "7:00" {
+			x, y := e.Bounds.Center()
+			a.shell(fmt.Sprintf("input tap %d %d", x, y))
+			break
+		}
+	}
+	if st := p.State(); st.Screen.Page != "new_alarm" {
+		t.Fatalf("the 7:00 row tapped: on %q", st.Screen.Page)
+	}
+	got, _ := runGoal(t, srv.URL, a, "Set an alarm for 21:35", 40)
+	st := p.State()
+	if got != "Alarm set for 21:35" || !slices.Contains(st.Alarms, phonesim.Alarm{Time: "21:35", Enabled: true}) ||
+		!slices.Contains(st.Alarms, phonesim.Alarm{Time: "07:00", Label: "Wake up", Enabled: true}) {
+		t.Errorf("finished %q; the phone holds %+v", got, st.Alarms)
 	}
 }
