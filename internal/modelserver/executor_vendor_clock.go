@@ -89,7 +89,7 @@ func vendorAlarms(es []uitree.Listed) []vendorAlarm {
 		}
 		r := &out[len(out)-1]
 		switch {
-		case l.Checkable && l.Text == "" && r.sw == nil:
+		case l.Checkable && l.Text == "" && l.Class != "CheckBox" && r.sw == nil:
 			r.sw = l
 		case !l.Checkable && !l.Clickable && l.Text != "" && markHalf(l.Text) == "" && r.label == "" && r.sw == nil:
 			r.label = strings.TrimSpace(l.Text)

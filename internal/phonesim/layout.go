@@ -77,6 +77,9 @@ type widget struct {
 	// spin turns a wheel picker (a NumberPicker) by a vertical swipe that
 	// starts on it, dy layout units up.
 	spin func(dy int)
+	// hold is what a long press on it does (One UI's alarm card opens the
+	// list's select mode); nil for none.
+	hold func()
 }
 
 // screen is a complete description of what the display shows.

@@ -31,8 +31,8 @@ import (
 //     alarm_floating_btn, alarm_name_box and Menu_Done on an older One UI).
 //     A wheel's value tapped opens typing, as Samsung's picker does; a
 //     swipe on a wheel turns it. Samsung deletes alarms from the list's
-//     select mode, which a long press opens; the simulator has no long
-//     press, so no One UI alarm is deleted here.
+//     select mode, which a long press on a card opens: a CheckBox per
+//     card, "N selected" and Delete at the foot.
 //   - MIUI (com.android.deskclock): the 闹钟 list's rows (the time, then
 //     上午 or 下午, the label, a miuix SlidingButton), the 添加闹钟 "+"
 //     button, and the new-alarm page titled 添加闹钟 (编辑闹钟 for a saved
@@ -74,6 +74,16 @@ func (p *Phone) vendorClock(b *builder) bool {
 		p.layoutOneUIAlarms(b)
 	}
 	return true
+}
+
+// pageAlarmSelect is One UI's alarm list in select mode.
+const pageAlarmSelect = "alarm_select"
+
+// openAlarmSelect opens One UI's select mode with alarm i ticked.
+func (p *Phone) openAlarmSelect(i int) {
+	v := newView(pkgClock, pageAlarmSelect, "")
+	v.fields[strconv.Itoa(i)] = "1"
+	p.push(v)
 }
 
 // clock12Parts is an "HH:MM" time as a 12-hour clock shows it: "7:00"
@@ -137,12 +147,37 @@ func (p *Phone) layoutMIUIAlarms(b *builder) {
 }
 
 func (p *Phone) layoutOneUIAlarms(b *builder) {
-	w, h := b.s.w, b.s.h
-	b.add(widget{kind: kAppBar, text: "Alarm", id: "title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 260, Y2: contentTop}})
-	b.add(widget{kind: kButton, class: "android.widget.Button", desc: oneuiAlarmAdd, id: "menu_alarm_add", clickable: true,
-		full: uitree.Bounds{X1: w - 240, Y1: statusBarH + 20, X2: w - 120, Y2: contentTop - 20},
-		tap:  func() { p.openAlarmEdit(-1) }})
-	li := b.list(contentTop, h)
+	v, w, h := b.v, b.s.w, b.s.h
+	sel := v.page == pageAlarmSelect
+	bottom := h
+	if sel {
+		n := 0
+		for i := range p.st.Alarms {
+			if v.fields[strconv.Itoa(i)] != "" {
+				n++
+			}
+		}
+		b.add(widget{kind: kAppBar, text: fmt.Sprintf("%d selected", n), id: "title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+		bottom = h - bottomBarH
+		b.add(widget{kind: kButton, class: "android.widget.Button", text: "Delete", desc: "Delete", clickable: true,
+			full: uitree.Bounds{X1: w/2 - 200, Y1: bottom + 60, X2: w/2 + 200, Y2: bottom + 240},
+			tap: func() {
+				var keep []Alarm
+				for i, a := range p.st.Alarms {
+					if v.fields[strconv.Itoa(i)] == "" {
+						keep = append(keep, a)
+					}
+				}
+				p.st.Alarms = keep
+				p.back()
+			}})
+	} else {
+		b.add(widget{kind: kAppBar, text: "Alarm", id: "title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 260, Y2: contentTop}})
+		b.add(widget{kind: kButton, class: "android.widget.Button", desc: oneuiAlarmAdd, id: "menu_alarm_add", clickable: true,
+			full: uitree.Bounds{X1: w - 240, Y1: statusBarH + 20, X2: w - 120, Y2: contentTop - 20},
+			tap:  func() { p.openAlarmEdit(-1) }})
+	}
+	li := b.list(contentTop, bottom)
 	for i := range p.st.Alarms {
 		a := &p.st.Alarms[i]
 		hm, pm := clock12Parts(a.Time)
@@ -150,14 +185,35 @@ func (p *Phone) layoutOneUIAlarms(b *builder) {
 		if pm {
 			mark = "PM"
 		}
-		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "alarm_list_cardView", clickable: true, tap: func() { p.openAlarmEdit(i) }}, 24, 12, w-24, rowH+12)
-		b.item(widget{kind: kBigText, text: hm, depth: 3}, 72, 30, 380, 130)
-		b.item(widget{kind: kSubText, text: mark, depth: 3}, 390, 60, 500, 130)
-		if a.Label != "" {
-			b.item(widget{kind: kSubText, text: a.Label, depth: 3}, 72, 130, w-300, 180)
+		key := strconv.Itoa(i)
+		card := widget{kind: kRow, class: "android.widget.FrameLayout", id: "alarm_list_cardView", clickable: true,
+			tap: func() { p.openAlarmEdit(i) }, hold: func() { p.openAlarmSelect(i) }}
+		if sel {
+			card.tap, card.hold = func() {
+				if v.fields[key] == "" {
+					v.fields[key] = "1"
+				} else {
+					delete(v.fields, key)
+				}
+			}, nil
 		}
-		b.item(widget{kind: kSwitch, class: "android.widget.Switch", checkable: true, checked: a.Enabled, clickable: true, depth: 3,
-			tap: func() { a.Enabled = !a.Enabled }}, w-240, 60, w-72, rowH-30)
+		b.item(card, 24, 12, w-24, rowH+12)
+		if sel {
+			b.item(widget{kind: kSwitch, class: "android.widget.CheckBox", checkable: true, checked: v.fields[key] != "", depth: 3}, 48, 60, 130, 140)
+		}
+		dx := 0
+		if sel {
+			dx = 100 // the CheckBox before the time
+		}
+		b.item(widget{kind: kBigText, text: hm, depth: 3}, 72+dx, 30, 380+dx, 130)
+		b.item(widget{kind: kSubText, text: mark, depth: 3}, 390+dx, 60, 500+dx, 130)
+		if a.Label != "" {
+			b.item(widget{kind: kSubText, text: a.Label, depth: 3}, 72+dx, 130, w-300, 180)
+		}
+		if !sel {
+			b.item(widget{kind: kSwitch, class: "android.widget.Switch", checkable: true, checked: a.Enabled, clickable: true, depth: 3,
+				tap: func() { a.Enabled = !a.Enabled }}, w-240, 60, w-72, rowH-30)
+		}
 		b.y += rowH + 24
 	}
 	b.endList(li)

@@ -232,3 +232,36 @@ func TestVendorWheelsAreReadAsOneTime(t *testing.T) {
 		}
 	}
 }
+
+// One UI deletes from the list's select mode: a long press on a card ticks
+// it, a tap ticks another, Delete removes the ticked alarms; Back leaves
+// select mode with every alarm kept. A press that is not held does nothing.
+func TestOneUIDeletesFromSelectMode(t *testing.T) {
+	p := New(Config{Skin: SkinOneUI})
+	tapOn(t, p, "Clock")
+	card := func(at string) (int, int) {
+		es := simDump(t, p)
+		return es[find(t, es, at, func(e uitree.Element) bool { return e.Text == at })].Bounds.Center()
+	}
+	x, y := card("7:00")
+	sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 100", x, y, x, y))
+	if st := p.State(); st.Screen.Page != pageAlarms {
+		t.Fatalf("a short press opened %q", st.Screen.Page)
+	}
+	sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 800", x, y, x, y))
+	es := simDump(t, p)
+	find(t, es, "the count", func(e uitree.Element) bool { return e.Text == "1 selected" })
+	sh(t, p, "input keyevent 4")
+	if st := p.State(); st.Screen.Page != pageAlarms || len(st.Alarms) != 2 {
+		t.Fatalf("Back from select mode: %q, %+v", st.Screen.Page, st.Alarms)
+	}
+	sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 800", x, y, x, y))
+	x, y = card("8:30")
+	sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+	find(t, simDump(t, p), "the count", func(e uitree.Element) bool { return e.Text == "2 selected" })
+	sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
+	tapWhere(t, p, "Delete", func(e uitree.Element) bool { return e.Text == "Delete" && e.Clickable })
+	if st := p.State(); len(st.Alarms) != 1 || st.Alarms[0].Time != "08:30" || st.Screen.Page != pageAlarms {
+		t.Errorf("after Delete: %+v on %q", st.Alarms, st.Screen.Page)
+	}
+}
