@@ -119,6 +119,8 @@ func (p *Phone) openAlarmEdit(i int) {
 	p.push(e)
 }
 
+// layoutMIUIAlarms is 时钟's 闹钟 list as people describe MIUI's app (no
+// source names its ids): a row per alarm, the "+" 添加闹钟 button.
 func (p *Phone) layoutMIUIAlarms(b *builder) {
 	w, h := b.s.w, b.s.h
 	b.add(widget{kind: kAppBar, text: "闹钟", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
@@ -146,6 +148,9 @@ func (p *Phone) layoutMIUIAlarms(b *builder) {
 		tap:  func() { p.openAlarmEdit(-1) }})
 }
 
+// layoutOneUIAlarms is Samsung Clock's Alarm list (alarm_list_cardView
+// cards, menu_alarm_add, as the Appium locators above name them), or its
+// select mode (pageAlarmSelect).
 func (p *Phone) layoutOneUIAlarms(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
 	sel := v.page == pageAlarmSelect
@@ -390,6 +395,9 @@ func (p *Phone) saveAlarmEdit(v *view, cols []wheelCol) {
 	p.back()
 }
 
+// layoutVendorAlarmEdit is the alarm's page: MIUI's 添加闹钟/编辑闹钟 with
+// ×, ✓ and 删除闹钟, or One UI's edit page (sesl_timepicker_layout,
+// alarm_name, menu_done, as the locators above name them).
 func (p *Phone) layoutVendorAlarmEdit(b *builder) {
 	v, w := b.v, b.s.w
 	miui := p.cfg.Skin == SkinMIUI
