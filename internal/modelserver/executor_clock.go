@@ -162,6 +162,9 @@ func (c *solver) alarmListStep() (step, bool) {
 	if c.pixelDialog() {
 		return back("A dialog is in front of the alarm list; I close it."), true
 	}
+	if c.onVendorAlarmEdit() {
+		return back("This is an alarm's edit page; the alarms are on the list."), true
+	}
 	return step{}, false
 }
 
@@ -220,6 +223,9 @@ func (c *solver) alarm(in intent) step {
 		return st
 	}
 	if st, ok := c.pixelNewAlarm(in); ok {
+		return st
+	}
+	if st, ok := c.vendorNewAlarm(in); ok {
 		return st
 	}
 	timeF := c.byID("alarm_time")

@@ -98,10 +98,12 @@ func pixelAlarms(es []uitree.Listed) []pixelAlarm {
 // describeAlarmSwitches is es with each DeskClock row's text-less switch
 // described by its row, "07:00 Wake up", as the classic Clock describes
 // its switches; so a switch is read by the time and label beside it.
+// A MIUI or One UI list's rows are described the same way
+// (describeVendorSwitches).
 func describeAlarmSwitches(es []uitree.Listed) []uitree.Listed {
 	rows := pixelAlarms(es)
 	if len(rows) == 0 {
-		return es
+		return describeVendorSwitches(es)
 	}
 	out := append([]uitree.Listed(nil), es...)
 	for _, r := range rows {

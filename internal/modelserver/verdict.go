@@ -287,6 +287,9 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 	}
 	if c.time != "" {
 		l := find(func(l uitree.Listed) bool {
+			if markedApart(obs.Elems, l) {
+				return false // "9:30" then "下午" is not 09:30; its row's switch says the time
+			}
 			for _, s := range screenTimes(l.Text) {
 				if s == c.time {
 					return l.Class != "EditText"
@@ -294,6 +297,16 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 			}
 			return false
 		})
+		if l == nil {
+			// A MIUI or One UI row writes the time apart from its mark
+			// ("9:30", "下午"): its switch, described by its row, says it.
+			for _, d := range describeAlarmSwitches(obs.Elems) {
+				if d.Checkable && slices.Contains(screenTimes(d.Desc), c.time) {
+					l = &d
+					break
+				}
+			}
+		}
 		if l == nil {
 			return failed("no element on the final screen (%s) shows %s", front, c.time)
 		}

@@ -74,6 +74,12 @@ type widget struct {
 	// tapping or swiping on it; level is where its thumb is drawn, 0-100.
 	drag  func(x int)
 	level int
+	// spin turns a wheel picker (a NumberPicker) by a vertical swipe that
+	// starts on it, dy layout units up.
+	spin func(dy int)
+	// hold is what a long press on it does (One UI's alarm card opens the
+	// list's select mode); nil for none.
+	hold func()
 }
 
 // screen is a complete description of what the display shows.
@@ -207,6 +213,9 @@ func (p *Phone) layout() *screen {
 	case pkgClock:
 		if p.pixel() {
 			p.layoutPixelClock(b)
+			break
+		}
+		if p.vendorClock(b) {
 			break
 		}
 		p.layoutClock(b)

@@ -66,6 +66,11 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 		}
 		p.logInput("swipe", args[1:]...)
 		p.beforeInput()
+		if len(v) == 5 && v[4] >= longPressMs && abs(v[2]-v[0]) < 24 && abs(v[3]-v[1]) < 24 {
+			// A swipe held in place is a long press (how `input` gives one).
+			p.longPress(p.toLayout(v[0]), p.toLayout(v[1]))
+			break
+		}
 		p.swipe(p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3]))
 	case "keyevent", "press":
 		keys := args[1:]

@@ -28,9 +28,15 @@ func values(typ, text string) []string {
 	}
 	switch typ {
 	case TypeTime:
-		for _, m := range timeValRe.FindAllStringSubmatch(text, -1) {
-			h := clocktime.Hour24(atoi(m[1]), m[3])
-			out = append(out, fmt.Sprintf("%02d:%s", h, m[2]))
+		for _, m := range timeValRe.FindAllStringSubmatchIndex(text, -1) {
+			mark := ""
+			if m[6] >= 0 {
+				mark = text[m[6]:m[7]]
+			} else {
+				mark = zhMark(text[:m[0]], text[m[1]:])
+			}
+			h := clocktime.Hour24(atoi(text[m[2]:m[3]]), mark)
+			out = append(out, fmt.Sprintf("%02d:%s", h, text[m[4]:m[5]]))
 		}
 	case TypePhone:
 		for _, m := range phoneValRe.FindAllString(text, -1) {
@@ -45,6 +51,45 @@ func values(typ, text string) []string {
 		}
 	}
 	return out
+}
+
+// zhMarks are the words a Chinese 12-hour clock writes before a time, or
+// after it on its own line (MIUI's alarm rows: "8:30" then "下午"), and
+// the half of the day each means.
+var zhMarks = []struct{ word, mark string }{
+	{"上午", "a"}, {"早上", "a"}, {"凌晨", "a"}, {"下午", "p"}, {"晚上", "p"}, {"傍晚", "p"},
+}
+
+// zhMark is the morning or afternoon mark written right before a time
+// (before) or right after it (after), "" for none. 中午 is noon's hour: 12
+// stays 12 and 1 is 13, as "p" reads them.
+func zhMark(before, after string) string {
+	b, a := strings.TrimSpace(before), strings.TrimSpace(after)
+	for _, z := range zhMarks {
+		if strings.HasSuffix(b, z.word) || strings.HasPrefix(a, z.word) {
+			return z.mark
+		}
+	}
+	if strings.HasSuffix(b, "中午") || strings.HasPrefix(a, "中午") {
+		return "p"
+	}
+	return ""
+}
+
+// MarkWord reports a text that is only a 12-hour clock's morning or
+// afternoon mark: "AM", "p.m.", "上午", "下午".
+func MarkWord(s string) bool {
+	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), ".", ""))
+	switch t {
+	case "am", "pm", "中午":
+		return true
+	}
+	for _, z := range zhMarks {
+		if t == z.word {
+			return true
+		}
+	}
+	return false
 }
 
 func atoi(s string) int {

@@ -96,7 +96,7 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		// What a field holds is typed, not saved: a title typed in an
 		// editor left open is not the saved record the check stands for
 		// (docs/design.md §9). field_holds is the check for a field.
-		if e := findPage(shownNotTyped(s.Elements), s, c.Text); e != nil {
+		if e := findPage(shownNotTyped(WithMarks(s.Elements)), s, c.Text); e != nil {
 			return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
 		}
 		if e := hintAlias(s.Elements, c.Text); e != nil {
@@ -104,7 +104,7 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		}
 		return false, fmt.Sprintf("no element shows %q", c.Text), nil
 	case ElementAbsent:
-		if e := findShown(s.Elements, s, c.Text); e != nil {
+		if e := findShown(WithMarks(s.Elements), s, c.Text); e != nil {
 			return false, fmt.Sprintf("%q is still shown", label(*e)), []uitree.Element{*e}
 		}
 		return true, fmt.Sprintf("nothing shows %q", c.Text), nil
@@ -275,6 +275,36 @@ func find(es []uitree.Element, x string) *uitree.Element {
 		}
 	}
 	return nil
+}
+
+// WithMarks is es with a clock time that a 12-hour clock writes apart
+// from its morning or afternoon mark ("9:30" and then "下午" or "PM" beside
+// it, as MIUI's and One UI's alarm rows do) read with that mark: the
+// time's text becomes "9:30 PM", so it shows 21:30 and not 09:30.
+func WithMarks(es []uitree.Element) []uitree.Element {
+	parent := uitree.Parents(es)
+	var out []uitree.Element
+	for i, e := range es {
+		if i+1 >= len(es) || parent[i+1] != parent[i] || !MarkWord(es[i+1].Text) || wholeValue(TypeTime, strings.TrimSpace(e.Text)) == "" ||
+			timeValRe.FindStringSubmatch(e.Text)[3] != "" {
+			continue
+		}
+		if out == nil {
+			out = append([]uitree.Element(nil), es...)
+		}
+		mark := "AM"
+		if v := values(TypeTime, e.Text+" "+es[i+1].Text); len(v) == 1 && v[0] >= "12" || strings.EqualFold(strings.TrimSpace(es[i+1].Text), "pm") {
+			mark = "PM"
+		}
+		if h := atoi(strings.SplitN(strings.TrimSpace(e.Text), ":", 2)[0]); h == 0 || h > 12 {
+			continue // a 24-hour time with a word beside it
+		}
+		out[i].Text = strings.TrimSpace(e.Text) + " " + mark
+	}
+	if out == nil {
+		return es
+	}
+	return out
 }
 
 // Shows reports whether an element's text or description shows x the way

@@ -414,9 +414,12 @@ func timedName(shown, label string) bool {
 		return false
 	}
 	rest := strings.TrimSpace(s[m[1]:])
+	if w, _, _ := strings.Cut(rest, " "); MarkWord(w) {
+		rest = strings.TrimSpace(rest[len(w):]) // "8:30 下午 Gym": the mark belongs to the time
+	}
 	if lt := values(TypeTime, label); len(lt) == 1 && wholeValue(TypeTime, strings.TrimSpace(label)) != "" {
-		st := values(TypeTime, s[:m[1]])
-		return len(st) == 1 && st[0] == lt[0]
+		st := values(TypeTime, s)
+		return len(st) >= 1 && st[0] == lt[0]
 	}
 	return rest != "" && sameLabel(rest, label)
 }
@@ -433,6 +436,15 @@ func timedTitle(title string, texts []string) string {
 			continue
 		}
 		next := texts[i+1]
+		if MarkWord(next) {
+			// The time's mark on its own line ("8:30", "下午") is the
+			// time's, and the name follows it.
+			title += " " + strings.TrimSpace(next)
+			if i+2 >= len(texts) {
+				break
+			}
+			next = texts[i+2]
+		}
 		if lab, _ := labelForm(next); lab != "" && wholeValue(TypeTime, strings.TrimSpace(next)) == "" {
 			return title + " " + next
 		}

@@ -104,10 +104,13 @@ func savedRecord(es []uitree.Element) bool {
 	return false
 }
 
+// fieldsOf is the screen's input fields: not a wheel picker's value,
+// which sets a time (PickerTime reads it) and names no record.
 func fieldsOf(es []uitree.Element) []uitree.Element {
 	var out []uitree.Element
-	for _, e := range es {
-		if e.IsField() {
+	parent := uitree.Parents(es)
+	for i, e := range es {
+		if e.IsField() && (parent[i] < 0 || es[parent[i]].ShortClass() != "NumberPicker") {
 			out = append(out, e)
 		}
 	}
@@ -208,12 +211,7 @@ func WrongTarget(t Target) string {
 	if uitree.Disabled(t.Elements, t.Control) {
 		return fmt.Sprintf("the %q control is disabled (enabled=false), so a tap on it does nothing: do what enables it first (a box to tick, a field to fill)", clip(label(t.Control), 40))
 	}
-	var fields []uitree.Element
-	for _, e := range t.Elements {
-		if e.IsField() {
-			fields = append(fields, e)
-		}
-	}
+	fields := fieldsOf(t.Elements)
 	for _, f := range fields {
 		if v := fieldText(f); v != "" && Unresolved(v) {
 			return fmt.Sprintf("the field %q holds %q, a placeholder and not a value: put the value itself in", fieldName(f), clip(v, 80))
@@ -465,6 +463,9 @@ func PickerTime(es []uitree.Element) (hhmm, shown string) {
 			}
 		}
 	}
+	if hour == "" && minute == "" {
+		hour, minute, ampm = wheelTime(es)
+	}
 	h, errH := strconv.Atoi(hour)
 	m, errM := strconv.Atoi(minute)
 	if errH != nil || errM != nil || len(minute) != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
@@ -478,6 +479,53 @@ func PickerTime(es []uitree.Element) (hhmm, shown string) {
 		h = clocktime.Hour24(h, ampm)
 	}
 	return fmt.Sprintf("%02d:%02d", h, m), shown
+}
+
+// wheelTime is the hour, minute and morning or afternoon mark a picker of
+// wheels shows (MIUI's and One UI's alarm pages: a NumberPicker each, its
+// value in numberpicker_input, between the values before and after it as
+// the framework NumberPicker lays them out): the mark's wheel by its words,
+// then the hour's and the minute's in screen order, or by the word One UI
+// writes after the value ("7, Hour"). "" for each when no such wheels show.
+func wheelTime(es []uitree.Element) (hour, minute, mark string) {
+	var nums []string
+	for i, e := range es {
+		if e.ShortClass() != "NumberPicker" {
+			continue
+		}
+		end := uitree.SubtreeEnd(es, i)
+		val := ""
+		for j := i + 1; j < end; j++ {
+			if es[j].ShortID() == "numberpicker_input" {
+				val = strings.TrimSpace(es[j].Text)
+				break
+			}
+		}
+		v, what, _ := strings.Cut(val, ",")
+		v, what = strings.TrimSpace(v), strings.ToLower(strings.TrimSpace(what))
+		switch {
+		case v == "":
+		case MarkWord(v):
+			mark = map[bool]string{true: "AM", false: "PM"}[strings.EqualFold(v, "am") || v == "上午" || v == "早上" || v == "凌晨"]
+		case what == "hour":
+			hour = v
+		case what == "minute":
+			minute = v
+		default:
+			nums = append(nums, v)
+		}
+	}
+	for _, n := range nums {
+		if hour == "" {
+			hour = n
+		} else if minute == "" {
+			minute = n
+		}
+	}
+	if hour == "" || minute == "" {
+		return "", "", ""
+	}
+	return hour, minute, mark
 }
 
 // wholeValue is the one value of a type a field holds when the field holds
