@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -41,7 +42,7 @@ func commitContent(elems []uitree.Element) []string {
 	out := []string{"time " + t}
 	var rest []string
 	for _, e := range elems {
-		if e.ResourceID == pickerInputHour || e.ResourceID == pickerInputMinute {
+		if e.ResourceID == pickerInputHour || e.ResourceID == pickerInputMinute || e.ShortID() == "numberpicker_input" {
 			continue
 		}
 		if isField(e) && strings.TrimSpace(e.Text) != "" && !e.Password {
@@ -52,9 +53,21 @@ func commitContent(elems []uitree.Element) []string {
 	return append(out, rest...)
 }
 
-// pickedTime is the time a framework time picker on elems shows, "HH:MM"
-// on a 24-hour clock, and whether one shows a whole time.
+// pickedTime is the time a time picker on elems shows, "HH:MM" on a
+// 24-hour clock, and whether one shows a whole time: the framework's, or
+// a vendor's wheels.
 func pickedTime(elems []uitree.Element) (string, bool) {
+	if t, ok := frameworkPickedTime(elems); ok {
+		return t, true
+	}
+	// A vendor's alarm page of wheels (MIUI's, One UI's) commits the time
+	// its wheels show.
+	t, _ := postcond.PickerTime(elems)
+	return t, t != ""
+}
+
+// frameworkPickedTime is the time the framework's time picker shows.
+func frameworkPickedTime(elems []uitree.Element) (string, bool) {
 	byID := map[string]uitree.Element{}
 	for _, e := range elems {
 		if _, ok := byID[e.ResourceID]; !ok && e.ResourceID != "" {

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,6 +154,21 @@ func TestPickedTimeReadsBothWaysOfThePicker(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+	// A vendor's wheels (One UI's alarm page): the value of each wheel in
+	// its numberpicker_input, the hour's and minute's named after it.
+	wheel := func(text string) []uitree.Element {
+		return []uitree.Element{
+			{Class: "android.widget.NumberPicker", Depth: 3},
+			{ResourceID: "com.sec.android.app.clockpackage:id/numberpicker_input", Class: "android.widget.EditText", Text: text, Depth: 4},
+		}
+	}
+	wheels := slices.Concat(wheel("PM"), wheel("7, Hour"), wheel("05, Minute"), []uitree.Element{field("com.sec.android.app.clockpackage:id/alarm_name", "Gym")})
+	if got, _ := pickedTime(wheels); got != "19:05" {
+		t.Errorf("wheels: %q, want 19:05", got)
+	}
+	if got := commitContent(wheels); strings.Join(got, "|") != "time 19:05|Gym" {
+		t.Errorf("wheels' content = %q", got)
 	}
 	// The keyboard's fields are the time, not typed content of their own.
 	if got := commitContent([]uitree.Element{field(pickerInputHour, "8"), field(pickerInputMinute, "30"), spinner, spinText, field("x:id/label", "Gym")}); strings.Join(got, "|") != "time 20:30|Gym" {
