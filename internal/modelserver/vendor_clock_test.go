@@ -50,12 +50,12 @@ func TestPersonaDrivesVendorClocks(t *testing.T) {
 func TestChecksReadVendorAlarmRows(t *testing.T) {
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
-		a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p " + skin.Package("Clock") + " -c android.intent.category.LAUNCHER 1")
 		srv := httptest.NewServer(New(Config{}))
 		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
 		srv.Close()
 		es := p.UITree()
-		obs := observation{App: "Clock", Package: "com.google.android.deskclock", Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		obs := observation{App: "Clock", Package: skin.Package("Clock"), Elems: uitree.List(es, phonesim.DefaultWidth, phonesim.DefaultHeight)}
 		for _, c := range []struct {
 			task string
 			want string
@@ -72,7 +72,7 @@ func TestChecksReadVendorAlarmRows(t *testing.T) {
 			}
 		}
 		on, off := true, false
-		screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: "com.google.android.deskclock", Elements: es}}
+		screen := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: skin.Package("Clock"), Elements: es}}
 		for _, c := range []struct {
 			check postcond.Check
 			held  bool
@@ -97,11 +97,11 @@ func TestChecksReadVendorAlarmRows(t *testing.T) {
 func TestVerifierReadsAVendorRowsMark(t *testing.T) {
 	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
 		p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
-		a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+		a.shell("monkey -p " + skin.Package("Clock") + " -c android.intent.category.LAUNCHER 1")
 		srv := httptest.NewServer(New(Config{}))
 		runGoal(t, srv.URL, a, "Set an alarm for 21:30", 40)
 		srv.Close()
-		obs := observation{App: "Clock", Package: "com.google.android.deskclock", Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
+		obs := observation{App: "Clock", Package: skin.Package("Clock"), Elems: uitree.List(p.UITree(), phonesim.DefaultWidth, phonesim.DefaultHeight)}
 		for task, want := range map[string]string{"Set an alarm for 09:30": verify.Failed, "Set an alarm for 21:30": verify.Done} {
 			if v := judgeClaim(obs, task, "done"); v.Status != want {
 				t.Errorf("%s: %q: %s (%s), want %s", skin, task, v.Status, v.Evidence, want)
@@ -117,7 +117,7 @@ func TestPersonaLeavesASavedAlarmsPage(t *testing.T) {
 	srv := httptest.NewServer(New(Config{}))
 	defer srv.Close()
 	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinMIUI})
-	a.shell("monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
+	a.shell("monkey -p " + phonesim.SkinMIUI.Package("Clock") + " -c android.intent.category.LAUNCHER 1")
 	for _, e := range p.UITree() {
 		if e.Text == "7:00" {
 			x, y := e.Bounds.Center()

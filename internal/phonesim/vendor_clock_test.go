@@ -175,9 +175,9 @@ func TestOneUINewAlarmTyped(t *testing.T) {
 	if got, _ := postcond.PickerTime(es); got != "18:05" {
 		t.Errorf("the picker reads %q, want 18:05", got)
 	}
-	tapWhere(t, p, "name", byID(pkgClock+":id/alarm_name"))
+	tapWhere(t, p, "name", byID(SkinOneUI.Package("Clock")+":id/alarm_name"))
 	typeADB(t, p, "Tea")
-	tapWhere(t, p, "Save", byID(pkgClock+":id/menu_done"))
+	tapWhere(t, p, "Save", byID(SkinOneUI.Package("Clock")+":id/menu_done"))
 	st := p.State()
 	if len(st.Alarms) != 3 || st.Alarms[2] != (Alarm{Time: "18:05", Label: "Tea", Enabled: true}) {
 		t.Fatalf("after Save: %+v", st.Alarms)
@@ -203,7 +203,7 @@ func TestVendorWheelsAreReadAsOneTime(t *testing.T) {
 		commit   func(uitree.Element) bool
 	}{
 		{SkinMIUI, "时钟", miuiAddAlarm, "下午", byDesc("确定")},
-		{SkinOneUI, "Clock", oneuiAlarmAdd, "PM", byID(pkgClock + ":id/menu_done")},
+		{SkinOneUI, "Clock", oneuiAlarmAdd, "PM", byID(SkinOneUI.Package("Clock") + ":id/menu_done")},
 	} {
 		p := New(Config{Skin: c.skin})
 		tapOn(t, p, c.app)
