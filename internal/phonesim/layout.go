@@ -74,6 +74,9 @@ type widget struct {
 	// tapping or swiping on it; level is where its thumb is drawn, 0-100.
 	drag  func(x int)
 	level int
+	// hold is what a long press on the element does (便签's row selects
+	// its note); nil where a long press does nothing.
+	hold func()
 }
 
 // screen is a complete description of what the display shows.
@@ -213,6 +216,9 @@ func (p *Phone) layout() *screen {
 	case pkgNotes:
 		if p.pixel() {
 			p.layoutPixelNotes(b)
+			break
+		}
+		if p.vendorNotes(b) {
 			break
 		}
 		p.layoutNotes(b)

@@ -66,7 +66,12 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 		}
 		p.logInput("swipe", args[1:]...)
 		p.beforeInput()
-		p.swipe(p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3]))
+		x1, y1, x2, y2 := p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3])
+		if len(v) == 5 && v[4] >= longPressMs && abs(x2-x1) < 24 && abs(y2-y1) < 24 {
+			p.longPress(x1, y1) // how adb long-presses: a swipe that stays put
+			break
+		}
+		p.swipe(x1, y1, x2, y2)
 	case "keyevent", "press":
 		keys := args[1:]
 		if args[0] == "press" {

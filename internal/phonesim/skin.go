@@ -66,8 +66,9 @@ func (s Skin) BrightnessStep() int {
 }
 
 // DeletesNotes reports whether the skin's Notes can delete a note: Google
-// Keep's editor menu can, the classic Notes has no Delete.
-func (s Skin) DeletesNotes() bool { return s == SkinPixel }
+// Keep's and Samsung Notes' editor menus can, 便签 by a long press on the
+// note's row; the classic Notes has no Delete.
+func (s Skin) DeletesNotes() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
 
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
