@@ -91,6 +91,10 @@ func (p *Phone) pushConversation(name string) {
 }
 
 func (p *Phone) back() {
+	if v := p.top(); v.app == pkgNotes && v.held > 0 {
+		v.held, v.menu = 0, false // Back leaves 便签's selection, and its question
+		return
+	}
 	if v := p.top(); p.cfg.Skin.SavesNotesOnLeaving() && v.app == pkgNotes && v.page == pageEditor {
 		p.saveNote(v) // Keep, 便签 and Samsung Notes save a note as its editor is left
 	}

@@ -16,7 +16,7 @@ import (
 //
 // No real uiautomator dump of either app was found in a public
 // repository. The trees follow what public test code drives real phones
-// by:
+// by, and carry no id no source shows:
 //   - 便签 (com.miui.notes): the list's content_add button, an ImageView
 //     described "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
 //     (an app-agent prompt set's recorded MIUI Notes screen, and Appium
@@ -141,7 +141,6 @@ func (p *Phone) layoutMIUINotes(b *builder) {
 	}
 	const noteH = 240
 	li := b.list(contentTop, h-bottomBarH)
-	b.s.widgets[li].id = "android:id/list"
 	for _, i := range p.st.keepOrder() {
 		n := p.st.Notes[i]
 		b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, checkable: selected >= 0, checked: i == selected,
@@ -152,10 +151,10 @@ func (p *Phone) layoutMIUINotes(b *builder) {
 			},
 			hold: func() { v.held = i + 1 }}, 24, 12, w-24, noteH-12)
 		if n.Title != "" {
-			b.item(widget{kind: kText, text: n.Title, id: "title", depth: 3}, 72, 36, w-72, 110)
+			b.item(widget{kind: kText, text: n.Title, depth: 3}, 72, 36, w-72, 110)
 		}
 		if n.Body != "" {
-			b.item(widget{kind: kSubText, text: snippet(n.Body), id: "snippet", depth: 3}, 72, 110, w-72, 170)
+			b.item(widget{kind: kSubText, text: snippet(n.Body), depth: 3}, 72, 110, w-72, 170)
 		}
 		b.item(widget{kind: kSubText, text: when, id: "time", depth: 3}, 72, 170, w-72, noteH-24)
 		b.y += noteH
@@ -243,7 +242,6 @@ func (p *Phone) layoutOneUINotes(b *builder) {
 	const cardH = 280
 	when := time12(p.clockText())
 	li := b.list(contentTop, h-bottomBarH)
-	b.s.widgets[li].id = "recycler_view"
 	for _, i := range p.st.keepOrder() {
 		n := p.st.Notes[i]
 		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "root_cardview", clickable: true,
@@ -252,7 +250,7 @@ func (p *Phone) layoutOneUINotes(b *builder) {
 			b.item(widget{kind: kText, text: n.Title, id: "title", depth: 3}, 80, 40, w-80, 120)
 		}
 		if n.Body != "" {
-			b.item(widget{kind: kSubText, text: snippet(n.Body), id: "content", depth: 3}, 80, 120, w-80, 200)
+			b.item(widget{kind: kSubText, text: snippet(n.Body), depth: 3}, 80, 120, w-80, 200)
 		}
 		b.item(widget{kind: kSubText, text: when, id: "time", depth: 3}, 80, 200, w-80, cardH-30)
 		b.y += cardH

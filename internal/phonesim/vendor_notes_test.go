@@ -38,7 +38,7 @@ func TestMIUINotesListAndEditor(t *testing.T) {
 	es := simDump(t, p)
 	find(t, es, "the title", func(e uitree.Element) bool { return e.Text == "便签" && e.ShortID() == "action_bar_title" })
 	par := uitree.Parents(es)
-	ti := find(t, es, "the note's title", func(e uitree.Element) bool { return e.ShortID() == "title" && e.Text == "Shopping list" })
+	ti := find(t, es, "the note's title", byText("Shopping list"))
 	tm := find(t, es, "the note's time", byShortID("time"))
 	if row := es[par[ti]]; !row.Clickable || par[tm] != par[ti] {
 		t.Fatalf("the title and time are not one clickable row's: %+v", row)
@@ -85,7 +85,7 @@ func TestMIUINotesListAndEditor(t *testing.T) {
 		t.Fatalf("返回 kept %+v", p.State().Notes)
 	}
 	es = simDump(t, p)
-	first := es[find(t, es, "the first title", byShortID("title"))]
+	first := es[find(t, es, "the first row", func(e uitree.Element) bool { return e.Clickable && e.ShortClass() == "LinearLayout" })+1]
 	if first.Text != "周末" {
 		t.Fatalf("the list starts with %q, not the note just edited", first.Text)
 	}
@@ -134,7 +134,10 @@ func TestOneUINotesSaveOnLeavingAndDelete(t *testing.T) {
 	if card := es[par[ti]]; card.ShortID() != "root_cardview" || !card.Clickable {
 		t.Fatalf("the title is not a card's: %+v", card)
 	}
-	find(t, es, "the text", func(e uitree.Element) bool { return e.ShortID() == "content" && e.Text == "Milk, eggs, bread" })
+	xi := find(t, es, "the text", byText("Milk, eggs, bread"))
+	if par[xi] != par[ti] || es[xi].Bounds.Y1 < es[ti].Bounds.Y2 {
+		t.Fatal("the text is not below the title in the same card")
+	}
 	find(t, es, "All notes", byText("All notes"))
 	tapWhere(t, p, "the fab", byShortID("fab"))
 	es = simDump(t, p)
