@@ -111,6 +111,15 @@ func TestPersonaReadsVendorContacts(t *testing.T) {
 			if s := p.State().Screen; s.Page != "detail" || s.Detail != "Mom" {
 				t.Errorf("the card todo ended on %+v", s)
 			}
+			// The planner's checks of a card hold on the vendor's page.
+			td, ok := contactsClause("Open Mom's contact card")
+			if !ok || len(td.Expect) == 0 {
+				t.Fatalf("the card is planned as %+v", td)
+			}
+			final := postcond.Screen{App: "Contacts", AppPackage: "com.android.contacts", Elements: p.UITree()}
+			if rs := postcond.Eval(td.Expect, postcond.Observed{Final: final}); !postcond.AllHeld(rs) {
+				t.Errorf("the planner's checks on the card: %s", postcond.Summary(rs))
+			}
 		})
 	}
 }

@@ -102,7 +102,7 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		if e := hintAlias(s.Elements, c.Text); e != nil {
 			return true, fmt.Sprintf("the field %q is shown", e.Hint), []uitree.Element{*e}
 		}
-		for _, a := range listTitleAliases[norm(c.Text)] {
+		for _, a := range shownAliases[norm(c.Text)] {
 			if e := find(shownNotTyped(s.Elements), a); e != nil {
 				return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
 			}
@@ -429,9 +429,10 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 // text that merely starts with it.
 var fieldAliases = map[string][]string{"body": {"Note", "开始书写"}}
 
-// listTitleAliases are the titles other looks give the list a check names
-// by the word "Notes": 便签's list says 便签.
-var listTitleAliases = map[string][]string{"notes": {"便签"}}
+// shownAliases are the words MIUI shows where a check names what the
+// other looks show: 便签's list is titled 便签, not "Notes"; a page's way
+// up is described 返回, not "Navigate up".
+var shownAliases = map[string][]string{"notes": {"便签"}, "navigate up": {"返回"}}
 
 // titleHints are the hints of a note editor's title field.
 var titleHints = []string{"Title", "标题"}
