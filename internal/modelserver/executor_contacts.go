@@ -70,6 +70,12 @@ func (c *solver) contactRows() []uitree.Listed {
 	return rows
 }
 
+// onContactsList reports the Contacts list by its title: "Contacts", or
+// 联系人 on a Xiaomi phone.
+func (c *solver) onContactsList() bool {
+	return c.byText("Contacts") != nil || c.byText("联系人") != nil
+}
+
 func digits(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -152,7 +158,7 @@ func (c *solver) contactCard(who string) step {
 	if row := c.person(who, true); row != nil {
 		return tapAt(*row, fmt.Sprintf("I open %s's card.", row.Text))
 	}
-	if (c.byText("Contacts") != nil || c.byText("联系人") != nil) && c.allListed() {
+	if c.onContactsList() && c.allListed() {
 		return finish(fmt.Sprintf("Cannot open the card: there is no contact named %s on this phone", who),
 			fmt.Sprintf("Every contact is listed and %s is not among them.", who))
 	}

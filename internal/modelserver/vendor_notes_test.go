@@ -123,3 +123,32 @@ func TestPersonaReadsVendorContacts(t *testing.T) {
 		})
 	}
 }
+
+// A note below the list's edge is not a deleted one: the persona scrolls
+// to it and deletes it, and a note that is nowhere ends as not done.
+func TestPersonaDeletesVendorNoteBelowTheEdge(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	for _, skin := range []phonesim.Skin{phonesim.SkinMIUI, phonesim.SkinOneUI} {
+		t.Run(string(skin), func(t *testing.T) {
+			p, a := startPhoneWith(t, phonesim.Config{Skin: skin})
+			p.Fill(phonesim.Fill{Notes: 12}) // the newest first: Shopping list is far below
+			got, steps := runGoal(t, srv.URL, a, `Delete the note "Shopping list"`, 40)
+			if !strings.Contains(got, `Deleted the note "Shopping list"`) {
+				t.Fatalf("finished %q in %d steps", got, steps)
+			}
+			for _, n := range p.State().Notes {
+				if n.Title == "Shopping list" {
+					t.Fatalf("said deleted, but the phone holds %+v", p.State().Notes)
+				}
+			}
+			if n := len(p.State().Notes); n != len(phonesim.Initial().Notes)+11 {
+				t.Fatalf("%d notes left, want one fewer", n)
+			}
+			got, _ = runGoal(t, srv.URL, a, `Delete the note "Nowhere"`, 40)
+			if strings.HasPrefix(got, "Deleted") {
+				t.Fatalf("a note that is not there finished %q", got)
+			}
+		})
+	}
+}
