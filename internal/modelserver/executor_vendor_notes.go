@@ -42,8 +42,8 @@ func (c *solver) descControl(d string) *uitree.Listed {
 }
 
 // vendorNoteFields are a vendor editor's title and text fields: 便签's
-// note_title and rich_editor, or Samsung Notes' two fields, the title
-// first.
+// note_title and rich_editor, or Samsung Notes' two fields (which carry
+// no ids), the title first.
 func (c *solver) vendorNoteFields() (title, body *uitree.Listed) {
 	if t, b := c.byID("note_title"), c.byID("rich_editor"); t != nil && b != nil {
 		return t, b
@@ -51,6 +51,9 @@ func (c *solver) vendorNoteFields() (title, body *uitree.Listed) {
 	var fs []*uitree.Listed
 	for i, l := range c.obs.Elems {
 		if l.Class == "EditText" {
+			if l.ID != "" {
+				return nil, nil // the classic Notes' or Keep's, read by their ids
+			}
 			fs = append(fs, &c.obs.Elems[i])
 		}
 	}
