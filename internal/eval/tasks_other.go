@@ -157,8 +157,9 @@ func notesTemplates() []Template {
 				ph(KindTerse, func(Params) string { return "trash note " + first.Title }),
 				ph(KindPolite, func(Params) string { return "Could you remove my " + first.Title + " note for good?" }),
 			},
-			// Where the Notes app can delete (Google Keep), the note must
-			// be gone; on the classic Notes the task must not end done.
+			// Where the Notes app can delete (Google Keep, 便签, Samsung
+			// Notes), the note must be gone; on the classic Notes the task
+			// must not end done.
 			Check: func(_ Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {
 				for _, n := range st.Notes {
 					if n.Title == first.Title {

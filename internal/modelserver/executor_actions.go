@@ -108,6 +108,11 @@ func tapAt(l uitree.Listed, why string) step {
 	return step{think: why, action: a + ")"}
 }
 
+// longPress presses and holds l, as a person selects a row.
+func longPress(l uitree.Listed, why string) step {
+	return step{think: why, action: fmt.Sprintf(`do(action="Long Press", element=[%d,%d])`, l.At[0], l.At[1])}
+}
+
 func typeText(text, why string) step {
 	return step{think: why, action: fmt.Sprintf(`do(action="Type", text=%s)`, q(text))}
 }

@@ -64,7 +64,16 @@ func (c *solver) contactRows() []uitree.Listed {
 	if len(rows) == 0 {
 		rows = c.withID("cliv_name_textview") // AOSP Contacts' rows hold the name inside
 	}
+	if len(rows) == 0 && c.inApp("Contacts") {
+		rows = c.vendorContactRows() // 联系人's and Samsung Contacts' too
+	}
 	return rows
+}
+
+// onContactsList reports the Contacts list by its title: "Contacts", or
+// 联系人 on a Xiaomi phone.
+func (c *solver) onContactsList() bool {
+	return c.byText("Contacts") != nil || c.byText("联系人") != nil
 }
 
 func digits(s string) string {
@@ -85,7 +94,7 @@ func (c *solver) onContactCard() (name, number string, ok bool) {
 	num := c.byID("phone_number")
 	title := c.byID("title")
 	if num == nil || title == nil || c.byID("message_button") == nil {
-		return "", "", false
+		return c.vendorContactCard()
 	}
 	return title.Text, num.Text, true
 }
@@ -149,7 +158,7 @@ func (c *solver) contactCard(who string) step {
 	if row := c.person(who, true); row != nil {
 		return tapAt(*row, fmt.Sprintf("I open %s's card.", row.Text))
 	}
-	if c.byText("Contacts") != nil && c.allListed() {
+	if c.onContactsList() && c.allListed() {
 		return finish(fmt.Sprintf("Cannot open the card: there is no contact named %s on this phone", who),
 			fmt.Sprintf("Every contact is listed and %s is not among them.", who))
 	}

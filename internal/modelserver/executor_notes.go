@@ -61,6 +61,9 @@ func (c *solver) noteRows() []*uitree.Listed {
 	if c.byID("new_note_button") != nil {
 		return c.keepRows()
 	}
+	if c.byID("content_add") != nil || c.byID("fab") != nil {
+		return c.vendorNoteRows()
+	}
 	var out []*uitree.Listed
 	for i, l := range c.obs.Elems {
 		if l.Clickable && l.ID == "" && l.Text != "" && !strings.Contains(l.Class, "Button") && !strings.Contains(l.Class, "EditText") {

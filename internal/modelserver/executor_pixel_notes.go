@@ -27,6 +27,12 @@ func (c *solver) noteNewButton() *uitree.Listed {
 	if b := c.byID("new_note_button"); b != nil {
 		return b
 	}
+	if b := c.byID("content_add"); b != nil { // 便签
+		return b
+	}
+	if b := c.byID("fab"); b != nil && c.inApp("Notes") { // Samsung Notes
+		return b
+	}
 	return nil
 }
 
@@ -38,7 +44,7 @@ func (c *solver) noteFields() (title, body *uitree.Listed) {
 	if t, b := c.byID("editable_title"), c.byID("edit_note_text"); t != nil && b != nil {
 		return t, b
 	}
-	return nil, nil
+	return c.vendorNoteFields()
 }
 
 // noteSave is what keeps the editor's note: the classic Save button,
@@ -55,16 +61,20 @@ func (c *solver) noteSave() *uitree.Listed {
 		}
 		return nil
 	}
+	if t, _ := c.vendorNoteFields(); t != nil {
+		return c.vendorNoteSave()
+	}
 	return c.byText("Save")
 }
 
 // saveNote keeps the editor's note by its save control (noteSave). On
-// Keep, where leaving the editor saves it, the persona leaves some notes
-// by the system Back instead, as a real model often does: those whose
-// title draws it (leavesByBack), so a todo always leaves the same way.
+// Keep, 便签 and Samsung Notes, where leaving the editor saves it, the
+// persona leaves some notes by the system Back instead, as a real model
+// often does: those whose title draws it (leavesByBack), so a todo always
+// leaves the same way.
 func (c *solver) saveNote(save *uitree.Listed, title, why string) step {
-	if c.byID("editable_title") != nil && leavesByBack(title) {
-		return back(strings.TrimSuffix(why, " I save it.") + " Keep saves it as its editor is left; I press Back.")
+	if c.savesOnLeaving() && leavesByBack(title) {
+		return back(strings.TrimSuffix(why, " I save it.") + " The app saves it as its editor is left; I press Back.")
 	}
 	return tapAt(*save, why)
 }
@@ -83,6 +93,9 @@ func (c *solver) editingSaved() bool {
 	if c.byID("editable_title") != nil {
 		e := c.byID("edit_date")
 		return e != nil && strings.HasPrefix(e.Text, "Edited")
+	}
+	if t, b := c.vendorNoteFields(); t != nil {
+		return c.vendorEditingSaved(value(t), value(b))
 	}
 	return c.byText("Edit note") != nil
 }
@@ -130,21 +143,28 @@ func (c *solver) deleteNote(in intent) step {
 	if st, ok := c.ensureApp("Notes"); ok {
 		return st
 	}
-	if c.byID("new_note_button") == nil && c.byID("editable_title") == nil {
-		return finish("Cannot do it: this Notes app has no way to delete a note", "Neither the notes list nor the note's editor offers Delete.")
+	if st, ok := c.miuiDeleteNote(in); ok {
+		return st
 	}
+	vendorTitle, _ := c.vendorNoteFields()
 	del := c.byText("Delete")
-	if del != nil && c.byText("Make a copy") != nil {
+	if del != nil && (c.byText("Make a copy") != nil || c.byText("Save as file") != nil) {
 		return tapAt(*del, fmt.Sprintf("The note's menu is open; I tap Delete to delete %q.", in.Title))
+	}
+	if c.byID("new_note_button") == nil && c.byID("editable_title") == nil && c.byID("fab") == nil && vendorTitle == nil && !c.miuiNoteEditor() {
+		return finish("Cannot do it: this Notes app has no way to delete a note", "Neither the notes list nor the note's editor offers Delete.")
 	}
 	if titleF, _ := c.noteFields(); titleF != nil {
 		if !c.editingSaved() || !strings.EqualFold(value(titleF), in.Title) {
 			return back(fmt.Sprintf("This editor holds %q, not the note I should delete; I go back.", firstNonEmpty(value(titleF), "a new note")))
 		}
 		for i, l := range c.obs.Elems {
-			if l.Desc == "More" && l.Clickable {
+			if (l.Desc == "More" || l.Desc == "More options") && l.Clickable {
 				return tapAt(c.obs.Elems[i], "The note is open; I open its More menu.")
 			}
+		}
+		if c.miuiNoteEditor() {
+			return back("便签 deletes a note from its list; I go back to it.")
 		}
 		return back("The editor has no More menu; I go back.")
 	}

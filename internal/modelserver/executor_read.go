@@ -64,10 +64,10 @@ func (c *solver) read(in intent) step {
 		if row := c.person(in.Contact, true); row != nil {
 			return tapAt(*row, fmt.Sprintf("I open %s's contact page.", row.Text))
 		}
-		if c.byText("Message") != nil {
+		if c.byText("Message") != nil || c.descControl("发送信息") != nil {
 			return back("This is another contact's page; I go back to the list.")
 		}
-		if c.byText("Contacts") != nil && c.allListed() {
+		if c.onContactsList() && c.allListed() {
 			return finish(fmt.Sprintf("Cannot read the number: there is no contact named %s on this phone", in.Contact),
 				fmt.Sprintf("Every contact is listed and %s is not among them.", in.Contact))
 		}

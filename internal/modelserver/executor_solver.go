@@ -17,7 +17,7 @@ func sensitiveReason(l uitree.Listed) string {
 		return "Signing in to the bank app needs your approval"
 	case strings.Contains(lower, "pay"):
 		return fmt.Sprintf("Tapping %q makes a payment: approval needed", l.Text)
-	case strings.Contains(lower, "delete"):
+	case strings.Contains(lower, "delete") || strings.Contains(lower, "删除"):
 		return fmt.Sprintf("Tapping %q deletes data: approval needed", l.Text)
 	case strings.Contains(lower, "transfer"):
 		return fmt.Sprintf("Tapping %q transfers money: approval needed", l.Text)
@@ -227,6 +227,9 @@ func value(l *uitree.Listed) string {
 		return ""
 	}
 	if p, ok := placeholders[l.ID]; ok && l.Text == p {
+		return ""
+	}
+	if p, ok := vendorPlaceholders[l.ID]; ok && l.Text == p && l.Class == "EditText" {
 		return ""
 	}
 	return l.Text

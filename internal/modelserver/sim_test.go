@@ -177,6 +177,9 @@ func apply(t *testing.T, a *adbShell, act autoglm.Action) string {
 	case autoglm.ActionTap:
 		x, y := px(act.Element)
 		out = a.shell(fmt.Sprintf("input tap %d %d", x, y))
+	case autoglm.ActionLongPress:
+		x, y := px(act.Element)
+		out = a.shell(fmt.Sprintf("input swipe %d %d %d %d 3000", x, y, x, y))
 	case autoglm.ActionSwipe:
 		x1, y1 := px(act.Start)
 		x2, y2 := px(act.End)

@@ -71,7 +71,8 @@ type view struct {
 	index          int    // note being edited, -1 for a new one
 	scrolled       bool   // a bottom-anchored list the person scrolled away from its end
 	popup          string // text of a pop-up dialog over the page (FaultPopup)
-	menu           bool   // an open overflow menu (the Pixel Notes editor's More)
+	menu           bool   // an open overflow menu (the Pixel Notes editor's More), or 便签's delete confirmation
+	held           int    // 1 + the note a long press selected on 便签's list, 0 for none
 }
 
 func newView(app, page, arg string) *view {
@@ -90,8 +91,12 @@ func (p *Phone) pushConversation(name string) {
 }
 
 func (p *Phone) back() {
-	if v := p.top(); p.pixel() && v.app == pkgNotes && v.page == pageEditor {
-		p.saveNote(v) // Keep saves a note as its editor is left
+	if v := p.top(); v.app == pkgNotes && v.held > 0 {
+		v.held, v.menu = 0, false // Back leaves 便签's selection, and its question
+		return
+	}
+	if v := p.top(); p.cfg.Skin.SavesNotesOnLeaving() && v.app == pkgNotes && v.page == pageEditor {
+		p.saveNote(v) // Keep, 便签 and Samsung Notes save a note as its editor is left
 	}
 	if len(p.stack) > 1 {
 		p.stack = p.stack[:len(p.stack)-1]

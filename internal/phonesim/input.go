@@ -98,6 +98,28 @@ func (p *Phone) tap(x, y int) {
 	}
 }
 
+// longPressMs is the shortest press Android takes for a long one
+// (ViewConfiguration's default long-press timeout).
+const longPressMs = 400
+
+// longPress holds the topmost element under (x, y) that reacts to a
+// touch: what its hold does, nothing for one that only takes taps.
+func (p *Phone) longPress(x, y int) {
+	if !p.st.Awake || p.life.locked || p.life.dialog != nil {
+		return
+	}
+	s := p.screenNow()
+	for i := len(s.widgets) - 1; i >= 0; i-- {
+		w := s.widgets[i]
+		if (w.clickable || w.hold != nil) && w.bounds.Contains(x, y) {
+			if w.hold != nil {
+				w.hold()
+			}
+			return
+		}
+	}
+}
+
 // swipe scrolls the list under the start point; a swipe that barely moves
 // is a (long) press and does nothing here.
 func (p *Phone) swipe(x1, y1, x2, y2 int) {
@@ -136,25 +158,6 @@ func (p *Phone) swipe(x1, y1, x2, y2 int) {
 		if w.kind == kList && w.bounds.Contains(x1, y1) && w.scrollOf != nil {
 			w.scrollOf.scroll = min(max(w.scrollOf.scroll+dy, 0), w.maxScroll)
 			w.scrollOf.scrolled = w.scrollOf.scroll < w.maxScroll
-			return
-		}
-	}
-}
-
-// longPressMs is how long a press must be held to be a long press
-// (ViewConfiguration's default long-press timeout, 500 ms in Android 14).
-const longPressMs = 500
-
-// longPress holds the topmost element under (x, y) that takes a long
-// press; on any other it does nothing, as a press that barely moves.
-func (p *Phone) longPress(x, y int) {
-	if !p.st.Awake || p.life.locked || p.life.dialog != nil {
-		return
-	}
-	s := p.screenNow()
-	for i := len(s.widgets) - 1; i >= 0; i-- {
-		if w := s.widgets[i]; w.hold != nil && w.bounds.Contains(x, y) {
-			w.hold()
 			return
 		}
 	}

@@ -77,8 +77,9 @@ type widget struct {
 	// spin turns a wheel picker (a NumberPicker) by a vertical swipe that
 	// starts on it, dy layout units up.
 	spin func(dy int)
-	// hold is what a long press on it does (One UI's alarm card opens the
-	// list's select mode); nil for none.
+	// hold is what a long press on the element does (One UI's alarm card
+	// opens the list's select mode, 便签's row selects its note); nil where
+	// a long press does nothing.
 	hold func()
 }
 
@@ -222,6 +223,9 @@ func (p *Phone) layout() *screen {
 	case pkgNotes:
 		if p.pixel() {
 			p.layoutPixelNotes(b)
+			break
+		}
+		if p.vendorNotes(b) {
 			break
 		}
 		p.layoutNotes(b)

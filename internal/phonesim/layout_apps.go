@@ -92,6 +92,9 @@ func (p *Phone) layoutContacts(b *builder) {
 		p.layoutPixelContacts(b)
 		return
 	}
+	if p.vendorContacts(b) {
+		return
+	}
 	v, w := b.v, b.s.w
 	if v.page == pageDetail {
 		c, _ := findContact(v.arg)

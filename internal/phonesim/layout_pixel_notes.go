@@ -94,8 +94,8 @@ func (p *Phone) layoutKeepEditor(b *builder) {
 		b.add(widget{kind: kIcon, class: "android.widget.ImageButton", desc: d, clickable: true,
 			full: uitree.Bounds{X1: x + 20, Y1: statusBarH + 20, X2: x + 124, Y2: contentTop - 20}, tap: func() {}})
 	}
-	keepField(b, "editable_title", keepTitleHint, uitree.Bounds{X1: 48, Y1: contentTop + 20, X2: w - 48, Y2: contentTop + 160})
-	keepField(b, "edit_note_text", keepNoteHint, uitree.Bounds{X1: 48, Y1: contentTop + 180, X2: w - 48, Y2: h - bottomBarH - 40})
+	noteField(b, "editable_title", "editable_title", keepTitleHint, uitree.Bounds{X1: 48, Y1: contentTop + 20, X2: w - 48, Y2: contentTop + 160})
+	noteField(b, "edit_note_text", "edit_note_text", keepNoteHint, uitree.Bounds{X1: 48, Y1: contentTop + 180, X2: w - 48, Y2: h - bottomBarH - 40})
 	bar := h - bottomBarH
 	if v.index >= 0 {
 		b.add(widget{kind: kSubText, text: "Edited " + time12(p.clockText()), id: "edit_date",
@@ -127,23 +127,11 @@ func (p *Phone) layoutKeepEditor(b *builder) {
 	}
 }
 
-// keepField is one of Keep's editor fields: an EditText that reports its
-// hint as its text while empty, as Android 14 does.
-func keepField(b *builder, id, hint string, at uitree.Bounds) {
-	v := b.v
-	text := v.fields[id]
-	shown := text
-	if shown == "" {
-		shown = hint
-	}
-	b.add(widget{kind: kEdit, class: "android.widget.EditText", text: shown, hint: hint, id: id, value: text,
-		clickable: true, focused: v.focus == id, full: at, tap: func() { v.focus = id }})
-}
-
-// saveNote keeps what a Keep editor holds: the note it opened, changed,
+// saveNote keeps what a Keep, 便签 or Samsung Notes editor holds: the note it opened, changed,
 // or a new note when anything was written.
 func (p *Phone) saveNote(v *view) {
-	n := Note{Title: strings.TrimSpace(v.fields["editable_title"]), Body: v.fields["edit_note_text"]}
+	tk, bk := noteKeys(p.cfg.Skin)
+	n := Note{Title: strings.TrimSpace(v.fields[tk]), Body: v.fields[bk]}
 	switch {
 	case v.index >= 0 && v.index < len(p.st.Notes):
 		if p.st.Notes[v.index] != n {
@@ -160,10 +148,7 @@ func (p *Phone) saveNote(v *view) {
 // deleteNote is the editor menu's Delete: the note opened is removed (a
 // new one is dropped unsaved) and the editor closes onto the list.
 func (p *Phone) deleteNote(v *view) {
-	if v.index >= 0 && v.index < len(p.st.Notes) {
-		p.st.Notes = append(p.st.Notes[:v.index], p.st.Notes[v.index+1:]...)
-		p.st.droppedNote(v.index)
-	}
+	p.removeNote(v.index)
 	if len(p.stack) > 1 && p.top() == v {
 		p.stack = p.stack[:len(p.stack)-1]
 	}

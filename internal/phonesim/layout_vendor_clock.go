@@ -45,15 +45,15 @@ import (
 //     turned by a swipe or a tap on a neighbouring value, never typed.
 
 const (
-	vclockItemH   = 150 // one value of a wheel
-	vclockWheelsY = contentTop + 80
-	miuiAddAlarm  = "添加闹钟"
-	miuiEditAlarm = "编辑闹钟"
-	miuiDelete    = "删除闹钟"
-	miuiNoteTitle = "备注"
-	oneuiAlarmAdd = "Add alarm"
-	oneuiNameHint = "Alarm name"
-	numberPicker  = "android.widget.NumberPicker"
+	vclockItemH     = 150 // one value of a wheel
+	vclockWheelsY   = contentTop + 80
+	miuiAddAlarm    = "添加闹钟"
+	miuiEditAlarm   = "编辑闹钟"
+	miuiDeleteAlarm = "删除闹钟"
+	miuiNoteTitle   = "备注"
+	oneuiAlarmAdd   = "Add alarm"
+	oneuiNameHint   = "Alarm name"
+	numberPicker    = "android.widget.NumberPicker"
 )
 
 // vendorClock lays out Clock on a vendor skin; ok is false on the others.
@@ -453,7 +453,7 @@ func (p *Phone) layoutVendorAlarmEdit(b *builder) {
 		ry += rowH
 		if v.index >= 0 {
 			i := v.index
-			b.add(widget{kind: kButton, class: "android.widget.Button", text: miuiDelete, clickable: true,
+			b.add(widget{kind: kButton, class: "android.widget.Button", text: miuiDeleteAlarm, clickable: true,
 				full: uitree.Bounds{X1: 48, Y1: ry + 60, X2: w - 48, Y2: ry + 200},
 				tap: func() {
 					if i < len(p.st.Alarms) {

@@ -52,7 +52,10 @@ func TestEachLookReportsItsOwnPackages(t *testing.T) {
 						ids++
 					}
 				}
-				if ids == 0 && name != "Bank" {
+				// The vendors' Contacts carry no ids: no public source names
+				// them (layout_vendor_contacts.go).
+				noIDs := name == "Bank" || name == "Contacts" && (skin == SkinMIUI || skin == SkinOneUI)
+				if ids == 0 && !noIDs {
 					t.Fatalf("%s's screen has no id of its own", pkg)
 				}
 				if list := sh(t, p, "pm list packages"); !strings.Contains(list, "package:"+pkg+"\n") {

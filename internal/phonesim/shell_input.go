@@ -66,12 +66,12 @@ func (p *Phone) cmdInput(e *cmdEnv) int {
 		}
 		p.logInput("swipe", args[1:]...)
 		p.beforeInput()
-		if len(v) == 5 && v[4] >= longPressMs && abs(v[2]-v[0]) < 24 && abs(v[3]-v[1]) < 24 {
-			// A swipe held in place is a long press (how `input` gives one).
-			p.longPress(p.toLayout(v[0]), p.toLayout(v[1]))
+		x1, y1, x2, y2 := p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3])
+		if len(v) == 5 && v[4] >= longPressMs && abs(x2-x1) < 24 && abs(y2-y1) < 24 {
+			p.longPress(x1, y1) // how adb long-presses: a swipe that stays put
 			break
 		}
-		p.swipe(p.toLayout(v[0]), p.toLayout(v[1]), p.toLayout(v[2]), p.toLayout(v[3]))
+		p.swipe(x1, y1, x2, y2)
 	case "keyevent", "press":
 		keys := args[1:]
 		if args[0] == "press" {

@@ -25,13 +25,14 @@ const (
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
 	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main
 	// list, a SlidingButton at the end of each switch row, tiles that say
-	// 已开启 or 已关闭; Messages is Xiaomi's 短信.
+	// 已开启 or 已关闭; Messages is Xiaomi's 短信, Notes 便签, Contacts
+	// MIUI's 联系人.
 	SkinMIUI Skin = "miui"
 	// SkinOneUI lays Settings and the quick panel out as a Samsung
 	// phone's One UI 6 does: Connections holding the Wi-Fi, Bluetooth and
 	// Flight mode rows with their own Switches, Display with its
 	// Brightness slider, About phone > Software information; Messages is
-	// Samsung Messages.
+	// Samsung Messages, Notes Samsung Notes, Contacts Samsung Contacts.
 	SkinOneUI Skin = "oneui"
 )
 
@@ -66,8 +67,9 @@ func (s Skin) BrightnessStep() int {
 }
 
 // DeletesNotes reports whether the skin's Notes can delete a note: Google
-// Keep's editor menu can, the classic Notes has no Delete.
-func (s Skin) DeletesNotes() bool { return s == SkinPixel }
+// Keep's and Samsung Notes' editor menus can, 便签 by a long press on the
+// note's row; the classic Notes has no Delete.
+func (s Skin) DeletesNotes() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
 
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }

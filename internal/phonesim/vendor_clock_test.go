@@ -151,7 +151,7 @@ func TestMIUINewAlarmOnTheWheels(t *testing.T) {
 		t.Fatalf("after ✓: %+v on %s", st.Alarms, st.Screen.Page)
 	}
 	tapWhere(t, p, "the 9:45 row", func(e uitree.Element) bool { return e.Text == "9:45" })
-	tapWhere(t, p, "删除闹钟", func(e uitree.Element) bool { return e.Text == miuiDelete })
+	tapWhere(t, p, "删除闹钟", func(e uitree.Element) bool { return e.Text == miuiDeleteAlarm })
 	if st := p.State(); len(st.Alarms) != 2 {
 		t.Errorf("after 删除闹钟: %+v", st.Alarms)
 	}

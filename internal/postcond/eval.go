@@ -102,6 +102,11 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		if e := hintAlias(s.Elements, c.Text); e != nil {
 			return true, fmt.Sprintf("the field %q is shown", e.Hint), []uitree.Element{*e}
 		}
+		for _, a := range shownAliases[norm(c.Text)] {
+			if e := find(shownNotTyped(s.Elements), a); e != nil {
+				return true, fmt.Sprintf("%q is shown", label(*e)), []uitree.Element{*e}
+			}
+		}
 		return false, fmt.Sprintf("no element shows %q", c.Text), nil
 	case ElementAbsent:
 		if e := findShown(WithMarks(s.Elements), s, c.Text); e != nil {
@@ -439,14 +444,50 @@ func FieldValue(es []uitree.Element, name string) (*uitree.Element, string) {
 			}
 		}
 	}
+	if norm(name) == "body" {
+		if i := textBelowTitle(es); i >= 0 {
+			return &es[i], fieldText(es[i])
+		}
+	}
 	return nil, ""
 }
 
 // fieldAliases are other apps' words for a field a check names: a note's
-// text is the classic Notes' "Body" and Google Keep's "Note" (the hint of
-// its edit_note_text). An alias names a field by its hint or description
-// only, never by an id or a text that merely starts with it.
-var fieldAliases = map[string][]string{"body": {"Note"}}
+// text is the classic Notes' "Body", Google Keep's "Note" (the hint of
+// its edit_note_text) and 便签's 开始书写 (its rich_editor's). An alias
+// names a field by its hint or description only, never by an id or a
+// text that merely starts with it.
+var fieldAliases = map[string][]string{"body": {"Note", "开始书写"}}
+
+// shownAliases are the words MIUI shows where a check names what the
+// other looks show: 便签's list is titled 便签, not "Notes"; a page's way
+// up is described 返回, not "Navigate up".
+var shownAliases = map[string][]string{"notes": {"便签"}, "navigate up": {"返回"}}
+
+// titleHints are the hints of a note editor's title field.
+var titleHints = []string{"Title", "标题"}
+
+// textBelowTitle is the index of a note editor's text field where no
+// hint names it (Samsung Notes'): the one field below the field hinted
+// as the title, on a screen of those two fields; -1 when there is none.
+func textBelowTitle(es []uitree.Element) int {
+	var fs []int
+	for i, e := range es {
+		if e.IsField() {
+			fs = append(fs, i)
+		}
+	}
+	if len(fs) != 2 {
+		return -1
+	}
+	t, b := es[fs[0]], es[fs[1]]
+	for _, h := range titleHints {
+		if sameLabel(t.Hint, h) && b.Hint == "" && b.Bounds.Y1 >= t.Bounds.Y2 {
+			return fs[1]
+		}
+	}
+	return -1
+}
 
 // hintAliases are other apps' hints for a field a check names by Google
 // Messages' hint: Samsung Messages' "Enter message", MIUI 短信's 短信.

@@ -1,6 +1,10 @@
 package postcond
 
-import "github.com/phoneflow/phoneflow/internal/uitree"
+import (
+	"fmt"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
 
 // savedFields are the input fields of a todo's screens whose text is what
 // the phone had saved, not what the todo typed (docs/design.md §9): a
@@ -12,24 +16,36 @@ func savedFields(screens []Screen) []uitree.Element {
 	first := map[string]string{}
 	changed := map[string]bool{}
 	var order []uitree.Element
+	var keys []string
 	for _, s := range screens {
+		n := 0
 		for _, e := range s.Elements {
-			if !e.IsField() || e.ResourceID == "" || e.Password {
+			if !e.IsField() {
 				continue
 			}
-			v, ok := first[e.ResourceID]
+			n++
+			if e.Password {
+				continue
+			}
+			// A field is known by its id, or where it has none (Samsung
+			// Notes') by its app and its place among the screen's fields.
+			key := e.ResourceID
+			if key == "" {
+				key = fmt.Sprintf("%s field %d", e.Package, n)
+			}
+			v, ok := first[key]
 			switch {
 			case !ok:
-				first[e.ResourceID] = fieldText(e)
-				order = append(order, e)
+				first[key] = fieldText(e)
+				order, keys = append(order, e), append(keys, key)
 			case v != fieldText(e):
-				changed[e.ResourceID] = true
+				changed[key] = true
 			}
 		}
 	}
 	var out []uitree.Element
-	for _, e := range order {
-		if !changed[e.ResourceID] && len([]rune(norm(fieldText(e)))) >= 2 {
+	for i, e := range order {
+		if !changed[keys[i]] && len([]rune(norm(fieldText(e)))) >= 2 {
 			out = append(out, e)
 		}
 	}

@@ -51,20 +51,35 @@ func IsCommit(e uitree.Element, labels []string) bool {
 }
 
 // SavesOnLeaving reports a tap that leaves an editor saving what it holds:
-// the control is the editor's Navigate up, a field on the screen is filled,
-// and nothing on the screen is a commit control (Google Keep has no Save: a
-// note is saved when its editor is left). Such a tap is judged as a Save
-// is (docs/design.md §9).
+// the control is the editor's Navigate up (返回 on MIUI), a field on the
+// screen is filled, and no commit control on the screen is the one way to
+// keep it (Google Keep and Samsung Notes have no Save: a note is saved
+// when its editor is left; 便签's 完成编辑 keeps it in place, and so does
+// its 返回). Such a tap is judged as a Save is (docs/design.md §9).
 func SavesOnLeaving(control uitree.Element, es []uitree.Element, labels []string) bool {
-	if !strings.EqualFold(strings.TrimSpace(control.Desc), "Navigate up") || firstFilled(fieldsOf(es)) == nil {
+	if !leaves(control) || firstFilled(fieldsOf(es)) == nil {
 		return false
 	}
 	for _, e := range es {
-		if e.Clickable && !e.IsField() && IsCommit(e, labels) {
+		if e.Clickable && !e.IsField() && IsCommit(e, labels) && !keepsInPlace(e) {
 			return false
 		}
 	}
 	return true
+}
+
+// leaves reports an editor's control that leaves it: Navigate up, or
+// MIUI's 返回.
+func leaves(e uitree.Element) bool {
+	d := strings.TrimSpace(e.Desc)
+	return strings.EqualFold(d, "Navigate up") || d == "返回"
+}
+
+// keepsInPlace reports a commit control that finishes editing and leaves
+// the editor open, as 便签's 完成编辑 mark does: an editor showing one
+// still saves what it holds as it is left.
+func keepsInPlace(e uitree.Element) bool {
+	return strings.TrimSpace(e.Desc) == "完成编辑" || strings.TrimSpace(e.Text) == "完成编辑"
 }
 
 // BackSaves is the control a system Back on the screen stands for when it
@@ -78,7 +93,7 @@ func SavesOnLeaving(control uitree.Element, es []uitree.Element, labels []string
 func BackSaves(task string, es []uitree.Element, labels []string) (int, bool) {
 	up := -1
 	for i, e := range es {
-		if e.Clickable && strings.EqualFold(strings.TrimSpace(e.Desc), "Navigate up") {
+		if e.Clickable && leaves(e) {
 			up = i
 			break
 		}
@@ -92,16 +107,20 @@ func BackSaves(task string, es []uitree.Element, labels []string) (int, bool) {
 	return up, true
 }
 
-// savedRecord reports an editor that says when its record was last
-// edited (Google Keep's edit_date, "Edited 9:41 AM"): it opened a saved
-// record, not a new one.
+// savedRecord reports an editor that shows a saved record, not a new
+// one: it says when the record was last edited (Google Keep's edit_date,
+// "Edited 9:41 AM"), or it shows the record for reading (便签 opens a
+// saved note with 分享 where its editing bar has 完成编辑).
 func savedRecord(es []uitree.Element) bool {
+	share, editing := false, false
 	for _, e := range es {
 		if !e.IsField() && (e.ShortID() == "edit_date" || strings.HasPrefix(strings.TrimSpace(e.Text), "Edited ")) {
 			return true
 		}
+		share = share || e.Clickable && strings.TrimSpace(e.Desc) == "分享"
+		editing = editing || keepsInPlace(e)
 	}
-	return false
+	return share && !editing
 }
 
 // fieldsOf is the screen's input fields: not a wheel picker's value,
@@ -122,7 +141,7 @@ func fieldsOf(es []uitree.Element) []uitree.Element {
 // "发送短信".
 var (
 	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post", "all", "order"}
-	commitObjectsZH = []string{"消息", "短信", "信息", "彩信", "邮件", "日程", "笔记", "闹钟", "联系人", "更改", "修改"}
+	commitObjectsZH = []string{"消息", "短信", "信息", "彩信", "邮件", "日程", "笔记", "便签", "闹钟", "联系人", "更改", "修改", "编辑"}
 	// priceRe is a price a commit control names after its verb ("Pay
 	// $5", "Aceptar por S/ 8", "Buy for 3,99 €"): an optional "for" word,
 	// a currency, an amount.

@@ -1,0 +1,318 @@
+package phonesim
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/phoneflow/phoneflow/internal/uitree"
+)
+
+// The MIUI and One UI skins' Notes (docs/phones.md#skins): Xiaomi's 便签
+// and Samsung Notes on the same notes the classic Notes and Keep show,
+// the most recently edited at the top (keepOrder). Both save a note as
+// its editor is left, as Keep does; 便签 saves it by its 完成编辑 mark
+// too. The package stays the simulator's Notes package (the app table
+// knows one); the ids are the vendor apps' own where a source shows them.
+//
+// No real uiautomator dump of either app was found in a public
+// repository. The trees follow what public test code drives real phones
+// by, and carry no id no source shows:
+//   - 便签 (com.miui.notes): the list's content_add button, an ImageView
+//     described "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
+//     (an app-agent prompt set's recorded MIUI Notes screen, and Appium
+//     page objects that tap com.miui.notes:id/content_add); the editor's
+//     home (返回), undo (撤销), redo (恢复) and done (完成编辑) ImageViews,
+//     its title EditText (note_title, hinted 标题), the date and the 字
+//     count, and the rich_editor EditText the body is typed into (same
+//     sources); a note deleted by a long press on its row's time, 删除,
+//     then 删除 again to confirm (a UiAutomator MTBF case,
+//     com.carl.tc.xiaomi.notes.AddOpenDelete). Leaving by 返回 keeps the
+//     note (the same case types into rich_editor and taps home). The
+//     body's hint is the start of the prompt the real editor shows,
+//     开始书写.
+//   - Samsung Notes (com.samsung.android.app.notes): the list's cards
+//     (root_cardview, holding the note's title, its text and time), the
+//     drawer_button, the fab that starts a note, the editor's Navigate up,
+//     and leaving it saving the note ("Samsung autosaves"), as a
+//     uiautomator2 exporter of Samsung Notes and Appium scripts drive it;
+//     the fab's description follows its Korean 노트 작성 ("Write note"
+//     would be a guess: the simulator says "Create note"). The editor's
+//     More options menu deletes the note (Delete), as the app's menu does;
+//     the fields' ids are not shown in any source and are left out.
+
+const (
+	miuiNotesTitle   = "便签"
+	miuiNewNoteDesc  = "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
+	miuiTitleHint    = "标题"
+	miuiBodyHint     = "开始书写"
+	miuiDoneDesc     = "完成编辑"
+	miuiDelete       = "删除"
+	miuiCancel       = "取消"
+	oneuiNotesTitle  = "All notes"
+	oneuiNewNoteDesc = "Create note"
+	oneuiTitleHint   = "Title"
+	oneuiMoreDesc    = "More options"
+	oneuiDelete      = "Delete"
+)
+
+// noteKeys are the ids under which a skin's note editor keeps the
+// title and the text (saveNote reads them).
+func noteKeys(s Skin) (title, body string) {
+	switch s {
+	case SkinMIUI:
+		return "note_title", "rich_editor"
+	case SkinOneUI:
+		return "oneui_title", "oneui_body"
+	}
+	return "editable_title", "edit_note_text"
+}
+
+// SavesNotesOnLeaving reports whether the skin's Notes keeps a note as
+// its editor is left (Keep, 便签, Samsung Notes); the classic Notes keeps
+// one only by its Save.
+func (s Skin) SavesNotesOnLeaving() bool {
+	return s == SkinPixel || s == SkinMIUI || s == SkinOneUI
+}
+
+// vendorNotes lays out Notes on a vendor skin; ok is false on the
+// others.
+func (p *Phone) vendorNotes(b *builder) bool {
+	switch p.cfg.Skin {
+	case SkinMIUI:
+		if b.v.page == pageEditor {
+			p.layoutMIUINoteEditor(b)
+		} else {
+			p.layoutMIUINotes(b)
+		}
+	case SkinOneUI:
+		if b.v.page == pageEditor {
+			p.layoutOneUINoteEditor(b)
+		} else {
+			p.layoutOneUINotes(b)
+		}
+	default:
+		return false
+	}
+	b.s.hints = true
+	return true
+}
+
+// openNoteEditor pushes the editor of note i, its fields holding it.
+func (p *Phone) openNoteEditor(i int) {
+	n := p.st.Notes[i]
+	e := newView(pkgNotes, pageEditor, n.Title)
+	e.index = i
+	tk, bk := noteKeys(p.cfg.Skin)
+	e.fields[tk], e.fields[bk] = n.Title, n.Body
+	p.push(e)
+}
+
+// miuiClock is a time as MIUI writes it: "下午6:14".
+func miuiClock(hhmm string) string {
+	var h, m int
+	fmt.Sscanf(hhmm, "%d:%d", &h, &m)
+	half := "上午"
+	if h >= 12 {
+		half = "下午"
+	}
+	if h = h % 12; h == 0 {
+		h = 12
+	}
+	return fmt.Sprintf("%s%d:%02d", half, h, m)
+}
+
+// layoutMIUINotes is 便签's list: the title, a row per note (its title,
+// the start of its text, its time), content_add at the bottom right. A
+// long press on a row selects it: the bar says how many are chosen and
+// the bottom bar offers 删除, which asks before it deletes.
+func (p *Phone) layoutMIUINotes(b *builder) {
+	v, w, h := b.v, b.s.w, b.s.h
+	when := miuiClock(p.clockText())
+	selected := v.held - 1
+	if selected >= len(p.st.Notes) {
+		selected, v.held = -1, 0
+	}
+	if selected >= 0 {
+		b.add(widget{kind: kButton, class: "android.widget.Button", text: miuiCancel, clickable: true,
+			full: uitree.Bounds{X1: 24, Y1: statusBarH + 20, X2: 220, Y2: contentTop - 20}, tap: func() { v.held = 0 }})
+		b.add(widget{kind: kAppBar, text: "已选择1项", id: "action_bar_title", full: uitree.Bounds{X1: 240, Y1: statusBarH, X2: w - 240, Y2: contentTop}})
+	} else {
+		b.add(widget{kind: kAppBar, text: miuiNotesTitle, id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+	}
+	const noteH = 240
+	li := b.list(contentTop, h-bottomBarH)
+	for _, i := range p.st.keepOrder() {
+		n := p.st.Notes[i]
+		b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, checkable: selected >= 0, checked: i == selected,
+			tap: func() {
+				if v.held == 0 {
+					p.openNoteEditor(i)
+				}
+			},
+			hold: func() { v.held = i + 1 }}, 24, 12, w-24, noteH-12)
+		if n.Title != "" {
+			b.item(widget{kind: kText, text: n.Title, depth: 3}, 72, 36, w-72, 110)
+		}
+		if n.Body != "" {
+			b.item(widget{kind: kSubText, text: snippet(n.Body), depth: 3}, 72, 110, w-72, 170)
+		}
+		b.item(widget{kind: kSubText, text: when, id: "time", depth: 3}, 72, 170, w-72, noteH-24)
+		b.y += noteH
+	}
+	b.endList(li)
+	if selected >= 0 {
+		bar := h - bottomBarH
+		b.add(widget{kind: kButton, class: "android.widget.TextView", text: miuiDelete, clickable: true,
+			full: uitree.Bounds{X1: w/2 - 160, Y1: bar + 60, X2: w/2 + 160, Y2: bar + 240}, tap: func() { v.menu = true }})
+		if v.menu {
+			p.miuiDeleteDialog(b, selected)
+		}
+		return
+	}
+	b.add(widget{kind: kButton, class: "android.widget.ImageView", desc: miuiNewNoteDesc, id: "content_add", clickable: true, color: 0xf9ab00,
+		full: uitree.Bounds{X1: w - 228, Y1: h - bottomBarH + 60, X2: w - 48, Y2: h - bottomBarH + 240},
+		tap:  func() { p.push(newView(pkgNotes, pageEditor, "")) }})
+}
+
+// miuiDeleteDialog is 便签's confirmation: the question, 取消 and 删除.
+func (p *Phone) miuiDeleteDialog(b *builder, i int) {
+	v, w, h := b.v, b.s.w, b.s.h
+	card := uitree.Bounds{X1: 24, Y1: h - 620, X2: w - 24, Y2: h - 40}
+	b.dialog(card)
+	b.add(widget{kind: kText, text: "确定删除所选便签吗？", id: "android:id/message", depth: 2,
+		full: uitree.Bounds{X1: card.X1 + 72, Y1: card.Y1 + 80, X2: card.X2 - 72, Y2: card.Y1 + 240}})
+	y := card.Y2 - 220
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: miuiCancel, id: "android:id/button2", clickable: true, depth: 2,
+		full: uitree.Bounds{X1: card.X1 + 48, Y1: y, X2: w/2 - 24, Y2: y + 150}, tap: func() { v.menu, v.held = false, 0 }})
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: miuiDelete, id: "android:id/button1", clickable: true, depth: 2,
+		full: uitree.Bounds{X1: w/2 + 24, Y1: y, X2: card.X2 - 48, Y2: y + 150}, tap: func() {
+			v.menu, v.held = false, 0
+			p.removeNote(i)
+		}})
+}
+
+// layoutMIUINoteEditor is 便签's editor: 返回, 撤销, 恢复 and 完成编辑 at
+// the top, the title field, the date and the count of characters, and
+// the body field. 完成编辑 keeps the note and closes the keyboard; 返回
+// keeps it and leaves. A saved note shows for reading, 分享 and 更多 in
+// the bar, until a field is tapped.
+func (p *Phone) layoutMIUINoteEditor(b *builder) {
+	v, w, h := b.v, b.s.w, b.s.h
+	tk, bk := noteKeys(SkinMIUI)
+	b.add(widget{kind: kUp, class: "android.widget.ImageView", desc: "返回", id: "home", clickable: true,
+		full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: p.back})
+	bar := []struct{ id, desc string }{{"undo", "撤销"}, {"redo", "恢复"}, {"done", miuiDoneDesc}}
+	if v.index >= 0 && v.focus == "" {
+		// A saved note opens for reading; a tap on a field edits it.
+		bar = []struct{ id, desc string }{{"share", "分享"}, {"more", "更多"}}
+	}
+	for i, d := range bar {
+		x := w - len(bar)*144 + i*144
+		tap := func() {}
+		if d.id == "done" {
+			tap = func() {
+				p.saveNote(v)
+				v.focus = ""
+			}
+		}
+		b.add(widget{kind: kIcon, class: "android.widget.ImageView", desc: d.desc, id: d.id, clickable: true,
+			full: uitree.Bounds{X1: x + 20, Y1: statusBarH + 20, X2: x + 124, Y2: contentTop - 20}, tap: tap})
+	}
+	noteField(b, tk, tk, miuiTitleHint, uitree.Bounds{X1: 48, Y1: contentTop + 20, X2: w - 48, Y2: contentTop + 160})
+	count := utf8.RuneCountInString(v.fields[tk] + v.fields[bk])
+	b.add(widget{kind: kSubText, text: p.miuiDate(), full: uitree.Bounds{X1: 48, Y1: contentTop + 170, X2: w/2 + 100, Y2: contentTop + 240}})
+	b.add(widget{kind: kSubText, text: fmt.Sprintf("%d字", count), full: uitree.Bounds{X1: w/2 + 120, Y1: contentTop + 170, X2: w - 48, Y2: contentTop + 240}})
+	noteField(b, bk, bk, miuiBodyHint, uitree.Bounds{X1: 48, Y1: contentTop + 260, X2: w - 48, Y2: h - bottomBarH - 40})
+}
+
+// miuiDate is the editor's date line: "12月4日 下午6:14".
+func (p *Phone) miuiDate() string {
+	now := p.life.now
+	return fmt.Sprintf("%d月%d日 %s", int(now.Month()), now.Day(), miuiClock(p.clockText()))
+}
+
+// layoutOneUINotes is Samsung Notes' All notes: the drawer button and
+// the title, a card per note (root_cardview holding title, its text and
+// time), and the fab that starts a note.
+func (p *Phone) layoutOneUINotes(b *builder) {
+	w, h := b.s.w, b.s.h
+	b.add(widget{kind: kIcon, class: "android.widget.ImageView", desc: "Navigation drawer", id: "drawer_button", clickable: true,
+		full: uitree.Bounds{X1: 24, Y1: statusBarH + 24, X2: 144, Y2: contentTop - 24}, tap: func() {}})
+	b.add(widget{kind: kAppBar, text: oneuiNotesTitle, id: "collapsing_appbar_extended_title", full: uitree.Bounds{X1: 160, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+	const cardH = 280
+	when := time12(p.clockText())
+	li := b.list(contentTop, h-bottomBarH)
+	for _, i := range p.st.keepOrder() {
+		n := p.st.Notes[i]
+		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "root_cardview", clickable: true,
+			tap: func() { p.openNoteEditor(i) }}, 32, 16, w-32, cardH-16)
+		if n.Title != "" {
+			b.item(widget{kind: kText, text: n.Title, id: "title", depth: 3}, 80, 40, w-80, 120)
+		}
+		if n.Body != "" {
+			b.item(widget{kind: kSubText, text: snippet(n.Body), depth: 3}, 80, 120, w-80, 200)
+		}
+		b.item(widget{kind: kSubText, text: when, id: "time", depth: 3}, 80, 200, w-80, cardH-30)
+		b.y += cardH
+	}
+	b.endList(li)
+	b.add(widget{kind: kButton, class: "android.widget.ImageButton", desc: oneuiNewNoteDesc, id: "fab", clickable: true, color: 0xf9ab00,
+		full: uitree.Bounds{X1: w - 228, Y1: h - bottomBarH + 60, X2: w - 48, Y2: h - bottomBarH + 240},
+		tap:  func() { p.push(newView(pkgNotes, pageEditor, "")) }})
+}
+
+// layoutOneUINoteEditor is Samsung Notes' editor: Navigate up, More
+// options (its menu deletes the note), the title field and the text.
+// Leaving it keeps the note.
+func (p *Phone) layoutOneUINoteEditor(b *builder) {
+	v, w, h := b.v, b.s.w, b.s.h
+	tk, bk := noteKeys(SkinOneUI)
+	b.add(widget{kind: kUp, class: "android.widget.ImageButton", desc: "Navigate up", clickable: true,
+		full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: p.back})
+	b.add(widget{kind: kIcon, class: "android.widget.ImageView", desc: oneuiMoreDesc, clickable: true,
+		full: uitree.Bounds{X1: w - 144, Y1: statusBarH + 20, X2: w - 24, Y2: contentTop - 20}, tap: func() { v.menu = true }})
+	noteField(b, tk, "", oneuiTitleHint, uitree.Bounds{X1: 48, Y1: contentTop + 20, X2: w - 48, Y2: contentTop + 160})
+	noteField(b, bk, "", "", uitree.Bounds{X1: 48, Y1: contentTop + 180, X2: w - 48, Y2: h - bottomBarH - 40})
+	if !v.menu {
+		return
+	}
+	b.add(widget{kind: kScrim, class: "android.view.View", clickable: true, full: uitree.Bounds{X2: w, Y2: h}, tap: func() { v.menu = false }})
+	items := []struct {
+		text string
+		tap  func()
+	}{
+		{oneuiDelete, func() { p.deleteNote(v) }},
+		{"Share", func() { v.menu = false }},
+		{"Save as file", func() { v.menu = false }},
+	}
+	top := statusBarH + 40
+	b.add(widget{kind: kDialog, class: "android.widget.ListView", full: uitree.Bounds{X1: w - 560, Y1: top, X2: w - 24, Y2: top + len(items)*150}})
+	for i, it := range items {
+		y := top + i*150
+		b.add(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, depth: 2, tap: it.tap,
+			full: uitree.Bounds{X1: w - 560, Y1: y, X2: w - 24, Y2: y + 150}})
+		b.add(widget{kind: kText, text: it.text, id: "title", depth: 3, full: uitree.Bounds{X1: w - 520, Y1: y + 40, X2: w - 64, Y2: y + 110}})
+	}
+}
+
+// noteField is a note editor's field kept under key and reported under
+// id (none where no source shows it): an EditText that reports its hint
+// as its text while empty, as Android 14 does.
+func noteField(b *builder, key, id, hint string, at uitree.Bounds) {
+	v := b.v
+	text := v.fields[key]
+	shown := text
+	if shown == "" {
+		shown = hint
+	}
+	b.add(widget{kind: kEdit, class: "android.widget.EditText", text: shown, hint: hint, id: id, value: text,
+		clickable: true, focused: v.focus == key, full: at, tap: func() { v.focus = key }})
+}
+
+// removeNote deletes note i.
+func (p *Phone) removeNote(i int) {
+	if i >= 0 && i < len(p.st.Notes) {
+		p.st.Notes = append(p.st.Notes[:i], p.st.Notes[i+1:]...)
+		p.st.droppedNote(i)
+	}
+}
