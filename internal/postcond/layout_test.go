@@ -130,6 +130,25 @@ func TestLastOutgoingAsRealAppsMarkIt(t *testing.T) {
 	if got := LastOutgoing(side); got != "马上到" {
 		t.Errorf("LastOutgoing by side = %q, want the right-aligned bubble", got)
 	}
+	// A message that is a time is the message, not the row's time: AOSP
+	// Mms's msg_list_item_send row holds it in text_view, the time in
+	// date_view; a row without ids holds the words before the time.
+	mms := []uitree.Element{node(0, "View", "", "", "", bx(0, 0, 720, 1536)), list,
+		node(2, "LinearLayout", "msg_list_item_send", "", "", bx(300, 300, 680, 400)),
+		node(3, "TextView", "text_view", "07:00", "", bx(310, 310, 670, 350)),
+		node(3, "TextView", "date_view", "19:21", "", bx(310, 355, 670, 390))}
+	if got := LastOutgoing(mms); got != "07:00" {
+		t.Errorf("LastOutgoing of a message that is a time = %q, want 07:00", got)
+	}
+	mms[3].ResourceID, mms[4].ResourceID = "", ""
+	if got := LastOutgoing(mms); got != "07:00" {
+		t.Errorf("LastOutgoing of a message that is a time, no ids = %q, want 07:00", got)
+	}
+	mms[3].Text = "see you at 7"
+	mms[3], mms[4] = mms[4], mms[3]
+	if got := LastOutgoing(mms); got != "see you at 7" {
+		t.Errorf("LastOutgoing with the time first = %q, want the words", got)
+	}
 	// A form is no conversation: a value beside its label is no bubble.
 	form := []uitree.Element{node(0, "View", "", "", "", bx(0, 0, 720, 1536)), list,
 		bubble(300, "帐户", "", 40, 150), bubble(300, "我的日历", "", 500, 680), bubble(500, "地点", "", 40, 150),

@@ -83,18 +83,39 @@ func sentBubble(e uitree.Element, id string) bool {
 	return sentMarkRe.MatchString(e.Desc) || strings.Contains(id, "outgoing") || strings.HasSuffix(id, "item_send")
 }
 
+// bodyIDs are the ids of a bubble's child that holds its words: AOSP
+// Mms's text_view (whose date_view holds the time), Samsung's
+// text_content, Google Messages' message_text.
+var bodyIDs = map[string]bool{"text_view": true, "text_content": true, "message_text": true, "message_body": true, "body": true}
+
 // innerText is the words of a marked bubble that holds them in a child
 // (AOSP Mms's msg_list_item_send row around its text_view, Samsung's
-// bubble_text_view around its text_content): the first text inside it
-// that is not a time.
+// bubble_text_view around its text_content): the child that holds a
+// message's words by its id, else the first text inside it that is not a
+// time, else its first text: a message may be a time itself ("07:00"),
+// and a row's own time comes after the words.
 func innerText(es []uitree.Element, i int) string {
-	for j := i + 1; j < uitree.SubtreeEnd(es, i); j++ {
+	end := uitree.SubtreeEnd(es, i)
+	first, words := "", ""
+	for j := i + 1; j < end; j++ {
 		t := strings.TrimSpace(es[j].Text)
-		if t != "" && !es[j].IsField() && wholeValue(TypeTime, t) == "" {
+		if t == "" || es[j].IsField() {
+			continue
+		}
+		if bodyIDs[strings.ToLower(es[j].ShortID())] {
 			return t
 		}
+		if first == "" {
+			first = t
+		}
+		if words == "" && wholeValue(TypeTime, t) == "" {
+			words = t
+		}
 	}
-	return ""
+	if words != "" {
+		return words
+	}
+	return first
 }
 
 // messageText is a bubble's message: its text, else its description
