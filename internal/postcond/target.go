@@ -277,7 +277,7 @@ func WrongTarget(t Target) string {
 		if why := valueConflict(t.Expect, fields, t.Elements); why != "" {
 			return why
 		}
-		if why := bodyConflict(t.Task, fields); why != "" {
+		if why := bodyConflict(t.Task, fields, t.Elements); why != "" {
 			return why
 		}
 	}
@@ -579,10 +579,22 @@ var sayingRe = regexp.MustCompile(`\bsaying "([^"]+)"`)
 // bodyConflict returns why a form must not be saved when the todo quotes
 // the words it saves and the form's body field holds other words: the
 // notes list shows titles only, so a body typed wrong would be saved
-// unseen (docs/design.md §9).
-func bodyConflict(task string, fields []uitree.Element) string {
+// unseen (docs/design.md §9). The body is a field named so, or the one
+// a check of the field "Body" reads (FieldValue: 便签's rich_editor by its
+// hint 开始书写, Samsung Notes' field below the title, which has no id).
+func bodyConflict(task string, fields, es []uitree.Element) string {
 	m := sayingRe.FindStringSubmatch(task)
 	if m == nil {
+		return ""
+	}
+	conflict := func(f uitree.Element) string {
+		if v := fieldText(f); v != "" && !holds(v, m[1]) {
+			name := fieldName(f)
+			if name == "" {
+				name = "Body"
+			}
+			return fmt.Sprintf("the field %q holds %q, but the todo saves %q", name, clip(v, 80), clip(m[1], 80))
+		}
 		return ""
 	}
 	for _, f := range fields {
@@ -590,9 +602,12 @@ func bodyConflict(task string, fields []uitree.Element) string {
 		if !strings.Contains(name, "body") && !strings.Contains(name, "text") && !strings.Contains(name, "content") && name != "note" {
 			continue
 		}
-		if v := fieldText(f); v != "" && !holds(v, m[1]) {
-			return fmt.Sprintf("the field %q holds %q, but the todo saves %q", fieldName(f), clip(v, 80), clip(m[1], 80))
+		if why := conflict(f); why != "" {
+			return why
 		}
+	}
+	if e, _ := FieldValue(es, "Body"); e != nil && e.IsField() {
+		return conflict(*e)
 	}
 	return ""
 }

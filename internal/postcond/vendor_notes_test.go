@@ -125,3 +125,29 @@ func TestMIUIWordsForListAndUp(t *testing.T) {
 		t.Fatal(Summary(r))
 	}
 }
+
+// A note saved with words other than those the todo quotes is refused on
+// the vendor editors too, whose body field is not named body: 便签's
+// rich_editor (read by its hint) and Samsung Notes' field without an id,
+// for 完成编辑, 返回 and Navigate up alike.
+func TestVendorNoteSavedWithOtherWordsIsRefused(t *testing.T) {
+	task := `Create a note titled "Ideas" saying "周五交报告"`
+	for _, c := range []struct {
+		name    string
+		es      func(body string) []uitree.Element
+		control int
+	}{
+		{"miui 完成编辑", func(b string) []uitree.Element { return miuiEditor("Ideas", b, false) }, 2},
+		{"miui 返回", func(b string) []uitree.Element { return miuiEditor("Ideas", b, false) }, 1},
+		{"oneui Navigate up", func(b string) []uitree.Element { return oneuiEditor("Ideas", b) }, 1},
+	} {
+		wrong := c.es("ok")
+		if why := WrongTarget(Target{Task: task, Control: wrong[c.control], Elements: wrong}); why == "" {
+			t.Errorf("%s: the note saved with \"ok\" is not refused", c.name)
+		}
+		right := c.es("周五交报告")
+		if why := WrongTarget(Target{Task: task, Control: right[c.control], Elements: right}); why != "" {
+			t.Errorf("%s: the right note is refused: %s", c.name, why)
+		}
+	}
+}
