@@ -60,7 +60,7 @@ var apps = map[string]string{
 	"contacts": "Contacts", "contact": "Contacts", "联系人": "Contacts", "通讯录": "Contacts",
 	"messages": "Messages", "message": "Messages", "sms": "Messages", "信息": "Messages", "短信": "Messages",
 	"clock": "Clock", "alarm": "Clock", "alarms": "Clock", "时钟": "Clock", "闹钟": "Clock",
-	"notes": "Notes", "note": "Notes", "笔记": "Notes", "备忘录": "Notes",
+	"notes": "Notes", "note": "Notes", "笔记": "Notes", "备忘录": "Notes", "便签": "Notes",
 	"bank": "Bank", "银行": "Bank",
 	"launcher": "Launcher", "home": "Launcher",
 }
@@ -136,7 +136,7 @@ func appIn(text string) string {
 			}
 		}
 	}
-	for _, zh := range []string{"设置", "联系人", "通讯录", "短信", "信息", "时钟", "备忘录", "笔记", "银行"} {
+	for _, zh := range []string{"设置", "联系人", "通讯录", "短信", "信息", "时钟", "备忘录", "笔记", "便签", "银行"} {
 		if strings.Contains(text, zh) {
 			return apps[zh]
 		}
@@ -178,7 +178,7 @@ func parseIntent(task string) intent {
 		in.To, in.Text = parseMessage(strings.TrimSpace(task))
 	case strings.Contains(lower, "alarm") || strings.Contains(lower, "wake me") || strings.Contains(t, "闹钟"):
 		parseAlarmTodo(t, &in)
-	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘"):
+	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "备忘") || strings.Contains(t, "便签"):
 		in.Kind, in.App = kindNote, "Notes"
 		if !parseNoteTodo(t, &in) {
 			parseNote(t, &in)
@@ -229,7 +229,7 @@ func parseRead(t, lower string, in *intent) {
 		in.What, in.App = "Model", "Settings"
 	case strings.Contains(lower, "alarm") || strings.Contains(t, "闹钟"):
 		parseAlarmRead(t, in)
-	case strings.Contains(lower, "note") || strings.Contains(t, "笔记"):
+	case strings.Contains(lower, "note") || strings.Contains(t, "笔记") || strings.Contains(t, "便签"):
 		parseNoteRead(t, in)
 	case strings.Contains(lower, "phone number") || strings.Contains(lower, "number") || strings.Contains(t, "电话"):
 		in.What, in.App = "phone", "Contacts"

@@ -67,7 +67,7 @@ var rdContacts = map[string]string{"mom": "Mom", "mum": "Mom", "mother": "Mom", 
 
 var rdApps = map[string]string{"settings": "Settings", "设置": "Settings", "contacts": "Contacts", "联系人": "Contacts", "通讯录": "Contacts",
 	"messages": "Messages", "短信": "Messages", "信息": "Messages", "clock": "Clock", "时钟": "Clock", "闹钟": "Clock", "alarms": "Clock",
-	"notes": "Notes", "笔记": "Notes", "备忘录": "Notes", "bank": "Bank", "银行": "Bank"}
+	"notes": "Notes", "笔记": "Notes", "备忘录": "Notes", "便签": "Notes", "bank": "Bank", "银行": "Bank"}
 
 // readGoal reads a goal into todos.
 func readGoal(goal string) []planned {

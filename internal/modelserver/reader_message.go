@@ -44,7 +44,7 @@ var (
 	msgVerbZhRe = regexp.MustCompile(`^(?:并|然后|再|并且)?(?:回复|回个?|告诉|转告|私信|通知|(?:给|跟|和|对|向).{1,16}?(?:发|说|回复|回)|发(?:一条|个|条)?(?:短信|消息|信息|微信)?给)`)
 	// msgNotRe: a colon that opens a note's, an alarm's or a title's
 	// words, not a message's.
-	msgNotRe = regexp.MustCompile(`(?i)\b(?:note|notes|memo|alarm|label|title|titled|reminder)\b|笔记|备忘|闹钟|标签|标题`)
+	msgNotRe = regexp.MustCompile(`(?i)\b(?:note|notes|memo|alarm|label|title|titled|reminder)\b|笔记|备忘|便签|闹钟|标签|标题`)
 	// msgClauseStart is where the clause of a marker starts: after the
 	// last separator before it.
 	msgClauseStartRe = regexp.MustCompile(`(?i)(?:[;；。.!！?？]\s+|[;；。！？]|,?\s+(?:and then|then|after that|afterwards)\s+|，(?:然后|再)?|然后|并且|,\s+|\s+and\s+)`)

@@ -23,15 +23,15 @@ var (
 		regexp.MustCompile(`(?i)^(?:rename|retitle)\s+(?:the\s+|my\s+)?(?:note\s+)?` + rdQ + `(.+?)` + rdQEnd + `(?:\s+note)?\s+(?:to|as|into)\s+` + rdQ + `(.+?)` + rdQEnd + `$`),
 		regexp.MustCompile(`(?i)^(?:change|set|update)\s+the\s+(?:title|name)\s+of\s+(?:the\s+|my\s+)?(?:note\s+)?` + rdQ + `(.+?)` + rdQEnd + `(?:\s+note)?\s+to\s+` + rdQ + `(.+?)` + rdQEnd + `$`),
 		regexp.MustCompile(`(?i)^(?:the\s+)?note\s+` + rdQ + `(.+?)` + rdQEnd + `\s*(?:->|→|=>)\s*(?:(?:new\s+)?title\s*:?\s*)?` + rdQ + `(.+?)` + rdQEnd + `$`),
-		regexp.MustCompile(`^(?:把|将)?(?:笔记|备忘录?)?\s*["“]?(.+?)["”]?(?:这条|这个)?(?:笔记|备忘录?)?(?:的标题|的名字)?\s*(?:改名为|改名成|重命名为|改成|改为|更名为)\s*["“]?(.+?)["”]?$`),
+		regexp.MustCompile(`^(?:把|将)?(?:笔记|备忘录?|便签)?\s*["“]?(.+?)["”]?(?:这条|这个)?(?:笔记|备忘录?|便签)?(?:的标题|的名字)?\s*(?:改名为|改名成|重命名为|改成|改为|更名为)\s*["“]?(.+?)["”]?$`),
 	}
 	// rdKeepTextRe is "Keep its text." after a rename: what a rename does.
 	rdKeepTextRe = regexp.MustCompile(`(?i)[?.!？。]*\s*(?:and\s+)?keep(?:ing)?\s+(?:its|the)\s+(?:text|body|contents?)(?:\s+as\s+it\s+is)?[.!。]?$|[，,]?\s*内容不变$|[，,]?\s*保留(?:原)?内容$`)
 	rdAppendRes  = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)^(?:add|put|append|include|write)\s+` + rdQ + `(.+?)` + rdQEnd + `\s+(?:to|on|onto|in|into|at\s+the\s+end\s+of)\s+(?:the\s+|my\s+)?note\s+` + rdQ + `(.+?)` + rdQEnd + `$`),
 		regexp.MustCompile(`(?i)^(?:add|put|append|include|write)\s+` + rdQ + `(.+?)` + rdQEnd + `\s+(?:to|on|onto|in|into|at\s+the\s+end\s+of)\s+(?:the\s+|my\s+)?` + rdQ + `(.+?)` + rdQEnd + `\s+note(?:'s\s+(?:list|text|body))?$`),
-		regexp.MustCompile(`^在\s*["“]?(.+?)["”]?\s*(?:笔记|备忘录?)(?:里|中|里面|末尾)?\s*(?:加上|添加|追加|加入|加|写上)\s*["“]?(.+?)["”]?$`),
-		regexp.MustCompile(`^(?:把|将)\s*["“]?(.+?)["”]?\s*(?:加到|添加到|追加到|加入|写到)\s*["“]?(.+?)["”]?\s*(?:笔记|备忘录?)(?:里|中|里面)?$`),
+		regexp.MustCompile(`^在\s*["“]?(.+?)["”]?\s*(?:笔记|备忘录?|便签)(?:里|中|里面|末尾)?\s*(?:加上|添加|追加|加入|加|写上)\s*["“]?(.+?)["”]?$`),
+		regexp.MustCompile(`^(?:把|将)\s*["“]?(.+?)["”]?\s*(?:加到|添加到|追加到|加入|写到)\s*["“]?(.+?)["”]?\s*(?:笔记|备忘录?|便签)(?:里|中|里面)?$`),
 	}
 	// rdEditAppendRe is "Edit the existing Groceries note: append butter".
 	rdEditAppendRe = regexp.MustCompile(`(?i)^(?:edit|update|change)\s+(?:the\s+|my\s+)?(?:existing\s+)?(?:note\s+)?` + rdQ + `(.+?)` + rdQEnd + `(?:\s+note)?\s*[:：,，]\s*(?:append|add)\s+` + rdQ + `(.+?)` + rdQEnd + `$`)
@@ -43,7 +43,7 @@ var (
 		regexp.MustCompile(`(?i)\bnote\s+(?:titled\s+|called\s+|named\s+)?` + rdQ + `([^"”'’]+?)` + rdQEnd + `(?:\s+(?:say|contain|hold)s?\b.*|\s+in\s+(?:the\s+)?Notes.*)?$`),
 		regexp.MustCompile(`(?i)\b(?:my|the)\s+` + rdQ + `(.+?)` + rdQEnd + `\s+note\b`),
 		regexp.MustCompile(`(?i)^` + rdQ + `(.+?)` + rdQEnd + `\s+note\b`),
-		regexp.MustCompile(`["“]?([^"“”]+?)["”]?(?:这条|这个)?(?:笔记|备忘录?)`),
+		regexp.MustCompile(`["“]?([^"“”]+?)["”]?(?:这条|这个)?(?:笔记|备忘录?|便签)`),
 	}
 )
 
@@ -102,7 +102,7 @@ func noteClauseTodos(c string) ([]planned, bool) {
 	if rdDeleteRe.MatchString(c) {
 		title := noteNamed(rdDeleteRe.ReplaceAllString(c, ""))
 		if title == "" {
-			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove|trash|erase|get\s+rid\s+of|clear)\s+(?:the\s+|my\s+)?(?:note\s+)?|^(?:删除|删掉|去掉|清除)(?:笔记|备忘录?)?`).ReplaceAllString(c, ""))
+			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove|trash|erase|get\s+rid\s+of|clear)\s+(?:the\s+|my\s+)?(?:note\s+)?|^(?:删除|删掉|去掉|清除)(?:笔记|备忘录?|便签)?`).ReplaceAllString(c, ""))
 		}
 		if title == "" {
 			return []planned{{Ask: "Which note should I delete?"}}, true
@@ -113,7 +113,7 @@ func noteClauseTodos(c string) ([]planned, bool) {
 	for _, re := range rdRenameRes {
 		if m := re.FindStringSubmatch(kept); m != nil {
 			from, to := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
-			from = strings.TrimSpace(regexp.MustCompile(`^(?:笔记|备忘录?)`).ReplaceAllString(from, ""))
+			from = strings.TrimSpace(regexp.MustCompile(`^(?:笔记|备忘录?|便签)`).ReplaceAllString(from, ""))
 			todo := fmt.Sprintf("Rename the note %q to %q", from, to)
 			if kept != c {
 				todo += " and keep its text"
@@ -178,7 +178,7 @@ func noteReadTodo(c string) planned {
 var (
 	// rdNoteColonRe is "note T: body" and "new note "T": body".
 	rdNoteColonRe = regexp.MustCompile(`(?i)^(?:(?:create|add|make|write|save)\s+)?(?:a\s+)?(?:new\s+)?note\s+["“']?([^"”':：]+?)["”']?\s*[:：]\s*(.+)$`)
-	rdNoteNounRe  = regexp.MustCompile(`的(?:笔记|备忘录?)$|(?i)\s+note$`)
+	rdNoteNounRe  = regexp.MustCompile(`的(?:笔记|备忘录?|便签)$|(?i)\s+note$`)
 	rdNoteEditRe  = regexp.MustCompile(`(?i)\b(?:edit|append|rename|change|update|modify|replace|add\s+.+\s+to)\b|\bexisting\b|改名|重命名|改成|改为|修改|编辑|追加|加上|里加|添加到`)
 )
 
@@ -203,7 +203,7 @@ func noteTodo(c string) planned {
 	}
 	if regexp.MustCompile(`(?i)^(?:delete|remove)\b|^删除`).MatchString(c) {
 		if title == "" {
-			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove)\s+(?:the\s+|my\s+)?note\s+|^删除(?:笔记|备忘录?)?`).ReplaceAllString(c, ""))
+			title = strings.TrimSpace(regexp.MustCompile(`(?i)^(?:delete|remove)\s+(?:the\s+|my\s+)?note\s+|^删除(?:笔记|备忘录?|便签)?`).ReplaceAllString(c, ""))
 		}
 		return planned{Todo: fmt.Sprintf("Delete the note %q", title), Expect: []postcond.Check{{Kind: postcond.ElementAbsent, Text: title}}}
 	}

@@ -45,12 +45,12 @@ func readClause(c string, prev planned) []planned {
 	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟")):
 		ps, _ := alarmClauseTodos(c)
 		return ps
-	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘")):
+	case rdDeleteRe.MatchString(c) && (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘") || strings.Contains(c, "便签")):
 		ps, _ := noteClauseTodos(c)
 		return ps
 	case isReadClause(c):
 		return []planned{readValue(c)}
-	case rdSendRe.MatchString(c) && !strings.Contains(lower, "note") && !strings.Contains(c, "笔记") && !strings.Contains(c, "备忘"):
+	case rdSendRe.MatchString(c) && !strings.Contains(lower, "note") && !strings.Contains(c, "笔记") && !strings.Contains(c, "备忘") && !strings.Contains(c, "便签"):
 		return sendTodos(c, prev)
 	case openedApp(c) != "":
 		app := openedApp(c)
@@ -69,7 +69,7 @@ func readClause(c string, prev planned) []planned {
 			return ps
 		}
 		return []planned{alarmTodo(c)}
-	case strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘"):
+	case strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘") || strings.Contains(c, "便签"):
 		if ps, ok := noteClauseTodos(c); ok {
 			return ps
 		}
@@ -140,7 +140,7 @@ func readValue(c string) planned {
 		return answer(fmt.Sprintf("Read %s's phone number in Contacts", who), postcond.TypePhone, 0)
 	case strings.Contains(lower, "alarm") || strings.Contains(c, "闹钟"):
 		return alarmReadTodo(c)
-	case (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘")) && !strings.Contains(lower, "build"):
+	case (strings.Contains(lower, "note") || strings.Contains(c, "笔记") || strings.Contains(c, "备忘") || strings.Contains(c, "便签")) && !strings.Contains(lower, "build"):
 		return noteReadTodo(c)
 	case strings.Contains(lower, "build"):
 		return answer("Read the build number in Settings", postcond.TypeLabel, 0)
@@ -166,7 +166,7 @@ var (
 	// rdMsgWordRe: a read about what someone wrote.
 	rdMsgWordRe = regexp.MustCompile(`(?i)\b(?:messages?|texts?|texted|sms|wrote|written|messaged)\b|消息|短信|信息`)
 	// rdNotMsgReadRe: reads of other things that use the same words.
-	rdNotMsgReadRe = regexp.MustCompile(`(?i)\b(?:number|note|alarm)\b|电话|号码|笔记|备忘|闹钟`)
+	rdNotMsgReadRe = regexp.MustCompile(`(?i)\b(?:number|note|alarm)\b|电话|号码|笔记|备忘|便签|闹钟`)
 	rdFromRe       = regexp.MustCompile(`(?i)\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|([\p{Han}]{2,4}?)(?:发给我|发来|给我发)`)
 )
 

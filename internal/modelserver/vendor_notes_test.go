@@ -152,3 +152,13 @@ func TestPersonaDeletesVendorNoteBelowTheEdge(t *testing.T) {
 		})
 	}
 }
+
+// A person on a Xiaomi phone calls Notes 便签, as its launcher does: the
+// planner reads a 便签 goal as a note's.
+func TestPlannerReads便签AsNotes(t *testing.T) {
+	for _, goal := range []string{"新建一个便签，标题是周末，内容是买菜", "删除便签 Shopping list"} {
+		if in := parseIntent(goal); in.App != "Notes" || in.Kind != kindNote {
+			t.Errorf("%q is read as %+v, want a note's", goal, in)
+		}
+	}
+}

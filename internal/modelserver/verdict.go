@@ -63,7 +63,7 @@ var (
 // vdApps are the apps of this phone in the words a task uses for them.
 var vdApps = map[string]string{"settings": "Settings", "设置": "Settings", "contacts": "Contacts", "联系人": "Contacts",
 	"messages": "Messages", "messaging": "Messages", "sms": "Messages", "短信": "Messages", "clock": "Clock", "alarm": "Clock",
-	"alarms": "Clock", "时钟": "Clock", "闹钟": "Clock", "notes": "Notes", "note": "Notes", "笔记": "Notes", "备忘录": "Notes",
+	"alarms": "Clock", "时钟": "Clock", "闹钟": "Clock", "notes": "Notes", "note": "Notes", "笔记": "Notes", "备忘录": "Notes", "便签": "Notes",
 	"bank": "Bank", "银行": "Bank", "launcher": "Launcher", "home": "Launcher"}
 
 // vdSwitchWords are other words for a switch's label.
