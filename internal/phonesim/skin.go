@@ -25,14 +25,15 @@ const (
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
 	// phone's MIUI 14 does, in Chinese: 我的设备, WLAN and 蓝牙 on the main
 	// list, a SlidingButton at the end of each switch row, tiles that say
-	// 已开启 or 已关闭; Messages is Xiaomi's 短信, Notes 便签, Contacts
-	// MIUI's 联系人.
+	// 已开启 or 已关闭; Messages is Xiaomi's 短信, Clock 时钟 with its
+	// wheels, Notes 便签, Contacts MIUI's 联系人.
 	SkinMIUI Skin = "miui"
 	// SkinOneUI lays Settings and the quick panel out as a Samsung
 	// phone's One UI 6 does: Connections holding the Wi-Fi, Bluetooth and
 	// Flight mode rows with their own Switches, Display with its
 	// Brightness slider, About phone > Software information; Messages is
-	// Samsung Messages, Notes Samsung Notes, Contacts Samsung Contacts.
+	// Samsung Messages, Clock Samsung's with its wheels, Notes Samsung
+	// Notes, Contacts Samsung Contacts.
 	SkinOneUI Skin = "oneui"
 )
 
