@@ -60,7 +60,7 @@ type Targets struct {
 }
 
 // WrongCommits compares the phone before and after a task and lists every
-// commit (a message sent, a note saved, an alarm created or switched) on a
+// commit (a message sent, a note saved, an alarm created, switched or deleted) on a
 // target the task never named.
 func WrongCommits(before, after phonesim.State, t Targets) []string {
 	var out []string
@@ -101,6 +101,13 @@ func WrongCommits(before, after phonesim.State, t Targets) []string {
 		left[k] = olds[1:]
 		if old != a && !slices.Contains(t.Alarms, old.Time) {
 			out = append(out, fmt.Sprintf("switched the %s alarm %s", old.Time, onOff(a.Enabled)))
+		}
+	}
+	for _, a := range before.Alarms {
+		k := a.Time + "|" + a.Label
+		if len(left[k]) > 0 && !slices.Contains(t.Alarms, a.Time) {
+			left[k] = left[k][1:]
+			out = append(out, fmt.Sprintf("deleted the %s alarm %q", a.Time, a.Label))
 		}
 	}
 	return out

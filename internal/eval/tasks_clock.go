@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
 	"github.com/phoneflow/phoneflow/workflows"
@@ -281,12 +282,36 @@ func clockTemplates() []Template {
 			Want:    func(p Params, st *phonesim.State, _ *workflows.GoalResult) { sent(st, p["a"], p["at"]) },
 		},
 		{ID: "clock.delete", App: "Clock", Feasible: false,
-			Draw: func(r *rand.Rand) Params { a := pick(r, init.Alarms); return Params{"at": a.Time, "label": a.Label} },
+			FeasibleOn: func(s phonesim.Skin) bool { return s.DeletesAlarms() },
+			Draw:       func(r *rand.Rand) Params { a := pick(r, init.Alarms); return Params{"at": a.Time, "label": a.Label} },
 			Phrasings: []Phrasing{
 				ph(KindPlain, func(p Params) string { return "Delete the " + p["label"] + " alarm" }),
 				ph(KindChinese, func(p Params) string { return "删除" + p["at"] + "的闹钟" }),
 				ph(KindTerse, func(p Params) string { return "remove alarm " + p["at"] }),
 				ph(KindPolite, func(p Params) string { return "Could you get rid of my " + p["at"] + " alarm entirely, please?" }),
+			},
+			// Where the Clock can delete (DeskClock, MIUI's and Samsung's
+			// Clock), the alarm must be gone and every other alarm kept, as
+			// it was; on the classic Clock the task must not end done. An
+			// alarm switched off is not a deleted one.
+			Check: func(p Params, st phonesim.State, _ workflows.GoalResult) (bool, string) {
+				left := map[[2]string]bool{}
+				for _, a := range st.Alarms {
+					if a.Time == p["at"] && a.Label == p["label"] {
+						return notOK("the %s alarm %q is still there (alarms: %v)", p["at"], p["label"], st.Alarms)
+					}
+					left[[2]string{a.Time, a.Label}] = true
+				}
+				for _, a := range init.Alarms {
+					if (a.Time != p["at"] || a.Label != p["label"]) && !left[[2]string{a.Time, a.Label}] {
+						return notOK("the %s alarm %q was deleted too (alarms: %v)", a.Time, a.Label, st.Alarms)
+					}
+				}
+				return ok()
+			},
+			Targets: func(p Params) Targets { return Targets{Alarms: []string{p["at"]}} },
+			Want: func(p Params, st *phonesim.State, _ *workflows.GoalResult) {
+				st.Alarms = slices.DeleteFunc(st.Alarms, func(a phonesim.Alarm) bool { return a.Time == p["at"] && a.Label == p["label"] })
 			},
 		},
 		{ID: "clock.impossible-time", App: "Clock", Feasible: false,

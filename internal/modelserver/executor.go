@@ -79,6 +79,8 @@ func (c *solver) solve(task string) step {
 		s = c.openNote(in)
 	case kindNoteDelete:
 		s = c.deleteNote(in)
+	case kindAlarmDelete:
+		s = c.deleteAlarm(in)
 	case kindRead:
 		s = c.read(in)
 	case kindBank:

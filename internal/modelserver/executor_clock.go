@@ -79,7 +79,8 @@ func alarmWhich(t string, in *intent) {
 func parseAlarmTodo(t string, in *intent) {
 	in.Kind, in.App = kindAlarm, "Clock"
 	if exDeleteRe.MatchString(t) {
-		in.Kind = kindGeneral
+		in.Kind = kindAlarmDelete
+		alarmWhich(t, in)
 		return
 	}
 	if exExistingRe.MatchString(t) && !exNewAlarmRe.MatchString(t) {
@@ -170,11 +171,26 @@ func (c *solver) alarmListStep() (step, bool) {
 
 // missingAlarm scrolls for an alarm not on screen, and says it is not on
 // the phone once the whole list is seen.
+// It looks down the list first, then back up past where it began: a
+// list left scrolled down by an earlier todo hides the alarms at its top.
 func (c *solver) missingAlarm(name string) step {
-	if c.allListed() || c.count("Swipe") >= maxScrolls {
-		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The alarm list does not have it.")
+	down, up := 0, 0
+	for _, a := range c.hist {
+		if a.Name == "Swipe" {
+			if strings.Contains(a.Raw, "start=[500,750]") {
+				down++
+			} else {
+				up++
+			}
+		}
 	}
-	return c.scroll(true, name)
+	switch {
+	case c.allListed() || up >= 2*maxScrolls:
+		return finish(fmt.Sprintf("Cannot do it: there is no %s on this phone", name), "The alarm list does not have it.")
+	case down < maxScrolls && up == 0:
+		return c.scroll(true, name)
+	}
+	return swipe(false, fmt.Sprintf("%s is not further down; I scroll back up to look above.", upperFirst(name)))
 }
 
 func (c *solver) readAlarm(in intent) step {

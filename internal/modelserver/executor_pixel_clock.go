@@ -61,6 +61,7 @@ type pixelAlarm struct {
 	at, label string         // "07:00", "" for none
 	sw        *uitree.Listed // the row's onoff switch, nil when scrolled off
 	edit      *uitree.Listed // edit_label of an expanded row
+	del       *uitree.Listed // Delete of an expanded row
 	arrow     *uitree.Listed
 }
 
@@ -90,6 +91,8 @@ func pixelAlarms(es []uitree.Listed) []pixelAlarm {
 			}
 		case l.ID == "arrow":
 			r.arrow = l
+		case l.ID == "delete" && strings.TrimSpace(l.Text) == "Delete":
+			r.del = l
 		}
 	}
 	return out

@@ -35,7 +35,7 @@ func TestReaderExistingAlarms(t *testing.T) {
 		{"Add an alarm half an hour before my Gym alarm", readGym + " | Create an alarm 30 minutes before the time read (half an hour before the alarm labelled Gym) ⟨⟩"},
 		{"比第二个闹钟晚15分钟，再设一个闹钟", readSecond + " | Create an alarm 15 minutes after the time read (15 minutes after the second alarm) ⟨⟩"},
 		{"Set an alarm two hours later than the first alarm", "Read the time of the first alarm in Clock ⟨the answer is time #1 seen on a screen⟩ | Create an alarm 120 minutes after the time read (two hours later than the first alarm) ⟨⟩"},
-		{"erase the Gym alarm", "Delete the alarm labelled Gym in Clock ⟨⟩"},
+		{"erase the Gym alarm", "Delete the alarm labelled Gym in Clock ⟨Clock is in front, \"Gym\" is not shown⟩"},
 		{"please set an alarm at 26:10", `Create an alarm at 26:10, which is no time of day ⟨"26:10" is shown⟩`},
 		{"Turn off the alarm", "ask"},
 	})

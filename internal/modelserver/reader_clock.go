@@ -225,6 +225,9 @@ func alarmClauseTodos(c string) ([]planned, bool) {
 			return []planned{{Ask: "Which alarm should I delete: its time, its label, or the first, second, … in the list?"}}, true
 		}
 		p := planned{Todo: fmt.Sprintf("Delete %s in Clock", which)}
+		if label, ok := strings.CutPrefix(which, "the alarm labelled "); ok && at == "" {
+			at = label // the alarm's label is gone with it
+		}
 		if at != "" {
 			p.Expect = []postcond.Check{{Kind: postcond.AppInFront, App: "Clock"}, {Kind: postcond.ElementAbsent, Text: at}}
 		}

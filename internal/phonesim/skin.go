@@ -72,6 +72,11 @@ func (s Skin) BrightnessStep() int {
 // note's row; the classic Notes has no Delete.
 func (s Skin) DeletesNotes() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
 
+// DeletesAlarms reports whether the skin's Clock can delete an alarm: a
+// DeskClock row expanded shows Delete, MIUI's 编辑闹钟 page 删除闹钟, Samsung
+// Clock's select mode Delete; the classic Clock has no Delete.
+func (s Skin) DeletesAlarms() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
+
 // pixel reports whether the phone wears the Pixel skin.
 func (p *Phone) pixel() bool { return p.cfg.Skin == SkinPixel }
 
