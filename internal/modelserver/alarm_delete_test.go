@@ -1,12 +1,15 @@
 package modelserver
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/phonesim"
+	"github.com/phoneflow/phoneflow/internal/postcond"
+	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // The persona deletes an alarm as each Clock does (a DeskClock row's
@@ -65,4 +68,50 @@ func TestPersonaDeletesAlarmsOnEveryLook(t *testing.T) {
 			t.Fatalf("the classic Clock finished %q with %+v", got, p.State().Alarms)
 		}
 	})
+}
+
+// An alarm's own page names it by the time its picker is set to: the
+// look before committing lets 删除闹钟 through on the 07:00 alarm's page
+// whatever its label field says, refuses it for another alarm, and the
+// 07:00 alarm is not absent while its page is open.
+func TestAnAlarmsPageIsThatAlarm(t *testing.T) {
+	p, a := startPhoneWith(t, phonesim.Config{Skin: phonesim.SkinMIUI})
+	a.shell("monkey -p " + phonesim.SkinMIUI.Package("Clock") + " -c android.intent.category.LAUNCHER 1")
+	var row uitree.Element
+	for _, e := range p.UITree() {
+		if e.Text == "7:00" {
+			row = e
+		}
+	}
+	if row.Text == "" {
+		t.Fatal("no 7:00 row on the alarm list")
+	}
+	x, y := (row.Bounds.X1+row.Bounds.X2)/2, (row.Bounds.Y1+row.Bounds.Y2)/2
+	a.shell(fmt.Sprintf("input tap %d %d", x, y))
+	es := p.UITree()
+	var del uitree.Element
+	for _, e := range es {
+		if e.Text == "删除闹钟" {
+			del = e
+		}
+	}
+	if del.Text == "" {
+		t.Fatalf("the tap did not open the alarm's page: %+v", p.State().Screen)
+	}
+	absent := func(text string) []postcond.Check {
+		return []postcond.Check{{Kind: postcond.AppInFront, App: "Clock"}, {Kind: postcond.ElementAbsent, Text: text}}
+	}
+	if why := postcond.WrongTarget(postcond.Target{Task: "Delete the 07:00 alarm in Clock", Expect: absent("07:00"), Control: del, Elements: es}); why != "" {
+		t.Errorf("删除闹钟 on the 07:00 alarm's page is refused: %s", why)
+	}
+	if why := postcond.WrongTarget(postcond.Target{Task: "Delete the 08:30 alarm in Clock", Expect: absent("08:30"), Control: del, Elements: es}); why == "" {
+		t.Error("删除闹钟 on the 07:00 alarm's page is let through for the 08:30 alarm")
+	}
+	final := postcond.Observed{Final: postcond.Screen{App: "Clock", AppPackage: phonesim.SkinMIUI.Package("Clock"), Elements: es}}
+	if rs := postcond.Eval(absent("07:00"), final); postcond.AllHeld(rs) {
+		t.Errorf("the 07:00 alarm is taken for absent on its own page: %s", postcond.Summary(rs))
+	}
+	if rs := postcond.Eval(absent("08:30"), final); !postcond.AllHeld(rs) {
+		t.Errorf("the 08:30 alarm is taken for present on the 07:00 alarm's page: %s", postcond.Summary(rs))
+	}
 }

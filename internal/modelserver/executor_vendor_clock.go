@@ -181,7 +181,7 @@ func (c *solver) onVendorAlarmEdit() bool {
 // vendorCommit is the edit page's ✓ (确定) or Save.
 func (c *solver) vendorCommit() *uitree.Listed {
 	for i, l := range c.obs.Elems {
-		if l.Clickable && (l.Desc == "确定" || l.Text == "Save") {
+		if l.Clickable && (l.Desc == "确定" || l.Text == "Save" || l.Desc == "Save") {
 			return &c.obs.Elems[i]
 		}
 	}

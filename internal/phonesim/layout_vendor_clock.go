@@ -183,6 +183,7 @@ func (p *Phone) layoutOneUIAlarms(b *builder) {
 			tap:  func() { p.openAlarmEdit(-1) }})
 	}
 	li := b.list(contentTop, bottom)
+	b.s.widgets[li].class, b.s.widgets[li].id = "android.widget.GridView", "alarm_list"
 	for i := range p.st.Alarms {
 		a := &p.st.Alarms[i]
 		hm, pm := clock12Parts(a.Time)
@@ -203,20 +204,24 @@ func (p *Phone) layoutOneUIAlarms(b *builder) {
 			}, nil
 		}
 		b.item(card, 24, 12, w-24, rowH+12)
+		// The card holds alarm_list_item, which holds the time
+		// (alarm_item_time) and the switch (alarm_onoff_switch), as the
+		// real list does (testdata/real/SOURCES.md).
+		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "alarm_list_item", depth: 3}, 24, 12, w-24, rowH+12)
 		if sel {
-			b.item(widget{kind: kSwitch, class: "android.widget.CheckBox", checkable: true, checked: v.fields[key] != "", depth: 3}, 48, 60, 130, 140)
+			b.item(widget{kind: kSwitch, class: "android.widget.CheckBox", checkable: true, checked: v.fields[key] != "", depth: 4}, 48, 60, 130, 140)
 		}
 		dx := 0
 		if sel {
 			dx = 100 // the CheckBox before the time
 		}
-		b.item(widget{kind: kBigText, text: hm, depth: 3}, 72+dx, 30, 380+dx, 130)
-		b.item(widget{kind: kSubText, text: mark, depth: 3}, 390+dx, 60, 500+dx, 130)
+		b.item(widget{kind: kBigText, text: hm, id: "alarm_item_time", depth: 4}, 72+dx, 30, 380+dx, 130)
+		b.item(widget{kind: kSubText, text: mark, depth: 4}, 390+dx, 60, 500+dx, 130)
 		if a.Label != "" {
-			b.item(widget{kind: kSubText, text: a.Label, depth: 3}, 72+dx, 130, w-300, 180)
+			b.item(widget{kind: kSubText, text: a.Label, depth: 4}, 72+dx, 130, w-300, 180)
 		}
 		if !sel {
-			b.item(widget{kind: kSwitch, class: "android.widget.Switch", checkable: true, checked: a.Enabled, clickable: true, depth: 3,
+			b.item(widget{kind: kSwitch, class: "android.widget.Switch", id: "alarm_onoff_switch", checkable: true, checked: a.Enabled, clickable: true, depth: 4,
 				tap: func() { a.Enabled = !a.Enabled }}, w-240, 60, w-72, rowH-30)
 		}
 		b.y += rowH + 24
@@ -468,10 +473,18 @@ func (p *Phone) layoutVendorAlarmEdit(b *builder) {
 		full: uitree.Bounds{X1: 48, Y1: ry, X2: w - 48, Y2: ry + 160}})
 	p.alarmLabelField(b, oneuiNameHint, uitree.Bounds{X1: 72, Y1: ry + 10, X2: w - 72, Y2: ry + 150}, "alarm_name", cols)
 	bot := b.s.h - 200
-	b.add(widget{kind: kButton, class: "android.widget.Button", text: "Cancel", desc: "Cancel", id: "menu_cancel", clickable: true,
-		full: uitree.Bounds{X1: 48, Y1: bot, X2: w/2 - 24, Y2: bot + 160}, tap: p.back})
-	b.add(widget{kind: kButton, class: "android.widget.Button", text: "Save", desc: "Save", id: "menu_done", clickable: true,
-		full: uitree.Bounds{X1: w/2 + 24, Y1: bot, X2: w - 48, Y2: bot + 160}, tap: save})
+	// Cancel and Save are Buttons described by their word, which a
+	// TextView inside each shows, as the real edit page's are.
+	for _, c := range []struct {
+		word, id string
+		x1, x2   int
+		tap      func()
+	}{{"Cancel", "menu_cancel", 48, w/2 - 24, p.back}, {"Save", "menu_done", w/2 + 24, w - 48, save}} {
+		b.add(widget{kind: kButton, class: "android.widget.Button", desc: c.word, id: c.id, clickable: true,
+			full: uitree.Bounds{X1: c.x1, Y1: bot, X2: c.x2, Y2: bot + 160}, tap: c.tap})
+		b.add(widget{kind: kText, class: "android.widget.TextView", text: c.word, id: "navigation_bar_item_small_label_view", depth: 3,
+			full: uitree.Bounds{X1: c.x1 + 40, Y1: bot + 30, X2: c.x2 - 40, Y2: bot + 130}})
+	}
 }
 
 // alarmLabelField is the edit page's label field: its text the label, or

@@ -112,6 +112,11 @@ func evalOne(c Check, o Observed) (bool, string, []uitree.Element) {
 		if e := findShown(WithMarks(s.Elements), s, c.Text); e != nil {
 			return false, fmt.Sprintf("%q is still shown", label(*e)), []uitree.Element{*e}
 		}
+		if picked, shown := PickerTime(s.Elements); picked != "" && sameTime(picked, c.Text) {
+			// A time picker set to the time is that alarm's page, open:
+			// the alarm is on the screen, its digits on wheels or a dial.
+			return false, fmt.Sprintf("a time picker shows %s", shown), nil
+		}
 		return true, fmt.Sprintf("nothing shows %q", c.Text), nil
 	case Switch:
 		return switchHolds(c, s.Elements)

@@ -268,6 +268,11 @@ func WrongTarget(t Target) string {
 				// sets that value on the row: it names no other record.
 				continue
 			}
+			if picked, _ := PickerTime(t.Elements); picked != "" && sameTime(picked, name) {
+				// An alarm's page is its record: the time its picker is
+				// set to names it, whatever the label field holds.
+				continue
+			}
 			if primary := firstFilled(fields); primary != nil && !anyHolds(fields, name) && !holds(title, name) && !renamedTo(t.Task, t.Expect, c, fields) {
 				return fmt.Sprintf("the record on this screen is %q, but the todo is about %q", clip(fieldText(*primary), 80), clip(name, 80))
 			}
