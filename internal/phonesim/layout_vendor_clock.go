@@ -14,9 +14,15 @@ import (
 // package on every skin; the ids are the vendor apps' own where a source
 // names them.
 //
-// No real uiautomator dump of either app was found in a public
-// repository; the trees follow what public test code drives real phones
-// by:
+// One UI's list and alarm page follow a Samsung phone's recorded dumps
+// (testdata/real/hrxagent-samsung-clock-*-transcribed.xml, SOURCES.md
+// there: a card holds alarm_list_item, which holds alarm_item_time and a
+// text-less alarm_onoff_switch; Cancel and Save are Buttons described by
+// their word with the word in a TextView inside; TestOneUIAlarmListIsTheRealOne,
+// TestOneUIAlarmPageIsTheRealOne). That phone writes 24-hour times in
+// Chinese; the English look keeps 12-hour times with the mark apart. No
+// dump of MIUI's Clock was found. Beyond that the trees follow what public
+// test code drives real phones by:
 //   - One UI (com.sec.android.app.clockpackage): the Alarm list's cards
 //     (alarm_list_cardView), the add button menu_alarm_add described
 //     "Add alarm", the edit page's time picker (sesl_timepicker_layout
@@ -482,7 +488,9 @@ func (p *Phone) layoutVendorAlarmEdit(b *builder) {
 	}{{"Cancel", "menu_cancel", 48, w/2 - 24, p.back}, {"Save", "menu_done", w/2 + 24, w - 48, save}} {
 		b.add(widget{kind: kButton, class: "android.widget.Button", desc: c.word, id: c.id, clickable: true,
 			full: uitree.Bounds{X1: c.x1, Y1: bot, X2: c.x2, Y2: bot + 160}, tap: c.tap})
-		b.add(widget{kind: kText, class: "android.widget.TextView", text: c.word, id: "navigation_bar_item_small_label_view", depth: 3,
+		b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "navigation_bar_item_labels_group", depth: 3,
+			full: uitree.Bounds{X1: c.x1 + 40, Y1: bot + 30, X2: c.x2 - 40, Y2: bot + 130}})
+		b.add(widget{kind: kText, class: "android.widget.TextView", text: c.word, id: "navigation_bar_item_small_label_view", depth: 4,
 			full: uitree.Bounds{X1: c.x1 + 40, Y1: bot + 30, X2: c.x2 - 40, Y2: bot + 130}})
 	}
 }
