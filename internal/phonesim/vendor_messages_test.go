@@ -138,7 +138,9 @@ func TestOneUIMessagesConversation(t *testing.T) {
 	find(t, es, "the snippet", func(e uitree.Element) bool {
 		return e.ShortID() == "text_content" && e.Text == "Are we still on for lunch?"
 	})
-	find(t, es, "the title", func(e uitree.Element) bool { return e.Text == "Messages" && e.ShortID() == "collpasing_app_bar_extended_title" })
+	find(t, es, "the title", func(e uitree.Element) bool {
+		return e.Text == "Messages" && e.ShortID() == "collpasing_app_bar_extended_title"
+	})
 	tapWhere(t, p, "Alice Chen", byText("Alice Chen"))
 	tapWhere(t, p, "the field", byID(p.pkg(pkgMessages)+":id/message_edit_text"))
 	sh(t, p, "input text 'See you at 6'")
