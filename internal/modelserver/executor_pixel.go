@@ -62,6 +62,9 @@ func (c *solver) onPixelSettings() bool {
 func (c *solver) oneuiBarTitle() *uitree.Listed {
 	up, search := c.descControl("Navigate up"), c.descControl("Search")
 	if up == nil || search == nil {
+		up, search = c.descControl("Nawiguj w górę"), c.descControl("Szukaj") // the Polish dump's
+	}
+	if up == nil || search == nil {
 		return nil
 	}
 	for i := range c.obs.Elems {

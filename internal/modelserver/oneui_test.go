@@ -1,6 +1,8 @@
 package modelserver
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -79,6 +81,53 @@ func TestVerifierReadsSamsungComposerTitle(t *testing.T) {
 		obs := observation{App: "Messages", Package: "com.samsung.android.messaging", Elems: c.elems}
 		if v := judgeClaim(obs, "Send Alice Chen a message saying hi", "done"); v.Status != c.want {
 			t.Errorf("%s: judged %s (%s), want %s", c.name, v.Status, v.Evidence, c.want)
+		}
+	}
+}
+
+// realList is one of phonesim's real dumps as the executor is shown it.
+func realList(t *testing.T, name string) []uitree.Listed {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "phonesim", "testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := uitree.ParseXML(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uitree.List(es, es[0].Bounds.X2, es[0].Bounds.Y2)
+}
+
+// On the real One UI home screen the persona taps an app's clickable
+// icon_container, described by the name its TextView shows; on the real
+// One UI Settings page it takes a row's Switch saying Włączono for the
+// switch beside the row's title, and the bar's title for the page's.
+func TestPersonaReadsRealOneUIScreens(t *testing.T) {
+	c := solver{obs: observation{App: "Launcher", Elems: realList(t, "rentacar-samsung-launcher-home.xml")}}
+	for _, app := range []string{"Messages", "Clock"} {
+		icon := c.appIcon(app)
+		if icon == nil || !icon.Clickable || icon.ID != "icon_container" || icon.Desc != app {
+			t.Errorf("the %s icon on the real home screen: %+v", app, icon)
+		}
+	}
+	if c.appIcon("Settings") != nil {
+		t.Error("an icon for Settings, which the real page does not show")
+	}
+	s := solver{obs: observation{App: "Settings", Package: "com.android.settings", Elems: realList(t, "uiviewer-samsung-settings-developer-options-pl.xml")}}
+	if !s.onPixelSettings() || s.pageTitle() != "Opcje programisty" {
+		t.Errorf("the real page: on a Settings page %v, titled %q", s.onPixelSettings(), s.pageTitle())
+	}
+	title := s.byText("Pokaż dotknięcia")
+	if sw := s.switchBeside(title); sw == nil || !sw.Checked || sw.Text != "Włączono" {
+		t.Errorf("the switch beside Pokaż dotknięcia: %+v", sw)
+	}
+	if sw := s.switchBeside(s.byText("Pokaż zmiany powierzchni")); sw == nil || sw.Checked {
+		t.Errorf("the switch beside Pokaż zmiany powierzchni: %+v", sw)
+	}
+	for _, ts := range titledSwitches(s.obs.Elems) {
+		if stateWord(ts.label) {
+			t.Errorf("a switch labelled by its state word %q", ts.label)
 		}
 	}
 }
