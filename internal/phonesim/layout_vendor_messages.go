@@ -167,8 +167,8 @@ func (p *Phone) layoutMIUIConversation(b *builder) {
 // (card_view_list_item: the avatar, list_avatar_name and list_time on the
 // first line, text_content below), and the Conversations and Contacts
 // tabs at the bottom. The dump is a tablet's split view, whose right pane
-// is the composer; a phone shows the list alone and starts a
-// conversation by the fab.
+// is the composer; the simulator shows the list alone, and starts a
+// conversation by the fab, which the dump does not show.
 func (p *Phone) layoutOneUIConversations(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
 	if v.page == pagePicker {
