@@ -64,6 +64,9 @@ func parseObservation(text string) observation {
 		o.Package = packageOf(o.App)
 	}
 	o.Elems = uitree.ParseList(text)
+	for i := range o.Elems {
+		o.Elems[i].Text, o.Elems[i].Desc = unmarked(o.Elems[i].Text), unmarked(o.Elems[i].Desc)
+	}
 	if o.App == "" && o.Package == "" {
 		o.App = inferApp(o.Elems)
 		o.Package = packageOf(o.App)
@@ -108,7 +111,14 @@ var appMarkers = []struct{ app, id, text string }{
 func inferApp(elems []uitree.Listed) string {
 	icons := 0
 	for _, l := range elems {
-		if _, ok := packages[l.Text]; ok && l.Clickable && l.Desc == l.Text {
+		// An icon shows its name and is described by it; One UI's
+		// clickable icon_container is described by the name its TextView
+		// shows (rentacar-samsung-launcher-home.xml).
+		name := l.Text
+		if name == "" {
+			name = l.Desc
+		}
+		if _, ok := packages[name]; ok && l.Clickable && l.Desc == name {
 			icons++
 		}
 	}
@@ -123,4 +133,25 @@ func inferApp(elems []uitree.Listed) string {
 		}
 	}
 	return ""
+}
+
+// unmarked is s without the invisible direction marks real apps wrap
+// words in: Samsung Notes opens each line of a card with U+200E, Samsung
+// Messages isolates a number with U+2068 and U+2069
+// (internal/phonesim/testdata/real/SOURCES.md). A person reading the
+// screen does not see them.
+func unmarked(s string) string {
+	if !strings.ContainsFunc(s, directionMark) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if directionMark(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func directionMark(r rune) bool {
+	return r == '\u200e' || r == '\u200f' || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }

@@ -52,7 +52,28 @@ func plain(s string) string { return strings.ToLower(strings.ReplaceAll(s, "\u20
 // onPixelSettings reports a Pixel Settings screen: its main list's title
 // or a subpage's collapsing toolbar.
 func (c *solver) onPixelSettings() bool {
-	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil || c.byID("action_bar_title") != nil
+	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil || c.byID("action_bar_title") != nil || c.inApp("Settings") && c.oneuiBarTitle() != nil
+}
+
+// oneuiBarTitle is the title of a One UI Settings subpage: its bar holds
+// Navigate up, the title (a TextView without an id on Navigate up's
+// line) and Search, nothing described by the title
+// (uiviewer-samsung-settings-developer-options-pl.xml).
+func (c *solver) oneuiBarTitle() *uitree.Listed {
+	up, search := c.descControl("Navigate up"), c.descControl("Search")
+	if up == nil || search == nil {
+		up, search = c.descControl("Nawiguj w górę"), c.descControl("Szukaj") // the Polish dump's
+	}
+	if up == nil || search == nil {
+		return nil
+	}
+	for i := range c.obs.Elems {
+		e := &c.obs.Elems[i]
+		if e.Class == "TextView" && e.ID == "" && e.Text != "" && !e.Clickable && e.At[0] > up.At[0] && e.At[0] < search.At[0] && abs(e.At[1]-up.At[1]) <= 30 {
+			return e
+		}
+	}
+	return nil
 }
 
 // onSettingsHome reports Settings' main list: a Pixel's or One UI's
@@ -70,17 +91,21 @@ func (c *solver) onSettingsHome() bool {
 func switchClass(class string) bool { return class == "Switch" || class == "SlidingButton" }
 
 // stateWord reports a text that only says a state (One UI's switch bar
-// says "On" or "Off"; a Chinese tile 开启 or 关闭): it names no setting.
+// and row Switches say "On" or "Off"; a Chinese tile 开启 or 关闭): it
+// names no setting.
 func stateWord(s string) bool {
 	switch strings.TrimRight(plain(strings.TrimSpace(s)), ".。") {
-	case "on", "off", "开启", "关闭", "已开启", "已关闭", "打开", "已打开", "开", "关":
+	case "on", "off", "开启", "关闭", "已开启", "已关闭", "打开", "已打开", "开", "关",
+		"włączono", "wyłączono", "włączony", "wyłączony": // a Polish One UI's Switches and switch bar
+
 		return true
 	}
 	return false
 }
 
 // pageTitle is the title of the Settings subpage on the screen: the
-// collapsing toolbar's description or MIUI's action bar title.
+// collapsing toolbar's description, MIUI's action bar title or the title
+// in One UI's bar.
 func (c *solver) pageTitle() string {
 	if t := c.byID("collapsing_toolbar"); t != nil && t.Desc != "" {
 		return t.Desc
@@ -88,14 +113,30 @@ func (c *solver) pageTitle() string {
 	if t := c.byID("action_bar_title"); t != nil {
 		return t.Text
 	}
+	if t := c.oneuiBarTitle(); t != nil {
+		return t.Text
+	}
 	return ""
 }
 
-// switchBeside is the text-less Switch on the same line as l, if any.
+// saysOnlyState reports a switch's own text that names no setting: none
+// (SettingsLib's Switch), a state word (One UI's row Switch says "On" or
+// "Off"), or the page's title and the state (One UI's switch bar Switch,
+// "Wi-Fi, On", labelled by the bar beside it).
+func saysOnlyState(s string) bool {
+	if s == "" || stateWord(s) {
+		return true
+	}
+	i := strings.LastIndex(s, ", ")
+	return i > 0 && stateWord(s[i+2:])
+}
+
+// switchBeside is the Switch on the same line as l whose own text names
+// no setting (saysOnlyState), if any.
 func (c *solver) switchBeside(l *uitree.Listed) *uitree.Listed {
 	for i := range c.obs.Elems {
 		e := &c.obs.Elems[i]
-		if switchClass(e.Class) && e.Checkable && e.Text == "" && e.At[0] > l.At[0] && abs(e.At[1]-l.At[1]) <= 30 {
+		if switchClass(e.Class) && e.Checkable && saysOnlyState(e.Text) && e.At[0] > l.At[0] && abs(e.At[1]-l.At[1]) <= 30 {
 			return e
 		}
 	}
@@ -242,7 +283,7 @@ func (c *solver) pixelTowards(setting string, paths [][]string) step {
 	return back(fmt.Sprintf("This Settings page does not lead to %s; I go back a page.", setting))
 }
 
-// titledSwitch is a Switch without text of its own and the words that
+// titledSwitch is a Switch whose own text names no setting and the words that
 // label it on the screen: the title on its line, left of it, or a main
 // switch bar's text without its "Use " ("Use Wi‑Fi" labels Wi-Fi).
 type titledSwitch struct {
@@ -254,7 +295,7 @@ func titledSwitches(es []uitree.Listed) []titledSwitch {
 	var out []titledSwitch
 	for i := range es {
 		sw := &es[i]
-		if !switchClass(sw.Class) || !sw.Checkable || sw.Text != "" {
+		if !switchClass(sw.Class) || !sw.Checkable || !saysOnlyState(sw.Text) {
 			continue
 		}
 		best, label := 31, ""

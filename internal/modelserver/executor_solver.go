@@ -330,13 +330,20 @@ var appLabels = map[string][]string{"Settings": {"设置"}, "Clock": {"时钟"},
 	"Contacts": {"联系人", "通讯录"}, "Notes": {"便签", "笔记"}}
 
 // appIcon is the launcher icon of an app, under its name or a name
-// another launcher gives it.
+// another launcher gives it: the clickable element that shows the name or
+// is described by it (One UI's icon_container holds the label's TextView,
+// which takes no tap), else the label itself.
 func (c *solver) appIcon(app string) *uitree.Listed {
-	if icon := c.byText(app); icon != nil {
-		return icon
+	names := append([]string{app}, appLabels[app]...)
+	for _, n := range names {
+		for i, l := range c.obs.Elems {
+			if l.Clickable && (l.Text == n || l.Text == "" && l.Desc == n) {
+				return &c.obs.Elems[i]
+			}
+		}
 	}
-	for _, l := range appLabels[app] {
-		if icon := c.byText(l); icon != nil {
+	for _, n := range names {
+		if icon := c.byText(n); icon != nil {
 			return icon
 		}
 	}

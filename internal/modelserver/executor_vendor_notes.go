@@ -17,7 +17,8 @@ import (
 //     a saved note opens for reading (分享 in the bar) until a field is
 //     tapped; a note is deleted by a long press on its row, 删除, and 删除
 //     again to confirm.
-//   - Samsung Notes: the list's cards (root_cardview) and its fab; the
+//   - Samsung Notes: the list's cards (root_cardview, described by the
+//     note's words, its text's lines opening with U+200E) and its fab; the
 //     editor's two fields, the title first (hinted Title), kept as the
 //     editor is left by Navigate up or Back; More options' Delete.
 //   - 联系人 and Samsung Contacts: rows that hold a contact's name, and a
@@ -94,13 +95,14 @@ func (c *solver) vendorEditingSaved(title, body string) bool {
 
 // vendorNoteRows are the rows of 便签's list or Samsung Notes' cards in
 // list order, each by the first text inside it (its title, or its text
-// where it has none).
+// where it has none). A row is a clickable layout showing no words of its
+// own; Samsung's card is described by the note's words.
 func (c *solver) vendorNoteRows() []*uitree.Listed {
 	var out []*uitree.Listed
 	row := false
 	for i, l := range c.obs.Elems {
 		switch {
-		case l.Clickable && l.Text == "" && l.Desc == "" && l.Class != "EditText":
+		case l.Clickable && l.Text == "" && strings.HasSuffix(l.Class, "Layout"):
 			row = true
 		case row && l.Text != "":
 			out = append(out, &c.obs.Elems[i])

@@ -278,7 +278,9 @@ func judgeClaim(obs observation, task, msg string) verify.Verdict {
 			return failed("no sent message %q on the final screen (%s)", c.sent, front)
 		}
 		to := find(func(l uitree.Listed) bool {
-			return l.Desc == "" && !l.Clickable && !strings.EqualFold(strings.TrimSpace(l.Text), c.sent) && namesPerson(task, l.Text)
+			// The title names whom: a text described by nothing else
+			// (Samsung's composer_title is described by its own text).
+			return (l.Desc == "" || l.Desc == l.Text) && !l.Clickable && !strings.EqualFold(strings.TrimSpace(l.Text), c.sent) && namesPerson(task, l.Text)
 		})
 		if to == nil {
 			return failed("the conversation on the final screen is not with anyone the task names (the sent message %q is there)", l.Text)

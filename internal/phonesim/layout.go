@@ -57,8 +57,11 @@ type widget struct {
 	full, bounds                           uitree.Bounds
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
-	value, hint                            string // text fields: content and hint drawn when empty
-	drawn                                  string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
+	// disabled is a control the app has turned off (enabled="false" in
+	// the tree): Samsung Messages' Send while there is nothing to send.
+	disabled    bool
+	value, hint string // text fields: content and hint drawn when empty
+	drawn       string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
 	// password marks a field that hides its text: the tree says
 	// password="true" and shows a dot per character, as Android does.
 	password  bool
@@ -310,7 +313,7 @@ func (s *screen) elements() []uitree.Element {
 	for _, w := range s.widgets[s.treeFrom:] {
 		out = append(out, uitree.Element{
 			Class: w.class, Package: cmp.Or(w.pkg, s.pkg), Text: w.text, Desc: w.desc, ResourceID: w.id, Bounds: s.pixels(w.bounds),
-			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: true,
+			Clickable: w.clickable, Checkable: w.checkable, Checked: w.checked, Enabled: !w.disabled,
 			Focused: w.focused, Scrollable: w.scrollable, Depth: w.depth, Password: w.password,
 		})
 		if s.hints && w.kind == kEdit {

@@ -233,6 +233,9 @@ type pref struct {
 	// UI's Wi-Fi row opens the Wi-Fi page, its Switch flips Wi-Fi).
 	swClass, swID string
 	swTap         func()
+	// swText is the switch's own text where a skin's says its state
+	// (One UI's "On" and "Off"); "" for SettingsLib's.
+	swText string
 }
 
 // pref adds a preference row as androidx.preference lays one out: a
@@ -269,7 +272,7 @@ func (b *builder) pref(r pref) {
 	if r.switched {
 		b.item(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "android:id/widget_frame", depth: 3}, w-260, 0, w-24, rowH)
 		class, id := cmpOr(r.swClass, "android.widget.Switch"), cmpOr(r.swID, "android:id/switch_widget")
-		b.item(widget{kind: kSwitch, class: class, id: id, checkable: true, checked: r.on, depth: 4, clickable: r.swTap != nil, tap: r.swTap},
+		b.item(widget{kind: kSwitch, class: class, text: r.swText, id: id, checkable: true, checked: r.on, depth: 4, clickable: r.swTap != nil, tap: r.swTap},
 			w-240, 40, w-40, rowH-40)
 	}
 	b.y += rowH

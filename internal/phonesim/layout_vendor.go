@@ -8,10 +8,9 @@ import (
 // Xiaomi phone's MIUI 14 (in Chinese) and a Samsung phone's One UI 6 show
 // for the same toggles and brightness the rest of the phone uses.
 //
-// No real uiautomator dump of either vendor's Settings was found in a
-// public repository (searched for miuix, SlidingButton, com.miui,
-// "Connections" and "Flight mode" dumps); the trees follow what public
-// sources show instead:
+// No real uiautomator dump of MIUI's Settings was found in a public
+// repository (searched for miuix, SlidingButton, com.miui dumps); One UI's
+// subpages follow a real Samsung dump. The trees follow:
 //   - MIUI: decompiled MIUI Settings sources in public repositories
 //     (com.android.settings.nfc.MiuiAndroidBeam and DarkModeAppsGuideView
 //     import miuix.slidingwidget.widget.SlidingButton, the switch of a
@@ -20,15 +19,23 @@ import (
 //     Android版本); a row keeps android:id/title and android:id/summary
 //     as androidx.preference lays it out, and its SlidingButton carries
 //     android:id/checkbox, MIUI's CheckBoxPreference widget id.
-//   - One UI: the annotated capture of a Samsung Settings main list in
-//     clawperator/clawperator docs/api/snapshot.md (a clickable
-//     LinearLayout row holding android:id/title "Connections" and
-//     android:id/summary "Wi-Fi  •  Bluetooth  •  SIM manager": Samsung
-//     writes Wi-Fi with a plain hyphen, and joins a summary's parts with
-//     two spaces around a bullet); the Connections page's Wi-Fi,
-//     Bluetooth and Flight mode rows have a Switch of their own beside a
-//     divider, as on a Samsung phone, so a tap on the title opens the page
-//     and a tap on the Switch flips it.
+//   - One UI's subpages: bbrozyna/android-uiviewer @ 7ebcd4f0455a :
+//     dump.xml (testdata/real/uiviewer-samsung-settings-developer-options-pl.xml,
+//     Opcje programisty in Polish): the app bar holding Navigate up, the
+//     title without an id and Search (oneuiBar); the switch bar whose
+//     switch_text says only the state and whose Switch says "<title>,
+//     <state>" (oneuiMainSwitch); rows whose clickable Switch says the
+//     state in its own text, Włączono / Wyłączono, On / Off in English
+//     (oneuiSwitch); headings described "<title>, Header". The Connections
+//     page's Wi-Fi and Bluetooth rows open their page from the title and
+//     flip from the Switch, as on a Samsung phone.
+//   - One UI's main list, which no dump shows: the annotated capture of a
+//     Samsung Settings main list in clawperator/clawperator
+//     docs/api/snapshot.md (a clickable LinearLayout row holding
+//     android:id/title "Connections" and android:id/summary "Wi-Fi  •
+//     Bluetooth  •  SIM manager": Samsung writes Wi-Fi with a plain
+//     hyphen, and joins a summary's parts with two spaces around a
+//     bullet).
 
 // Pages of the vendor skins, reported in State().Screen.Page.
 const (
@@ -225,18 +232,22 @@ func (p *Phone) layoutMIUIHome(b *builder) {
 }
 
 // layoutOneUISettings lays out the One UI page on top of Settings' stack.
+// A subpage has One UI's own bar (oneuiBar), its rows' Switches say their
+// state in their text and take a tap of their own (oneuiSwitch), and a
+// page's main switch is One UI's switch bar (oneuiMainSwitch), as
+// uiviewer-samsung-settings-developer-options-pl.xml shows them.
 func (p *Phone) layoutOneUISettings(b *builder) {
 	st := &p.st
 	t := &st.Toggles
 	switch b.v.page {
 	case pageConnections:
-		b.pixelBar("Connections")
+		b.oneuiBar("Connections")
 		li := b.list(contentTop, b.s.h)
-		b.pref(pref{title: oneuiWiFi, summary: p.wifiName(""), switched: true, on: t.WiFi, tap: p.open(pageWiFi, ""), swTap: p.flipWiFi})
-		b.pref(pref{title: "Wi-Fi Calling", switched: true})
-		b.pref(pref{title: "Bluetooth", switched: true, on: t.Bluetooth, tap: p.open(pageBluetooth, ""), swTap: p.flipBluetooth})
-		b.pref(pref{title: "NFC and contactless payments", switched: true})
-		b.pref(pref{title: "Flight mode", summary: "Turn off calling, messaging and Mobile data.", switched: true, on: t.Airplane, tap: p.flipAirplane})
+		b.oneuiSwitch(pref{title: oneuiWiFi, summary: p.wifiName(""), on: t.WiFi, tap: p.open(pageWiFi, ""), swTap: p.flipWiFi})
+		b.oneuiSwitch(pref{title: "Wi-Fi Calling"})
+		b.oneuiSwitch(pref{title: "Bluetooth", on: t.Bluetooth, tap: p.open(pageBluetooth, ""), swTap: p.flipBluetooth})
+		b.oneuiSwitch(pref{title: "NFC and contactless payments"})
+		b.oneuiSwitch(pref{title: "Flight mode", summary: "Turn off calling, messaging and Mobile data.", on: t.Airplane, tap: p.flipAirplane})
 		b.pref(pref{title: "SIM manager"})
 		b.pref(pref{title: "Mobile networks"})
 		b.pref(pref{title: "Data usage"})
@@ -246,35 +257,35 @@ func (p *Phone) layoutOneUISettings(b *builder) {
 	case pageWiFi:
 		// One UI's switch bar says the state, On or Off; the page's
 		// title names the switch.
-		b.pixelBar(oneuiWiFi)
-		top := b.mainSwitch(onOffWord(t.WiFi), t.WiFi, p.flipWiFi)
+		b.oneuiBar(oneuiWiFi)
+		top := b.oneuiMainSwitch(oneuiWiFi, t.WiFi, p.flipWiFi)
 		li := b.list(top, b.s.h)
 		if t.WiFi {
-			b.category("Current network")
+			b.oneuiCategory("Current network")
 			b.pref(pref{title: pixelWiFiName, summary: "Connected"})
 		}
 		b.pref(pref{title: "Add network"})
 		b.endList(li)
 	case pageBluetooth:
-		b.pixelBar("Bluetooth")
-		top := b.mainSwitch(onOffWord(t.Bluetooth), t.Bluetooth, p.flipBluetooth)
+		b.oneuiBar("Bluetooth")
+		top := b.oneuiMainSwitch("Bluetooth", t.Bluetooth, p.flipBluetooth)
 		li := b.list(top, b.s.h)
 		if t.Bluetooth {
 			b.pref(pref{title: "Phone name", summary: p.cfg.Model})
 		}
 		b.endList(li)
 	case pageDisplay:
-		b.pixelBar("Display")
+		b.oneuiBar("Display")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "Light mode"})
 		b.seekPref("Brightness", st.Brightness, func(lv int) { st.Brightness = lv })
-		b.pref(pref{title: "Adaptive brightness", switched: true, on: t.AdaptiveBrightness,
+		b.oneuiSwitch(pref{title: "Adaptive brightness", on: t.AdaptiveBrightness,
 			tap: func() { t.AdaptiveBrightness = !t.AdaptiveBrightness }})
-		b.pref(pref{title: "Eye comfort shield", switched: true})
+		b.oneuiSwitch(pref{title: "Eye comfort shield"})
 		b.pref(pref{title: "Screen timeout", summary: "30 seconds"})
 		b.endList(li)
 	case pageAbout:
-		b.pixelBar("About phone")
+		b.oneuiBar("About phone")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "Phone name", summary: p.cfg.Model})
 		b.pref(pref{title: "Model name", summary: p.cfg.Model})
@@ -286,24 +297,87 @@ func (p *Phone) layoutOneUISettings(b *builder) {
 	case pageDeviceCare:
 		// One UI 6's Device care lists what its main list row's summary
 		// names; Storage opens the phone's storage page.
-		b.pixelBar("Device care")
+		b.oneuiBar("Device care")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "Storage", tap: p.open(pageSection, "Storage")})
 		b.pref(pref{title: "Memory"})
 		b.pref(pref{title: "App protection"})
 		b.endList(li)
 	case pageSoftware:
-		b.pixelBar("Software information")
+		b.oneuiBar("Software information")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "One UI version", summary: "6.1"})
 		b.pref(pref{title: "Android version", summary: p.cfg.Android})
 		b.pref(pref{title: "Build number", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:
-		p.layoutSectionPage(b, b.pixelBar, "Nothing to change here.")
+		p.layoutSectionPage(b, b.oneuiBar, "Nothing to change here.")
 	default:
 		p.layoutOneUIHome(b)
 	}
+}
+
+// oneuiBar is a One UI subpage's app bar as
+// uiviewer-samsung-settings-developer-options-pl.xml shows it: app_bar >
+// collapsing_app_bar > action_bar holding Navigate up, the title in a
+// TextView without an id and a Search button; nothing in it is described
+// by the title.
+func (b *builder) oneuiBar(title string) {
+	w := b.s.w
+	bar := uitree.Bounds{X1: 0, Y1: statusBarH, X2: w, Y2: contentTop}
+	b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "app_bar", full: bar})
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "collapsing_app_bar", depth: 2, full: bar})
+	b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "action_bar", depth: 3, full: bar})
+	b.add(widget{kind: kUp, class: "android.widget.ImageButton", desc: "Navigate up", clickable: true, depth: 4,
+		full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: b.p.back})
+	b.add(widget{kind: kAppBar, text: title, depth: 4, full: uitree.Bounds{X1: 160, Y1: statusBarH + 40, X2: w - 192, Y2: contentTop - 40}})
+	b.add(widget{kind: kHidden, class: "androidx.appcompat.widget.LinearLayoutCompat", depth: 4, full: uitree.Bounds{X1: w - 168, Y1: statusBarH, X2: w, Y2: contentTop}})
+	b.add(widget{kind: kHidden, class: "android.widget.Button", desc: "Search", clickable: true, depth: 5,
+		full: uitree.Bounds{X1: w - 168, Y1: statusBarH, X2: w, Y2: contentTop}, tap: func() {}})
+}
+
+// oneuiSwitch is a One UI switch row: androidx.preference's row (pref),
+// its Switch in widget_frame saying the state in its own text ("On",
+// "Off": Włączono and Wyłączono in the Polish dump) and taking a tap of
+// its own; the row takes the rest (r.tap, which flips the switch where
+// the row opens no page).
+func (b *builder) oneuiSwitch(r pref) {
+	r.switched, r.swText = true, onOffWord(r.on)
+	if r.tap == nil {
+		r.tap = func() {}
+	}
+	if r.swTap == nil {
+		r.swTap = r.tap
+	}
+	b.pref(r)
+}
+
+// oneuiMainSwitch is One UI's switch bar at the top of a page: switch_bar
+// holding the clickable switch_background (described "<title>, <state>,
+// Switch"), its switch_text saying only the state and a Switch whose text
+// is "<title>, <state>" (the Polish dump's "Opcje programisty, Włączony").
+// It returns where the page's list starts below it.
+func (b *builder) oneuiMainSwitch(title string, on bool, flip func()) int {
+	w := b.s.w
+	state := onOffWord(on)
+	bar := uitree.Bounds{X1: 0, Y1: contentTop, X2: w, Y2: contentTop + 216}
+	bg := uitree.Bounds{X1: 0, Y1: bar.Y1, X2: w, Y2: bar.Y2 - 36}
+	b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "switch_bar", full: bar})
+	b.add(widget{kind: kSwitchBar, class: "android.widget.LinearLayout", id: "switch_background", desc: title + ", " + state + ", Switch",
+		clickable: true, checked: on, depth: 2, full: bg, tap: flip})
+	b.add(widget{kind: kText, text: state, id: "switch_text", depth: 3,
+		full: uitree.Bounds{X1: 72, Y1: bg.Y1 + 50, X2: w - 280, Y2: bg.Y2 - 50}})
+	b.add(widget{kind: kSwitch, class: "android.widget.Switch", text: title + ", " + state, id: "switch_widget", checkable: true, checked: on,
+		clickable: true, depth: 3, full: uitree.Bounds{X1: w - 260, Y1: bg.Y1 + 40, X2: w - 60, Y2: bg.Y2 - 40}, tap: flip})
+	return bar.Y2
+}
+
+// oneuiCategory is a One UI list's group heading: a TextView without an
+// id, described "<title>, Header" (the Polish dump's "Ekran dotykowy,
+// Nagłówek").
+func (b *builder) oneuiCategory(title string) {
+	b.item(widget{kind: kText, text: title, desc: title + ", Header", depth: 2}, pixelPrefIndent, 0, b.s.w-48, 110)
+	b.y += 110
 }
 
 func onOffWord(on bool) string {
@@ -360,4 +434,63 @@ func (p *Phone) layoutOneUIHome(b *builder) {
 	}
 	p.homeRows(b, rows)
 	b.endList(li)
+}
+
+// layoutOneUILauncher is One UI's home screen as
+// rentacar-samsung-launcher-home.xml shows it: the workspace page
+// described "Home screen Page 1 of 1." holding an icon_container per app
+// (a clickable FrameLayout described by the app's name, its label in the
+// TextView icon inside, which takes no tap of its own), the page
+// indicator below and the hotseat. The simulator keeps its clock widget
+// above the icons; Messages and Contacts sit in the hotseat.
+func (p *Phone) layoutOneUILauncher(b *builder) {
+	w, h := b.s.w, b.s.h
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "home_screen", full: uitree.Bounds{X2: w, Y2: h}})
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "workspace_pot_view", depth: 2, full: uitree.Bounds{X2: w, Y2: h}})
+	page := uitree.Bounds{X1: 41, Y1: 0, X2: w - 41, Y2: h - 410}
+	b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", desc: "Home screen Page 1 of 1.", depth: 3, full: page})
+	b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "wsCellLayout", depth: 4, full: uitree.Bounds{X1: 41, Y1: 126, X2: w - 41, Y2: h - 573}})
+	b.add(widget{kind: kBigText, text: b.s.clock, id: "clock", depth: 5, full: uitree.Bounds{X1: 0, Y1: 260, X2: w, Y2: 480}})
+	var hotseat []appInfo
+	col, y := 0, 640
+	cellW := (w - 82) / 4
+	for _, a := range apps {
+		if !a.Launcher {
+			continue
+		}
+		if oneuiHotseat[a.Name] {
+			hotseat = append(hotseat, a)
+			continue
+		}
+		x1 := 41 + col*cellW
+		p.oneuiIcon(b, a, 5, uitree.Bounds{X1: x1, Y1: y, X2: x1 + cellW, Y2: y + 300})
+		col++
+		if col == 4 {
+			col, y = 0, y+330
+		}
+	}
+	ind := uitree.Bounds{X1: 0, Y1: h - 558, X2: w, Y2: h - 468}
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "workspace_page_indicator", depth: 3, full: ind})
+	b.add(widget{kind: kDot, class: "android.widget.FrameLayout", desc: "Page 1 of 1. ", clickable: true, depth: 4,
+		full: uitree.Bounds{X1: w/2 - 25, Y1: ind.Y1 + 20, X2: w/2 + 25, Y2: ind.Y2 - 20}, tap: func() {}})
+	seat := uitree.Bounds{X1: 0, Y1: h - 468, X2: w, Y2: h}
+	b.add(widget{kind: kHidden, class: "android.widget.RelativeLayout", id: "hotseat_container", depth: 2, full: seat})
+	b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "hotseat_layout", depth: 3, full: uitree.Bounds{X1: 39, Y1: seat.Y1, X2: w - 39, Y2: min(seat.Y1+273, h)}})
+	for i, a := range hotseat {
+		x1 := 39 + i*(w-78)/len(hotseat)
+		p.oneuiIcon(b, a, 4, uitree.Bounds{X1: x1, Y1: seat.Y1, X2: x1 + (w-78)/len(hotseat), Y2: min(seat.Y1+273, h)})
+	}
+}
+
+// oneuiHotseat are the apps a Samsung phone keeps in the hotseat below
+// the page, as the dump's Phone and Messages, rather than on it.
+var oneuiHotseat = map[string]bool{"Messages": true, "Contacts": true}
+
+// oneuiIcon is a One UI launcher icon: the clickable icon_container
+// described by the app's name, holding the TextView icon that shows it.
+func (p *Phone) oneuiIcon(b *builder, a appInfo, depth int, at uitree.Bounds) {
+	pkg, label := a.Package, p.appLabel(a.Name)
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", desc: label, id: "icon_container", clickable: true, depth: depth,
+		full: at, tap: func() { p.launch(pkg) }})
+	b.add(widget{kind: kIcon, text: label, id: "icon", color: a.Color, depth: depth + 1, full: at})
 }

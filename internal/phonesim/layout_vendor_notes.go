@@ -2,6 +2,7 @@ package phonesim
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -14,9 +15,9 @@ import (
 // too. The package stays the simulator's Notes package (the app table
 // knows one); the ids are the vendor apps' own where a source shows them.
 //
-// No real uiautomator dump of either app was found in a public
-// repository. The trees follow what public test code drives real phones
-// by, and carry no id no source shows:
+// No real uiautomator dump of 便签 or of Samsung Notes' editor was found
+// in a public repository; Samsung Notes' list follows a real dump. The
+// trees follow, and carry no id no source shows:
 //   - 便签 (com.miui.notes): the list's content_add button, an ImageView
 //     described "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
 //     (an app-agent prompt set's recorded MIUI Notes screen, and Appium
@@ -30,15 +31,15 @@ import (
 //     note (the same case types into rich_editor and taps home). The
 //     body's hint is the start of the prompt the real editor shows,
 //     开始书写.
-//   - Samsung Notes (com.samsung.android.app.notes): the list's cards
-//     (root_cardview, holding the note's title, its text and time), the
-//     drawer_button, the fab that starts a note, the editor's Navigate up,
-//     and leaving it saving the note ("Samsung autosaves"), as a
-//     uiautomator2 exporter of Samsung Notes and Appium scripts drive it;
-//     the fab's description follows its Korean 노트 작성 ("Write note"
-//     would be a guess: the simulator says "Create note"). The editor's
-//     More options menu deletes the note (Delete), as the app's menu does;
-//     the fields' ids are not shown in any source and are left out.
+//   - Samsung Notes' list (com.samsung.android.app.notes):
+//     bbrozyna/android-uiviewer @ b2607b5a2214 : dump.xml
+//     (testdata/real/uiviewer-samsung-notes-list.xml): the app bar, the
+//     cards and the fab described Create (layoutOneUINotes).
+//   - Samsung Notes' editor: its Navigate up, and leaving it saving the
+//     note ("Samsung autosaves"), as a uiautomator2 exporter of Samsung
+//     Notes and Appium scripts drive it. The editor's More options menu
+//     deletes the note (Delete), as the app's menu does; the fields' ids
+//     are not shown in any source and are left out.
 
 const (
 	miuiNotesTitle   = "便签"
@@ -49,7 +50,7 @@ const (
 	miuiDelete       = "删除"
 	miuiCancel       = "取消"
 	oneuiNotesTitle  = "All notes"
-	oneuiNewNoteDesc = "Create note"
+	oneuiNewNoteDesc = "Create"
 	oneuiTitleHint   = "Title"
 	oneuiMoreDesc    = "More options"
 	oneuiDelete      = "Delete"
@@ -231,33 +232,74 @@ func (p *Phone) miuiDate() string {
 	return fmt.Sprintf("%d月%d日 %s", int(now.Month()), now.Day(), miuiClock(p.clockText()))
 }
 
-// layoutOneUINotes is Samsung Notes' All notes: the drawer button and
-// the title, a card per note (root_cardview holding title, its text and
-// time), and the fab that starts a note.
+// layoutOneUINotes is Samsung Notes' All notes as
+// uiviewer-samsung-notes-list.xml shows it: the app bar's title (All
+// notes) over the count of notes, the toolbar (Drawer, All notes again,
+// Search, More options), recyclerview_memolist holding a card per note,
+// and the fab described Create. A card is root_cardview_parent >
+// root_cardview (clickable, described by the note's words) > cardview
+// holding the note's text in inflate_content, each line of it opening
+// with U+200E (a left-to-right mark), and modified_time below it. A
+// note's title, which the dump's notes lack, sits above the text in a
+// TextView titled title, and leads the card's description.
 func (p *Phone) layoutOneUINotes(b *builder) {
 	w, h := b.s.w, b.s.h
-	b.add(widget{kind: kIcon, class: "android.widget.ImageView", desc: "Navigation drawer", id: "drawer_button", clickable: true,
-		full: uitree.Bounds{X1: 24, Y1: statusBarH + 24, X2: 144, Y2: contentTop - 24}, tap: func() {}})
-	b.add(widget{kind: kAppBar, text: oneuiNotesTitle, id: "collapsing_appbar_extended_title", full: uitree.Bounds{X1: 160, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
-	const cardH = 280
+	n := len(p.st.Notes)
+	count := fmt.Sprintf("%d notes", n)
+	if n == 1 {
+		count = "1 note"
+	}
+	top := statusBarH
+	b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "appbar_layout", full: uitree.Bounds{X2: w, Y1: top, Y2: top + 420}})
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "collapsing_app_bar", depth: 2, full: uitree.Bounds{X2: w, Y1: top, Y2: top + 420}})
+	b.add(widget{kind: kBigText, text: oneuiNotesTitle, id: "collpasing_app_bar_extended_title", depth: 3, full: uitree.Bounds{X2: w, Y1: top + 20, Y2: top + 180}})
+	b.add(widget{kind: kSubText, text: count, id: "collpasing_app_bar_extended_sub_title", depth: 3, full: uitree.Bounds{X1: w/2 - 80, Y1: top + 180, X2: w/2 + 160, Y2: top + 240}})
+	bar := uitree.Bounds{X2: w, Y1: top + 252, Y2: top + 420}
+	b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "toolbar", depth: 3, full: bar})
+	b.add(widget{kind: kIcon, class: "android.widget.ImageButton", desc: "Drawer", clickable: true, depth: 4,
+		full: uitree.Bounds{X1: 0, Y1: bar.Y1, X2: 147, Y2: bar.Y2}, tap: func() {}})
+	b.add(widget{kind: kText, text: oneuiNotesTitle, depth: 4, full: uitree.Bounds{X1: 147, Y1: bar.Y1 + 37, X2: 480, Y2: bar.Y2 - 37}})
+	b.add(widget{kind: kHidden, class: "androidx.appcompat.widget.LinearLayoutCompat", depth: 4, full: uitree.Bounds{X1: w - 251, Y1: bar.Y1, X2: w, Y2: bar.Y2}})
+	b.add(widget{kind: kHidden, class: "android.widget.Button", desc: "Search", id: "action_search", clickable: true, depth: 5,
+		full: uitree.Bounds{X1: w - 251, Y1: bar.Y1, X2: w - 124, Y2: bar.Y2}, tap: func() {}})
+	b.add(widget{kind: kHidden, class: "android.widget.ImageView", desc: oneuiMoreDesc, id: "action_more", clickable: true, depth: 5,
+		full: uitree.Bounds{X1: w - 124, Y1: bar.Y1, X2: w, Y2: bar.Y2}, tap: func() {}})
+	const cardH = 420
 	when := time12(p.clockText())
-	li := b.list(contentTop, h-bottomBarH)
+	li := b.list(bar.Y2+32, h-bottomBarH+200)
+	b.s.widgets[li].id = "recyclerview_memolist"
 	for _, i := range p.st.keepOrder() {
 		n := p.st.Notes[i]
-		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "root_cardview", clickable: true,
-			tap: func() { p.openNoteEditor(i) }}, 32, 16, w-32, cardH-16)
-		if n.Title != "" {
-			b.item(widget{kind: kText, text: n.Title, id: "title", depth: 3}, 80, 40, w-80, 120)
-		}
+		var lines []string
 		if n.Body != "" {
-			b.item(widget{kind: kSubText, text: snippet(n.Body), depth: 3}, 80, 120, w-80, 200)
+			lines = strings.Split(snippet(n.Body), "\n")
 		}
-		b.item(widget{kind: kSubText, text: when, id: "time", depth: 3}, 80, 200, w-80, cardH-30)
+		desc := strings.Join(lines, "\n")
+		if n.Title != "" {
+			desc = strings.TrimSuffix(n.Title+"\n"+desc, "\n")
+		}
+		b.item(widget{kind: kHidden, class: "android.widget.RelativeLayout", id: "root_cardview_parent"}, 0, 0, w, cardH)
+		b.item(widget{kind: kRow, class: "android.widget.FrameLayout", id: "root_cardview", desc: desc, clickable: true, depth: 3,
+			tap: func() { p.openNoteEditor(i) }}, 0, 0, w, cardH-37)
+		b.item(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "cardview", depth: 4}, 63, 53, w-63, cardH-90)
+		y := 53
+		if n.Title != "" {
+			b.item(widget{kind: kText, text: n.Title, id: "title", depth: 5}, 123, y, w-63, y+60)
+			y += 60
+		}
+		if len(lines) > 0 {
+			marked := make([]string, len(lines))
+			for k, l := range lines {
+				marked[k] = "\u200e" + l
+			}
+			b.item(widget{kind: kSubText, text: strings.Join(marked, "\n"), id: "inflate_content", depth: 5}, 123, y, w-63, y+52*min(len(lines), 3))
+		}
+		b.item(widget{kind: kSubText, text: when, id: "modified_time", depth: 5}, 123, cardH-143, w-63, cardH-104)
 		b.y += cardH
 	}
 	b.endList(li)
 	b.add(widget{kind: kButton, class: "android.widget.ImageButton", desc: oneuiNewNoteDesc, id: "fab", clickable: true, color: 0xf9ab00,
-		full: uitree.Bounds{X1: w - 228, Y1: h - bottomBarH + 60, X2: w - 48, Y2: h - bottomBarH + 240},
+		full: uitree.Bounds{X1: w - 210, Y1: h - bottomBarH + 40, X2: w - 63, Y2: h - bottomBarH + 187},
 		tap:  func() { p.push(newView(pkgNotes, pageEditor, "")) }})
 }
 

@@ -138,6 +138,9 @@ func TestOneUIMessagesConversation(t *testing.T) {
 	find(t, es, "the snippet", func(e uitree.Element) bool {
 		return e.ShortID() == "text_content" && e.Text == "Are we still on for lunch?"
 	})
+	find(t, es, "the title", func(e uitree.Element) bool {
+		return e.Text == "Messages" && e.ShortID() == "collpasing_app_bar_extended_title"
+	})
 	tapWhere(t, p, "Alice Chen", byText("Alice Chen"))
 	tapWhere(t, p, "the field", byID(p.pkg(pkgMessages)+":id/message_edit_text"))
 	sh(t, p, "input text 'See you at 6'")
@@ -148,7 +151,7 @@ func TestOneUIMessagesConversation(t *testing.T) {
 	es = simDump(t, p)
 	got := vendorConversationOf(t, es, byDesc("Send"))
 	want := vendorConversation{FieldID: "message_edit_text", FieldClass: "android.widget.EditText", FieldText: "Enter message", FieldHint: "Enter message",
-		SendID: "send_button", SendLabel: "Send", SendIsCommit: true, SendRightOfField: true, LastSent: "See you at 6", Title: "Alice Chen"}
+		SendID: "send_button1", SendLabel: "Send", SendIsCommit: true, SendRightOfField: true, LastSent: "See you at 6", Title: "Alice Chen"}
 	if got != want {
 		t.Errorf("the conversation reads\n %+v\nwant\n %+v", got, want)
 	}

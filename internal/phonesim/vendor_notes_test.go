@@ -131,11 +131,12 @@ func TestOneUINotesSaveOnLeavingAndDelete(t *testing.T) {
 	es := simDump(t, p)
 	par := uitree.Parents(es)
 	ti := find(t, es, "the card's title", func(e uitree.Element) bool { return e.ShortID() == "title" && e.Text == "Shopping list" })
-	if card := es[par[ti]]; card.ShortID() != "root_cardview" || !card.Clickable {
-		t.Fatalf("the title is not a card's: %+v", card)
+	card := ancestor(es, par, ti, clickable)
+	if card < 0 || es[card].ShortID() != "root_cardview" || es[card].Desc != "Shopping list\nMilk, eggs, bread" {
+		t.Fatalf("the title is not a card's: %+v", es[par[ti]])
 	}
-	xi := find(t, es, "the text", byText("Milk, eggs, bread"))
-	if par[xi] != par[ti] || es[xi].Bounds.Y1 < es[ti].Bounds.Y2 {
+	xi := find(t, es, "the text", byText("\u200eMilk, eggs, bread"))
+	if ancestor(es, par, xi, clickable) != card || es[xi].Bounds.Y1 < es[ti].Bounds.Y2 {
 		t.Fatal("the text is not below the title in the same card")
 	}
 	find(t, es, "All notes", byText("All notes"))

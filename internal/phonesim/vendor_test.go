@@ -91,9 +91,10 @@ func TestMIUISwitchRows(t *testing.T) {
 	element(t, p, AndroidVersion)
 }
 
-// One UI's Connections rows have a Switch of their own: a tap on the
-// Switch flips the setting, a tap on the title opens its page, whose
-// switch bar says only On or Off under the page's title. Samsung writes
+// One UI's Connections rows have a Switch of their own, saying On or Off
+// in its text: a tap on the Switch flips the setting, a tap on the title
+// opens its page, whose switch bar says only On or Off under the page's
+// title (oneui_real_test.go holds them to the real Samsung dump). Samsung writes
 // Wi-Fi with a plain hyphen (clawperator's capture: "Wi-Fi  •  Bluetooth
 // •  SIM manager").
 func TestOneUIConnectionsRows(t *testing.T) {
@@ -105,7 +106,7 @@ func TestOneUIConnectionsRows(t *testing.T) {
 	tapOn(t, p, "Connections")
 	for _, title := range []string{"Wi-Fi", "Bluetooth", "Flight mode"} {
 		r := vendorRowOf(t, simDump(t, p), title)
-		if r.SwitchClass != "android.widget.Switch" || r.SwitchID != "android:id/switch_widget" || r.SwitchText != "" || !r.SwitchRightOfTitle || !r.RowClickable {
+		if r.SwitchClass != "android.widget.Switch" || r.SwitchID != "android:id/switch_widget" || r.SwitchText != onOffWord(title == "Wi-Fi") || !r.SwitchRightOfTitle || !r.RowClickable {
 			t.Errorf("%s row: %+v", title, r)
 		}
 	}
@@ -133,10 +134,10 @@ func TestOneUIConnectionsRows(t *testing.T) {
 	if p.State().Screen.Page != pageWiFi {
 		t.Fatalf("a tap on Wi-Fi's title opened %q", p.State().Screen.Page)
 	}
-	if bar := mainBarOf(t, simDump(t, p), "Off"); bar.SwitchText != "" || !bar.SwitchCheckable || !bar.BarClickable {
+	if bar := oneuiBarOf(t, simDump(t, p), "Wi-Fi", "Off"); !bar.SwitchTextIsTitleAndState || !bar.BackgroundClickable {
 		t.Errorf("the Wi-Fi page's bar: %+v", bar)
 	}
-	element(t, p, "collapsing_toolbar")
+	element(t, p, "collapsing_app_bar")
 	tapOn(t, p, "Off")
 	if !p.State().Toggles.WiFi {
 		t.Error("the Wi-Fi page's bar did not turn Wi-Fi on")

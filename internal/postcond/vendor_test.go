@@ -114,3 +114,84 @@ func TestSectionChecksReadVendorTitles(t *testing.T) {
 		t.Errorf("SectionNames: %q, %q, %q", SectionNames("存储空间"), SectionNames("Sounds and vibration"), SectionNames("Wi-Fi"))
 	}
 }
+
+// oneuiSwitchRow is a One UI switch row as
+// internal/phonesim/testdata/real/uiviewer-samsung-settings-developer-options-pl.xml
+// shows one: the title and summary in the clickable row, and a clickable
+// Switch in widget_frame whose own text is the state word ("On", "Off"),
+// checked or not.
+func oneuiSwitchRow(title, word string, checked bool, y int) []uitree.Element {
+	b := func(x1, y1, x2, y2 int) uitree.Bounds { return uitree.Bounds{X1: x1, Y1: y + y1, X2: x2, Y2: y + y2} }
+	return []uitree.Element{
+		{Class: "android.widget.LinearLayout", Clickable: true, Enabled: true, Depth: 1, Bounds: b(0, 0, 1080, 180)},
+		{Class: "android.widget.RelativeLayout", Enabled: true, Depth: 2, Bounds: b(48, 0, 800, 180)},
+		{Class: "android.widget.TextView", ResourceID: "android:id/title", Text: title, Enabled: true, Depth: 3, Bounds: b(48, 30, 800, 96)},
+		{Class: "android.widget.TextView", ResourceID: "android:id/summary", Text: "Summary of " + title, Enabled: true, Depth: 3, Bounds: b(48, 96, 800, 150)},
+		{Class: "android.widget.LinearLayout", ResourceID: "android:id/widget_frame", Enabled: true, Depth: 2, Bounds: b(820, 0, 1056, 180)},
+		{Class: "android.widget.Switch", ResourceID: "android:id/switch_widget", Text: word, Checkable: true, Checked: checked, Clickable: true,
+			Enabled: true, Depth: 3, Bounds: b(840, 40, 1040, 140)},
+	}
+}
+
+// A One UI row's Switch says its state in its own text: a check reads the
+// row's title as the switch's label and its checked attribute as the
+// state, never a switch labelled "On"; a Switch whose word and checked
+// attribute disagree (a look-alike of a switch turned on) holds neither
+// state. The switch bar's Switch says "<title>, <state>" and its text
+// beside it only the state.
+func TestOneUISwitchTextIsItsState(t *testing.T) {
+	es := []uitree.Element{{Class: "androidx.recyclerview.widget.RecyclerView", Scrollable: true, Enabled: true, Depth: 0,
+		Bounds: uitree.Bounds{X2: 1080, Y2: 2400}}}
+	es = append(es, oneuiSwitchRow("Flight mode", "On", true, 200)...)
+	es = append(es, oneuiSwitchRow("Bluetooth", "Off", false, 380)...)
+	es = append(es, oneuiSwitchRow("NFC and contactless payments", "On", false, 560)...) // word and attribute disagree
+	screen := Screen{App: "Settings", AppPackage: "com.android.settings", Elements: es}
+	for _, c := range []struct {
+		check Check
+		held  bool
+	}{
+		{Check{Kind: Switch, Label: "Airplane mode", On: on(true)}, true},
+		{Check{Kind: Switch, Label: "Flight mode", On: on(false)}, false},
+		{Check{Kind: Switch, Label: "Bluetooth", On: on(false)}, true},
+		{Check{Kind: Switch, Label: "Bluetooth", On: on(true)}, false},
+		{Check{Kind: Switch, Label: "On", On: on(true)}, false},
+		{Check{Kind: Switch, Label: "On", On: on(false)}, false},
+		{Check{Kind: Switch, Label: "Off", On: on(false)}, false},
+		{Check{Kind: Switch, Label: "NFC and contactless payments", On: on(true)}, false},
+		{Check{Kind: Switch, Label: "NFC and contactless payments", On: on(false)}, false},
+	} {
+		r := Eval([]Check{c.check}, Observed{Final: screen})
+		if r[0].Held != c.held {
+			t.Errorf("%s: held %v, want %v (%s)", c.check, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+	bar := func(state string, checked bool) Screen {
+		return Screen{App: "Settings", AppPackage: "com.android.settings", Elements: []uitree.Element{
+			{Class: "android.widget.FrameLayout", Enabled: true, Depth: 0, Bounds: uitree.Bounds{X2: 1080, Y2: 2400}},
+			{Class: "android.widget.TextView", Text: "Wi-Fi", Enabled: true, Depth: 1, Bounds: uitree.Bounds{X1: 160, Y1: 124, X2: 888, Y2: 212}},
+			{Class: "android.widget.LinearLayout", ResourceID: "com.android.settings:id/switch_bar", Enabled: true, Depth: 1, Bounds: uitree.Bounds{Y1: 252, X2: 1080, Y2: 468}},
+			{Class: "android.widget.LinearLayout", ResourceID: "com.android.settings:id/switch_background", Desc: "Wi-Fi, " + state + ", Switch",
+				Clickable: true, Enabled: true, Depth: 2, Bounds: uitree.Bounds{Y1: 252, X2: 1080, Y2: 432}},
+			{Class: "android.widget.TextView", ResourceID: "com.android.settings:id/switch_text", Text: state, Enabled: true, Depth: 3, Bounds: uitree.Bounds{X1: 72, Y1: 302, X2: 800, Y2: 382}},
+			{Class: "android.widget.Switch", ResourceID: "com.android.settings:id/switch_widget", Text: "Wi-Fi, " + state, Checkable: true, Checked: checked,
+				Clickable: true, Enabled: true, Depth: 3, Bounds: uitree.Bounds{X1: 820, Y1: 292, X2: 1020, Y2: 392}},
+		}}
+	}
+	for _, c := range []struct {
+		name  string
+		on    Screen
+		check Check
+		held  bool
+	}{
+		{"bar on", bar("On", true), Check{Kind: Switch, Label: "Wi-Fi", On: on(true)}, true},
+		{"bar on", bar("On", true), Check{Kind: Switch, Label: "Wi-Fi", On: on(false)}, false},
+		{"bar off", bar("Off", false), Check{Kind: Switch, Label: "Wi-Fi", On: on(false)}, true},
+		{"bar on", bar("On", true), Check{Kind: Switch, Label: "On", On: on(true)}, false},
+		{"bar saying On, unchecked", bar("On", false), Check{Kind: Switch, Label: "Wi-Fi", On: on(true)}, false},
+	} {
+		r := Eval([]Check{c.check}, Observed{Final: c.on})
+		if r[0].Held != c.held {
+			t.Errorf("%s: %s held %v, want %v (%s)", c.name, c.check, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+}
