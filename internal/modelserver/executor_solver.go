@@ -330,13 +330,21 @@ var appLabels = map[string][]string{"Settings": {"设置"}, "Clock": {"时钟"},
 	"Contacts": {"联系人", "通讯录"}, "Notes": {"便签", "笔记"}}
 
 // appIcon is the launcher icon of an app, under its name or a name
-// another launcher gives it.
+// another launcher gives it: the clickable element that writes the name
+// or is described by it (MIUI's icon is a described frame whose name is
+// written by a TextView inside, and its dock's icons write no name at
+// all), else the element that writes it.
 func (c *solver) appIcon(app string) *uitree.Listed {
-	if icon := c.byText(app); icon != nil {
-		return icon
+	names := append([]string{app}, appLabels[app]...)
+	for _, n := range names {
+		for i, l := range c.obs.Elems {
+			if l.Clickable && (strings.EqualFold(l.Text, n) || strings.EqualFold(l.Desc, n)) {
+				return &c.obs.Elems[i]
+			}
+		}
 	}
-	for _, l := range appLabels[app] {
-		if icon := c.byText(l); icon != nil {
+	for _, n := range names {
+		if icon := c.byText(n); icon != nil {
 			return icon
 		}
 	}

@@ -8,6 +8,10 @@ import (
 )
 
 func (p *Phone) layoutLauncher(b *builder) {
+	if p.cfg.Skin == SkinMIUI {
+		p.layoutMIUILauncher(b)
+		return
+	}
 	w := b.s.w
 	b.add(widget{kind: kBigText, text: b.s.clock, id: "clock", full: uitree.Bounds{X1: 0, Y1: 260, X2: w, Y2: 480}})
 	col := 0

@@ -14,18 +14,28 @@ import (
 // too. The package stays the simulator's Notes package (the app table
 // knows one); the ids are the vendor apps' own where a source shows them.
 //
-// No real uiautomator dump of either app was found in a public
-// repository. The trees follow what public test code drives real phones
-// by, and carry no id no source shows:
+// 便签's editor follows a real uiautomator dump of it
+// (avito-miui-notes-editor-ru.xml in testdata/real, SOURCES.md there);
+// the rest follows what public test code drives real phones by, and
+// carries no id no source shows:
 //   - 便签 (com.miui.notes): the list's content_add button, an ImageView
 //     described "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
 //     (an app-agent prompt set's recorded MIUI Notes screen, and Appium
-//     page objects that tap com.miui.notes:id/content_add); the editor's
-//     home (返回), undo (撤销), redo (恢复) and done (完成编辑) ImageViews,
-//     its title EditText (note_title, hinted 标题), the date and the 字
-//     count, and the rich_editor EditText the body is typed into (same
-//     sources); a note deleted by a long press on its row's time, 删除,
-//     then 删除 again to confirm (a UiAutomator MTBF case,
+//     page objects that tap com.miui.notes:id/content_add). The editor
+//     as the dump shows it (kram1k/android_avito_parsing @ 52775af0af4c :
+//     hierarchy.xml, MIUI Notes in Russian): the header's home, undo,
+//     redo and done ImageViews, described and not written, undo and redo
+//     disabled while there is nothing to take back; the note_title and
+//     rich_editor EditTexts one under the other in ll_note_edit, inside
+//     edit_content and the editor_panel ScrollView, with no date or count
+//     between them while the note is edited; the editor_mode_toolbar2 row
+//     of tools (audio, gallery, check, edit_theme, rich_text). Its words
+//     are the Chinese ones the prompt set records: 返回, 撤销, 恢复,
+//     完成编辑, the title's hint 标题, the tools' 录音, 添加图片, 任务列表
+//     (主题 and 文字样式 translate the dump's theme and text-style tools),
+//     and the date and 字 count a saved note shows for reading. A note is
+//     deleted by a long press on its row's time, 删除, then 删除 again to
+//     confirm (a UiAutomator MTBF case,
 //     com.carl.tc.xiaomi.notes.AddOpenDelete). Leaving by 返回 keeps the
 //     note (the same case types into rich_editor and taps home). The
 //     body's hint is the start of the prompt the real editor shows,
