@@ -4,15 +4,17 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// The miui skin's 便签 editor and home screen compared with the real
-// Xiaomi dumps they follow (testdata/real/SOURCES.md) on what a check and
-// a model read: where the title and text fields sit and what they are,
-// the header's controls (described, not written; enabled or not), the
-// tool row, and the launcher's icons, dock, clock widget and search bar.
+// The miui skin's 便签 editor, home screen and lock screen compared with
+// the real Xiaomi dumps they follow (testdata/real/SOURCES.md) on what a
+// check and a model read: where the title and text fields sit and what
+// they are, the header's controls (described, not written; enabled or
+// not), the tool row; the launcher's icons, dock, clock widget and search
+// bar; the lock screen's clock, notification cards and bottom area.
 // The Russian dumps give the shape; the skin's words are Chinese.
 
 // ancestorIDs are the short resource ids of i's ancestors, nearest first.
@@ -256,5 +258,80 @@ func TestMIUILauncherIsTheRealOne(t *testing.T) {
 	tapWhere(t, p, "the clock widget", func(e uitree.Element) bool { return strings.HasSuffix(e.Desc, "分") })
 	if got := p.top().app; got != pkgClock {
 		t.Errorf("the clock widget opened %s", got)
+	}
+}
+
+// keyguardShape is what a check reads off a lock screen.
+type keyguardShape struct {
+	TimeID, DateID                string
+	InTheClock, DateUnderTime     bool
+	CardClass, CardIn             string
+	CardClickable, TextUnderTitle bool
+	TitleID, TextID               string
+	CardPackage                   bool // the card's texts are the posting app's, not systemui's
+	Bottom                        string
+}
+
+func keyguardOf(t *testing.T, es []uitree.Element, title string) keyguardShape {
+	t.Helper()
+	par := uitree.Parents(es)
+	hhmm := regexp.MustCompile(`^\d{1,2}:\d{2}$`)
+	ti := find(t, es, "current_time", func(e uitree.Element) bool { return e.ShortID() == "current_time" && hhmm.MatchString(e.Text) })
+	di := find(t, es, "current_date", byShortID("current_date"))
+	k := keyguardShape{TimeID: es[ti].ResourceID, DateID: es[di].ResourceID, InTheClock: inside(es, ti, "miui_keyguard_clock_container") && inside(es, di, "miui_keyguard_clock_container"),
+		DateUnderTime: es[di].Bounds.Y1 >= es[ti].Bounds.Y2-10 && es[di].Bounds.Y1 > es[ti].Bounds.Y1}
+	ni := find(t, es, "the notification "+title, byText(title))
+	card := par[ni]
+	for card >= 0 && !es[card].Clickable {
+		card = par[card]
+	}
+	k.CardClass, k.CardClickable, k.CardIn, k.TitleID = es[card].Class, card >= 0, es[par[card]].ShortID(), es[ni].ResourceID
+	for j := card + 1; j < uitree.SubtreeEnd(es, card); j++ {
+		if es[j].ResourceID == "android:id/text" && es[j].Text != "" {
+			k.TextID, k.TextUnderTitle = es[j].ResourceID, es[j].Bounds.Y1 >= es[ni].Bounds.Y2
+			k.CardPackage = es[j].Package != "com.android.systemui" && es[ni].Package == es[j].Package
+			break
+		}
+	}
+	var bottom []string
+	for j, e := range es {
+		if inside(es, j, "keyguard_bottom_area") && e.ShortID() != "" && e.Bounds.Y2 > e.Bounds.Y1 {
+			if e.ShortID() == "right_button" || e.ShortID() == "keyguard_indication_text" {
+				bottom = append(bottom, e.ShortID())
+			}
+		}
+	}
+	k.Bottom = strings.Join(bottom, " ")
+	return k
+}
+
+func TestMIUIKeyguardIsTheRealOne(t *testing.T) {
+	real := realDump(t, "fbtest-miui-lockscreen-notifications-es.xml")
+	want := keyguardOf(t, real, "Depuración USB activada")
+	if !want.CardClickable || !want.TextUnderTitle || !want.InTheClock {
+		t.Fatalf("the real lock screen reads %+v; the comparison is off", want)
+	}
+	// The dump's charging line has empty bounds: only the camera shows.
+	if want.Bottom != "right_button" {
+		t.Fatalf("the real bottom area shows %q", want.Bottom)
+	}
+	want.Bottom = "keyguard_indication_text right_button" // the simulator's hint is shown
+	p := New(Config{Skin: SkinMIUI, Life: Life{Messages: time.Hour, ScreenTimeout: 30 * time.Second, Manual: true}})
+	p.Advance(time.Minute)
+	p.Receive("Alice Chen", "Are you up?")
+	sh(t, p, "input keyevent 224")
+	if !p.State().Locked {
+		t.Fatal("the phone is not locked")
+	}
+	es := simDump(t, p)
+	if got := keyguardOf(t, es, "Alice Chen"); got != want {
+		t.Errorf("the MIUI lock screen = %+v\nthe real one = %+v", got, want)
+	}
+	if e := es[find(t, es, "right_button", byShortID("right_button"))]; e.Desc != "相机" || e.Text != "" {
+		t.Errorf("right_button = %+v", e)
+	}
+	sh(t, p, "input swipe 540 1900 540 700 300")
+	if p.State().Locked {
+		t.Fatal("a swipe up did not dismiss the MIUI lock screen")
 	}
 }
