@@ -19,8 +19,11 @@ import (
 //     icon_title TextView that writes the name: the name is the
 //     TextView's text, not the icon's.
 //   - The dock (电话, 短信, 相机 on all three phones) sits under the
-//     workspace and writes no names: its icons are only described. Of the
-//     simulator's apps 短信 is there.
+//     workspace, in the hotseat's hotseat_content_screen (the newer two
+//     phones'; the older one's icons sit beside the workspace without
+//     it), and writes no names: its icons are only described (korneo's
+//     icon_title TextViews have empty bounds). Of the simulator's apps 短信
+//     is there.
 //   - The search bar at the bottom is a FrameLayout described 搜索框.
 
 // miuiDock are the apps in the dock, not on the page.
@@ -62,6 +65,10 @@ func (p *Phone) layoutMIUILauncher(b *builder) {
 	}
 	// The dock, centred under the page, and the search bar.
 	dockY := h - 400
+	seat := uitree.Bounds{X1: 0, Y1: dockY, X2: w, Y2: dockY + 184}
+	b.add(widget{kind: kFrame, class: "android.widget.FrameLayout", id: "hotseat", full: seat})
+	b.add(widget{kind: kFrame, class: "com.miui.home.launcher.ScreenView", id: "hotseat_content_screen", depth: 2,
+		full: uitree.Bounds{X1: 11, Y1: seat.Y1, X2: w - 11, Y2: seat.Y2}})
 	x := (w - len(dock)*cellW) / 2
 	for _, a := range dock {
 		p.miuiIcon(b, a, uitree.Bounds{X1: x, Y1: dockY, X2: x + cellW, Y2: dockY + 184}, false)
@@ -74,12 +81,12 @@ func (p *Phone) layoutMIUILauncher(b *builder) {
 
 // miuiIcon is one launcher icon at cell: the described RelativeLayout,
 // its icon_icon and, on the page (titled), the icon_title that names it.
-// On the page the icon sits in the workspace; in the dock, beside it.
+// On the page the icon sits in the workspace; in the dock, in the hotseat.
 func (p *Phone) miuiIcon(b *builder, a appInfo, cell uitree.Bounds, titled bool) {
 	label, pkg := p.appLabel(a.Name), a.Package
-	d := 1
-	if titled {
-		d = 2
+	d := 2 // in the workspace
+	if !titled {
+		d = 3 // in the hotseat's ScreenView
 	}
 	b.add(widget{kind: kFrame, class: "android.widget.RelativeLayout", desc: label, clickable: true, depth: d, full: cell,
 		tap: func() { p.launch(pkg) }})

@@ -213,7 +213,7 @@ func TestMIUILauncherIsTheRealOne(t *testing.T) {
 	for _, o := range []struct{ dump, name string }{{"lanaudio-miui-launcher-zh.xml", "短信"}, {"korneo-miui-launcher-ru.xml", "Телефон"}} {
 		es := realDump(t, o.dump)
 		i := find(t, es, o.dump+" "+o.name, func(e uitree.Element) bool { return e.Desc == o.name && e.Clickable })
-		if inside(es, i, "workspace") || !inside(es, i, "hotseat") {
+		if inside(es, i, "workspace") || !inside(es, i, "hotseat") || !inside(es, i, "hotseat_content_screen") {
 			t.Errorf("%s: %s is not in the hotseat beside the workspace", o.dump, o.name)
 		}
 	}
@@ -222,6 +222,9 @@ func TestMIUILauncherIsTheRealOne(t *testing.T) {
 	}
 	if got := launcherIconOf(t, sim, "短信"); got != dock {
 		t.Errorf("the dock's 短信 = %+v\nthe real one = %+v", got, dock)
+	}
+	if i := find(t, sim, "the dock's 短信", func(e uitree.Element) bool { return e.Desc == "短信" && e.Clickable }); !inside(sim, i, "hotseat_content_screen") || !inside(sim, i, "hotseat") {
+		t.Errorf("the dock's 短信 is not in the hotseat: %v", ancestorIDs(sim, i))
 	}
 	for _, dump := range []struct {
 		name string
