@@ -3,8 +3,10 @@ package modelserver
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
+	"github.com/phoneflow/phoneflow/internal/clocktime"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -14,6 +16,9 @@ import (
 // on.
 
 var (
+	// spokenClockRe is a time as a Chinese clock widget describes it:
+	// "下午2点27分".
+	spokenClockRe = regexp.MustCompile(`^(上午|早上|凌晨|中午|下午|晚上)?(\d{1,2})点(\d{2})分$`)
 	exHomeClockRe = regexp.MustCompile(`(?i)\btime\b.*\b(?:home\s*screen|launcher)\b|(?:主屏幕|桌面).*(?:时间|几点)`)
 	exWhoseNumRe  = regexp.MustCompile(`(?i)\b(?:contact|who|whose)\b.*?(\+?\d[\d\s\-()]{5,}\d)`)
 	exNthRe       = regexp.MustCompile(`(?i)\b(name|phone number|number)\s+of\s+the\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+contact\b`)
@@ -45,12 +50,41 @@ func (c *solver) homeClock() step {
 		}
 	}
 	if c.inApp("Launcher") {
+		// MIUI's clock widget writes no text: a View is described by the
+		// time as it is spoken ("下午2点27分").
+		for _, l := range c.obs.Elems {
+			if l.Text == "" && !l.Clickable {
+				if t := spokenClock(l.Desc); t != "" {
+					return finish(t, fmt.Sprintf("The home screen's clock is described %q.", l.Desc))
+				}
+			}
+		}
 		return finish("Could not read the time: the home screen shows no clock", "No clock is on the home screen.")
 	}
 	if c.count("Home") >= 2 {
 		return finish("Could not reach the home screen", "Going home did not bring the home screen.")
 	}
 	return home("The time is on the home screen; I go there.")
+}
+
+// spokenClock is "14:27" for "下午2点27分", "" for anything else.
+func spokenClock(s string) string {
+	m := spokenClockRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return ""
+	}
+	h, _ := strconv.Atoi(m[2])
+	mark := ""
+	switch m[1] {
+	case "上午", "早上", "凌晨":
+		mark = "a"
+	case "中午", "下午", "晚上":
+		mark = "p"
+	}
+	if h = clocktime.Hour24(h, mark); h > 23 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%s", h, m[3])
 }
 
 // contactRows are the rows of the Contacts list, top to bottom.

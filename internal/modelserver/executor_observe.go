@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
@@ -105,20 +106,30 @@ var appMarkers = []struct{ app, id, text string }{
 	{"Bank", "", "Sign in"},
 }
 
+// appName reports an app's name, or a name another launcher gives it
+// (appLabels: 设置, 短信).
+func appName(s string) bool {
+	if _, ok := packages[s]; ok {
+		return true
+	}
+	for _, ls := range appLabels {
+		if slices.Contains(ls, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // inferApp guesses the foreground app from the element list: the launcher
 // when several app icons are listed, else the app whose marker is on
 // screen, else "".
 func inferApp(elems []uitree.Listed) string {
 	icons := 0
 	for _, l := range elems {
-		// An icon shows its name and is described by it; One UI's
-		// clickable icon_container is described by the name its TextView
-		// shows (rentacar-samsung-launcher-home.xml).
-		name := l.Text
-		if name == "" {
-			name = l.Desc
-		}
-		if _, ok := packages[name]; ok && l.Clickable && l.Desc == name {
+		// An icon writes the app's name and is described by it, or is
+		// described by it with the name written inside (MIUI's icon, One
+		// UI's clickable icon_container, rentacar-samsung-launcher-home.xml).
+		if appName(l.Desc) && l.Clickable && (l.Text == l.Desc || l.Text == "") {
 			icons++
 		}
 	}

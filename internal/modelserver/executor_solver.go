@@ -330,14 +330,16 @@ var appLabels = map[string][]string{"Settings": {"设置"}, "Clock": {"时钟"},
 	"Contacts": {"联系人", "通讯录"}, "Notes": {"便签", "笔记"}}
 
 // appIcon is the launcher icon of an app, under its name or a name
-// another launcher gives it: the clickable element that shows the name or
-// is described by it (One UI's icon_container holds the label's TextView,
-// which takes no tap), else the label itself.
+// another launcher gives it: the clickable element that writes the name
+// or is described by it (MIUI's icon and One UI's icon_container are
+// described frames whose name is written by a TextView inside, which takes
+// no tap; MIUI's dock's icons write no name at all), else the element that
+// writes it.
 func (c *solver) appIcon(app string) *uitree.Listed {
 	names := append([]string{app}, appLabels[app]...)
 	for _, n := range names {
 		for i, l := range c.obs.Elems {
-			if l.Clickable && (l.Text == n || l.Text == "" && l.Desc == n) {
+			if l.Clickable && (strings.EqualFold(l.Text, n) || strings.EqualFold(l.Desc, n)) {
 				return &c.obs.Elems[i]
 			}
 		}

@@ -1,5 +1,7 @@
 package phonesim
 
+import "maps"
+
 // Page names reported in State().Screen.Page.
 const (
 	pageHome         = "home"
@@ -73,6 +75,9 @@ type view struct {
 	popup          string // text of a pop-up dialog over the page (FaultPopup)
 	menu           bool   // an open overflow menu (the Pixel Notes editor's More), or 便签's delete confirmation
 	held           int    // 1 + the note a long press selected on 便签's list, 0 for none
+	// undo and redo are the fields as they were before each edit, and
+	// before each undone one: 便签's 撤销 and 恢复 step through them.
+	undo, redo []map[string]string
 }
 
 func newView(app, page, arg string) *view {
@@ -116,4 +121,28 @@ func (p *Phone) launch(pkg string) {
 		v.popup = "New in " + a.Name + ": chat features. Turn them on later in settings."
 	}
 	p.stack = []*view{newView(pkgLauncher, pageHome, ""), v}
+}
+
+// edit sets field id to text, keeping what the fields held before so an
+// undo can bring it back; an edit that changes nothing is not one.
+func (v *view) edit(id, text string) {
+	if v.fields[id] == text {
+		return
+	}
+	v.undo, v.redo = append(v.undo, maps.Clone(v.fields)), nil
+	v.fields[id] = text
+}
+
+// stepBack undoes the last edit (or, with redo, the last undo).
+func (v *view) stepBack(redo bool) {
+	from, to := &v.undo, &v.redo
+	if redo {
+		from, to = to, from
+	}
+	if len(*from) == 0 {
+		return
+	}
+	*to = append(*to, maps.Clone(v.fields))
+	v.fields = (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
 }

@@ -232,7 +232,7 @@ func (p *Phone) key(code int) {
 		if v.focus != "" {
 			t := v.fields[v.focus]
 			_, n := utf8.DecodeLastRuneInString(t)
-			v.fields[v.focus] = t[:len(t)-n]
+			v.edit(v.focus, t[:len(t)-n])
 		}
 	default:
 		if c, ok := keyChar(code); ok {
@@ -251,14 +251,14 @@ func (p *Phone) typeText(t string) {
 	if !p.st.Awake || p.life.locked || p.life.dialog != nil || v.focus == "" {
 		return
 	}
-	v.fields[v.focus] += t
+	v.edit(v.focus, v.fields[v.focus]+t)
 }
 
 // clearText empties the focused field.
 func (p *Phone) clearText() {
 	v := p.top()
 	if v.focus != "" && !p.life.locked && p.life.dialog == nil {
-		v.fields[v.focus] = ""
+		v.edit(v.focus, "")
 	}
 }
 

@@ -46,6 +46,10 @@ const (
 	kSwitchBar // a main switch bar's coloured frame
 	kTile      // a Quick Settings tile
 	kPanel     // the Quick Settings shade behind its tiles
+	// The miui skin's (layout_vendor_notes.go, layout_vendor_launcher.go):
+	kGlyph     // a toolbar's icon: the first character of its description
+	kAppIcon   // a launcher icon's picture: a disc with its name's first character
+	kIconTitle // a launcher icon's name under its picture
 )
 
 // widget is one drawn and dumped element. full is where it is drawn,
@@ -64,7 +68,10 @@ type widget struct {
 	drawn       string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
 	// password marks a field that hides its text: the tree says
 	// password="true" and shows a dot per character, as Android does.
-	password  bool
+	password bool
+	// disabled: the tree says enabled="false" and a tap on it does
+	// nothing (便签's 撤销 with nothing to undo).
+	disabled  bool
 	depth     int
 	color     uint32 // icons
 	maxScroll int    // lists

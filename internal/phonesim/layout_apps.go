@@ -8,8 +8,12 @@ import (
 )
 
 func (p *Phone) layoutLauncher(b *builder) {
-	if p.cfg.Skin == SkinOneUI {
+	switch p.cfg.Skin {
+	case SkinOneUI:
 		p.layoutOneUILauncher(b)
+		return
+	case SkinMIUI:
+		p.layoutMIUILauncher(b)
 		return
 	}
 	w := b.s.w

@@ -15,18 +15,30 @@ import (
 // too. The package stays the simulator's Notes package (the app table
 // knows one); the ids are the vendor apps' own where a source shows them.
 //
-// No real uiautomator dump of 便签 or of Samsung Notes' editor was found
-// in a public repository; Samsung Notes' list follows a real dump. The
-// trees follow, and carry no id no source shows:
+// 便签's editor follows a real uiautomator dump of it
+// (avito-miui-notes-editor-ru.xml in testdata/real, SOURCES.md there), and
+// Samsung Notes' list a real dump too (uiviewer-samsung-notes-list.xml);
+// no dump of 便签's list or Samsung Notes' editor was found. The rest
+// follows what public test code drives real phones by, and carries no id
+// no source shows:
 //   - 便签 (com.miui.notes): the list's content_add button, an ImageView
 //     described "点击创建文字，长按录入语音，松手完成录音并创建，手指上滑取消录音"
 //     (an app-agent prompt set's recorded MIUI Notes screen, and Appium
-//     page objects that tap com.miui.notes:id/content_add); the editor's
-//     home (返回), undo (撤销), redo (恢复) and done (完成编辑) ImageViews,
-//     its title EditText (note_title, hinted 标题), the date and the 字
-//     count, and the rich_editor EditText the body is typed into (same
-//     sources); a note deleted by a long press on its row's time, 删除,
-//     then 删除 again to confirm (a UiAutomator MTBF case,
+//     page objects that tap com.miui.notes:id/content_add). The editor
+//     as the dump shows it (kram1k/android_avito_parsing @ 52775af0af4c :
+//     hierarchy.xml, MIUI Notes in Russian): the header's home, undo,
+//     redo and done ImageViews, described and not written, undo and redo
+//     disabled while there is nothing to take back; the note_title and
+//     rich_editor EditTexts one under the other in ll_note_edit, inside
+//     edit_content and the editor_panel ScrollView, with no date or count
+//     between them while the note is edited; the editor_mode_toolbar2 row
+//     of tools (audio, gallery, check, edit_theme, rich_text). Its words
+//     are the Chinese ones the prompt set records: 返回, 撤销, 恢复,
+//     完成编辑, the title's hint 标题, the tools' 录音, 添加图片, 任务列表
+//     (主题 and 文字样式 translate the dump's theme and text-style tools),
+//     and the date and 字 count a saved note shows for reading. A note is
+//     deleted by a long press on its row's time, 删除, then 删除 again to
+//     confirm (a UiAutomator MTBF case,
 //     com.carl.tc.xiaomi.notes.AddOpenDelete). Leaving by 返回 keeps the
 //     note (the same case types into rich_editor and taps home). The
 //     body's hint is the start of the prompt the real editor shows,
@@ -192,38 +204,84 @@ func (p *Phone) miuiDeleteDialog(b *builder, i int) {
 		}})
 }
 
-// layoutMIUINoteEditor is 便签's editor: 返回, 撤销, 恢复 and 完成编辑 at
-// the top, the title field, the date and the count of characters, and
-// the body field. 完成编辑 keeps the note and closes the keyboard; 返回
-// keeps it and leaves. A saved note shows for reading, 分享 and 更多 in
-// the bar, until a field is tapped.
+// layoutMIUINoteEditor is 便签's editor, shaped as
+// avito-miui-notes-editor-ru.xml shows it: the header's 返回 (home) at the
+// left and 撤销, 恢复 and 完成编辑 (undo, redo, done: ImageViews with only a
+// description) at the right, 撤销 and 恢复 disabled while there is nothing
+// to undo or redo; the editor_panel ScrollView holding the note_title
+// EditText and the rich_editor EditText right under it; the
+// editor_mode_toolbar2 row of ImageViews at the bottom. 完成编辑 keeps the
+// note and closes the keyboard; 返回 keeps it and leaves. A saved note
+// shows for reading, 分享 and 更多 in the bar and its date and count of
+// characters under the title (the editing dump shows neither), until a
+// field is tapped.
 func (p *Phone) layoutMIUINoteEditor(b *builder) {
-	v, w, h := b.v, b.s.w, b.s.h
+	v, w := b.v, b.s.w
 	tk, bk := noteKeys(SkinMIUI)
-	b.add(widget{kind: kUp, class: "android.widget.ImageView", desc: "返回", id: "home", clickable: true,
-		full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: p.back})
-	bar := []struct{ id, desc string }{{"undo", "撤销"}, {"redo", "恢复"}, {"done", miuiDoneDesc}}
-	if v.index >= 0 && v.focus == "" {
+	reading := v.index >= 0 && v.focus == ""
+	// The header: 99-unit icons, as the dump's, centred in the bar.
+	iy := statusBarH + (appBarH-99)/2
+	icon := func(x int) uitree.Bounds { return uitree.Bounds{X1: x, Y1: iy, X2: x + 99, Y2: iy + 99} }
+	b.add(widget{kind: kFrame, class: "android.widget.LinearLayout", id: "header", full: uitree.Bounds{X1: 28, Y1: statusBarH, X2: w - 28, Y2: contentTop}})
+	b.add(widget{kind: kUp, class: "android.widget.ImageView", desc: "返回", id: "home", clickable: true, depth: 2, full: icon(64), tap: p.back})
+	type ctl struct {
+		id, desc string
+		off      bool
+		tap      func()
+	}
+	bar := []ctl{
+		{"undo", "撤销", len(v.undo) == 0, func() { v.stepBack(false) }},
+		{"redo", "恢复", len(v.redo) == 0, func() { v.stepBack(true) }},
+		{"done", miuiDoneDesc, false, func() {
+			p.saveNote(v)
+			v.focus = ""
+		}},
+	}
+	if reading {
 		// A saved note opens for reading; a tap on a field edits it.
-		bar = []struct{ id, desc string }{{"share", "分享"}, {"more", "更多"}}
+		bar = []ctl{{"share", "分享", false, func() {}}, {"more", "更多", false, func() {}}}
 	}
+	x0 := w - 64 - len(bar)*129 + 30 // the dump's 99-unit icons 30 apart, 64 from the edge
+	b.add(widget{kind: kFrame, class: "android.widget.FrameLayout", depth: 2, full: uitree.Bounds{X1: x0, Y1: iy, X2: w - 64, Y2: iy + 99}})
+	b.add(widget{kind: kFrame, class: "android.widget.LinearLayout", depth: 3, full: uitree.Bounds{X1: x0, Y1: iy, X2: w - 64, Y2: iy + 99}})
 	for i, d := range bar {
-		x := w - len(bar)*144 + i*144
-		tap := func() {}
-		if d.id == "done" {
-			tap = func() {
-				p.saveNote(v)
-				v.focus = ""
-			}
+		tap := d.tap
+		if d.off {
+			tap = nil
 		}
-		b.add(widget{kind: kIcon, class: "android.widget.ImageView", desc: d.desc, id: d.id, clickable: true,
-			full: uitree.Bounds{X1: x + 20, Y1: statusBarH + 20, X2: x + 124, Y2: contentTop - 20}, tap: tap})
+		b.add(widget{kind: kGlyph, class: "android.widget.ImageView", desc: d.desc, id: d.id, clickable: true, disabled: d.off, depth: 4,
+			full: icon(x0 + i*129), tap: tap})
 	}
-	noteField(b, tk, tk, miuiTitleHint, uitree.Bounds{X1: 48, Y1: contentTop + 20, X2: w - 48, Y2: contentTop + 160})
-	count := utf8.RuneCountInString(v.fields[tk] + v.fields[bk])
-	b.add(widget{kind: kSubText, text: p.miuiDate(), full: uitree.Bounds{X1: 48, Y1: contentTop + 170, X2: w/2 + 100, Y2: contentTop + 240}})
-	b.add(widget{kind: kSubText, text: fmt.Sprintf("%d字", count), full: uitree.Bounds{X1: w/2 + 120, Y1: contentTop + 170, X2: w - 48, Y2: contentTop + 240}})
-	noteField(b, bk, bk, miuiBodyHint, uitree.Bounds{X1: 48, Y1: contentTop + 260, X2: w - 48, Y2: h - bottomBarH - 40})
+	// The fields: the title and, 28 units under it, the text, 80 in from
+	// either side.
+	tools := b.s.h - keyboardH - 172
+	panel := uitree.Bounds{X1: 0, Y1: contentTop, X2: w, Y2: tools}
+	b.add(widget{kind: kFrame, class: "android.widget.ScrollView", id: "editor_panel", full: panel})
+	b.add(widget{kind: kFrame, class: "android.widget.LinearLayout", id: "edit_content", clickable: true, depth: 2, full: panel,
+		tap: func() { v.focus = bk }})
+	b.add(widget{kind: kFrame, class: "android.widget.LinearLayout", id: "ll_note_edit", depth: 3, full: uitree.Bounds{X1: 0, Y1: contentTop, X2: w, Y2: tools - 82}})
+	title := uitree.Bounds{X1: 80, Y1: contentTop, X2: w - 80, Y2: contentTop + 81}
+	noteField(b, tk, tk, miuiTitleHint, title)
+	b.s.widgets[len(b.s.widgets)-1].depth = 4
+	top := title.Y2 + 28
+	if reading {
+		count := utf8.RuneCountInString(v.fields[tk] + v.fields[bk])
+		b.add(widget{kind: kSubText, text: p.miuiDate(), depth: 4, full: uitree.Bounds{X1: 80, Y1: top, X2: w/2 + 100, Y2: top + 60}})
+		b.add(widget{kind: kSubText, text: fmt.Sprintf("%d字", count), depth: 4, full: uitree.Bounds{X1: w/2 + 120, Y1: top, X2: w - 80, Y2: top + 60}})
+		top += 80
+	}
+	noteField(b, bk, bk, miuiBodyHint, uitree.Bounds{X1: 80, Y1: top, X2: w - 80, Y2: tools - 82})
+	b.s.widgets[len(b.s.widgets)-1].depth = 4
+	// The tool row: voice, picture, checklist, theme, text style.
+	group := uitree.Bounds{X1: 0, Y1: tools, X2: w, Y2: tools + 172}
+	b.add(widget{kind: kFrame, class: "android.view.ViewGroup", id: "editor_mode_tool_group", full: group})
+	b.add(widget{kind: kFrame, class: "android.widget.RelativeLayout", depth: 2, full: group})
+	b.add(widget{kind: kFrame, class: "android.widget.LinearLayout", id: "editor_mode_toolbar2", depth: 3, full: group})
+	for i, t := range []struct{ id, desc string }{{"audio", "录音"}, {"gallery", "添加图片"}, {"check", "任务列表"}, {"edit_theme", "主题"}, {"rich_text", "文字样式"}} {
+		x := i * w / 5
+		b.add(widget{kind: kGlyph, class: "android.widget.ImageView", desc: t.desc, id: t.id, clickable: true, depth: 4,
+			full: uitree.Bounds{X1: x, Y1: tools, X2: x + w/5, Y2: tools + 172}, tap: func() {}})
+	}
 }
 
 // miuiDate is the editor's date line: "12月4日 下午6:14".

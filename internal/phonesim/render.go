@@ -2,6 +2,7 @@ package phonesim
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -350,7 +351,7 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 			if strings.HasSuffix(w.id, ":id/error") {
 				c = colError
 			}
-			r.text(dst, false, 42, c, full.Min.X, (full.Min.Y+full.Max.Y)/2, full.Dx(), w.text)
+			r.text(dst, false, 42, c, full.Min.X, (full.Min.Y+full.Max.Y)/2, full.Dx(), cmp.Or(w.drawn, w.text))
 		case kButton:
 			fillRound(dst, full, 28, colPrimary)
 			size := 44
@@ -367,7 +368,24 @@ func (r *renderer) drawLayout(s *screen) *image.RGBA {
 			r.centered(dst, true, 80, colBG, image.Rect(cx-85, full.Min.Y+20, cx+85, full.Min.Y+190), letter)
 			r.centered(dst, false, 38, onBG, image.Rect(full.Min.X, full.Min.Y+220, full.Max.X, full.Min.Y+290), w.text)
 		case kBigText:
-			r.centered(dst, false, 160, onBG, full, w.text)
+			r.centered(dst, false, 160, onBG, full, cmp.Or(w.drawn, w.text))
+		case kGlyph:
+			if d := []rune(w.desc); len(d) > 0 {
+				c := uint32(colText)
+				if w.disabled {
+					c = colGrey
+				}
+				r.centered(dst, true, 48, c, full, string(d[:1]))
+			}
+		case kAppIcon:
+			cx, cy := (full.Min.X+full.Max.X)/2, (full.Min.Y+full.Max.Y)/2
+			rad := min(full.Dx(), full.Dy()) / 2
+			fillCircle(dst, cx, cy, rad, w.color)
+			if d := []rune(w.desc); len(d) > 0 {
+				r.centered(dst, true, rad, colBG, full, string(d[:1]))
+			}
+		case kIconTitle:
+			r.centered(dst, false, 38, onBG, full, w.text)
 		case kBanner:
 			clip = nil
 			fillRound(img, full, 36, colShadow)

@@ -35,6 +35,10 @@ const bannerH = 240
 // notifications and the unlock hint. Nothing on it is clickable; a swipe
 // up dismisses it.
 func (p *Phone) layoutKeyguard(b *builder) {
+	if p.cfg.Skin == SkinMIUI {
+		p.layoutMIUIKeyguard(b)
+		return
+	}
 	w, h := b.s.w, b.s.h
 	l := &p.life
 	b.add(widget{kind: kBigText, text: p.clockText(), id: idKeyguardClock, pkg: pkgSystemUI, full: uitree.Bounds{X1: 0, Y1: 300, X2: w, Y2: 560}})

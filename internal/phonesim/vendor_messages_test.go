@@ -62,7 +62,7 @@ func sideOf(es []uitree.Element) (sentRight, receivedLeft int) {
 
 func TestMIUIMessagesConversation(t *testing.T) {
 	p := New(Config{Skin: SkinMIUI})
-	tapOn(t, p, "短信") // the launcher's entry
+	tapWhere(t, p, "the launcher's 短信", byDesc("短信")) // in the dock, described only
 	es := p.UITree()
 	find(t, es, "the title", func(e uitree.Element) bool { return e.Text == "短信" && e.ShortID() == "action_bar_title" })
 	find(t, es, "Alice Chen's row name", func(e uitree.Element) bool { return e.ShortID() == "from" && e.Text == "Alice Chen" })

@@ -326,7 +326,7 @@ func TestMIUILauncherLabels(t *testing.T) {
 	p := New(Config{Skin: SkinMIUI})
 	for label, pkg := range map[string]string{"设置": pkgSettings, "时钟": pkgClock, "短信": pkgMessages, "联系人": pkgContacts, "便签": pkgNotes, "Bank": pkgBank} {
 		sh(t, p, "input keyevent 3")
-		tapOn(t, p, label)
+		tapWhere(t, p, "the "+label+" icon", func(e uitree.Element) bool { return e.Desc == label && e.Clickable })
 		if got := p.top().app; got != pkg {
 			t.Errorf("the %s icon opened %s, want %s", label, got, pkg)
 		}

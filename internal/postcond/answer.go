@@ -16,6 +16,9 @@ var (
 	phoneValRe  = regexp.MustCompile(`\+?\d[\d\s\-().]{5,}\d`)
 	labelRe     = regexp.MustCompile(`\pL`)
 	numberValRe = regexp.MustCompile(`-?\d+(?:[.,]\d+)?\s*%?`)
+	// zhSpokenClockRe is a time as a Chinese clock widget describes it,
+	// "下午2点27分" (MIUI's home screen): read as "下午2:27".
+	zhSpokenClockRe = regexp.MustCompile(`\b([01]?\d|2[0-3])点([0-5]\d)分`)
 )
 
 // values returns the values of a type that a text holds, normalised so a
@@ -24,7 +27,7 @@ func values(typ, text string) []string {
 	var out []string
 	text = strings.Map(foldRune, text) // "100\u00a0%" is "100 %"
 	if typ == TypeTime {
-		text = clockColon(text)
+		text = zhSpokenClockRe.ReplaceAllString(clockColon(text), "$1:$2")
 	}
 	switch typ {
 	case TypeTime:

@@ -195,3 +195,37 @@ func TestOneUISwitchTextIsItsState(t *testing.T) {
 		}
 	}
 }
+
+// MIUI's home screen clock widget writes no text: its View is described
+// by the time as it is spoken, "下午2点27分" (blackhole-miui-launcher-home-zh.xml
+// in internal/realscreens/testdata). An answer of that time is seen
+// there; another time, the hour alone, or a count of hours and minutes
+// is not.
+func TestAnswerSeenReadsMIUISpokenClock(t *testing.T) {
+	home := func(desc string) Screen {
+		return Screen{App: "Launcher", AppPackage: "com.miui.home", Elements: []uitree.Element{
+			{Class: "android.widget.FrameLayout", Enabled: true, Depth: 0, Bounds: uitree.Bounds{X2: 1080, Y2: 2400}},
+			{Class: "android.view.View", Desc: desc, Enabled: true, Depth: 1, Bounds: uitree.Bounds{X1: 33, Y1: 94, X2: 473, Y2: 270}},
+			{Class: "android.view.View", Desc: "3月15日 周一下午", Enabled: true, Depth: 1, Bounds: uitree.Bounds{X1: 69, Y1: 251, X2: 482, Y2: 294}},
+		}}
+	}
+	check := Check{Kind: AnswerSeen, Type: TypeTime}
+	for _, c := range []struct {
+		desc, answer string
+		held         bool
+	}{
+		{"下午2点27分", "14:27", true},
+		{"下午2点27分", "2:27 PM", true},
+		{"下午12点00分", "12:00", true},
+		{"上午9点05分", "09:05", true},
+		{"下午2点27分", "02:27", false}, // the afternoon's, not the morning's
+		{"下午2点27分", "12:00", false},
+		{"下午2点", "14:00", false},        // no minutes: not a clock's time
+		{"23小时56分钟后响铃", "23:56", false}, // a span, not a time
+	} {
+		r := Eval([]Check{check}, Observed{Answer: c.answer, Final: home(c.desc)})
+		if r[0].Held != c.held {
+			t.Errorf("%q answered %q: held %v, want %v (%s)", c.desc, c.answer, r[0].Held, c.held, r[0].Evidence)
+		}
+	}
+}
