@@ -61,16 +61,14 @@ type widget struct {
 	full, bounds                           uitree.Bounds
 	checkable, checked, clickable, focused bool
 	scrollable                             bool
-	// disabled is a control the app has turned off (enabled="false" in
-	// the tree): Samsung Messages' Send while there is nothing to send.
-	disabled    bool
-	value, hint string // text fields: content and hint drawn when empty
-	drawn       string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
+	value, hint                            string // text fields: content and hint drawn when empty
+	drawn                                  string // a tile's "label, state" when its text says only the state (MIUI's 关闭)
 	// password marks a field that hides its text: the tree says
 	// password="true" and shows a dot per character, as Android does.
 	password bool
 	// disabled: the tree says enabled="false" and a tap on it does
-	// nothing (便签's 撤销 with nothing to undo).
+	// nothing (便签's 撤销 with nothing to undo, Samsung Messages' Send
+	// while there is nothing to send).
 	disabled  bool
 	depth     int
 	color     uint32 // icons
