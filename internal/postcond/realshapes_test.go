@@ -139,3 +139,61 @@ func TestClearAllNotificationsCommit(t *testing.T) {
 		t.Error("a longer label was taken for Clear all")
 	}
 }
+
+// A tile's text is its state word in the phone's language (German,
+// Italian, Dutch, Indonesian, Japanese, traditional Chinese as well as
+// English): the description names it, the text says on or off.
+func TestTileStateWordsInLanguages(t *testing.T) {
+	for _, c := range []struct{ on, off string }{
+		{"Ein", "Aus"}, {"Attivo", "Disattivo"}, {"Aan", "Uit"}, {"Aktif", "Nonaktif"}, {"オン", "オフ"}, {"開啟", "關閉"},
+	} {
+		for _, want := range []bool{true, false} {
+			text := c.off
+			if want {
+				text = c.on
+			}
+			es := []uitree.Element{{Class: "android.widget.Switch", Text: text, Desc: "Bluetooth.", Checkable: true, Checked: want, Clickable: true, Enabled: true, Bounds: box(0, 0, 92, 92)}}
+			s := Screen{App: "com.android.systemui", AppPackage: "com.android.systemui", Elements: es}
+			if r := Eval([]Check{{Kind: Switch, Label: "Bluetooth", On: on(want)}}, Observed{Final: s})[0]; !r.Held {
+				t.Errorf("%q tile: Bluetooth %v did not hold: %s", text, want, r.Evidence)
+			}
+			if r := Eval([]Check{{Kind: Switch, Label: "Bluetooth", On: on(!want)}}, Observed{Final: s})[0]; r.Held {
+				t.Errorf("%q tile: Bluetooth %v held", text, !want)
+			}
+			// checked says the other state than the word: nothing is sure.
+			es[0].Checked = !want
+			if r := Eval([]Check{{Kind: Switch, Label: "Bluetooth", On: on(!want)}}, Observed{Final: s})[0]; r.Held {
+				t.Errorf("%q tile checked=%v: a state its word denies held", text, !want)
+			}
+		}
+	}
+}
+
+// MIUI's main list: a row whose value beside the title says the state
+// ("Bluetooth" with text_right "On") shows that state, but holds no
+// switch: a switch check refuses it, and a tap on it opens a page.
+func TestSummaryRowIsNotASwitch(t *testing.T) {
+	es := []uitree.Element{
+		{Class: "androidx.recyclerview.widget.RecyclerView", Scrollable: true, Enabled: true, Bounds: box(0, 567, 1080, 2262)},
+		{Class: "android.widget.LinearLayout", Clickable: true, Enabled: true, Depth: 1, Bounds: box(0, 1680, 1080, 1839)},
+		{Class: "android.widget.RelativeLayout", Enabled: true, Depth: 2, Bounds: box(202, 1680, 890, 1839)},
+		{Class: "android.widget.TextView", ResourceID: "android:id/title", Text: "Bluetooth", Enabled: true, Depth: 3, Bounds: box(202, 1725, 441, 1794)},
+		{Class: "android.widget.LinearLayout", ResourceID: "android:id/widget_frame", Enabled: true, Depth: 2, Bounds: box(890, 1729, 951, 1789)},
+		{Class: "android.widget.TextView", ResourceID: "com.android.settings:id/text_right", Text: "On", Enabled: true, Depth: 3, Bounds: box(890, 1729, 951, 1789)},
+	}
+	s := Screen{App: "Settings", AppPackage: "com.android.settings", Elements: es}
+	for _, want := range []bool{true, false} {
+		if r := Eval([]Check{{Kind: Switch, Label: "Bluetooth", On: on(want)}}, Observed{Final: s})[0]; r.Held {
+			t.Errorf("switch Bluetooth %v held on a summary row: %s", want, r.Evidence)
+		}
+	}
+	if r := Eval([]Check{{Kind: RowShows, Row: "Bluetooth", Shows: "On"}}, Observed{Final: s})[0]; !r.Held {
+		t.Errorf("the row's On was not read: %s", r.Evidence)
+	}
+	if r := Eval([]Check{{Kind: RowShows, Row: "Bluetooth", Shows: "Off"}}, Observed{Final: s})[0]; r.Held {
+		t.Error("the row shows On, and Off held")
+	}
+	if Toggles(es, 1) {
+		t.Error("a tap on the row is taken for a toggle; it opens the Bluetooth page")
+	}
+}
