@@ -311,7 +311,7 @@ func (b *builder) miuiRow(title, summary, value string, icon bool, tap func()) {
 		b.item(widget{kind: kDot, class: "android.widget.ImageView", id: "android:id/icon", depth: 4}, 100, h/2-30, 180, h/2+30)
 		x = 202
 	}
-	valueX := w - 130 - 40*max(1, min(len([]rune(value)), 6))
+	valueX := w - 129 - miuiValueWidth(value)
 	textEnd := w - 160
 	if value != "" {
 		textEnd = valueX
@@ -333,6 +333,20 @@ func (b *builder) miuiRow(title, summary, value string, icon bool, tap func()) {
 	}
 	b.item(widget{kind: kHidden, class: "android.widget.ImageView", id: "arrow_right", depth: 3}, w-107, h/2-22, w-79, h/2+23)
 	b.y += h
+}
+
+// miuiValueWidth is the width text_right takes for a value: a Chinese
+// character is drawn about twice as wide as a Latin one.
+func miuiValueWidth(value string) int {
+	n := 20
+	for _, r := range value {
+		if r >= 0x2e80 {
+			n += 58
+		} else {
+			n += 30
+		}
+	}
+	return min(n, 500)
 }
 
 // miuiAccountRow is the Xiaomi account's row at the top of the main list:
