@@ -52,7 +52,7 @@ func plain(s string) string { return strings.ToLower(strings.ReplaceAll(s, "\u20
 // onPixelSettings reports a Pixel Settings screen: its main list's title
 // or a subpage's collapsing toolbar.
 func (c *solver) onPixelSettings() bool {
-	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil || c.byID("action_bar_title") != nil || c.inApp("Settings") && c.oneuiBarTitle() != nil
+	return c.byID("homepage_title") != nil || c.byID("collapsing_toolbar") != nil || c.miuiTitle() != nil || c.inApp("Settings") && c.oneuiBarTitle() != nil
 }
 
 // oneuiBarTitle is the title of a One UI Settings subpage: its bar holds
@@ -74,6 +74,17 @@ func (c *solver) oneuiBarTitle() *uitree.Listed {
 		}
 	}
 	return nil
+
+}
+
+// miuiTitle is MIUI's action bar title: action_bar_title_expand while the
+// bar is expanded (the top of a page, untergang-miui-settings-main-en.xml),
+// action_bar_title once a scroll collapsed it.
+func (c *solver) miuiTitle() *uitree.Listed {
+	if t := c.byID("action_bar_title_expand"); t != nil {
+		return t
+	}
+	return c.byID("action_bar_title")
 }
 
 // onSettingsHome reports Settings' main list: a Pixel's or One UI's
@@ -82,7 +93,7 @@ func (c *solver) onSettingsHome() bool {
 	if c.byID("homepage_title") != nil {
 		return true
 	}
-	t := c.byID("action_bar_title")
+	t := c.miuiTitle()
 	return t != nil && (t.Text == "设置" || t.Text == "Settings")
 }
 
@@ -110,7 +121,7 @@ func (c *solver) pageTitle() string {
 	if t := c.byID("collapsing_toolbar"); t != nil && t.Desc != "" {
 		return t.Desc
 	}
-	if t := c.byID("action_bar_title"); t != nil {
+	if t := c.miuiTitle(); t != nil {
 		return t.Text
 	}
 	if t := c.oneuiBarTitle(); t != nil {

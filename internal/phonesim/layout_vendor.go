@@ -8,17 +8,25 @@ import (
 // Xiaomi phone's MIUI 14 (in Chinese) and a Samsung phone's One UI 6 show
 // for the same toggles and brightness the rest of the phone uses.
 //
-// No real uiautomator dump of MIUI's Settings was found in a public
-// repository (searched for miuix, SlidingButton, com.miui dumps); One UI's
-// subpages follow a real Samsung dump. The trees follow:
+// MIUI's main list and Display page follow real MIUI 14 dumps
+// (untergang-miui-settings-main-en.xml and
+// untergang-miui-settings-display-en.xml in testdata/real, from
+// Untergang1/AppAgent @ 5999f9c2a559; the phone showed English, the skin
+// keeps MIUI's Chinese strings): see layoutMIUIHome. One UI's subpages
+// follow a real Samsung dump. No real dump of One UI's main list, nor of
+// MIUI's WLAN, 蓝牙 and 连接与共享 pages, was found in a public
+// repository (searched for miuix, SlidingButton, com.miui, "Connections"
+// and "Flight mode" dumps); those trees follow what public sources show
+// instead:
 //   - MIUI: decompiled MIUI Settings sources in public repositories
 //     (com.android.settings.nfc.MiuiAndroidBeam and DarkModeAppsGuideView
 //     import miuix.slidingwidget.widget.SlidingButton, the switch of a
 //     MIUI preference row), and the row titles scripts drive real Xiaomi
 //     phones by (设置, WLAN, 蓝牙, 飞行模式, 我的设备 > 全部参数 >
-//     Android版本); a row keeps android:id/title and android:id/summary
-//     as androidx.preference lays it out, and its SlidingButton carries
-//     android:id/checkbox, MIUI's CheckBoxPreference widget id.
+//     Android版本); a switch row keeps android:id/title and
+//     android:id/summary as androidx.preference lays it out, and its
+//     SlidingButton carries android:id/checkbox, MIUI's
+//     CheckBoxPreference widget id.
 //   - One UI's subpages: bbrozyna/android-uiviewer @ 7ebcd4f0455a :
 //     dump.xml (testdata/real/uiviewer-samsung-settings-developer-options-pl.xml,
 //     Opcje programisty in Polish): the app bar holding Navigate up, the
@@ -131,7 +139,7 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 	st := &p.st
 	switch b.v.page {
 	case pageWiFi:
-		b.miuiBar("WLAN")
+		b.miuiSettingsBar("WLAN")
 		li := b.list(contentTop, b.s.h)
 		b.miuiSwitch("WLAN", "", st.Toggles.WiFi, p.flipWiFi)
 		if st.Toggles.WiFi {
@@ -143,7 +151,7 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		b.pref(pref{title: "高级设置"})
 		b.endList(li)
 	case pageBluetooth:
-		b.miuiBar("蓝牙")
+		b.miuiSettingsBar("蓝牙")
 		li := b.list(contentTop, b.s.h)
 		b.miuiSwitch("蓝牙", "", st.Toggles.Bluetooth, p.flipBluetooth)
 		if st.Toggles.Bluetooth {
@@ -152,7 +160,7 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		}
 		b.endList(li)
 	case pageConnShare:
-		b.miuiBar("连接与共享")
+		b.miuiSettingsBar("连接与共享")
 		li := b.list(contentTop, b.s.h)
 		b.miuiSwitch("飞行模式", "", st.Toggles.Airplane, p.flipAirplane)
 		b.pref(pref{title: "个人热点", tap: p.open(pageSection, sectionTethering)})
@@ -161,17 +169,26 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		b.pref(pref{title: "私人DNS", summary: "自动"})
 		b.endList(li)
 	case pageDisplay:
-		b.miuiBar("显示")
+		// untergang-miui-settings-display-en.xml: the list in
+		// recycler_view, headings as FrameLayouts holding android:id/title,
+		// rows that open a page showing their value in text_right beside
+		// the title ("Refresh rate 60 Hz") and ending with arrow_right.
+		// The real page opens the brightness slider from a "Brightness
+		// level" row; no dump of that page was found, so the slider and
+		// 自动亮度 stay on this page as the other looks have them.
+		b.miuiSettingsBar("显示")
 		li := b.list(contentTop, b.s.h)
-		b.category("亮度")
+		b.s.widgets[li].id = b.s.pkg + ":id/recycler_view"
+		b.miuiCategory("亮度")
 		b.seekPref("亮度", st.Brightness, func(lv int) { st.Brightness = lv })
 		b.miuiSwitch("自动亮度", "", st.Toggles.AdaptiveBrightness, func() { st.Toggles.AdaptiveBrightness = !st.Toggles.AdaptiveBrightness })
-		b.category("色彩")
-		b.pref(pref{title: "深色模式"})
-		b.pref(pref{title: "字体"})
+		b.miuiCategory("屏幕")
+		b.miuiRow("深色模式", "", "", false, nil)
+		b.miuiRow("字体", "", "", false, nil)
+		b.miuiRow("屏幕刷新率", "", "60 Hz", false, nil)
 		b.endList(li)
 	case pageMyDevice:
-		b.miuiBar("我的设备")
+		b.miuiSettingsBar("我的设备")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "设备名称", summary: p.cfg.Model})
 		b.pref(pref{title: "MIUI版本", summary: "MIUI 14"})
@@ -179,7 +196,7 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		b.pref(pref{title: "全部参数", tap: p.open(pageAllSpecs, "")})
 		b.endList(li)
 	case pageAllSpecs:
-		b.miuiBar("全部参数")
+		b.miuiSettingsBar("全部参数")
 		li := b.list(contentTop, b.s.h)
 		b.pref(pref{title: "设备名称", summary: p.cfg.Model})
 		b.pref(pref{title: "型号", summary: p.cfg.Model})
@@ -188,35 +205,62 @@ func (p *Phone) layoutMIUISettings(b *builder) {
 		b.pref(pref{title: "版本号", summary: BuildNumber})
 		b.endList(li)
 	case pageSection:
-		p.layoutSectionPage(b, b.miuiBar, "此处没有可更改的设置。")
+		p.layoutSectionPage(b, b.miuiSettingsBar, "此处没有可更改的设置。")
 	default:
 		p.layoutMIUIHome(b)
 	}
 }
 
-// layoutMIUIHome is MIUI's main list: 设置 and the search box above
-// 我的设备, the connections group and the rest.
+// layoutMIUIHome is MIUI's main list as MIUI 14 lays it out
+// (untergang-miui-settings-main-en.xml, Untergang1/AppAgent @
+// 5999f9c2a559 : tasks/task_system_2024-05-20_21-15-14/task_system_2024-05-20_21-15-14_2.xml,
+// and the same phone's main list with the hotspot on and WLAN connected,
+// untergang-miui-settings-main-hotspot-on-en.xml): miuix's action bar
+// (action_bar_container > action_bar > action_bar_movable_container)
+// with the title in action_bar_title_expand; the search bar, a clickable
+// header_view holding android:id/inputArea with a TextView android:id/input
+// (a text, not a field: a tap opens the search page) described 搜索; then
+// the scroll_headers list: the account row (a title and a summary), 我的设备
+// with the MIUI version, a gap, the connections group (SIM卡与移动网络,
+// WLAN, 蓝牙, 个人热点, VPN, 连接与共享), a gap, and the rest. A row's
+// value (已开启 or 已关闭, the network's name, the version) is not a
+// summary below the title but a TextView text_right in the row's
+// widget_frame beside it, and the row ends with arrow_right: the row opens
+// its page, it holds no switch. The strings stay Chinese (docs/phones.md#skins);
+// the "Cloud storage is full" banner above the account row is the account's
+// notice and is not drawn.
 func (p *Phone) layoutMIUIHome(b *builder) {
 	w := b.s.w
 	t := &p.st.Toggles
-	b.add(widget{kind: kAppBar, text: "设置", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
-	search := uitree.Bounds{X1: 48, Y1: contentTop + 12, X2: w - 48, Y2: contentTop + 156}
-	b.add(widget{kind: kSwitchBar, class: "android.widget.LinearLayout", id: "search_view", clickable: true, full: search, tap: func() {}})
-	b.add(widget{kind: kText, text: "搜索设置项", depth: 2, full: uitree.Bounds{X1: search.X1 + 60, Y1: search.Y1, X2: search.X2 - 60, Y2: search.Y2}})
-	li := b.list(search.Y2+24, b.s.h)
+	b.miuiActionBar("设置", false)
+	search := uitree.Bounds{X1: 0, Y1: contentTop, X2: w, Y2: contentTop + 156}
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "header_view", clickable: true, full: search, tap: func() {}})
+	area := uitree.Bounds{X1: 48, Y1: search.Y1 + 12, X2: w - 48, Y2: search.Y2 - 12}
+	b.add(widget{kind: kSwitchBar, class: "android.widget.LinearLayout", id: "android:id/inputArea", depth: 2, full: area})
+	b.add(widget{kind: kHidden, class: "android.widget.ImageView", depth: 3, full: uitree.Bounds{X1: area.X1 + 20, Y1: area.Y1 + 30, X2: area.X1 + 120, Y2: area.Y2 - 30}})
+	b.add(widget{kind: kText, text: "搜索设置项", desc: "搜索", id: "android:id/input", depth: 3, full: uitree.Bounds{X1: area.X1 + 120, Y1: area.Y1 + 30, X2: area.X2, Y2: area.Y2 - 30}})
+	li := b.list(search.Y2, b.s.h)
+	b.s.widgets[li].id = b.s.pkg + ":id/scroll_headers"
+	b.miuiAccountRow()
+	b.miuiHomeRow("我的设备", "MIUI 14", p.open(pageMyDevice, ""))
+	b.miuiGap()
 	rows := []pixelHome{
-		{"我的设备", "MIUI 14", pageMyDevice},
+		{"SIM卡与移动网络", "", ""},
 		{"WLAN", p.wifiName(miuiOff), pageWiFi},
 		{"蓝牙", miuiState(t.Bluetooth), pageBluetooth},
-		{"移动网络", "", ""},
+		{"个人热点", miuiOff, ""},
+		{"VPN", "", ""},
 		{"连接与共享", "", pageConnShare},
+	}
+	p.miuiHomeRows(b, rows)
+	b.miuiGap()
+	p.miuiHomeRows(b, []pixelHome{
+		{"壁纸与个性化", "", ""},
 		{"锁屏", "", ""},
 		{"显示", "", pageDisplay},
 		{"声音与振动", "", ""},
 		{"通知与控制中心", "", ""},
 		{"桌面", "", ""},
-		{"壁纸", "", ""},
-		{"个性主题", "", ""},
 		{"密码与安全", "", ""},
 		{"隐私保护", "", ""},
 		{"位置信息", "", ""},
@@ -226,9 +270,135 @@ func (p *Phone) layoutMIUIHome(b *builder) {
 		{"账号与同步", "", ""},
 		{"无障碍", "", ""},
 		{"更多设置", "", ""},
-	}
-	p.homeRows(b, rows)
+	})
 	b.endList(li)
+}
+
+// miuiHomeRows lays out main-list rows, each opening its page (a section
+// page titled like it when it names none; 个人热点 opens the hotspot's).
+func (p *Phone) miuiHomeRows(b *builder, rows []pixelHome) {
+	for _, r := range rows {
+		tap := p.open(pageSection, r.title)
+		switch {
+		case r.page != "":
+			tap = p.open(r.page, "")
+		case r.title == "个人热点":
+			tap = p.open(pageSection, sectionTethering)
+		}
+		b.miuiHomeRow(r.title, r.summary, tap)
+	}
+}
+
+// miuiRowH is the height of a MIUI main-list row (159 px at 1080 wide in
+// untergang-miui-settings-main-en.xml).
+const miuiRowH = 160
+
+// miuiHomeRow is one row of MIUI's main list or of a MIUI page: a
+// clickable LinearLayout holding a LinearLayout with android:id/icon (on
+// the main list), a RelativeLayout with android:id/title, the
+// android:id/widget_frame holding the value in text_right beside the
+// title (nothing when the row shows none), and arrow_right
+// (untergang-miui-settings-main-en.xml's WLAN row: title WLAN, text_right
+// 417).
+func (b *builder) miuiHomeRow(title, value string, tap func()) {
+	b.miuiRow(title, "", value, true, tap)
+}
+
+func (b *builder) miuiRow(title, summary, value string, icon bool, tap func()) {
+	w := b.s.w
+	h := miuiRowH
+	if summary != "" {
+		h = miuiRowH + 70
+	}
+	if tap == nil {
+		tap = func() {}
+	}
+	b.item(widget{kind: kRow, class: "android.widget.LinearLayout", clickable: true, tap: tap}, 0, 0, w, h)
+	x := 78
+	if icon {
+		b.item(widget{kind: kHidden, class: "android.widget.LinearLayout", depth: 3}, 79, h/2-42, 202, h/2+42)
+		b.item(widget{kind: kDot, class: "android.widget.ImageView", id: "android:id/icon", depth: 4}, 100, h/2-30, 180, h/2+30)
+		x = 202
+	}
+	valueX := w - 129 - miuiValueWidth(value)
+	textEnd := w - 160
+	if value != "" {
+		textEnd = valueX
+	}
+	b.item(widget{kind: kHidden, class: "android.widget.RelativeLayout", depth: 3}, x, 0, textEnd, h)
+	if summary == "" {
+		b.item(widget{kind: kText, text: title, id: "android:id/title", depth: 4}, x, 45, textEnd-22, h-45)
+	} else {
+		b.item(widget{kind: kText, text: title, id: "android:id/title", depth: 4}, x, 45, textEnd-22, 114)
+		b.item(widget{kind: kSubText, text: summary, id: "android:id/summary", depth: 4}, x, 114, textEnd-22, h-30)
+	}
+	frameX := w - 160
+	if value != "" {
+		frameX = valueX
+	}
+	b.item(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "android:id/widget_frame", depth: 3}, frameX, h/2-30, w-129, h/2+30)
+	if value != "" {
+		b.item(widget{kind: kSubText, text: value, id: "text_right", depth: 4}, valueX, h/2-30, w-129, h/2+30)
+	}
+	b.item(widget{kind: kHidden, class: "android.widget.ImageView", id: "arrow_right", depth: 3}, w-107, h/2-22, w-79, h/2+23)
+	b.y += h
+}
+
+// miuiValueWidth is the width text_right takes for a value: a Chinese
+// character is drawn about twice as wide as a Latin one.
+func miuiValueWidth(value string) int {
+	n := 20
+	for _, r := range value {
+		if r >= 0x2e80 {
+			n += 58
+		} else {
+			n += 30
+		}
+	}
+	return min(n, 500)
+}
+
+// miuiAccountRow is the Xiaomi account's row at the top of the main list:
+// its title and the summary below it, disabled as the real one is.
+func (b *builder) miuiAccountRow() {
+	b.miuiRow("小米账号", "管理账号、云服务与家庭服务", "", true, nil)
+}
+
+// miuiGap is the empty clickable FrameLayout between the main list's
+// groups (135 px high in untergang-miui-settings-main-en.xml).
+func (b *builder) miuiGap() {
+	b.item(widget{kind: kHidden, class: "android.widget.FrameLayout", clickable: true, tap: func() {}}, 0, 0, b.s.w, 136)
+	b.y += 136
+}
+
+// miuiActionBar is MIUI Settings' action bar: action_bar_container >
+// action_bar > action_bar_movable_container holding the title in
+// action_bar_title_expand, and on a page the way back, an ImageView up
+// described 返回 (untergang-miui-settings-display-en.xml: "Back").
+func (b *builder) miuiActionBar(title string, up bool) {
+	bar := uitree.Bounds{X1: 0, Y1: 0, X2: b.s.w, Y2: contentTop}
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "action_bar_container", full: bar})
+	b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "action_bar", depth: 2, full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: b.s.w, Y2: contentTop}})
+	x := 48
+	if up {
+		b.add(widget{kind: kUp, class: "android.widget.ImageView", desc: "返回", id: "up", clickable: true, depth: 3,
+			full: uitree.Bounds{X1: 0, Y1: statusBarH, X2: 144, Y2: contentTop}, tap: b.p.back})
+		x = 160
+	}
+	b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: "action_bar_movable_container", depth: 3, full: uitree.Bounds{X1: x, Y1: statusBarH, X2: b.s.w - 48, Y2: contentTop}})
+	b.add(widget{kind: kAppBar, text: title, id: "action_bar_title_expand", depth: 4, full: uitree.Bounds{X1: x, Y1: statusBarH, X2: b.s.w - 48, Y2: contentTop}})
+}
+
+// miuiSettingsBar is a MIUI Settings page's bar.
+func (b *builder) miuiSettingsBar(title string) { b.miuiActionBar(title, true) }
+
+// miuiCategory is a MIUI page's group heading: a FrameLayout holding
+// android:id/title (untergang-miui-settings-display-en.xml's COLOR SCHEME
+// and SCREEN).
+func (b *builder) miuiCategory(title string) {
+	b.item(widget{kind: kHidden, class: "android.widget.FrameLayout"}, 0, 0, b.s.w, 110)
+	b.item(widget{kind: kText, text: title, id: "android:id/title", depth: 3}, 78, 30, b.s.w-78, 110)
+	b.y += 110
 }
 
 // layoutOneUISettings lays out the One UI page on top of Settings' stack.

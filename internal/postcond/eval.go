@@ -482,6 +482,9 @@ func textBelowTitle(es []uitree.Element) int {
 			fs = append(fs, i)
 		}
 	}
+	if len(fs) >= 2 && richEditor(es, fs) {
+		return fs[1]
+	}
 	if len(fs) != 2 {
 		return -1
 	}
@@ -492,6 +495,28 @@ func textBelowTitle(es []uitree.Element) int {
 		}
 	}
 	return -1
+}
+
+// richEditor reports a note editor drawn in a WebView whose paragraphs
+// are fields without hints, the first one the note's title line (ColorOS
+// Notes': an EditText holding only "\n" above the body's): every field is
+// inside a WebView, none has a hint, and the second starts below the top
+// of the first. The body is then the second field, never the title line.
+func richEditor(es []uitree.Element, fs []int) bool {
+	parent := uitree.Parents(es)
+	for _, i := range fs {
+		if es[i].Hint != "" {
+			return false
+		}
+		web := false
+		for a := parent[i]; a >= 0 && !web; a = parent[a] {
+			web = strings.HasSuffix(es[a].ShortClass(), "WebView")
+		}
+		if !web {
+			return false
+		}
+	}
+	return es[fs[1]].Bounds.Y1 > es[fs[0]].Bounds.Y1
 }
 
 // hintAliases are other apps' hints for a field a check names by Google

@@ -45,7 +45,7 @@ var (
 		s  string
 		on bool
 	}{
-		{"已开启", true}, {"已关闭", false}, {"已打开", true}, {"已启用", true}, {"已停用", false},
+		{"已开启", true}, {"已关闭", false}, {"已打开", true}, {"已启用", true}, {"已停用", false}, {"已開啟", true}, {"已關閉", false},
 	}
 	stateWords = map[string]bool{
 		"on": true, "off": false, "开启": true, "关闭": false, "已开启": true, "已关闭": false,
@@ -58,6 +58,10 @@ var (
 		"włączona": true, "wyłączona": false, "activé": true, "désactivé": false, "bật": true, "tắt": false,
 		"켜짐": true, "꺼짐": false, "เปิด": true, "ปิด": false, "вкл": true, "выкл": false, "включено": true, "выключено": false,
 		"açık": true, "kapalı": false,
+		"ein": true, "aus": false, "eingeschaltet": true, "ausgeschaltet": false,
+		"attivo": true, "disattivo": false, "attivato": true, "disattivato": false, "attiva": true, "disattiva": false,
+		"aan": true, "uit": false, "aktif": true, "nonaktif": false, "オン": true, "オフ": false,
+		"開啟": true, "關閉": false, "已開啟": true, "已關閉": false,
 	}
 )
 

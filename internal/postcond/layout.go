@@ -82,11 +82,17 @@ func (l *layout) otherSwitch(a, i int) bool {
 	return false
 }
 
-// isSwitch reports whether es[i] is a switch: checkable, or a tile whose
-// own words end with its state ("Bluetooth, On", "蓝牙 已开启").
+// isSwitch reports whether es[i] is a switch: checkable; a switch's class
+// that shows a state without saying it is checkable (vivo's Settings
+// Switch, checkable=false with checked=true or a description 开启/关闭);
+// or a tile whose own words end with its state ("Bluetooth, On", "蓝牙
+// 已开启").
 func (l *layout) isSwitch(i int) bool {
 	e := l.es[i]
 	if e.Checkable {
+		return true
+	}
+	if ToggleClass(e) && (e.Checked || saysState(e)) {
 		return true
 	}
 	if !e.Clickable {
@@ -228,6 +234,9 @@ func (l *layout) switchLabels(i int) [3][]string {
 	if n, _ := tileName(e.Desc); n != "" && !e.Checkable {
 		out[0] = append(out[0], n)
 	}
+	if n := stateTileName(e); n != "" {
+		out[0] = append(out[0], n)
+	}
 	if t := l.rowTitle(i); t != "" {
 		out[1] = append(out[1], t)
 	}
@@ -331,9 +340,48 @@ func (l *layout) switchState(i int) (on, sure bool) {
 		}
 	}
 	if !e.Checkable {
+		if e.Checked {
+			// Checked without checkable (vivo's Settings Switch): the
+			// widget says it is on, unless its words say off.
+			return true, said != 0
+		}
 		return said == 1, said >= 0
 	}
 	return e.Checked, said < 0 || (said == 1) == e.Checked
+}
+
+// saysState reports whether an element's own text or description is, or
+// ends with, a state word ("关闭", "Bluetooth, On").
+func saysState(e uitree.Element) bool {
+	for _, s := range []string{e.Text, e.Desc} {
+		if _, st := labelForm(s); st >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stateTileName is the name of a tile whose own text is only its state
+// word and whose description starts with its name, a detail after a
+// comma (ColorOS's Quick Settings Switch: text "On", desc "Mobile data,
+// Safaricom 4G"): "Mobile data". "" for any other element.
+func stateTileName(e uitree.Element) string {
+	if lab, st := labelForm(e.Text); lab != "" || st < 0 {
+		return ""
+	}
+	name, _, ok := strings.Cut(strings.Map(func(r rune) rune {
+		if r == '，' {
+			return ','
+		}
+		return r
+	}, e.Desc), ",")
+	if !ok {
+		return ""
+	}
+	if lab, _ := labelForm(name); lab != "" {
+		return strings.TrimSpace(name)
+	}
+	return ""
 }
 
 // switchMatch is a switch a check's label names.

@@ -140,7 +140,7 @@ func fieldsOf(es []uitree.Element) []uitree.Element {
 // and still be that action: "Send message", "Send SMS", "Save changes",
 // "发送短信".
 var (
-	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post", "all", "order"}
+	commitObjects   = []string{"message", "sms", "mms", "text", "email", "mail", "reply", "note", "event", "alarm", "contact", "changes", "now", "payment", "comment", "post", "all", "order", "notifications"}
 	commitObjectsZH = []string{"消息", "短信", "信息", "彩信", "邮件", "日程", "笔记", "便签", "闹钟", "联系人", "更改", "修改", "编辑"}
 	// priceRe is a price a commit control names after its verb ("Pay
 	// $5", "Aceptar por S/ 8", "Buy for 3,99 €"): an optional "for" word,

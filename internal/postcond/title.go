@@ -125,7 +125,10 @@ func Title(es []uitree.Element) string {
 	for i, e := range es {
 		// A card's text in a list, tapped with the card, names the card
 		// (Keep's first note near the top of a short list), not the screen.
-		if root[i] != main || !titled(e) || inButton(i) || inControl(i) && inListView(i) || inList(i) || inStatus(l, i) || e.Clickable || e.Bounds.Y1 >= l.screen.Y1+height(l.screen)/5 || !wordsOnly(e.Text) {
+		// A text tapped on its own is a control's, unless it spans the
+		// window as a header does (vivo's Settings title, tapped to
+		// scroll its page back up).
+		if root[i] != main || !titled(e) || inButton(i) || inControl(i) && inListView(i) || inList(i) || inStatus(l, i) || e.Clickable && !wideHeader(l, e) || e.Bounds.Y1 >= l.screen.Y1+height(l.screen)/5 || !wordsOnly(e.Text) {
 			continue
 		}
 		if best < 0 || height(e.Bounds) > height(es[best].Bounds) {
@@ -136,6 +139,12 @@ func Title(es []uitree.Element) string {
 		return es[best].Text
 	}
 	return ""
+}
+
+// wideHeader reports a text that spans at least nine tenths of the
+// window's width: a header, not a button or a tab.
+func wideHeader(l *layout, e uitree.Element) bool {
+	return 10*(e.Bounds.X2-e.Bounds.X1) >= 9*(l.screen.X2-l.screen.X1)
 }
 
 // titleID reports whether a resource ID names a title: "title",

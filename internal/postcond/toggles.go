@@ -54,3 +54,20 @@ func Slider(e uitree.Element) bool {
 	c := e.ShortClass()
 	return strings.HasSuffix(c, "SeekBar") || strings.HasSuffix(c, "Slider") || strings.HasSuffix(c, "RatingBar")
 }
+
+// SwitchAt reports whether es[i] is a switch as the switch check reads
+// one (checkable; a switch's class that shows its state without saying it
+// is checkable, as vivo's Settings does; a tile whose words say its
+// state), and the state it shows: sure is false when its checked
+// attribute and its words disagree, or nothing says the state.
+func SwitchAt(es []uitree.Element, i int) (is, on, sure bool) {
+	if i < 0 || i >= len(es) {
+		return false, false, false
+	}
+	l := newLayout(es)
+	if !l.isSwitch(i) {
+		return false, false, false
+	}
+	on, sure = l.switchState(i)
+	return true, on, sure
+}

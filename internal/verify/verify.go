@@ -15,6 +15,7 @@ import (
 
 	"github.com/phoneflow/phoneflow/internal/device"
 	"github.com/phoneflow/phoneflow/internal/llm"
+	"github.com/phoneflow/phoneflow/internal/postcond"
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
@@ -135,13 +136,22 @@ func Check(task, message string, s Screen) (Verdict, bool) {
 			label, state = m[3], m[4]
 		}
 		want := strings.EqualFold(state, "on")
-		for _, e := range s.Elements {
-			if e.Checkable && strings.EqualFold(strings.TrimSpace(e.Text), strings.TrimSpace(label)) {
-				if e.Checked == want {
-					return Verdict{Status: Done, By: ByUITree, Evidence: fmt.Sprintf("the %q switch is %s", e.Text, onOff(e.Checked))}, true
-				}
-				return Verdict{Status: Failed, By: ByUITree, Evidence: fmt.Sprintf("the %q switch is still %s", e.Text, onOff(e.Checked))}, true
+		// A switch as the postconditions read one: checkable, or a
+		// switch's class checked without being checkable (vivo's
+		// Settings); one whose checked attribute and words disagree says
+		// nothing here, and the verifier reads the screen.
+		for i, e := range s.Elements {
+			if !strings.EqualFold(strings.TrimSpace(e.Text), strings.TrimSpace(label)) {
+				continue
 			}
+			is, on, sure := postcond.SwitchAt(s.Elements, i)
+			if !is || !sure {
+				continue
+			}
+			if on == want {
+				return Verdict{Status: Done, By: ByUITree, Evidence: fmt.Sprintf("the %q switch is %s", e.Text, onOff(on))}, true
+			}
+			return Verdict{Status: Failed, By: ByUITree, Evidence: fmt.Sprintf("the %q switch is still %s", e.Text, onOff(on))}, true
 		}
 	}
 	return Verdict{}, false

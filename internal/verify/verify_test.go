@@ -52,6 +52,17 @@ func TestCheck(t *testing.T) {
 		{"Open Clock", "Clock is open", Screen{App: "Clock", AppPackage: "com.sec.android.app.clockpackage"}, Done},
 		{"Open Messages", "Messages is open", Screen{App: "Messages", AppPackage: "com.android.mms"}, Done},
 		{"Open Notes", "Notes is open", Screen{App: "Notes", AppPackage: "com.google.android.keep"}, Done},
+		// vivo's Settings Switch: checked without being checkable, its
+		// state in its description; one whose words say otherwise, or
+		// that says nothing, gives no verdict here.
+		{"Turn on 竖屏锁定", "on", vivo("竖屏锁定", "开启", true), Done},
+		{"Turn off 竖屏锁定", "off", vivo("竖屏锁定", "开启", true), Failed},
+		{"Turn off 自动调节屏幕亮度", "off", vivo("自动调节屏幕亮度", "关闭", false), Done},
+		{"Turn on 竖屏锁定", "on", vivo("竖屏锁定", "关闭", true), ""},
+		{"Turn off 竖屏锁定", "off", vivo("竖屏锁定", "", false), ""},
+		// A summary row's title is not a switch (MIUI's main list).
+		{"Turn on Bluetooth", "on", Screen{App: "Settings", AppPackage: "com.android.settings",
+			Elements: []uitree.Element{{Class: "android.widget.TextView", Text: "Bluetooth"}, {Class: "android.widget.TextView", Text: "On"}}}, ""},
 	} {
 		v, ok := Check(tc.task, tc.msg, tc.s)
 		if got := map[bool]string{true: v.Status}[ok]; got != tc.want {
@@ -110,4 +121,14 @@ func TestRequestText(t *testing.T) {
 	if m := r.Messages(); len(m) != 2 || !strings.HasPrefix(m[0].Text, "You are the verifier") || len(m[1].Images) != 0 {
 		t.Errorf("messages = %+v", m)
 	}
+}
+
+// vivo is vivo's display page holding one Switch whose text is its row's
+// title and whose description is its state, checkable=false.
+func vivo(title, desc string, checked bool) Screen {
+	return Screen{App: "Settings", AppPackage: "com.android.settings", Elements: []uitree.Element{
+		{Class: "android.widget.LinearLayout", Bounds: uitree.Bounds{X2: 1080, Y1: 600, Y2: 750}},
+		{Class: "android.widget.TextView", Text: title, Depth: 1, Bounds: uitree.Bounds{X2: 480, Y1: 640, Y2: 705}},
+		{Class: "android.widget.Switch", Text: title, Desc: desc, Checked: checked, Clickable: true, Depth: 1, Bounds: uitree.Bounds{X1: 876, X2: 1020, Y1: 620, Y2: 730}},
+	}}
 }
