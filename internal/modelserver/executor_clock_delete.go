@@ -202,17 +202,7 @@ func (c *solver) wheelTime() string {
 	if _, err := fmt.Sscanf(ws[1].value()+" "+ws[2].value(), "%d %d", &h, &m); err != nil {
 		return ""
 	}
-	switch markHalf(ws[0].value()) {
-	case "p":
-		if h < 12 {
-			h += 12
-		}
-	case "a":
-		if h == 12 {
-			h = 0
-		}
-	}
-	return fmt.Sprintf("%02d:%02d", h, m)
+	return fmt.Sprintf("%02d:%02d", markedHour(h, ws[0].value()), m)
 }
 
 // namedVendorAlarm is the vendor list row the todo names.

@@ -38,6 +38,22 @@ func markHalf(s string) string {
 	return ""
 }
 
+// markedHour is a 12-hour clock's hour h on a 24-hour clock, by the mark
+// word beside it ("下午", "PM"); h as it is beside no mark.
+func markedHour(h int, mark string) int {
+	switch markHalf(mark) {
+	case "p":
+		if h < 12 {
+			return h + 12
+		}
+	case "a":
+		if h == 12 {
+			return 0
+		}
+	}
+	return h
+}
+
 // markedApart reports a time alone ("9:30") whose 12-hour mark follows it
 // as the next element's text ("下午", "PM"), as MIUI and One UI rows write
 // it: the time is read with its mark, never alone.
@@ -70,16 +86,7 @@ func vendorAlarms(es []uitree.Listed) []vendorAlarm {
 		if m := bareTimeRe.FindStringSubmatch(strings.TrimSpace(l.Text)); m != nil && !l.Checkable && l.ID != "numberpicker_input" {
 			h, _ := strconv.Atoi(m[1])
 			if i+1 < len(es) && h >= 1 && h <= 12 {
-				switch markHalf(es[i+1].Text) {
-				case "p":
-					if h < 12 {
-						h += 12
-					}
-				case "a":
-					if h == 12 {
-						h = 0
-					}
-				}
+				h = markedHour(h, es[i+1].Text)
 			}
 			out = append(out, vendorAlarm{at: fmt.Sprintf("%02d:%s", h, m[2]), row: l})
 			continue
