@@ -118,8 +118,10 @@ func (l *layout) rowOf(i int) []int {
 			return out
 		}
 	}
-	// A control (a tab, an icon) is a row of its own: only its own words.
-	for a := l.parent[i]; a >= 0 && !l.control(i); a = l.parent[a] {
+	// A control (a tab, an icon) is a row of its own: only its own words;
+	// but an alarm's time is its card's title even where a tap on it
+	// opens the time (Google Clock's digital_clock is clickable).
+	for a := l.parent[i]; a >= 0 && (!l.control(i) || l.timeText(i)); a = l.parent[a] {
 		if !l.mayBeRow(a) || l.otherRow(a, i) {
 			break
 		}
@@ -185,6 +187,12 @@ func (l *layout) otherTitle(a, i int) bool {
 	return false
 }
 
+// timeText reports whether es[i] shows a clock time alone ("7:30 AM",
+// "5:30\u200aPM").
+func (l *layout) timeText(i int) bool {
+	return wholeValue(TypeTime, strings.TrimSpace(l.es[i].Text)) != ""
+}
+
 // control reports whether es[j] is a control of its own, whose words are
 // its label and not what a row shows: a button, an icon in a grid, a
 // tab, a switch.
@@ -204,7 +212,10 @@ func (l *layout) otherRow(a, i int) bool {
 		}
 		for k := j; k < l.end[j]; k++ {
 			for _, w := range []string{l.es[k].Text, l.es[k].Desc} {
-				if lab, _ := labelForm(w); lab != "" { // not only its state ("关闭")
+				// Not only its state ("关闭"), nor the time es[i] shows
+				// (Google Clock describes an alarm's switch "5:30 AM
+				// alarm": it is that card's own switch).
+				if lab, _ := labelForm(w); lab != "" && !(l.timeText(i) && timedName(w, l.es[i].Text)) {
 					return true
 				}
 			}
@@ -277,6 +288,17 @@ func (l *layout) rowTitle(i int) string {
 				first = c.Text
 			}
 			texts = append(texts, c.Text)
+		}
+		for k, t := range texts {
+			if k > 0 && wholeValue(TypeTime, strings.TrimSpace(t)) != "" {
+				// A card whose name sits above its time (Google Clock's
+				// label, as edit_label sits above the time of an
+				// expanded card): the time titles it, with that name.
+				if lab, _ := labelForm(texts[k-1]); lab != "" && !MarkWord(strings.TrimSpace(texts[k-1])) && wholeValue(TypeTime, strings.TrimSpace(texts[k-1])) == "" {
+					return t + " " + texts[k-1]
+				}
+				break
+			}
 		}
 		if title == "" || wholeValue(TypeTime, strings.TrimSpace(first)) != "" {
 			// A row that starts with a time alone is an alarm's: the time
