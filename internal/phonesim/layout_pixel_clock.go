@@ -220,6 +220,7 @@ func (p *Phone) layoutPixelAlarms(b *builder) {
 		y += 120
 		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "blackout_item", clickable: true, depth: 4, tap: func() {}}, 80, y, w-60, y+120)
 		b.item(widget{kind: kText, text: "Schedule alarm", id: "blackout_title", clickable: true, depth: 5, tap: func() {}}, 80, y, 450, y+120)
+		b.item(widget{kind: kHidden, class: "android.widget.ImageButton", id: "blackout_action", desc: "remove scheduled date", depth: 5}, w-180, y, w-60, y+120)
 		y += 120
 		b.item(widget{kind: kText, text: "Default (Cesium)", desc: "Ringtone Default (Cesium)", id: "choose_ringtone", clickable: true, depth: 4, tap: func() {}}, 80, y, w-96, y+120)
 		y += 120
