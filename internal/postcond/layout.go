@@ -443,6 +443,17 @@ func timedName(shown, label string) bool {
 		st := values(TypeTime, s)
 		return len(st) >= 1 && st[0] == lt[0]
 	}
+	// "07:30 Gym" names the row "7:30 AM Gym": the same time, then the
+	// same name.
+	if lm := timeValRe.FindStringSubmatchIndex(norm(label)); lm != nil && lm[0] == 0 {
+		ln := norm(label)
+		lt, st := values(TypeTime, ln[:lm[1]]), values(TypeTime, s[:m[1]])
+		lrest := strings.TrimSpace(ln[lm[1]:])
+		if w, _, _ := strings.Cut(lrest, " "); MarkWord(w) {
+			lrest = strings.TrimSpace(lrest[len(w):])
+		}
+		return len(lt) == 1 && len(st) == 1 && lt[0] == st[0] && rest != "" && lrest != "" && sameLabel(rest, lrest)
+	}
 	return rest != "" && sameLabel(rest, label)
 }
 
