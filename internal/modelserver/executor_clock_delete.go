@@ -8,7 +8,7 @@ import (
 )
 
 // Deleting an alarm, as each Clock does it (docs/phones.md#skins): a
-// Pixel's DeskClock expands the alarm's row, whose Delete removes it; 便签's
+// Pixel's Google Clock expands the alarm's card, whose Delete removes it; 便签's
 // sibling, MIUI's 时钟, opens the alarm's 编辑闹钟 page, whose 删除闹钟
 // removes it; Samsung Clock selects the alarm by a press and hold and
 // deletes the selection by Delete at the foot. The classic Clock has no way

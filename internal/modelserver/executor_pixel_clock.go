@@ -131,7 +131,7 @@ func pixelAlarms(es []uitree.Listed) []pixelAlarm {
 	return out
 }
 
-// describeAlarmSwitches is es with each DeskClock row's text-less switch
+// describeAlarmSwitches is es with each Google Clock card's text-less switch
 // described by its row, "07:00 Wake up", as the classic Clock describes
 // its switches; so a switch is read by the time and label beside it.
 // A MIUI or One UI list's rows are described the same way
@@ -273,7 +273,7 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		return tapAt(*ok, fmt.Sprintf("The picker holds %s:%s %s; I tap OK.", hour, minute, ampm)), true
 	}
 	// The alarm list. The todo made the alarm when it typed (its time or
-	// label), or when the row at its time is open after its taps: DeskClock
+	// label), or when the card at its time is open after its taps: the app
 	// opens the row of the alarm the picker's OK added, and the persona
 	// opens a row only once the alarm is made.
 	rows := pixelAlarms(c.obs.Elems)

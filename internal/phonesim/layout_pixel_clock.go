@@ -265,7 +265,7 @@ func (p *Phone) upcoming(hhmm string) string {
 }
 
 // openTimePicker shows the time picker for a new alarm, on the dial, at
-// the phone's time as DeskClock opens it.
+// the phone's time, as the app opens it.
 func (p *Phone) openTimePicker() {
 	t := newView(pkgClock, pageTimePicker, "")
 	now := p.clockText()
