@@ -15,7 +15,10 @@ import (
 // am_label or pm_label checked), and its keyboard, with the time in two
 // EditTexts (input_hour, input_minute, and am_pm_spinner), following
 // frameworks/base core/res/res/layout/time_picker_header_material.xml and
-// time_picker_text_input_material.xml. A commit tapped on it (OK) commits
+// time_picker_text_input_material.xml; Google Clock's Material picker
+// (postcond.PickerTime reads it) shows it in chips or in EditTexts inside
+// material_hour_text_input and material_minute_text_input. A commit
+// tapped on it (OK) commits
 // the time, whichever way it was shown, so its name (commitTap.Key) holds
 // the time, "time 08:30", not the fields' text: the same alarm is the same
 // commit across a todo's runs (docs/design.md §9, Looking before
@@ -41,8 +44,9 @@ func commitContent(elems []uitree.Element) []string {
 	}
 	out := []string{"time " + t}
 	var rest []string
-	for _, e := range elems {
-		if e.ResourceID == pickerInputHour || e.ResourceID == pickerInputMinute || e.ShortID() == "numberpicker_input" {
+	parents := uitree.Parents(elems)
+	for i, e := range elems {
+		if e.ResourceID == pickerInputHour || e.ResourceID == pickerInputMinute || e.ShortID() == "numberpicker_input" || inMaterialInput(elems, parents, i) {
 			continue
 		}
 		if isField(e) && strings.TrimSpace(e.Text) != "" && !e.Password {
@@ -51,6 +55,18 @@ func commitContent(elems []uitree.Element) []string {
 	}
 	sort.Strings(rest)
 	return append(out, rest...)
+}
+
+// inMaterialInput reports whether elems[i] is inside Google Clock's
+// Material picker's hour or minute input (material_hour_text_input,
+// material_minute_text_input): its field is the time, not typed content.
+func inMaterialInput(elems []uitree.Element, parents []int, i int) bool {
+	for a := parents[i]; a >= 0; a = parents[a] {
+		if id := elems[a].ShortID(); id == "material_hour_text_input" || id == "material_minute_text_input" {
+			return true
+		}
+	}
+	return false
 }
 
 // pickedTime is the time a time picker on elems shows, "HH:MM" on a

@@ -3,6 +3,8 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -54,7 +56,7 @@ func (p *lookPhone) stepOn(task string, act autoglm.Action, commits []string) St
 }
 
 // TestAnAlarmCommittedOnceIsNotCommittedAgainByALaterRun: a todo's run
-// picks 8:30 AM on the time picker's dial and taps OK; its verification
+// picks 8:30 AM on the time picker's clock face and taps OK; its verification
 // does not see the alarm (its row past the list's edge), and the todo runs
 // again with the first run's commits (TodoInput.Prior). The second run
 // types the same time in the picker's text mode: its OK is the same commit
@@ -77,21 +79,24 @@ func TestAnAlarmCommittedOnceIsNotCommittedAgainByALaterRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	had := at() // the phone's own alarms
-	byID := func(id string) func(uitree.Element) bool {
-		return func(e uitree.Element) bool { return e.ResourceID == id }
+	onDial := func(desc string) func(uitree.Element) bool {
+		return func(e uitree.Element) bool { return e.Desc == desc && e.Clickable && !e.Checkable }
 	}
-	onDial := func(n string) func(uitree.Element) bool {
-		return func(e uitree.Element) bool {
-			return strings.Contains(e.Class, "RadialPickerTouchHelper") && e.Desc == n
-		}
+	ok := func() autoglm.Action { return tapOn(p.find("material_timepicker_ok_button")) }
+	period := func(ap string) func(uitree.Element) bool {
+		return func(e uitree.Element) bool { return e.Class == "android.widget.CompoundButton" && e.Text == ap }
 	}
-	ok := func() autoglm.Action { return tapOn(p.find("button1")) }
+	// The typed minute: the field or chip over the caption Minute.
+	minute := func(e uitree.Element) bool {
+		c := p.find("Minute")
+		return e.Clickable && e.Bounds.X1 == c.Bounds.X1 && e.Bounds.Y2 == c.Bounds.Y1
+	}
 
-	// The first run, on the dial.
+	// The first run, on the clock face.
 	p.tapWhere("Add alarm", func(e uitree.Element) bool { return e.Desc == "Add alarm" })
-	p.tapWhere("8 on the dial", onDial("8"))
-	p.tapWhere("30 on the dial", onDial("30"))
-	p.tapWhere("AM", byID("android:id/am_label"))
+	p.tapWhere("8 on the face", onDial("8 o'clock"))
+	p.tapWhere("30 on the face", onDial("30 minutes"))
+	p.tapWhere("AM", period("AM"))
 	first := p.stepOn(task, ok(), nil)
 	if first.Act == nil || first.Act.Result != "ok" || at() != had+1 {
 		t.Fatalf("the first run's OK = %+v, %d alarms at 08:30 (%d before)", first.Act, at(), had)
@@ -102,24 +107,23 @@ func TestAnAlarmCommittedOnceIsNotCommittedAgainByALaterRun(t *testing.T) {
 
 	// The second run, in text mode, with the first run's commits.
 	p.tapWhere("Add alarm", func(e uitree.Element) bool { return e.Desc == "Add alarm" })
-	p.tapWhere("text mode", func(e uitree.Element) bool { return e.ResourceID == "android:id/toggle_mode" })
+	p.tapWhere("text mode", func(e uitree.Element) bool { return e.Desc == "Switch to text input mode for the time input." })
 	if err := p.d.Type(ctx, "8"); err != nil {
 		t.Fatal(err)
 	}
-	p.tapWhere("minute", byID(pickerInputMinute))
+	p.tapWhere("minute", minute)
 	if err := p.d.Type(ctx, "30"); err != nil {
 		t.Fatal(err)
 	}
-	if p.find("text1").Text != "AM" {
-		p.tapWhere("AM/PM", byID(pickerAMPMSpinner))
-		p.tapWhere("AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
+	if !p.find("material_clock_period_am_button").Checked {
+		p.tapWhere("AM", period("AM"))
 	}
 	second := p.stepOn(task, ok(), []string{first.Act.Commit})
 	if second.Act == nil || second.Act.Refused == "" || at() != had+1 {
 		t.Fatalf("the second run's OK = %+v, %d alarms at 08:30 (%d before); want it refused, one alarm more", second.Act, at(), had)
 	}
 	// Another time is another alarm.
-	p.tapWhere("minute", byID(pickerInputMinute))
+	p.tapWhere("minute", minute)
 	if err := p.d.Type(ctx, "45"); err != nil {
 		t.Fatal(err)
 	}
@@ -173,5 +177,27 @@ func TestPickedTimeReadsBothWaysOfThePicker(t *testing.T) {
 	// The keyboard's fields are the time, not typed content of their own.
 	if got := commitContent([]uitree.Element{field(pickerInputHour, "8"), field(pickerInputMinute, "30"), spinner, spinText, field("x:id/label", "Gym")}); strings.Join(got, "|") != "time 20:30|Gym" {
 		t.Errorf("content = %q", got)
+	}
+}
+
+// Google Clock's Material picker, as its real dumps show it: OK commits
+// the time the chips or the typed field and chip show, the same name on
+// the face and typed.
+func TestCommitContentOfGoogleClocksPicker(t *testing.T) {
+	for name, want := range map[string]string{
+		"naviagent-google-clock-timepicker-dial-hours.xml": "time 19:30",
+		"naviagent-google-clock-timepicker-keyboard.xml":   "time 13:00",
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "internal", "realscreens", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := uitree.ParseXML(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(commitContent(es), "|"); got != want {
+			t.Errorf("%s: content %q, want %q", name, got, want)
+		}
 	}
 }

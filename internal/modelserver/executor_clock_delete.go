@@ -8,7 +8,7 @@ import (
 )
 
 // Deleting an alarm, as each Clock does it (docs/phones.md#skins): a
-// Pixel's DeskClock expands the alarm's row, whose Delete removes it; 便签's
+// Pixel's Google Clock expands the alarm's card, whose Delete removes it; 便签's
 // sibling, MIUI's 时钟, opens the alarm's 编辑闹钟 page, whose 删除闹钟
 // removes it; Samsung Clock selects the alarm by a press and hold and
 // deletes the selection by Delete at the foot. The classic Clock has no way
@@ -73,8 +73,8 @@ func (c *solver) goneOrMissing(name string) step {
 	return c.missingAlarm(name)
 }
 
-// pixelDeleteAlarm expands the named alarm's row on a DeskClock list and
-// taps its Delete.
+// pixelDeleteAlarm expands the named alarm's card on a Google Clock list
+// and taps its Delete.
 func (c *solver) pixelDeleteAlarm(in intent, rows []pixelAlarm) step {
 	at := -1
 	for i, r := range rows {
@@ -88,8 +88,14 @@ func (c *solver) pixelDeleteAlarm(in intent, rows []pixelAlarm) step {
 		return c.goneOrMissing(name)
 	}
 	r := rows[at]
-	if r.del != nil {
+	fab := c.byID("fab")
+	if r.del != nil && (fab == nil || abs(r.del.At[1]-fab.At[1]) > 60) {
 		return tapAt(*r.del, fmt.Sprintf("The row of %s is open; I tap Delete to delete it.", name))
+	}
+	if r.del != nil || r.edit != nil {
+		// An open card taller than what is left of the screen: its
+		// Delete is below the list's edge, or behind the fab.
+		return swipe(true, fmt.Sprintf("The row of %s is open; I scroll to its Delete.", name))
 	}
 	if r.arrow != nil {
 		return tapAt(*r.arrow, fmt.Sprintf("I expand the row of %s to reach its Delete.", name))

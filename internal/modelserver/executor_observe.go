@@ -96,8 +96,8 @@ var appMarkers = []struct{ app, id, text string }{
 	{"Messages", "list_avatar_name", "Conversations"},
 	{"Clock", "add_alarm", "Add alarm"},
 	{"Clock", "alarm_time", "New alarm"},
-	{"Clock", "digital_clock", ""}, // a Pixel's DeskClock list, its time picker's
-	{"Clock", "alarms_recycler_view", ""},
+	{"Clock", "digital_clock", ""}, // a Pixel's Google Clock list, its time picker's
+	{"Clock", "alarm_recycler_view", ""},
 	{"Notes", "new_note", "New note"},
 	{"Notes", "note_title", "Edit note"},
 	{"Notes", "new_note_button", ""}, // Google Keep's list, its editor's

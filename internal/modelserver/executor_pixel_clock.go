@@ -6,28 +6,49 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
 // A Pixel's Clock (the simulator's pixel skin, docs/phones.md#skins) lays
-// an alarm out as DeskClock does: the time in digital_clock ("7:00 AM"),
-// a Switch without text on its line (onoff), the label below (label, or
-// edit_label on an expanded row). A switch is named by the row it sits
-// in; a new alarm's time goes into the framework's time picker, tapped on
-// its dial for most times whose minutes are on the dial's ring (onTheDial)
+// an alarm out as Google Clock does: a CardView per alarm holding the time
+// in digital_clock ("7:00\u200aAM", a hair space before AM), a Switch
+// without text described "7:00 AM alarm" (onoff) and, when the alarm has
+// one, its label (label, or edit_label on an expanded card, "Add label"
+// when it has none). A switch is named by the card it sits in; a new
+// alarm's time goes into the Material time picker, tapped on its clock
+// face for most times whose minutes are on the face's ring (onTheDial)
 // and typed in its text input mode otherwise, and its label into the label
 // dialog.
 
-// pickerToText is the time picker's button from the dial to typing.
-const pickerToText = "Switch to text input mode for the time input."
+// The time picker's buttons from the dial to typing and back.
+const (
+	pickerToText  = "Switch to text input mode for the time input."
+	pickerToClock = "Switch to clock mode for the time input."
+)
+
+// noLabel is what an expanded card's label line shows for an alarm that
+// has none.
+const noLabel = "Add label"
 
 // pixelTimeRe is a time as a 12-hour clock shows it, alone.
 var pixelTimeRe = regexp.MustCompile(`(?i)^(\d{1,2}):(\d{2})\s*([ap])\.?m\.?$`)
 
+// plainSpaces is s with every kind of space (the hair space Google Clock
+// writes before AM, a no-break space) as a plain one.
+func plainSpaces(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Zs, r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
 // shown24 is a 12-hour "7:00 AM" as "07:00", false for any other text.
 func shown24(s string) (string, bool) {
-	m := pixelTimeRe.FindStringSubmatch(strings.TrimSpace(s))
+	m := pixelTimeRe.FindStringSubmatch(strings.TrimSpace(plainSpaces(s)))
 	if m == nil {
 		return "", false
 	}
@@ -56,37 +77,48 @@ func clock12(t string) (hour, minute, ampm string) {
 	return strconv.Itoa(h), t[3:], ampm
 }
 
-// pixelAlarm is one alarm row of a DeskClock list as the screen shows it.
+// pixelAlarm is one alarm card of a Google Clock list as the screen shows
+// it.
 type pixelAlarm struct {
 	at, label string         // "07:00", "" for none
-	sw        *uitree.Listed // the row's onoff switch, nil when scrolled off
-	edit      *uitree.Listed // edit_label of an expanded row
-	del       *uitree.Listed // Delete of an expanded row
+	sw        *uitree.Listed // the card's onoff switch, nil when scrolled off
+	edit      *uitree.Listed // edit_label of an expanded card
+	del       *uitree.Listed // Delete of an expanded card
 	arrow     *uitree.Listed
 }
 
-// pixelAlarms reads the rows of a DeskClock alarm list in list order:
-// each digital_clock and what follows it before the next row's time.
+// pixelAlarms reads the cards of a Google Clock alarm list in list order:
+// what each CardView holds before the next one. A card scrolled so far
+// that its time is off the screen is left out.
 func pixelAlarms(es []uitree.Listed) []pixelAlarm {
 	var out []pixelAlarm
+	var r *pixelAlarm
+	flush := func() {
+		if r != nil && r.at != "" {
+			out = append(out, *r)
+		}
+		r = nil
+	}
 	for i := range es {
 		l := &es[i]
-		if at, ok := shown24(l.Text); ok && l.ID == "digital_clock" {
-			out = append(out, pixelAlarm{at: at})
+		if strings.HasSuffix(l.Class, "CardView") {
+			flush()
+			r = &pixelAlarm{}
 			continue
 		}
-		if len(out) == 0 {
+		if r == nil {
 			continue
 		}
-		r := &out[len(out)-1]
 		switch {
+		case l.ID == "digital_clock" && r.at == "":
+			r.at, _ = shown24(l.Text)
 		case l.ID == "onoff" && l.Checkable && l.Text == "" && r.sw == nil:
 			r.sw = l
 		case l.ID == "label" && r.label == "":
 			r.label = strings.TrimSpace(l.Text)
 		case l.ID == "edit_label":
 			r.edit = l
-			if t := strings.TrimSpace(l.Text); t != "Label" { // the hint an empty label shows
+			if t := strings.TrimSpace(l.Text); t != noLabel {
 				r.label = t
 			}
 		case l.ID == "arrow":
@@ -95,10 +127,11 @@ func pixelAlarms(es []uitree.Listed) []pixelAlarm {
 			r.del = l
 		}
 	}
+	flush()
 	return out
 }
 
-// describeAlarmSwitches is es with each DeskClock row's text-less switch
+// describeAlarmSwitches is es with each Google Clock card's text-less switch
 // described by its row, "07:00 Wake up", as the classic Clock describes
 // its switches; so a switch is read by the time and label beside it.
 // A MIUI or One UI list's rows are described the same way
@@ -122,11 +155,11 @@ func describeAlarmSwitches(es []uitree.Listed) []uitree.Listed {
 	return out
 }
 
-// onPixelClock reports a DeskClock screen: the list's fab, the time
+// onPixelClock reports a Google Clock screen: the list's fab, the time
 // picker or the label dialog.
 func (c *solver) onPixelClock() bool {
 	fab := c.byID("fab")
-	return fab != nil && fab.Desc == "Add alarm" || c.byDesc(pickerToText) != nil || c.byID("input_hour") != nil || c.pixelLabelDialog() != nil
+	return fab != nil && fab.Desc == "Add alarm" || c.pixelDialog()
 }
 
 // pixelLabelDialog is the label dialog's field, or nil.
@@ -140,28 +173,60 @@ func (c *solver) pixelLabelDialog() *uitree.Listed {
 // pixelDialog reports the time picker or the label dialog in front of
 // the list.
 func (c *solver) pixelDialog() bool {
-	return c.byDesc(pickerToText) != nil || c.byID("input_hour") != nil || c.pixelLabelDialog() != nil ||
-		c.byID("am_pm_spinner") == nil && c.spinnerChoice("AM") != nil
+	return c.byDesc(pickerToText) != nil || c.byDesc(pickerToClock) != nil || c.pixelLabelDialog() != nil
 }
 
-// spinnerChoice is the AM/PM spinner's open drop-down entry, or nil.
-func (c *solver) spinnerChoice(ap string) *uitree.Listed {
+// pickerField is the time picker's hour or minute in its text input mode,
+// read as a person reads it: the number (the EditText with the focus, or
+// the chip of the other) just above its caption, "Hour" or "Minute".
+func (c *solver) pickerField(caption string) *uitree.Listed {
+	var cap *uitree.Listed
 	for i, l := range c.obs.Elems {
-		if l.Class == "CheckedTextView" && l.ID == "text1" && l.Text == ap {
+		if l.Text == caption && !l.Clickable {
+			cap = &c.obs.Elems[i]
+		}
+	}
+	if cap == nil {
+		return nil
+	}
+	var best *uitree.Listed
+	for i, l := range c.obs.Elems {
+		if _, err := strconv.Atoi(strings.TrimSpace(l.Text)); !l.Clickable || err != nil && l.Class != "EditText" || l.At[1] >= cap.At[1] {
+			continue
+		}
+		if best == nil || abs(l.At[0]-cap.At[0])+cap.At[1]-l.At[1] < abs(best.At[0]-cap.At[0])+cap.At[1]-best.At[1] {
+			best = &c.obs.Elems[i]
+		}
+	}
+	return best
+}
+
+// sameNumber reports whether a picker's field or chip shows the number n
+// ("07" is 7).
+func sameNumber(l *uitree.Listed, n string) bool {
+	a, err1 := strconv.Atoi(strings.TrimSpace(l.Text))
+	b, err2 := strconv.Atoi(n)
+	return err1 == nil && err2 == nil && a == b
+}
+
+// pickerPeriod is the picker's AM or PM button.
+func (c *solver) pickerPeriod(ampm string) *uitree.Listed {
+	for i, l := range c.obs.Elems {
+		if l.Checkable && l.Clickable && strings.EqualFold(strings.TrimSpace(l.Text), ampm) {
 			return &c.obs.Elems[i]
 		}
 	}
 	return nil
 }
 
-// pixelNewAlarm is the step towards a new alarm on a DeskClock screen,
+// pixelNewAlarm is the step towards a new alarm on a Google Clock screen,
 // false on any other screen.
 func (c *solver) pixelNewAlarm(in intent) (step, bool) {
-	if !c.onPixelClock() && c.spinnerChoice("AM") == nil {
+	if !c.onPixelClock() {
 		return step{}, false
 	}
 	hour, minute, ampm := clock12(in.Time)
-	ok := c.byID("button1")
+	ok := c.byText("OK")
 	if field := c.pixelLabelDialog(); field != nil {
 		if in.Label == "" {
 			return back("The label dialog is open but the alarm needs no label; I close it."), true
@@ -174,40 +239,41 @@ func (c *solver) pixelNewAlarm(in intent) (step, bool) {
 		}
 		return back("The label dialog has no OK button; I close it."), true
 	}
-	if choice := c.spinnerChoice(ampm); choice != nil && c.byID("am_pm_spinner") == nil {
-		return tapAt(*choice, "The AM/PM list is open; I pick "+ampm+"."), true
-	}
 	if t := c.byDesc(pickerToText); t != nil {
 		if onTheDial(in.Time) {
 			if st, ok := c.dialTime(hour, minute, ampm, ok); ok {
 				return st, true
 			}
 		}
-		return tapAt(*t, "The time picker shows the dial; I switch to typing the time."), true
+		return tapAt(*t, "The time picker shows the clock face; I switch to typing the time."), true
 	}
-	if h := c.byID("input_hour"); h != nil {
-		m, spin := c.byID("input_minute"), c.byID("am_pm_spinner")
-		if c.byID("label_error") != nil && c.prevTapAt(ok) {
-			return back("The picker says the time is not valid; I close it."), true
-		}
-		if st, more := c.fill(h, hour, "The hour field has the focus; I type the hour.", "I tap the hour field."); more {
-			return st, true
-		}
-		if m != nil {
-			if st, more := c.fill(m, minute, "The minute field has the focus; I type the minutes.", "I tap the minute field."); more {
-				return st, true
-			}
-		}
-		if spin != nil && c.spinnerText() != ampm {
-			return tapAt(*spin, fmt.Sprintf("The picker says %s; I open the AM/PM list.", c.spinnerText())), true
-		}
-		if m == nil || spin == nil || ok == nil {
+	if c.byDesc(pickerToClock) != nil {
+		h, m, period := c.pickerField("Hour"), c.pickerField("Minute"), c.pickerPeriod(ampm)
+		if h == nil || m == nil || period == nil || ok == nil {
 			return back("The time picker lacks a field or OK; I close it."), true
+		}
+		if c.prevTapAt(ok) {
+			return back("The picker kept the time I typed; I close it."), true
+		}
+		for _, f := range []struct {
+			l         *uitree.Listed
+			want, say string
+		}{{h, hour, "hour"}, {m, minute, "minutes"}} {
+			if sameNumber(f.l, f.want) {
+				continue
+			}
+			if f.l.Focused && !c.prevIs("Type") {
+				return typeText(f.want, "The "+f.say+" field has the focus; I type the "+f.say+"."), true
+			}
+			return tapAt(*f.l, "I tap the "+f.say+" field."), true
+		}
+		if !period.Checked {
+			return tapAt(*period, "The picker says the other half of the day; I tap "+ampm+"."), true
 		}
 		return tapAt(*ok, fmt.Sprintf("The picker holds %s:%s %s; I tap OK.", hour, minute, ampm)), true
 	}
 	// The alarm list. The todo made the alarm when it typed (its time or
-	// label), or when the row at its time is open after its taps: DeskClock
+	// label), or when the card at its time is open after its taps: the app
 	// opens the row of the alarm the picker's OK added, and the persona
 	// opens a row only once the alarm is made.
 	rows := pixelAlarms(c.obs.Elems)
@@ -269,59 +335,55 @@ func onTheDial(hhmm string) bool {
 	return h.Sum32()%3 != 0
 }
 
-// dialTime is the step on the time picker's dial towards hour:minute
-// ampm: the hour's number on the hour ring (the dial then turns to the
-// minutes, as the framework's RadialTimePickerView does), the minutes'
-// number on the minute ring, AM or PM beside the header, then OK once the
-// header (hours, minutes) reads the time. False when the dial lacks what
-// that needs.
+// dialTime is the step on the time picker's clock face towards
+// hour:minute ampm: the hour's number on the hour ring (the face then
+// turns to the minutes, as the Material picker does), the minutes' number
+// on the minute ring, AM or PM beside the header, then OK once the
+// header's chips read the time. The rings' numbers are read by their
+// descriptions, "7 o'clock" and "15 minutes". False when the face lacks
+// what that needs.
 func (c *solver) dialTime(hour, minute, ampm string, ok *uitree.Listed) (step, bool) {
-	hours, minutes := c.byID("hours"), c.byID("minutes")
+	hours, minutes := c.byID("material_hour_tv"), c.byID("material_minute_tv")
 	if hours == nil || minutes == nil || ok == nil {
 		return step{}, false
 	}
-	ring := map[string]*uitree.Listed{}
+	hourRing, minuteRing := map[int]*uitree.Listed{}, map[int]*uitree.Listed{}
 	for i, l := range c.obs.Elems {
-		if strings.Contains(l.Class, "RadialPickerTouchHelper") && l.Clickable {
-			ring[l.Desc] = &c.obs.Elems[i]
+		if !l.Clickable || l.Checkable || l.ID != "" {
+			continue // the header's chips are checkable
 		}
-	}
-	minuteRing := ring["55"] != nil // the hour ring goes 12, 1 … 11
-	m, _ := strconv.Atoi(minute)
-	switch {
-	case strings.TrimSpace(hours.Text) != hour && minuteRing:
-		return tapAt(*hours, "The dial shows the minutes; I tap the hour in the header to set it."), true
-	case strings.TrimSpace(hours.Text) != hour:
-		if n := ring[hour]; n != nil {
-			return tapAt(*n, fmt.Sprintf("The dial shows the hours; I tap %s.", hour)), true
-		}
-		return step{}, false
-	case strings.TrimSpace(minutes.Text) != minute && !minuteRing:
-		return tapAt(*minutes, "The hour is set; I tap the minutes in the header to turn the dial to them."), true
-	case strings.TrimSpace(minutes.Text) != minute:
-		if n := ring[strconv.Itoa(m)]; n != nil {
-			return tapAt(*n, fmt.Sprintf("The dial shows the minutes; I tap %d.", m)), true
-		}
-		return step{}, false
-	}
-	if l := c.byID(strings.ToLower(ampm) + "_label"); l != nil && !l.Checked {
-		return tapAt(*l, fmt.Sprintf("The dial reads %s:%s; I tap %s.", hour, minute, ampm)), true
-	}
-	return tapAt(*ok, fmt.Sprintf("The dial reads %s:%s %s; I tap OK.", hour, minute, ampm)), true
-}
-
-// spinnerText is what the AM/PM spinner shows.
-func (c *solver) spinnerText() string {
-	for i, l := range c.obs.Elems {
-		if l.ID == "am_pm_spinner" {
-			for _, t := range c.obs.Elems[i+1:] {
-				if t.ID == "text1" {
-					return t.Text
-				}
+		if n, ok := strings.CutSuffix(l.Desc, " o'clock"); ok {
+			if v, err := strconv.Atoi(n); err == nil {
+				hourRing[v] = &c.obs.Elems[i]
+			}
+		} else if n, ok := strings.CutSuffix(l.Desc, " minutes"); ok {
+			if v, err := strconv.Atoi(n); err == nil {
+				minuteRing[v] = &c.obs.Elems[i]
 			}
 		}
 	}
-	return ""
+	h, _ := strconv.Atoi(hour)
+	m, _ := strconv.Atoi(minute)
+	switch {
+	case !sameNumber(hours, hour) && len(hourRing) == 0:
+		return tapAt(*hours, "The face shows the minutes; I tap the hour in the header to set it."), true
+	case !sameNumber(hours, hour):
+		if n := hourRing[h]; n != nil {
+			return tapAt(*n, fmt.Sprintf("The face shows the hours; I tap %s.", hour)), true
+		}
+		return step{}, false
+	case !sameNumber(minutes, minute) && len(minuteRing) == 0:
+		return tapAt(*minutes, "The hour is set; I tap the minutes in the header to turn the face to them."), true
+	case !sameNumber(minutes, minute):
+		if n := minuteRing[m]; n != nil {
+			return tapAt(*n, fmt.Sprintf("The face shows the minutes; I tap %02d.", m)), true
+		}
+		return step{}, false
+	}
+	if l := c.pickerPeriod(ampm); l != nil && !l.Checked {
+		return tapAt(*l, fmt.Sprintf("The face reads %s:%s; I tap %s.", hour, minute, ampm)), true
+	}
+	return tapAt(*ok, fmt.Sprintf("The face reads %s:%s %s; I tap OK.", hour, minute, ampm)), true
 }
 
 func (c *solver) byDesc(desc string) *uitree.Listed {

@@ -141,7 +141,7 @@ func seen(o observation, hist []act) (observation, []act, bool) {
 
 // launchedApp is the app of the persona's latest Launch, for a screen
 // that shows no app's own marker: a dialog the app opened is the
-// framework's (a Pixel DeskClock's time picker and label dialog carry
+// framework's (a Pixel Clock's label dialog carries
 // android:id/ ids only), and a person who opened the app knows whose it
 // is. A Home since, or the Launch failing, leaves the app unknown.
 func launchedApp(o observation, hist []act) string {

@@ -301,7 +301,7 @@ func TestChecksReadPixelAlarmRows(t *testing.T) {
 		}
 		t.Fatal("not on screen")
 	}
-	tap(func(e uitree.Element) bool { return e.Desc == "Expand alarm" })
+	tap(func(e uitree.Element) bool { return e.Desc == "Expand 7:00 AM alarm" })
 	tap(func(e uitree.Element) bool { return e.ShortID() == "edit_label" })
 	a.shell("ime enable com.android.adbkeyboard/.AdbIME")
 	a.shell("ime set com.android.adbkeyboard/.AdbIME")

@@ -10,21 +10,47 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// The Pixel skin's Clock (docs/phones.md#skins): DeskClock's Alarm tab on
-// the same alarms the classic Clock shows. A row follows AOSP DeskClock's
-// res/layout/alarm_time_collapsed.xml (digital_clock of
-// alarm_time_summary.xml, the onoff switch without text, label,
-// upcoming_instance_label, the arrow "Expand alarm") and, expanded,
-// res/layout/alarm_time_expanded.xml (repeat_onoff, edit_label, delete,
-// the arrow "Collapse alarm"); the add button is desk_clock.xml's fab,
-// "Add alarm". A new alarm's time is picked in the framework's
-// TimePickerDialog: the dial of time_picker_material.xml (hours, minutes,
-// am_label, pm_label, radial_picker with a RadialPickerTouchHelper node per
-// number, toggle_mode) or the keyboard of
-// time_picker_text_input_material.xml (input_hour, input_minute,
-// am_pm_spinner, label_error), with OK (button1) and Cancel (button2).
-// A label is typed in DeskClock's LabelDialogFragment: an AlertDialog
-// titled "Label" holding one EditText.
+// The Pixel skin's Clock (docs/phones.md#skins): Google Clock's Alarm tab
+// on the same alarms the classic Clock shows, as Google Clock dumps it on a
+// Pixel-size phone in English (testdata/real/SOURCES.md):
+//
+//   - the list, Hemanth0411/Navi_Agent @ 53c28e90ebf0 :
+//     apps/com_google_android_deskclock/demos/exploration_driven_2025-05-16_13-42-55/xmls/1.xml:
+//     alarm_recycler_view holding a CardView per alarm; in its
+//     alarm_card_layout the time TextView digital_clock, whose text and
+//     description are "5:30\u200aAM" (a hair space before AM), the arrow
+//     described "Expand 5:30 AM alarm", alarm_info with the
+//     upcoming_instance_label ("Today", "Not scheduled") or days_of_week,
+//     and the Switch onoff without text described "5:30 AM alarm", below
+//     the arrow on the info line; the fab a Button described "Add alarm"
+//     in fab_container; the bottom navigation_bar's tabs described
+//     Alarm, Clock, Timer, Stopwatch, Bedtime;
+//   - an expanded card, the same repository's
+//     task_driven_2025-05-16_13-16-29/xmls/4_after_xml.xml and
+//     task_driven_2025-05-16_13-22-56/xmls/1_after_xml.xml: edit_label
+//     first ("Add label", described "No label specified", when the alarm
+//     has none), the arrow "Collapse 5:30 PM alarm", the time,
+//     repeat_summary, the Switch, the day CheckBoxes S M T W T F S
+//     described Sunday..Saturday, Schedule alarm, the ringtone, the
+//     Vibrate CheckBox, Google Assistant Routine and the Delete Button;
+//   - the time picker, Google Clock's Material time picker dialog
+//     (task_driven_2025-05-16_13-22-56/xmls/1.xml on the hours,
+//     task_driven_2025-05-16_12-59-22/xmls/10_after_xml.xml on the
+//     minutes, task_driven_2025-05-16_12-53-10/xmls/3_after_xml.xml and
+//     6_after_xml.xml typing): header_title "Select time", the hour and
+//     minute chips material_hour_tv "07" (described "7 o'clock") and
+//     material_minute_tv "30" ("30 minutes"), the AM/PM toggle described
+//     "Select AM or PM" with its two CompoundButtons, the clock face's
+//     numbers as TextViews described "7 o'clock" or "15 minutes", the mode
+//     button described "Switch to text input mode for the time input.",
+//     Cancel and OK; typing, the field with the focus is an EditText in
+//     material_hour_text_input or material_minute_text_input above its
+//     caption Hour or Minute, the other a chip.
+//
+// No dump shows the label dialog: it follows AOSP DeskClock's
+// LabelDialogFragment, an AlertDialog titled "Label" holding one EditText.
+// Nor one of a collapsed card with a label: its label sits where the
+// expanded card's edit_label does, above the time.
 
 // Pages of the Pixel Clock's dialogs, reported in State().Screen.Page.
 const (
@@ -32,18 +58,27 @@ const (
 	pageAlarmLabel = "alarm_label"
 )
 
-// Strings of the framework's time picker (core/res/res/values/strings.xml).
+// Strings of Google Clock's Material time picker.
 const (
 	toTextMode  = "Switch to text input mode for the time input."
 	toClockMode = "Switch to clock mode for the time input."
-	fieldHour   = "android:id/input_hour"
-	fieldMinute = "android:id/input_minute"
+	// The picker's fields, keys of the view's fields; the tree shows the
+	// EditTexts without an id, as the real picker does.
+	fieldHour   = "hour"
+	fieldMinute = "minute"
 )
 
-// Heights of an alarm row, collapsed and expanded.
+// hairSpace is what Google Clock writes between a time and AM or PM.
+const hairSpace = "\u200a"
+
+// Heights of an alarm card and its parts, and the gap between cards.
 const (
-	alarmRowH  = 330
-	alarmOpenH = 640
+	cardGap    = 20
+	cardTimeH  = 175 // the time's line, below the card's top margin
+	cardTopPad = 40
+	cardInfoH  = 120 // alarm_info: the upcoming or days line with the switch
+	cardLabelH = 80  // a collapsed card's label line
+	cardOpenH  = 1160
 	clockTabsH = 220
 	// alarmListPadBottom is the list's bottom padding: the fab's height and
 	// its margins.
@@ -67,6 +102,22 @@ func time12(hhmm string) string {
 	return fmt.Sprintf("%d:%02d %s", h, m, ap)
 }
 
+// clockShown is a time as Google Clock's digital_clock writes it, with a
+// hair space before AM or PM: "7:00\u200aAM".
+func clockShown(hhmm string) string { return strings.Replace(time12(hhmm), " ", hairSpace, 1) }
+
+// cardH is the height of alarm a's card, collapsed or expanded.
+func cardH(a Alarm, open bool) int {
+	if open {
+		return cardOpenH
+	}
+	h := cardTopPad + cardTimeH + cardInfoH
+	if a.Label != "" {
+		h += cardLabelH
+	}
+	return h
+}
+
 func (p *Phone) layoutPixelClock(b *builder) {
 	v := b.v
 	if v.page == pageTimePicker || v.page == pageAlarmLabel {
@@ -85,20 +136,20 @@ func (p *Phone) layoutPixelClock(b *builder) {
 	p.layoutPixelAlarms(b)
 }
 
-// layoutPixelAlarms is the Alarm tab: the list of alarms, the fab and the
-// tabs. The list view's index is the expanded alarm, -1 for none.
+// layoutPixelAlarms is the Alarm tab: the list of alarm cards, the fab and
+// the tabs. The list view's index is the expanded alarm, -1 for none.
 func (p *Phone) layoutPixelAlarms(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
-	b.add(widget{kind: kAppBar, text: "Alarm", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 48, Y2: contentTop}})
+	b.add(widget{kind: kAppBar, text: "Alarm", id: "action_bar_title", full: uitree.Bounds{X1: 48, Y1: statusBarH, X2: w - 160, Y2: contentTop}})
+	b.add(widget{kind: kButton, class: "android.widget.ImageView", id: "overflow_action_button", desc: "More options", clickable: true,
+		full: uitree.Bounds{X1: w - 120, Y1: statusBarH, X2: w, Y2: contentTop}, tap: func() {}})
 	li := b.list(contentTop, h-clockTabsH)
-	b.s.widgets[li].id = p.pkg(pkgClock) + ":id/alarms_recycler_view"
+	b.s.widgets[li].id = p.pkg(pkgClock) + ":id/alarm_recycler_view"
+	x1, x2 := 40, w-40 // the card
 	for i := range p.st.Alarms {
 		a := &p.st.Alarms[i]
 		open := v.index == i
-		rh := alarmRowH
-		if open {
-			rh = alarmOpenH
-		}
+		ch := cardH(*a, open)
 		toggle := func() {
 			if v.index == i {
 				v.index = -1
@@ -106,55 +157,102 @@ func (p *Phone) layoutPixelAlarms(b *builder) {
 				v.index = i
 			}
 		}
-		b.item(widget{kind: kRow, class: "android.view.ViewGroup", clickable: true, tap: toggle}, 0, 0, w, rh)
-		b.item(widget{kind: kBigText, text: time12(a.Time), id: "digital_clock", depth: 3}, 72, 30, w-300, 170)
-		b.item(widget{kind: kSwitch, class: "android.widget.Switch", id: "onoff", checkable: true, checked: a.Enabled, clickable: true, depth: 3,
-			tap: func() { a.Enabled = !a.Enabled }}, w-260, 50, w-72, 150)
-		arrow := widget{kind: kButton, class: "android.widget.ImageButton", id: "arrow", desc: "Expand alarm", clickable: true, depth: 3, tap: toggle}
-		if !open {
-			y := 180
+		plain := time12(a.Time)
+		desc := " Alarm"
+		if a.Label != "" {
+			desc = a.Label + " Alarm"
+		}
+		b.item(widget{kind: kRow, class: "androidx.cardview.widget.CardView", desc: desc, clickable: true, tap: toggle}, x1, 0, x2, ch)
+		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "alarm_card_layout", depth: 3}, x1, 0, x2, ch)
+		arrow := widget{kind: kButton, class: "android.widget.ImageButton", id: "arrow", desc: "Expand " + plain + " alarm", clickable: true, depth: 4, tap: toggle}
+		sw := widget{kind: kSwitch, class: "android.widget.Switch", id: "onoff", desc: plain + " alarm", checkable: true, checked: a.Enabled, clickable: true, depth: 4,
+			tap: func() { a.Enabled = !a.Enabled }}
+		clock := widget{kind: kBigText, text: clockShown(a.Time), desc: clockShown(a.Time), id: "digital_clock", clickable: true, depth: 4, tap: toggle}
+		y := 0
+		if open {
+			label, ldesc := a.Label, a.Label
+			if label == "" {
+				label, ldesc = "Add label", "No label specified"
+			}
+			b.item(widget{kind: kText, text: label, desc: ldesc, id: "edit_label", clickable: true, depth: 4,
+				tap: func() { p.openLabelDialog(i) }}, 80, 0, w-196, 120)
+			arrow.desc = "Collapse " + plain + " alarm"
+			b.item(arrow, w-196, 0, w-96, 120)
+			b.item(clock, 80, 120, 400, 295)
+			y = 295
+		} else {
 			if a.Label != "" {
-				b.item(widget{kind: kText, text: a.Label, id: "label", depth: 3}, 72, y, w-260, y+60)
-				y += 60
+				b.item(widget{kind: kText, text: a.Label, id: "label", depth: 4}, 80, cardTopPad, w-196, cardTopPad+cardLabelH-10)
+				y = cardLabelH
 			}
+			b.item(arrow, w-196, 0, w-96, 120)
+			b.item(clock, 80, y+cardTopPad, 400, y+cardTopPad+cardTimeH)
+			y += cardTopPad + cardTimeH
+		}
+		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "alarm_info", depth: 4}, 80, y, w-224, y+cardInfoH)
+		switch {
+		case open:
+			s := "Not scheduled"
 			if a.Enabled {
-				b.item(widget{kind: kSubText, text: p.upcoming(a.Time), id: "upcoming_instance_label", depth: 3}, 72, y, w-260, y+60)
+				s = p.upcoming(a.Time)
 			}
-			b.item(arrow, w-200, 190, w-72, 310)
-			b.y += rh
+			b.item(widget{kind: kSubText, text: s, desc: s, id: "repeat_summary", depth: 5}, 80, y+35, w-224, y+87)
+		default:
+			b.item(widget{kind: kHidden, class: "android.view.View", depth: 5}, 80, y+35, w-224, y+87)
+			s := "Not scheduled"
+			if a.Enabled {
+				s = p.upcoming(a.Time)
+			}
+			b.item(widget{kind: kSubText, text: s, id: "upcoming_instance_label", depth: 5}, 80, y+35, 340, y+87)
+		}
+		b.item(sw, w-224, y, w-84, y+cardInfoH)
+		y += cardInfoH
+		if !open {
+			b.y += ch + cardGap
 			continue
 		}
-		b.item(widget{kind: kButton, class: "android.widget.CheckBox", text: "Repeat", id: "repeat_onoff", checkable: true, clickable: true, depth: 3,
-			tap: func() {}}, 72, 190, 420, 310)
-		label := a.Label
-		if label == "" {
-			label = "Label" // the hint an empty TextView reports
+		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "repeat_days", depth: 4}, 70, y, w-70, y+120)
+		for d, name := range []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"} {
+			dx := 70 + d*(w-140-120)/6
+			b.item(widget{kind: kButton, class: "android.widget.CheckBox", text: name[:1], desc: name, id: fmt.Sprintf("day_button_%d", d),
+				checkable: true, clickable: true, depth: 5, tap: func() {}}, dx, y, dx+120, y+120)
 		}
-		b.item(widget{kind: kRow, text: label, id: "edit_label", clickable: true, depth: 3,
-			tap: func() { p.openLabelDialog(i) }}, 72, 330, w-72, 460)
-		b.item(widget{kind: kButton, class: "android.widget.Button", text: "Delete", id: "delete", clickable: true, depth: 3,
+		y += 120
+		b.item(widget{kind: kHidden, class: "android.view.ViewGroup", id: "blackout_item", clickable: true, depth: 4, tap: func() {}}, 80, y, w-60, y+120)
+		b.item(widget{kind: kText, text: "Schedule alarm", id: "blackout_title", clickable: true, depth: 5, tap: func() {}}, 80, y, 450, y+120)
+		b.item(widget{kind: kHidden, class: "android.widget.ImageButton", id: "blackout_action", desc: "remove scheduled date", depth: 5}, w-180, y, w-60, y+120)
+		y += 120
+		b.item(widget{kind: kText, text: "Default (Cesium)", desc: "Ringtone Default (Cesium)", id: "choose_ringtone", clickable: true, depth: 4, tap: func() {}}, 80, y, w-96, y+120)
+		y += 120
+		b.item(widget{kind: kButton, class: "android.widget.CheckBox", text: "Vibrate", id: "vibrate_onoff", checkable: true, checked: true, clickable: true, depth: 4,
+			tap: func() {}}, 80, y, w-96, y+120)
+		y += 120
+		b.item(widget{kind: kText, text: "Google Assistant Routine", id: "workflow_label", clickable: true, depth: 4, tap: func() {}}, 80, y, w-96, y+120)
+		y += 120
+		b.item(widget{kind: kButton, class: "android.widget.Button", text: "Delete", id: "delete", clickable: true, depth: 4,
 			tap: func() {
 				p.st.Alarms = append(p.st.Alarms[:i], p.st.Alarms[i+1:]...)
 				v.index = -1
-			}}, 72, 500, 420, 620)
-		arrow.desc = "Collapse alarm"
-		b.item(arrow, w-200, 500, w-72, 620)
-		b.y += rh
+			}}, 80, y, 336, y+120)
+		b.y += ch + cardGap
 	}
-	// The list pads its end past the fab (alarm_clock.xml gives
-	// alarms_recycler_view a bottom padding and clipToPadding="false"), so
-	// the last row scrolls clear of the fab rather than under it.
+	// The list pads its end past the fab, so the last card scrolls clear
+	// of the fab rather than under it.
 	b.y += alarmListPadBottom
 	b.endList(li)
-	b.add(widget{kind: kButton, class: "android.widget.ImageButton", id: "fab", desc: "Add alarm", clickable: true, color: 0x3367d6,
-		full: uitree.Bounds{X1: w/2 - 110, Y1: h - clockTabsH - 260, X2: w/2 + 110, Y2: h - clockTabsH - 40},
+	b.add(widget{kind: kButton, class: "android.widget.Button", id: "fab", desc: "Add alarm", clickable: true, color: 0x3367d6,
+		full: uitree.Bounds{X1: w/2 - 120, Y1: h - clockTabsH - 280, X2: w/2 + 120, Y2: h - clockTabsH - 40},
 		tap:  func() { p.openTimePicker() }})
 	tabs := []string{"Alarm", "Clock", "Timer", "Stopwatch", "Bedtime"}
 	for i, t := range tabs {
 		x1 := i * w / len(tabs)
-		b.add(widget{kind: kRow, class: "android.widget.FrameLayout", desc: t, clickable: true, checked: i == 0,
-			full: uitree.Bounds{X1: x1, Y1: h - clockTabsH, X2: x1 + w/len(tabs), Y2: h}, tap: func() {}})
-		b.add(widget{kind: kSubText, text: t, depth: 2, full: uitree.Bounds{X1: x1, Y1: h - clockTabsH + 120, X2: x1 + w/len(tabs), Y2: h - 30}})
+		b.add(widget{kind: kRow, class: "android.widget.FrameLayout", desc: t, id: "tab_menu_" + strings.ToLower(t), clickable: i != 0,
+			full: uitree.Bounds{X1: x1, Y1: h - clockTabsH, X2: x1 + w/len(tabs), Y2: h - 30}, tap: func() {}})
+		id := "navigation_bar_item_small_label_view"
+		if i == 0 {
+			id = "navigation_bar_item_large_label_view"
+		}
+		b.add(widget{kind: kSubText, text: t, id: id, depth: 2, full: uitree.Bounds{X1: x1, Y1: h - clockTabsH + 120, X2: x1 + w/len(tabs), Y2: h - 30}})
 	}
 }
 
@@ -167,7 +265,7 @@ func (p *Phone) upcoming(hhmm string) string {
 }
 
 // openTimePicker shows the time picker for a new alarm, on the dial, at
-// the phone's time as DeskClock opens it.
+// the phone's time, as the app opens it.
 func (p *Phone) openTimePicker() {
 	t := newView(pkgClock, pageTimePicker, "")
 	now := p.clockText()
@@ -215,71 +313,109 @@ func (b *builder) dialogButtons(card uitree.Bounds, y int, cancel, ok func()) {
 		full: uitree.Bounds{X1: card.X2 - 270, Y1: y, X2: card.X2 - 40, Y2: y + 130}, tap: ok})
 }
 
+// twoDigits is a picker field's number as its chip shows it, "07"; the
+// text itself when it is no number.
+func twoDigits(s string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%02d", n)
+}
+
+// chipDesc is how the Material picker describes an hour or a minute: "7
+// o'clock", "30 minutes".
+func chipDesc(field, s string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return ""
+	}
+	if field == fieldHour {
+		return fmt.Sprintf("%d o'clock", n)
+	}
+	return fmt.Sprintf("%d minutes", n)
+}
+
 func (p *Phone) layoutTimePicker(b *builder) {
 	v, w, h := b.v, b.s.w, b.s.h
 	f := v.fields
 	text := f["mode"] == "text"
-	top := h/2 - 900
+	half := 630 // half the dialog's height
 	if text {
-		top = h/2 - 420
+		half = 285
 	}
-	card := uitree.Bounds{X1: 60, Y1: top, X2: w - 60, Y2: h - top}
+	card := uitree.Bounds{X1: 124, Y1: h/2 - half, X2: w - 124, Y2: h/2 + half}
 	b.dialog(card)
-	ampm := func(x1, y1 int) {
+	cx1, cx2 := card.X1+60, card.X2-60 // the content's edges
+	top := card.Y1
+	b.add(widget{kind: kSubText, text: "Select time", id: "header_title", depth: 2,
+		full: uitree.Bounds{X1: cx1, Y1: top + 40, X2: cx1 + 300, Y2: top + 90}})
+	ampm := func(y1 int) {
+		b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "material_clock_period_toggle", desc: "Select AM or PM", depth: 3,
+			full: uitree.Bounds{X1: cx2 - 130, Y1: y1, X2: cx2, Y2: y1 + 240}})
 		for i, ap := range []string{"AM", "PM"} {
-			id := "android:id/am_label"
-			if ap == "PM" {
-				id = "android:id/pm_label"
-			}
-			b.add(widget{kind: kButton, class: "android.widget.CheckedTextView", text: ap, id: id, checkable: true, checked: f["ampm"] == ap,
-				clickable: true, depth: 3, full: uitree.Bounds{X1: x1, Y1: y1 + i*110, X2: x1 + 180, Y2: y1 + 100 + i*110},
-				tap: func() { f["ampm"] = ap }})
+			b.add(widget{kind: kButton, class: "android.widget.CompoundButton", text: ap, id: "material_clock_period_" + strings.ToLower(ap) + "_button",
+				checkable: true, checked: f["ampm"] == ap, clickable: true, depth: 4,
+				full: uitree.Bounds{X1: cx2 - 130, Y1: y1 + i*120, X2: cx2, Y2: y1 + 120 + i*120},
+				tap:  func() { f["ampm"] = ap }})
 		}
 	}
+	hy := top + 120 // the header's top
 	if text {
-		b.add(widget{kind: kText, text: "Type in time", id: "android:id/top_label", depth: 2,
-			full: uitree.Bounds{X1: card.X1 + 60, Y1: top + 40, X2: card.X2 - 60, Y2: top + 120}})
-		b.add(widget{kind: kHidden, class: "android.widget.RelativeLayout", id: "android:id/input_header", depth: 2,
-			full: uitree.Bounds{X1: card.X1 + 60, Y1: top + 150, X2: card.X2 - 60, Y2: top + 420}})
-		b.field(fieldHour, "", "", false, card.X1+60, top+160, card.X1+300, top+320)
-		b.s.widgets[len(b.s.widgets)-1].depth = 3
-		b.add(widget{kind: kText, text: ":", id: "android:id/input_separator", depth: 3,
-			full: uitree.Bounds{X1: card.X1 + 300, Y1: top + 160, X2: card.X1 + 360, Y2: top + 320}})
-		b.field(fieldMinute, "", "", false, card.X1+360, top+160, card.X1+600, top+320)
-		b.s.widgets[len(b.s.widgets)-1].depth = 3
-		b.add(widget{kind: kButton, class: "android.widget.Spinner", id: "android:id/am_pm_spinner", clickable: true, depth: 3,
-			full: uitree.Bounds{X1: card.X1 + 640, Y1: top + 180, X2: card.X2 - 60, Y2: top + 300},
-			tap:  func() { f["spinner"] = "open" }})
-		b.add(widget{kind: kText, text: f["ampm"], id: "android:id/text1", depth: 4,
-			full: uitree.Bounds{X1: card.X1 + 660, Y1: top + 190, X2: card.X2 - 80, Y2: top + 290}})
-		b.add(widget{kind: kSubText, text: "hour", id: "android:id/label_hour", depth: 3,
-			full: uitree.Bounds{X1: card.X1 + 60, Y1: top + 330, X2: card.X1 + 300, Y2: top + 400}})
-		b.add(widget{kind: kSubText, text: "minute", id: "android:id/label_minute", depth: 3,
-			full: uitree.Bounds{X1: card.X1 + 360, Y1: top + 330, X2: card.X1 + 600, Y2: top + 400}})
-		if f["error"] != "" {
-			b.add(widget{kind: kText, text: "Enter a valid time", id: "android:id/label_error", depth: 3,
-				full: uitree.Bounds{X1: card.X1 + 60, Y1: top + 410, X2: card.X2 - 60, Y2: top + 480}})
+		b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "material_textinput_timepicker", depth: 2,
+			full: uitree.Bounds{X1: cx1, Y1: hy, X2: cx2, Y2: hy + 265}})
+		b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", depth: 3, full: uitree.Bounds{X1: cx1, Y1: hy, X2: cx1 + 540, Y2: hy + 265}})
+		for k, field := range []string{fieldHour, fieldMinute} {
+			x := cx1 + k*300
+			caption, id := "Hour", "material_hour_text_input"
+			if field == fieldMinute {
+				caption, id = "Minute", "material_minute_text_input"
+			}
+			if k == 1 {
+				b.add(widget{kind: kBigText, text: ":", depth: 4, full: uitree.Bounds{X1: x - 60, Y1: hy + 20, X2: x, Y2: hy + 220}})
+			}
+			b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", id: id, depth: 4, full: uitree.Bounds{X1: x, Y1: hy + 20, X2: x + 240, Y2: hy + 265}})
+			b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", depth: 5, full: uitree.Bounds{X1: x, Y1: hy + 20, X2: x + 240, Y2: hy + 265}})
+			b.add(widget{kind: kHidden, class: "android.widget.FrameLayout", depth: 6, full: uitree.Bounds{X1: x, Y1: hy + 20, X2: x + 240, Y2: hy + 220}})
+			box := uitree.Bounds{X1: x, Y1: hy + 20, X2: x + 240, Y2: hy + 220}
+			if v.focus == field {
+				b.add(widget{kind: kEdit, class: "android.widget.EditText", text: f[field], value: f[field], clickable: true, focused: true, depth: 7,
+					full: box, tap: func() { v.focus = field }})
+			}
+			b.add(widget{kind: kSubText, text: caption, id: "material_label", depth: 6,
+				full: uitree.Bounds{X1: x, Y1: hy + 220, X2: x + 120, Y2: hy + 265}})
+			if v.focus != field {
+				// The field without the focus is a chip over it.
+				b.add(widget{kind: kBigText, class: "android.view.View", text: twoDigits(f[field]), desc: chipDesc(field, f[field]),
+					checkable: true, clickable: true, depth: 5, full: box, tap: func() { v.focus = field }})
+			}
 		}
+		ampm(hy)
 	} else {
-		header := uitree.Bounds{X1: card.X1 + 60, Y1: top + 60, X2: card.X2 - 60, Y2: top + 340}
-		b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "android:id/time_header", depth: 2, full: header})
+		b.add(widget{kind: kHidden, class: "android.view.ViewGroup", id: "material_timepicker_view", depth: 2,
+			full: uitree.Bounds{X1: cx1, Y1: hy, X2: cx2, Y2: card.Y2 - 190}})
+		b.add(widget{kind: kHidden, class: "android.view.View", id: "material_clock_display_and_toggle", depth: 3,
+			full: uitree.Bounds{X1: cx1, Y1: hy, X2: cx2, Y2: hy + 240}})
+		b.add(widget{kind: kHidden, class: "android.widget.LinearLayout", id: "material_clock_display", depth: 3,
+			full: uitree.Bounds{X1: cx1, Y1: hy + 20, X2: cx1 + 540, Y2: hy + 220}})
 		sel := func(s string) func() { return func() { f["sel"] = s } }
-		b.add(widget{kind: kBigText, text: f[fieldHour], id: "android:id/hours", clickable: true, checked: f["sel"] == "hour", depth: 3,
-			full: uitree.Bounds{X1: header.X1, Y1: header.Y1, X2: header.X1 + 300, Y2: header.Y2}, tap: sel("hour")})
-		b.add(widget{kind: kBigText, text: ":", id: "android:id/separator", depth: 3,
-			full: uitree.Bounds{X1: header.X1 + 300, Y1: header.Y1, X2: header.X1 + 360, Y2: header.Y2}})
-		b.add(widget{kind: kBigText, text: f[fieldMinute], id: "android:id/minutes", clickable: true, checked: f["sel"] == "minute", depth: 3,
-			full: uitree.Bounds{X1: header.X1 + 360, Y1: header.Y1, X2: header.X1 + 660, Y2: header.Y2}, tap: sel("minute")})
-		ampm(header.X2-200, header.Y1+30)
-		p.layoutDial(b, card, top+420)
+		b.add(widget{kind: kBigText, class: "android.view.View", text: twoDigits(f[fieldHour]), desc: chipDesc(fieldHour, f[fieldHour]), id: "material_hour_tv",
+			checkable: true, checked: f["sel"] == "hour", clickable: true, depth: 4,
+			full: uitree.Bounds{X1: cx1, Y1: hy + 20, X2: cx1 + 240, Y2: hy + 220}, tap: sel("hour")})
+		b.add(widget{kind: kBigText, text: ":", depth: 4, full: uitree.Bounds{X1: cx1 + 240, Y1: hy + 20, X2: cx1 + 300, Y2: hy + 220}})
+		b.add(widget{kind: kBigText, class: "android.view.View", text: twoDigits(f[fieldMinute]), desc: chipDesc(fieldMinute, f[fieldMinute]), id: "material_minute_tv",
+			checkable: true, checked: f["sel"] == "minute", clickable: true, depth: 4,
+			full: uitree.Bounds{X1: cx1 + 300, Y1: hy + 20, X2: cx1 + 540, Y2: hy + 220}, tap: sel("minute")})
+		ampm(hy)
+		p.layoutDial(b, card, hy+310)
 	}
 	toggle := toTextMode
 	if text {
 		toggle = toClockMode
 	}
-	by := card.Y2 - 170
-	b.add(widget{kind: kButton, class: "android.widget.ImageButton", id: "android:id/toggle_mode", desc: toggle, clickable: true, depth: 2,
-		full: uitree.Bounds{X1: card.X1 + 40, Y1: by, X2: card.X1 + 170, Y2: by + 130},
+	by := card.Y2 - 130
+	b.add(widget{kind: kButton, class: "android.widget.Button", id: "material_timepicker_mode_button", desc: toggle, clickable: true, depth: 2,
+		full: uitree.Bounds{X1: card.X1 + 30, Y1: by, X2: card.X1 + 150, Y2: by + 120},
 		tap: func() {
 			if text {
 				f["mode"], v.focus = "dial", ""
@@ -287,64 +423,59 @@ func (p *Phone) layoutTimePicker(b *builder) {
 				f["mode"], v.focus = "text", fieldHour
 			}
 		}})
-	b.dialogButtons(card, by, p.back, func() {
-		t, ok := pickedTime(f)
-		if !ok {
-			f["error"] = "1"
-			return
-		}
-		p.back()
-		p.st.Alarms = append(p.st.Alarms, Alarm{Time: t, Enabled: true})
-		sortAlarms(p.st.Alarms)
-		list := p.top()
-		for i := len(p.st.Alarms) - 1; i >= 0; i-- {
-			if a := p.st.Alarms[i]; a.Time == t && a.Label == "" {
-				// DeskClock expands the alarm it added and scrolls
-				// the list to it (AlarmUpdateHandler.asyncAddAlarm
-				// sets the ScrollHandler's stable id, and
-				// AlarmClockFragment scrolls that row to the list's
-				// top), so a new alarm past the list's edge is in
-				// sight; endList clamps the scroll at the list's end.
-				list.index = i
-				list.scroll = i * alarmRowH
-				break
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: "Cancel", id: "material_timepicker_cancel_button", clickable: true, depth: 2,
+		full: uitree.Bounds{X1: card.X2 - 380, Y1: by, X2: card.X2 - 200, Y2: by + 120}, tap: p.back})
+	b.add(widget{kind: kButton, class: "android.widget.Button", text: "OK", id: "material_timepicker_ok_button", clickable: true, depth: 2,
+		full: uitree.Bounds{X1: card.X2 - 180, Y1: by, X2: card.X2 - 20, Y2: by + 120}, tap: func() {
+			t, ok := pickedTime(f)
+			if !ok {
+				return // the picker keeps an invalid time's dialog open
 			}
-		}
-	})
-	if text && f["spinner"] == "open" {
-		// The spinner's drop-down: a list window over the dialog.
-		x1, y1 := card.X1+640, top+300
-		b.s.treeFrom = len(b.s.widgets)
-		b.add(widget{kind: kDialog, class: "android.widget.ListView", full: uitree.Bounds{X1: x1, Y1: y1, X2: card.X2 - 60, Y2: y1 + 260}})
-		for i, ap := range []string{"AM", "PM"} {
-			b.add(widget{kind: kRow, class: "android.widget.CheckedTextView", text: ap, id: "android:id/text1", checkable: true, checked: f["ampm"] == ap,
-				clickable: true, depth: 2, full: uitree.Bounds{X1: x1, Y1: y1 + i*130, X2: card.X2 - 60, Y2: y1 + 130 + i*130},
-				tap: func() { f["ampm"], f["spinner"] = ap, "" }})
-		}
-	}
+			p.back()
+			p.st.Alarms = append(p.st.Alarms, Alarm{Time: t, Enabled: true})
+			sortAlarms(p.st.Alarms)
+			list := p.top()
+			for i := len(p.st.Alarms) - 1; i >= 0; i-- {
+				if a := p.st.Alarms[i]; a.Time == t && a.Label == "" {
+					// The app expands the alarm it added and scrolls the
+					// list to it, so a new alarm past the list's edge is
+					// in sight; endList clamps the scroll at the list's
+					// end.
+					list.index = i
+					list.scroll = 0
+					for _, b := range p.st.Alarms[:i] {
+						list.scroll += cardH(b, false) + cardGap
+					}
+					break
+				}
+			}
+		}})
 }
 
-// layoutDial is the RadialTimePickerView: a node per number on its ring
-// (the hours 1-12, or the minutes 0-55 by fives), each described by its
-// number. Tapping an hour sets it and turns the dial to the minutes, as
-// the framework's picker does; tapping a minute sets it.
+// layoutDial is the Material picker's clock face: a TextView per number
+// on its ring (the hours 1-12, or the minutes 00-55 by fives), each
+// described "7 o'clock" or "15 minutes". Tapping an hour sets it and turns
+// the face to the minutes, as the picker does; tapping a minute sets it.
 func (p *Phone) layoutDial(b *builder, card uitree.Bounds, top int) {
 	f := b.v.fields
-	cx, r := (card.X1+card.X2)/2, (card.X2-card.X1)/2-120
-	cy := top + r + 60
-	b.add(widget{kind: kPanel, class: "android.view.View", id: "android:id/radial_picker", depth: 2,
+	cx, r := (card.X1+card.X2)/2, 270
+	cy := top + r + 50
+	b.add(widget{kind: kPanel, class: "android.view.ViewGroup", id: "material_clock_face", depth: 3,
+		full: uitree.Bounds{X1: cx - r - 60, Y1: cy - r - 60, X2: cx + r + 60, Y2: cy + r + 60}})
+	b.add(widget{kind: kHidden, class: "android.view.View", id: "material_clock_hand", depth: 4,
 		full: uitree.Bounds{X1: cx - r - 60, Y1: cy - r - 60, X2: cx + r + 60, Y2: cy + r + 60}})
 	for k := range 12 {
-		n, label := k*5, fmt.Sprintf("%d", k*5)
+		n := k * 5
+		label, desc := fmt.Sprintf("%02d", n), fmt.Sprintf("%02d minutes", n)
 		tap := func() { f[fieldMinute] = fmt.Sprintf("%02d", n) }
 		if f["sel"] == "hour" {
 			n = cmp.Or(k, 12)
-			label = strconv.Itoa(n)
+			label, desc = strconv.Itoa(n), fmt.Sprintf("%d o'clock", n)
 			tap = func() { f[fieldHour], f["sel"] = strconv.Itoa(n), "minute" }
 		}
 		a := float64(k) * math.Pi / 6
 		x, y := cx+int(float64(r)*math.Sin(a)), cy-int(float64(r)*math.Cos(a))
-		b.add(widget{kind: kDot, class: "android.widget.RadialTimePickerView$RadialPickerTouchHelper", desc: label, clickable: true, depth: 3,
+		b.add(widget{kind: kDot, text: label, desc: desc, clickable: true, depth: 4,
 			full: uitree.Bounds{X1: x - 60, Y1: y - 60, X2: x + 60, Y2: y + 60}, tap: tap})
 	}
 }

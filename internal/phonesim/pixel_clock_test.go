@@ -9,11 +9,10 @@ import (
 	"github.com/phoneflow/phoneflow/internal/uitree"
 )
 
-// The Pixel skin's Clock is compared with AOSP DeskClock's layouts
-// (res/layout/alarm_time_collapsed.xml, alarm_time_expanded.xml) and the
-// framework's time picker (time_picker_material.xml,
-// time_picker_text_input_material.xml) on what checks read: the time, the
-// label and the switch of a row, the commit buttons, ids and classes.
+// The Pixel skin's Clock follows Google Clock's real dumps
+// (testdata/real/SOURCES.md; pixel_clock_real_test.go compares the trees);
+// these tests drive it: the time, the label and the switch of a card,
+// the time picker's face and typing, Delete.
 
 // tapWhere taps the first element of the dump that matches.
 func tapWhere(t *testing.T, p *Phone, where string, match func(uitree.Element) bool) {
@@ -40,39 +39,46 @@ func byID(id string) func(uitree.Element) bool {
 	return func(e uitree.Element) bool { return e.ResourceID == id }
 }
 
-// alarmRow is what a check reads off one alarm's row: the switch and the
-// texts inside the row around it.
+// alarmRow is what a check reads off one alarm's card: the switch and the
+// texts inside the card around it.
 type alarmRow struct {
 	time, label    string
 	switchClass    string
 	switchText     string
+	switchDesc     string
 	checked        bool
-	switchRightOf  bool // the switch is on the time's line, right of it
-	labelBelow     bool
+	switchBelow    bool // the switch is on the line below the time, right of it
+	labelAbove     bool
 	arrow          string
 	rowHoldsSwitch bool
 }
 
-// alarmRowOf reads the row whose digital_clock shows at.
+// alarmRowOf reads the card whose digital_clock shows at ("7:00 AM",
+// written with a hair space).
 func alarmRowOf(t *testing.T, es []uitree.Element, at string) alarmRow {
 	t.Helper()
+	shown := strings.Replace(at, " ", hairSpace, 1)
 	ti := find(t, es, at, func(e uitree.Element) bool {
-		return e.ResourceID == SkinPixel.pkg(pkgClock)+":id/digital_clock" && e.Text == at
+		return e.ResourceID == SkinPixel.pkg(pkgClock)+":id/digital_clock" && e.Text == shown
 	})
-	row := ti - 1 // the row's container holds the time first
-	r := alarmRow{time: es[ti].Text}
-	for j := row + 1; j < len(es) && es[j].Depth > es[row].Depth; j++ {
+	card := ti
+	for card >= 0 && es[card].Class != "androidx.cardview.widget.CardView" {
+		card--
+	}
+	if card < 0 {
+		t.Fatalf("%s: no CardView holds the time", at)
+	}
+	r := alarmRow{time: strings.Replace(es[ti].Text, hairSpace, " ", 1)}
+	for j := card + 1; j < len(es) && es[j].Depth > es[card].Depth; j++ {
 		e := es[j]
-		_, ty := es[ti].Bounds.Center()
 		switch e.ShortID() {
 		case "onoff":
-			_, sy := e.Bounds.Center()
-			r.switchClass, r.switchText, r.checked = e.Class, e.Text, e.Checked
-			r.switchRightOf = e.Bounds.X1 > es[ti].Bounds.X2 && abs(sy-ty) < 60
+			r.switchClass, r.switchText, r.switchDesc, r.checked = e.Class, e.Text, e.Desc, e.Checked
+			r.switchBelow = e.Bounds.X1 > es[ti].Bounds.X2 && e.Bounds.Y1 >= es[ti].Bounds.Y2
 			r.rowHoldsSwitch = true
 		case "label":
 			r.label = e.Text
-			r.labelBelow = e.Bounds.Y1 >= es[ti].Bounds.Y2
+			r.labelAbove = e.Bounds.Y2 <= es[ti].Bounds.Y1
 		case "arrow":
 			r.arrow = e.Desc
 		}
@@ -80,7 +86,7 @@ func alarmRowOf(t *testing.T, es []uitree.Element, at string) alarmRow {
 	return r
 }
 
-func TestPixelAlarmRowsFollowDeskClock(t *testing.T) {
+func TestPixelAlarmCardsFollowGoogleClock(t *testing.T) {
 	p := pixelPhone()
 	launch(t, p, pkgClock)
 	es := simDump(t, p)
@@ -89,84 +95,92 @@ func TestPixelAlarmRowsFollowDeskClock(t *testing.T) {
 		on        bool
 	}{{"7:00 AM", "Wake up", true}, {"8:30 AM", "Gym", false}} {
 		r := alarmRowOf(t, es, c.at)
-		want := alarmRow{time: c.at, label: c.label, switchClass: "android.widget.Switch", checked: c.on,
-			switchRightOf: true, labelBelow: true, arrow: "Expand alarm", rowHoldsSwitch: true}
+		want := alarmRow{time: c.at, label: c.label, switchClass: "android.widget.Switch", switchDesc: c.at + " alarm", checked: c.on,
+			switchBelow: true, labelAbove: true, arrow: "Expand " + c.at + " alarm", rowHoldsSwitch: true}
 		if r != want {
-			t.Errorf("row of %s:\n got %+v\nwant %+v", c.at, r, want)
+			t.Errorf("card of %s:\n got %+v\nwant %+v", c.at, r, want)
 		}
 	}
 	fab := es[find(t, es, "fab", byID(p.pkg(pkgClock)+":id/fab"))]
-	if fab.Desc != "Add alarm" || fab.Class != "android.widget.ImageButton" || fab.Text != "" || !fab.Clickable {
+	if fab.Desc != "Add alarm" || fab.Class != "android.widget.Button" || fab.Text != "" || !fab.Clickable {
 		t.Errorf("fab: %+v", fab)
 	}
 	find(t, es, "Alarm tab", byDesc("Alarm"))
 
-	// Expanded, a row shows Repeat, the label to edit and Delete.
-	tapWhere(t, p, "arrow", byDesc("Expand alarm"))
+	// Expanded, a card shows its label to edit, the days and Delete.
+	tapWhere(t, p, "arrow", byDesc("Expand 7:00 AM alarm"))
 	es = simDump(t, p)
-	for _, id := range []string{"repeat_onoff", "edit_label", "delete"} {
+	for _, id := range []string{"edit_label", "repeat_days", "day_button_0", "vibrate_onoff", "delete"} {
 		find(t, es, id, byID(p.pkg(pkgClock)+":id/"+id))
 	}
 	if e := es[find(t, es, "edit_label", byID(p.pkg(pkgClock)+":id/edit_label"))]; e.Text != "Wake up" {
 		t.Errorf("edit_label of the first alarm reads %q", e.Text)
 	}
-	find(t, es, "collapse", byDesc("Collapse alarm"))
+	find(t, es, "collapse", byDesc("Collapse 7:00 AM alarm"))
 }
 
-// A row's switch turns its own alarm on or off; Delete removes the
+// A card's switch turns its own alarm on or off; Delete removes the
 // expanded alarm.
 func TestPixelAlarmSwitchAndDelete(t *testing.T) {
 	p := pixelPhone()
 	launch(t, p, pkgClock)
-	es := simDump(t, p)
-	ti := find(t, es, "8:30 AM", byText("8:30 AM"))
-	for j := ti; j < len(es); j++ {
-		if es[j].ShortID() == "onoff" {
-			x, y := es[j].Bounds.Center()
-			sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
-			break
-		}
-	}
+	tapWhere(t, p, "8:30 AM switch", byDesc("8:30 AM alarm"))
 	if a := p.State().Alarms; !a[1].Enabled || !a[0].Enabled {
 		t.Fatalf("after tapping the 8:30 AM switch: %+v", a)
 	}
 	if r := alarmRowOf(t, simDump(t, p), "8:30 AM"); !r.checked {
 		t.Errorf("the 8:30 AM switch shows off after turning on")
 	}
-	tapWhere(t, p, "first arrow", byDesc("Expand alarm"))
+	tapWhere(t, p, "first arrow", byDesc("Expand 7:00 AM alarm"))
 	tapOn(t, p, "Delete")
 	if a := p.State().Alarms; len(a) != 1 || a[0].Time != "08:30" {
 		t.Errorf("after Delete on the first alarm: %+v", a)
 	}
 }
 
-// On the dial a tap on an hour sets it and turns to the minutes; OK adds
+// okButton finds the picker's OK.
+func okButton(e uitree.Element) bool { return e.Class == "android.widget.Button" && e.Text == "OK" }
+
+// pickerChip is the text-input picker's hour or minute, EditText or chip,
+// by the caption below it.
+func pickerChip(t *testing.T, p *Phone, caption string) func(uitree.Element) bool {
+	es := simDump(t, p)
+	c := es[find(t, es, caption, byText(caption))]
+	return func(e uitree.Element) bool {
+		return e.Clickable && e.Bounds.Y2 == c.Bounds.Y1 && e.Bounds.X1 == c.Bounds.X1
+	}
+}
+
+// On the face a tap on an hour sets it and turns to the minutes; OK adds
 // the alarm, expanded, and its label is typed in the label dialog.
 func TestPixelNewAlarmOnTheDial(t *testing.T) {
 	p := pixelPhone()
 	launch(t, p, pkgClock)
 	tapWhere(t, p, "fab", byDesc("Add alarm"))
 	es := simDump(t, p)
-	find(t, es, "radial_picker", byID("android:id/radial_picker"))
+	find(t, es, "clock face", byID(p.pkg(pkgClock)+":id/material_clock_face"))
 	find(t, es, "toggle", byDesc(toTextMode))
+	find(t, es, "Select time", byText("Select time"))
 	if p.State().Screen.Page != pageTimePicker {
 		t.Errorf("picker page %q", p.State().Screen.Page)
 	}
-	tapWhere(t, p, "8 on the dial", func(e uitree.Element) bool {
-		return e.Class == "android.widget.RadialTimePickerView$RadialPickerTouchHelper" && e.Desc == "8"
-	})
-	tapWhere(t, p, "15 on the dial", byDesc("15"))
-	tapWhere(t, p, "PM", byID("android:id/pm_label"))
+	tapWhere(t, p, "8 on the face", byDesc("8 o'clock"))
+	tapWhere(t, p, "15 on the face", byDesc("15 minutes"))
+	tapWhere(t, p, "PM", byText("PM"))
 	es = simDump(t, p)
-	if h, m := es[find(t, es, "hours", byID("android:id/hours"))].Text, es[find(t, es, "minutes", byID("android:id/minutes"))].Text; h != "8" || m != "15" {
-		t.Errorf("header shows %s:%s", h, m)
+	h := es[find(t, es, "hour chip", byID(p.pkg(pkgClock)+":id/material_hour_tv"))]
+	m := es[find(t, es, "minute chip", byID(p.pkg(pkgClock)+":id/material_minute_tv"))]
+	if h.Text != "08" || h.Desc != "8 o'clock" || m.Text != "15" || m.Desc != "15 minutes" {
+		t.Errorf("header shows %q (%q) : %q (%q)", h.Text, h.Desc, m.Text, m.Desc)
 	}
-	tapWhere(t, p, "OK", byID("android:id/button1"))
+	tapWhere(t, p, "OK", okButton)
 	want := Alarm{Time: "20:15", Enabled: true}
 	if a := p.State().Alarms; len(a) != 3 || a[2] != want {
 		t.Fatalf("alarms after OK: %+v", a)
 	}
-	tapWhere(t, p, "edit_label", func(e uitree.Element) bool { return e.ShortID() == "edit_label" && e.Text == "Label" })
+	tapWhere(t, p, "edit_label", func(e uitree.Element) bool {
+		return e.ShortID() == "edit_label" && e.Text == "Add label" && e.Desc == "No label specified"
+	})
 	es = simDump(t, p)
 	if e := es[find(t, es, "title", byID("android:id/alertTitle"))]; e.Text != "Label" {
 		t.Errorf("label dialog title %q", e.Text)
@@ -181,36 +195,35 @@ func TestPixelNewAlarmOnTheDial(t *testing.T) {
 		t.Errorf("alarm after the label: %+v", a[2])
 	}
 	if r := alarmRowOf(t, simDump(t, p), "8:15 PM"); r.time != "8:15 PM" || !r.checked {
-		t.Errorf("new row: %+v", r)
+		t.Errorf("new card: %+v", r)
 	}
 }
 
 // In text input mode the hour and minute are typed; OK with no valid
-// time keeps the dialog and says so.
+// time keeps the dialog.
 func TestPixelNewAlarmTypedInTextMode(t *testing.T) {
 	p := pixelPhone()
 	launch(t, p, pkgClock)
 	tapWhere(t, p, "fab", byDesc("Add alarm"))
 	tapWhere(t, p, "toggle", byDesc(toTextMode))
 	es := simDump(t, p)
-	if h := es[find(t, es, "hour", byID(fieldHour))]; !h.Focused || h.Class != "android.widget.EditText" {
-		t.Errorf("input_hour: %+v", h)
+	if h := es[find(t, es, "hour", pickerChip(t, p, "Hour"))]; !h.Focused || h.Class != "android.widget.EditText" || h.ResourceID != "" {
+		t.Errorf("the hour field: %+v", h)
 	}
-	find(t, es, "back to the dial", byDesc(toClockMode))
+	if m := es[find(t, es, "minute", pickerChip(t, p, "Minute"))]; m.Class != "android.view.View" || !strings.HasSuffix(m.Desc, " minutes") {
+		t.Errorf("the minute chip: %+v", m)
+	}
+	find(t, es, "back to the face", byDesc(toClockMode))
 	replaceADB(t, p, "13")
-	tapWhere(t, p, "OK", byID("android:id/button1"))
-	es = simDump(t, p)
-	find(t, es, "error", byID("android:id/label_error"))
-	if n := len(p.State().Alarms); n != 2 {
-		t.Fatalf("an invalid time added an alarm: %d alarms", n)
+	tapWhere(t, p, "OK", okButton)
+	if n := len(p.State().Alarms); n != 2 || p.top().page != pageTimePicker {
+		t.Fatalf("an invalid time added an alarm or closed the picker: %d alarms", n)
 	}
-	tapWhere(t, p, "hour", byID(fieldHour))
 	replaceADB(t, p, "6")
-	tapWhere(t, p, "minute", byID(fieldMinute))
+	tapWhere(t, p, "minute", pickerChip(t, p, "Minute"))
 	replaceADB(t, p, "45")
-	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
-	tapWhere(t, p, "AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
-	tapWhere(t, p, "OK", byID("android:id/button1"))
+	tapWhere(t, p, "AM", byText("AM"))
+	tapWhere(t, p, "OK", okButton)
 	if a := p.State().Alarms; len(a) != 3 || a[0] != (Alarm{Time: "06:45", Enabled: true}) {
 		t.Errorf("alarms: %+v", a)
 	}
@@ -226,11 +239,9 @@ func TestPixelClockDraws(t *testing.T) {
 	}
 	shot("alarms")
 	tapWhere(t, p, "fab", byDesc("Add alarm"))
-	shot("dial")
+	shot("face")
 	tapWhere(t, p, "toggle", byDesc(toTextMode))
 	shot("text input")
-	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
-	shot("spinner")
 }
 
 // The time picker shows the hour and the minute apart, so the commit
@@ -243,14 +254,13 @@ func TestPixelTimePickerIsReadAsOneTime(t *testing.T) {
 	tapWhere(t, p, "fab", byDesc("Add alarm"))
 	tapWhere(t, p, "toggle", byDesc(toTextMode))
 	replaceADB(t, p, "11")
-	tapWhere(t, p, "minute", byID(fieldMinute))
+	tapWhere(t, p, "minute", pickerChip(t, p, "Minute"))
 	replaceADB(t, p, "15")
-	tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
-	tapWhere(t, p, "AM", func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == "AM" })
+	tapWhere(t, p, "AM", byText("AM"))
 	judge := func(mode, want string) string {
 		t.Helper()
 		es := simDump(t, p)
-		ok := es[find(t, es, "OK", byID("android:id/button1"))]
+		ok := es[find(t, es, "OK", okButton)]
 		if got, _ := postcond.PickerTime(es); got != "11:15" {
 			t.Errorf("%s: the picker reads %q, want 11:15", mode, got)
 		}
@@ -263,7 +273,7 @@ func TestPixelTimePickerIsReadAsOneTime(t *testing.T) {
 	if why := judge("text input", "11:15"); why != "" {
 		t.Errorf("text input: OK on 11:15 for an 11:15 alarm refused: %s", why)
 	}
-	tapWhere(t, p, "back to the dial", byDesc(toClockMode))
+	tapWhere(t, p, "back to the face", byDesc(toClockMode))
 	if why := judge("dial", "10:15"); !strings.Contains(why, "time picker") {
 		t.Errorf("dial: OK on 11:15 for a 10:15 alarm: %q, want a refusal", why)
 	}
@@ -295,8 +305,8 @@ func TestAnAlarmThatIsOffIsNotANewOne(t *testing.T) {
 }
 
 // A new alarm whose row falls past the list's edge is scrolled into sight
-// and expanded, as DeskClock scrolls to the alarm it added: its time and
-// its Label row are on the screen, wherever in a long list it sorts.
+// and expanded, as the app scrolls to the alarm it added: its time and
+// its label line are on the screen, wherever in a long list it sorts.
 func TestPixelNewAlarmIsScrolledIntoSight(t *testing.T) {
 	for _, at := range []struct{ typed, hour, minute, ampm, shown string }{
 		{"05:37", "5", "37", "AM", "5:37 AM"},
@@ -310,29 +320,28 @@ func TestPixelNewAlarmIsScrolledIntoSight(t *testing.T) {
 			tapWhere(t, p, "fab", byDesc("Add alarm"))
 			tapWhere(t, p, "toggle", byDesc(toTextMode))
 			replaceADB(t, p, at.hour)
-			tapWhere(t, p, "minute", byID(fieldMinute))
+			tapWhere(t, p, "minute", pickerChip(t, p, "Minute"))
 			replaceADB(t, p, at.minute)
-			tapWhere(t, p, "spinner", byID("android:id/am_pm_spinner"))
-			tapWhere(t, p, at.ampm, func(e uitree.Element) bool { return e.Class == "android.widget.CheckedTextView" && e.Text == at.ampm })
-			tapWhere(t, p, "OK", byID("android:id/button1"))
+			tapWhere(t, p, at.ampm, byText(at.ampm))
+			tapWhere(t, p, "OK", okButton)
 			es := simDump(t, p)
 			ti := find(t, es, at.shown, func(e uitree.Element) bool {
-				return e.ResourceID == p.pkg(pkgClock)+":id/digital_clock" && e.Text == at.shown
+				return e.ResourceID == p.pkg(pkgClock)+":id/digital_clock" && e.Text == strings.Replace(at.shown, " ", hairSpace, 1)
 			})
 			li := find(t, es, "edit_label", byID(p.pkg(pkgClock)+":id/edit_label"))
-			if es[li].Bounds.Y1 < es[ti].Bounds.Y2 {
-				t.Errorf("the Label row %+v is not below the new alarm's time %+v", es[li].Bounds, es[ti].Bounds)
+			if es[li].Bounds.Y2 > es[ti].Bounds.Y1 {
+				t.Errorf("the label line %+v is not above the new alarm's time %+v", es[li].Bounds, es[ti].Bounds)
 			}
-			list := find(t, es, "list", byID(p.pkg(pkgClock)+":id/alarms_recycler_view"))
+			list := find(t, es, "list", byID(p.pkg(pkgClock)+":id/alarm_recycler_view"))
 			if es[ti].Bounds.Y1 < es[list].Bounds.Y1 || es[li].Bounds.Y2 > es[list].Bounds.Y2 {
 				t.Errorf("the new alarm %+v and its Label row %+v are not wholly in the list %+v", es[ti].Bounds, es[li].Bounds, es[list].Bounds)
 			}
-			// The Label row is clear of the fab, so a tap on it opens the
+			// The label line is clear of the fab, so a tap on it opens the
 			// label dialog rather than a second time picker.
 			x, y := es[li].Bounds.Center()
 			sh(t, p, fmt.Sprintf("input tap %d %d", x, y))
 			if v := p.top(); v.page != pageAlarmLabel {
-				t.Fatalf("a tap on the new alarm's Label row opened %q, not the label dialog", v.page)
+				t.Fatalf("a tap on the new alarm's label line opened %q, not the label dialog", v.page)
 			}
 		})
 	}

@@ -19,7 +19,7 @@ const (
 	// without text beside their title, main switch bars, a brightness
 	// slider, a shade pulled from the top with state tiles; Messages
 	// is Google Messages' Compose screens, Contacts AOSP Contacts',
-	// Clock DeskClock's Alarm tab with the framework's time picker, and
+	// Clock Google Clock's Alarm tab with its Material time picker, and
 	// Notes Google Keep's list and editor.
 	SkinPixel Skin = "pixel"
 	// SkinMIUI lays Settings and the control centre out as a Xiaomi
@@ -73,7 +73,7 @@ func (s Skin) BrightnessStep() int {
 func (s Skin) DeletesNotes() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
 
 // DeletesAlarms reports whether the skin's Clock can delete an alarm: a
-// DeskClock row expanded shows Delete, MIUI's 编辑闹钟 page 删除闹钟, Samsung
+// Google Clock card expanded shows Delete, MIUI's 编辑闹钟 page 删除闹钟, Samsung
 // Clock's select mode Delete; the classic Clock has no Delete.
 func (s Skin) DeletesAlarms() bool { return s == SkinPixel || s == SkinMIUI || s == SkinOneUI }
 

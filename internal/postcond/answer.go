@@ -133,6 +133,7 @@ func clockColon(text string) string {
 // and minutes side by side, read as one time.
 func screenValues(typ string, es []uitree.Element) (vals, in []string) {
 	parent := uitree.Parents(es)
+	said := map[int]map[string]bool{} // per row, the values it said
 	for i, e := range es {
 		if e.IsField() || e.ShortClass() == "Button" {
 			continue
@@ -152,7 +153,27 @@ func screenValues(typ string, es []uitree.Element) (vals, in []string) {
 				vs, from = values(typ, joined), joined
 			}
 		}
+		// A row says its value once however many of its elements say it:
+		// Google Clock's card shows its time in the time's text and
+		// description, the arrow's ("Expand 7:00 AM alarm") and the
+		// switch's ("7:00 AM alarm").
+		row := -1
+		for a := parent[i]; a >= 0; a = parent[a] {
+			if es[a].Clickable {
+				row = a
+				break
+			}
+		}
 		for _, v := range vs {
+			if row >= 0 {
+				if said[row][v] {
+					continue
+				}
+				if said[row] == nil {
+					said[row] = map[string]bool{}
+				}
+				said[row][v] = true
+			}
 			vals, in = append(vals, v), append(in, from)
 		}
 	}

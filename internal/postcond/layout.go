@@ -124,8 +124,10 @@ func (l *layout) rowOf(i int) []int {
 			return out
 		}
 	}
-	// A control (a tab, an icon) is a row of its own: only its own words.
-	for a := l.parent[i]; a >= 0 && !l.control(i); a = l.parent[a] {
+	// A control (a tab, an icon) is a row of its own: only its own words;
+	// but an alarm's time is its card's title even where a tap on it
+	// opens the time (Google Clock's digital_clock is clickable).
+	for a := l.parent[i]; a >= 0 && (!l.control(i) || l.timeText(i)); a = l.parent[a] {
 		if !l.mayBeRow(a) || l.otherRow(a, i) {
 			break
 		}
@@ -191,6 +193,12 @@ func (l *layout) otherTitle(a, i int) bool {
 	return false
 }
 
+// timeText reports whether es[i] shows a clock time alone ("7:30 AM",
+// "5:30\u200aPM").
+func (l *layout) timeText(i int) bool {
+	return wholeValue(TypeTime, strings.TrimSpace(l.es[i].Text)) != ""
+}
+
 // control reports whether es[j] is a control of its own, whose words are
 // its label and not what a row shows: a button, an icon in a grid, a
 // tab, a switch.
@@ -210,7 +218,10 @@ func (l *layout) otherRow(a, i int) bool {
 		}
 		for k := j; k < l.end[j]; k++ {
 			for _, w := range []string{l.es[k].Text, l.es[k].Desc} {
-				if lab, _ := labelForm(w); lab != "" { // not only its state ("关闭")
+				// Not only its state ("关闭"), nor the time es[i] shows
+				// (Google Clock describes an alarm's switch "5:30 AM
+				// alarm": it is that card's own switch).
+				if lab, _ := labelForm(w); lab != "" && !(l.timeText(i) && timedName(w, l.es[i].Text)) {
 					return true
 				}
 			}
@@ -286,6 +297,17 @@ func (l *layout) rowTitle(i int) string {
 				first = c.Text
 			}
 			texts = append(texts, c.Text)
+		}
+		for k, t := range texts {
+			if k > 0 && wholeValue(TypeTime, strings.TrimSpace(t)) != "" {
+				// A card whose name sits above its time (Google Clock's
+				// label, as edit_label sits above the time of an
+				// expanded card): the time titles it, with that name.
+				if lab, _ := labelForm(texts[k-1]); lab != "" && !MarkWord(strings.TrimSpace(texts[k-1])) && wholeValue(TypeTime, strings.TrimSpace(texts[k-1])) == "" {
+					return t + " " + texts[k-1]
+				}
+				break
+			}
 		}
 		if title == "" || wholeValue(TypeTime, strings.TrimSpace(first)) != "" {
 			// A row that starts with a time alone is an alarm's: the time
@@ -468,6 +490,17 @@ func timedName(shown, label string) bool {
 	if lt := values(TypeTime, label); len(lt) == 1 && wholeValue(TypeTime, strings.TrimSpace(label)) != "" {
 		st := values(TypeTime, s)
 		return len(st) >= 1 && st[0] == lt[0]
+	}
+	// "07:30 Gym" names the row "7:30 AM Gym": the same time, then the
+	// same name.
+	if lm := timeValRe.FindStringSubmatchIndex(norm(label)); lm != nil && lm[0] == 0 {
+		ln := norm(label)
+		lt, st := values(TypeTime, ln[:lm[1]]), values(TypeTime, s[:m[1]])
+		lrest := strings.TrimSpace(ln[lm[1]:])
+		if w, _, _ := strings.Cut(lrest, " "); MarkWord(w) {
+			lrest = strings.TrimSpace(lrest[len(w):])
+		}
+		return len(lt) == 1 && len(st) == 1 && lt[0] == st[0] && rest != "" && lrest != "" && sameLabel(rest, lrest)
 	}
 	return rest != "" && sameLabel(rest, label)
 }

@@ -279,3 +279,57 @@ func TestMainSwitchBarNamesItsSwitch(t *testing.T) {
 		t.Error(`a "Use Wi-Fi for calls" row passed for the Wi-Fi switch`)
 	}
 }
+
+// Google Clock's alarm cards (realscreens' naviagent-google-clock-*.xml):
+// the time written with a hair space and clickable, the label above it,
+// the Switch without text described "7:30 AM alarm". A card is named by
+// its time or its label; another card's time, and the same clock time in
+// the other half of the day, name nothing.
+func TestGoogleClockCardNamedByTimeOrLabel(t *testing.T) {
+	card := func(y int, tm, label string, on bool) []uitree.Element {
+		sw := []string{"checkable", "clickable"}
+		if on {
+			sw = append(sw, "checked")
+		}
+		plain := strings.Replace(tm, "\u200a", " ", 1)
+		es := []uitree.Element{
+			node(2, "CardView", "", "", label+" Alarm", bx(40, y, 1040, y+420), "clickable"),
+			node(3, "ViewGroup", "alarm_card_layout", "", "", bx(40, y, 1040, y+420)),
+		}
+		if label != "" {
+			es = append(es, node(4, "TextView", "label", label, "", bx(80, y+40, 880, y+110)))
+		}
+		return append(es,
+			node(4, "ImageButton", "arrow", "", "Expand "+plain+" alarm", bx(884, y, 984, y+120), "clickable"),
+			node(4, "TextView", "digital_clock", tm, tm, bx(80, y+120, 400, y+295), "clickable"),
+			node(4, "ViewGroup", "alarm_info", "", "", bx(80, y+295, 856, y+415)),
+			node(5, "TextView", "upcoming_instance_label", "Tomorrow", "", bx(80, y+330, 340, y+380)),
+			node(4, "Switch", "onoff", "", plain+" alarm", bx(856, y+295, 996, y+415), sw...),
+		)
+	}
+	es := settingsPage(card(260, "7:30\u200aAM", "Gym", true), card(700, "7:30\u200aPM", "", false))
+	s := Observed{Final: Screen{Elements: es}}
+	on, off := true, false
+	for _, c := range []struct {
+		check Check
+		held  bool
+	}{
+		{Check{Kind: Switch, Label: "Gym", On: &on}, true},
+		{Check{Kind: Switch, Label: "07:30 Gym", On: &on}, true},
+		{Check{Kind: Switch, Label: "07:30", On: &on}, true},
+		{Check{Kind: Switch, Label: "7:30 AM", On: &off}, false},
+		{Check{Kind: Switch, Label: "19:30", On: &off}, true},
+		{Check{Kind: Switch, Label: "19:30", On: &on}, false},
+		{Check{Kind: Switch, Label: "19:30 Gym", On: &on}, false},
+		{Check{Kind: Switch, Label: "Tomorrow", On: &on}, false},
+		{Check{Kind: RowShows, Row: "07:30", Shows: "Gym"}, true},
+		{Check{Kind: RowShows, Row: "19:30", Shows: "Gym"}, false},
+		{Check{Kind: ElementExists, Text: "19:30"}, true},
+		{Check{Kind: ElementExists, Text: "7:30 PM"}, true},
+		{Check{Kind: ElementExists, Text: "08:30"}, false},
+	} {
+		if r := Eval([]Check{c.check}, s)[0]; r.Held != c.held {
+			t.Errorf("%s: held=%t (%s), want %t", c.check, r.Held, r.Evidence, c.held)
+		}
+	}
+}

@@ -464,7 +464,9 @@ func valueConflict(cs []Check, fields, es []uitree.Element) string {
 // the minute apart: as the fields input_hour and input_minute with the
 // am/pm spinner in its text-input mode, as the hours and minutes texts
 // with am_label/pm_label checked on the dial (frameworks/base
-// time_picker_text_input_material.xml, time_picker_header_material.xml).
+// time_picker_text_input_material.xml, time_picker_header_material.xml);
+// Google Clock's Material picker as its real dumps show it
+// (internal/realscreens/testdata/naviagent-google-clock-timepicker-*.xml).
 func PickerTime(es []uitree.Element) (hhmm, shown string) {
 	var hour, minute, ampm string
 	for _, e := range es {
@@ -476,6 +478,36 @@ func PickerTime(es []uitree.Element) (hhmm, shown string) {
 		case "am_label", "pm_label":
 			if e.Checked {
 				ampm = strings.TrimSpace(e.Text)
+			}
+		}
+	}
+	// Google Clock's Material time picker: the hour and minute chips
+	// material_hour_tv and material_minute_tv on the dial; typing, the
+	// EditText or chip inside material_hour_text_input and
+	// material_minute_text_input; the AM/PM CompoundButton checked.
+	parents := uitree.Parents(es)
+	for i, e := range es {
+		switch e.ShortID() {
+		case "material_hour_tv":
+			hour = strings.TrimSpace(e.Text)
+		case "material_minute_tv":
+			minute = strings.TrimSpace(e.Text)
+		case "material_clock_period_am_button", "material_clock_period_pm_button":
+			if e.Checked {
+				ampm = strings.ToUpper(strings.TrimSpace(e.Text))
+			}
+		}
+		t := strings.TrimSpace(e.Text)
+		if _, err := strconv.Atoi(t); err != nil || e.ShortID() != "" {
+			continue
+		}
+		for a := parents[i]; a >= 0; a = parents[a] {
+			if id := es[a].ShortID(); id == "material_hour_text_input" {
+				hour = t
+				break
+			} else if id == "material_minute_text_input" {
+				minute = t
+				break
 			}
 		}
 	}
@@ -555,6 +587,8 @@ func wheelTime(es []uitree.Element) (hour, minute, mark string) {
 // wholeValue is the one value of a type a field holds when the field holds
 // nothing else (spaces and separators aside), or "".
 func wholeValue(typ, v string) string {
+	// "8:30\u200aAM": Google Clock writes a hair space before AM.
+	v = strings.Map(foldRune, v)
 	vals := values(typ, v)
 	if len(vals) != 1 {
 		return ""
