@@ -19,6 +19,10 @@ var (
 	// commitRe is a control that commits something: saves, sends,
 	// creates, adds, deletes or pays.
 	commitRe = regexp.MustCompile(`(?i)^\s*(?:save|send|create|add|new|delete|remove|pay|post|submit|confirm|transfer|buy|book|order|place order)\b|^\s*(?:保存|发送|创建|添加|新建|删除|支付|付款|确认|提交)`)
+	// opensFieldRe is a control that only opens a field to fill, whose
+	// words start like a commit's: Google Clock's "Add label" on an alarm's
+	// card opens the label dialog, whose OK commits.
+	opensFieldRe = regexp.MustCompile(`(?i)^\s*add\s+(?:a\s+)?label\b|^\s*添加(?:标签|备注)$`)
 	// severalRe is a todo that asks for more than one of a thing.
 	severalRe = regexp.MustCompile(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|several|multiple|each|every|twice|again|times|copies|\d+\s+(?:notes|alarms|messages|copies|times))\b|[两三四五六七八九十几]+[个条次份]`)
 )
@@ -72,7 +76,7 @@ func (a *Activities) commitCheck(ctx context.Context, d device.Device, in StepIn
 	}
 	x, y := autoglm.ToPixel(*act.Element, in.Width, in.Height)
 	label, app, ok := tappedLabel(elems, x, y)
-	if !ok || !commitRe.MatchString(label) {
+	if !ok || !commitRe.MatchString(label) || opensFieldRe.MatchString(label) {
 		return nil, c, nil
 	}
 	fields := commitContent(elems)

@@ -349,3 +349,15 @@ func TestVerifyObservesAgainAfterAWait(t *testing.T) {
 		t.Fatalf("after a wait: %+v, want failed on the phone observed again", v)
 	}
 }
+
+// Google Clock's "Add label" opens the label dialog: it starts like a
+// commit but commits nothing, so the look before committing neither
+// judges nor probes it; "Add alarm" and "Add contact" still commit.
+func TestAddLabelOpensAFieldAndIsNoCommit(t *testing.T) {
+	for label, commit := range map[string]bool{"Add label": false, "add a label": false, "添加备注": false,
+		"Add alarm": true, "Add contact": true, "Add": true, "添加闹钟": true} {
+		if got := commitRe.MatchString(label) && !opensFieldRe.MatchString(label); got != commit {
+			t.Errorf("%q: a commit %v, want %v", label, got, commit)
+		}
+	}
+}
